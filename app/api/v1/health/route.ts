@@ -1,0 +1,15 @@
+// GET /api/v1/health — readiness: 200 once the database is open and migrated
+import { successResponse, toErrorResponse } from "@/lib/api/envelope";
+import { getDatabase } from "@/lib/db";
+
+export const dynamic = "force-dynamic";
+
+export async function GET() {
+  try {
+    const database = await getDatabase();
+    await database.prisma.$queryRaw`SELECT 1`;
+    return successResponse({ status: "ok", database: database.kind });
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}

@@ -1,0 +1,122 @@
+import { z } from "zod";
+import { ApiError, validationError } from "@/lib/api/errors";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { Permission, ROLES } from "@/lib/auth/permissions";
+import { Scopes } from "@/lib/auth/scopes";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { addMember } from "@/lib/orgs/members";
+import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
+import { createUser, Email, findUser, Password } from "@/lib/orgs/users";
+
+// Flags may repeat (`--grant a --grant b`); the command line hands them over as a string or a list.
+const repeated = z.union([z.string(), z.array(z.string())]).transform((value) => [value].flat());
+
+const KeyName = z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");
+const PermissionList = z
+  .string()
+  .transform((list) => list.split(",").map((p) => p.trim()).filter(Boolean))
+  .pipe(z.array(Permission, { error: `must be a comma-separated list of ${Permission.options.join(", ")}` }).min(1, "must name at least one permission"));
+const ScopePairs = repeated
+  .transform((pairs, ctx) => {
+    const scopes: Record<string, string> = {};
+    for (const pair of pairs) {
+      const eq = pair.indexOf("=");
+      if (eq < 1) ctx.addIssue({ code: "custom", message: `"${pair}" is not of the form key=value` });
+      else scopes[pair.slice(0, eq)] = pair.slice(eq + 1);
+    }
+    return scopes;
+  })
+  .pipe(Scopes);
+
+interface AdminCommand<Args extends z.ZodType> {
+  usage: string;
+  args: Args;
+  run(args: z.infer<Args>): Promise<unknown>;
+}
+
+const command = <Args extends z.ZodType>(definition: AdminCommand<Args>) => definition;
+
+/** The admin commands of `npx memgw`, run in whichever process owns the database. */
+export const adminCommands = {
+  "org create": command({
+    usage: "org create --name NAME",
+    args: z.strictObject({ name: OrganizationName }),
+    async run({ name }) {
+      const org = await createOrganization(name, SYSTEM_ACTOR);
+      return { id: org.id, name: org.name, slug: org.slug, created_at: org.createdAt.toISOString() };
+    },
+  }),
+  "user create": command({
+    usage: "user create --email EMAIL --password PASSWORD [--name NAME]",
+    args: z.strictObject({ email: Email, password: Password, name: z.string().max(255).optional() }),
+    async run(args) {
+      const user = await createUser(args);
+      return { id: user.id, email: user.email, name: user.name, created_at: user.createdAt.toISOString() };
+    },
+  }),
+  "member add": command({
+    usage: "member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role owner|admin|member",
+    args: z.strictObject({ org: z.string().min(1), user: z.string().min(1), role: z.enum(ROLES) }),
+    async run(args) {
+      const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
+      const membership = await addMember({ orgId: org.id, userId: user.id, role: args.role }, SYSTEM_ACTOR);
+      return { id: membership.id, org_id: org.id, user_id: user.id, email: user.email, role: membership.role, created_at: membership.createdAt.toISOString() };
+    },
+  }),
+  "key create": command({
+    usage: "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 [--grant NAMESPACE_ID ...] [--scope key=value ...]",
+    args: z.strictObject({
+      org: z.string().min(1),
+      name: KeyName,
+      permissions: PermissionList,
+      grant: repeated.optional(),
+      scope: ScopePairs.optional(),
+    }),
+    async run(args) {
+      const org = await findOrganization(args.org);
+      const { key, secret, namespaceIds } = await createApiKey(
+        { orgId: org.id, name: args.name, permissions: args.permissions, scopes: args.scope, namespaceIds: args.grant },
+        SYSTEM_ACTOR,
+      );
+      return {
+        id: key.id,
+        org_id: key.orgId,
+        name: key.name,
+        secret,
+        display: key.display,
+        permissions: key.permissions,
+        scopes: key.scopes,
+        namespace_ids: namespaceIds,
+        created_at: key.createdAt.toISOString(),
+        note: "Store the secret now: it is shown only once.",
+      };
+    },
+  }),
+  "key revoke": command({
+    usage: "key revoke --id KEY_ID",
+    args: z.strictObject({ id: z.string().min(1) }),
+    async run({ id }) {
+      const key = await revokeApiKey(id, SYSTEM_ACTOR);
+      return { id: key.id, name: key.name, revoked_at: key.revokedAt!.toISOString() };
+    },
+  }),
+};
+
+export type AdminCommandName = keyof typeof adminCommands;
+
+export function isAdminCommand(name: string): name is AdminCommandName {
+  return Object.hasOwn(adminCommands, name);
+}
+
+export async function runAdminCommand(name: string, rawArgs: Record<string, unknown>): Promise<unknown> {
+  if (!isAdminCommand(name)) throw new ApiError("BAD_REQUEST", `Unknown command "${name}". Run \`npx memgw --help\`.`);
+  const definition = adminCommands[name] as AdminCommand<z.ZodType>;
+  const parsed = definition.args.safeParse(rawArgs);
+  if (!parsed.success) {
+    const message = parsed.error.issues
+      .map((issue) => (issue.path.length ? `--${issue.path[0].toString()}: ${issue.message}` : issue.message))
+      .join("; ");
+    throw new ApiError("BAD_REQUEST", `${message}. Usage: npx memgw ${definition.usage}`, validationError(parsed.error, "body").details);
+  }
+  return definition.run(parsed.data);
+}

@@ -1,0 +1,48 @@
+import { ApiError } from "./errors";
+
+/** The largest JSON body accepted, in bytes. */
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+/** The request's JSON object body: 400 for a wrong content type, malformed JSON or a non-object, 413 past the limit. */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
+    throw new ApiError("BAD_REQUEST", "Send the body as JSON with `Content-Type: application/json`.");
+  }
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readLimited(request);
+  if (!text.trim()) throw new ApiError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ApiError("BAD_REQUEST", `Malformed JSON body: ${(error as Error).message}`);
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ApiError("BAD_REQUEST", "The request body must be a JSON object.");
+  }
+  return value;
+}
+
+async function readLimited(request: Request): Promise<string> {
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function tooLarge() {
+  return new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}

@@ -1,0 +1,32 @@
+import { ApiError, type ErrorCode } from "./errors";
+import type { Pagination } from "./pagination";
+
+export function successResponse(data: unknown, status = 200, pagination?: Pagination): Response {
+  return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, { status });
+}
+
+export function errorResponse(error: ApiError): Response {
+  const body = {
+    success: false,
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+  };
+  return Response.json(body, { status: error.status, headers: error.headers });
+}
+
+/** Any thrown value as an envelope: ApiError as itself, unique violations as 409, anything else as a generic 500. */
+export function toErrorResponse(error: unknown): Response {
+  if (error instanceof ApiError) return errorResponse(error);
+  if (isUniqueViolation(error)) {
+    return errorResponse(new ApiError("CONFLICT", "A resource with these values already exists."));
+  }
+  console.error("[memgw] unhandled error:", error);
+  return errorResponse(new ApiError("INTERNAL_SERVER_ERROR", "Something went wrong on our side. Please try again."));
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+
+export function apiErrorResponse(code: ErrorCode, message: string): Response {
+  return errorResponse(new ApiError(code, message));
+}

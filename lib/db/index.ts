@@ -1,0 +1,106 @@
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { dataDir, databaseUrl } from "@/lib/config";
+import { PrismaClient } from "@/lib/generated/prisma/client";
+import { acquireDataDirLock, type DataDirLock } from "./lock";
+import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
+
+export type { Prisma } from "@/lib/generated/prisma/client";
+export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: "pglite" | "postgres";
+  migrations: MigrationResult;
+  /** The PGlite data directory lock, when this process owns one. */
+  lock?: DataDirLock;
+  close(): Promise<void>;
+}
+
+// Kept on globalThis because Next bundles route modules separately: one database per process.
+const holder = globalThis as typeof globalThis & { __memgwDatabase?: Promise<Database> };
+
+/** The process's database, opened and migrated on first use (never at module load: `next build` imports routes). */
+export function getDatabase(): Promise<Database> {
+  holder.__memgwDatabase ??= openDatabase().catch((error) => {
+    holder.__memgwDatabase = undefined;
+    throw error;
+  });
+  return holder.__memgwDatabase;
+}
+
+export async function db(): Promise<PrismaClient> {
+  return (await getDatabase()).prisma;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const pending = holder.__memgwDatabase;
+  holder.__memgwDatabase = undefined;
+  if (pending) await (await pending).close();
+}
+
+async function openDatabase(): Promise<Database> {
+  const url = databaseUrl();
+  return url ? openPostgres(url) : openPglite(dataDir());
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url });
+  const client = await pool.connect();
+  let migrations: MigrationResult;
+  try {
+    migrations = await applyMigrations({
+      exec: (sql) => client.query(sql),
+      query: async (sql, params) => (await client.query(sql, params)).rows,
+    });
+  } finally {
+    client.release();
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    prisma,
+    kind: "postgres",
+    migrations,
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dir: string): Promise<Database> {
+  const lock = acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
+  let pglite: PGlite | undefined;
+  try {
+    pglite = await PGlite.create({ dataDir: dir, extensions: { vector } });
+    const conn: SqlConnection = {
+      exec: (sql) => pglite!.exec(sql),
+      query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,
+    };
+    const migrations = await applyMigrations(conn);
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    const { serveAdminSocket } = await import("@/lib/admin/socket");
+    const adminSocket = await serveAdminSocket(dir);
+    lock.update({ socketPath: adminSocket.path });
+    const opened = pglite;
+    return {
+      prisma,
+      kind: "pglite",
+      migrations,
+      lock,
+      async close() {
+        await adminSocket.close();
+        await prisma.$disconnect();
+        await opened.close();
+        lock.release();
+      },
+    };
+  } catch (error) {
+    await pglite?.close().catch(() => undefined);
+    lock.release();
+    throw error;
+  }
+}

@@ -1,0 +1,145 @@
+import { ApiError, notFound } from "@/lib/api/errors";
+import { pageWindow, type PaginationQuery } from "@/lib/api/pagination";
+import { actorOf, grantsOf, type Principal } from "@/lib/auth/principal";
+import { recordAudit } from "@/lib/audit/audit";
+import { db, type Tx } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "./schemas";
+
+// Every query below is bounded by the principal's organization and, for an existing namespace, by a
+// grant to the principal: a namespace of another organization, or not granted, is simply not found.
+function visibleTo(principal: Principal) {
+  return { orgId: principal.orgId, grants: { some: grantsOf(principal) } };
+}
+
+export async function listNamespaces(principal: Principal, query: PaginationQuery) {
+  const prisma = await db();
+  const where = visibleTo(principal);
+  const [items, total] = await Promise.all([
+    prisma.namespace.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageWindow(query) }),
+    prisma.namespace.count({ where }),
+  ]);
+  return { items, total };
+}
+
+export async function getNamespace(principal: Principal, id: string) {
+  const prisma = await db();
+  return findVisible(prisma, principal, id);
+}
+
+async function findVisible(tx: Tx, principal: Principal, id: string) {
+  const namespace = await tx.namespace.findFirst({ where: { id, ...visibleTo(principal) } });
+  if (!namespace) throw notFound(`Namespace ${id}`);
+  return namespace;
+}
+
+async function assertUnique(
+  tx: Tx,
+  orgId: string,
+  fields: { name?: string; externalReferenceId?: string | null },
+  exceptId?: string,
+) {
+  const not = exceptId ? { NOT: { id: exceptId } } : {};
+  if (fields.name !== undefined && (await tx.namespace.findFirst({ where: { orgId, name: fields.name, ...not } }))) {
+    throw new ApiError("CONFLICT", `A namespace named "${fields.name}" already exists in this organization.`);
+  }
+  const ref = fields.externalReferenceId;
+  if (ref && (await tx.namespace.findFirst({ where: { orgId, externalReferenceId: ref, ...not } }))) {
+    throw new ApiError("CONFLICT", `A namespace with external_reference_id "${ref}" already exists in this organization.`);
+  }
+}
+
+/** Creates the namespace and grants it to its creator, in one transaction. */
+export async function createNamespace(principal: Principal, input: CreateNamespaceBody) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id });
+    const namespace = await tx.namespace.create({
+      data: {
+        id: newId("ns"),
+        orgId: principal.orgId,
+        name: input.name,
+        description: input.description ?? null,
+        externalReferenceId: input.external_reference_id ?? null,
+      },
+    });
+    const grant = await tx.namespaceGrant.create({
+      data: { id: newId("grt"), orgId: principal.orgId, namespaceId: namespace.id, ...grantsOf(principal) },
+    });
+    const actor = actorOf(principal);
+    await recordAudit(tx, { orgId: principal.orgId, actor, action: "namespace.create", targetType: "namespace", targetId: namespace.id, details: { name: namespace.name } });
+    await recordAudit(tx, { orgId: principal.orgId, actor, action: "grant.create", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true } });
+    return namespace;
+  });
+}
+
+export async function updateNamespace(principal: Principal, id: string, input: UpdateNamespaceBody) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await findVisible(tx, principal, id);
+    await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id }, id);
+    return tx.namespace.update({
+      where: { id, orgId: principal.orgId },
+      data: {
+        name: input.name,
+        description: input.description,
+        externalReferenceId: input.external_reference_id,
+      },
+    });
+  });
+}
+
+/** Deletes the namespace; its grants (and, later, memories) go with it by cascade. */
+export async function deleteNamespace(principal: Principal, id: string) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const namespace = await findVisible(tx, principal, id);
+    await tx.namespace.delete({ where: { id, orgId: principal.orgId } });
+    await recordAudit(tx, { orgId: principal.orgId, actor: actorOf(principal), action: "namespace.delete", targetType: "namespace", targetId: id, details: { name: namespace.name } });
+    return { id, deleted: true as const };
+  });
+}
+
+export async function listGrants(principal: Principal, namespaceId: string) {
+  const prisma = await db();
+  await findVisible(prisma, principal, namespaceId);
+  return prisma.namespaceGrant.findMany({
+    where: { orgId: principal.orgId, namespaceId },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
+export async function createGrant(principal: Principal, namespaceId: string, input: CreateGrantBody) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await findVisible(tx, principal, namespaceId);
+    const orgId = principal.orgId;
+    if (input.api_key_id) {
+      const key = await tx.apiKey.findFirst({ where: { id: input.api_key_id, orgId } });
+      if (!key) throw notFound(`API key ${input.api_key_id}`);
+      if (key.revokedAt) throw new ApiError("BAD_REQUEST", `API key ${key.id} is revoked.`);
+    } else {
+      const member = await tx.membership.findFirst({ where: { orgId, userId: input.user_id } });
+      if (!member) throw notFound(`User ${input.user_id}`);
+    }
+    const grantee = input.api_key_id ? { apiKeyId: input.api_key_id } : { userId: input.user_id! };
+    if (await tx.namespaceGrant.findFirst({ where: { orgId, namespaceId, ...grantee } })) {
+      throw new ApiError("CONFLICT", `That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`);
+    }
+    const grant = await tx.namespaceGrant.create({ data: { id: newId("grt"), orgId, namespaceId, ...grantee } });
+    await recordAudit(tx, { orgId, actor: actorOf(principal), action: "grant.create", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespaceId, ...grantee } });
+    return grant;
+  });
+}
+
+export async function deleteGrant(principal: Principal, namespaceId: string, grantId: string) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    await findVisible(tx, principal, namespaceId);
+    const grant = await tx.namespaceGrant.findFirst({ where: { id: grantId, namespaceId, orgId: principal.orgId } });
+    if (!grant) throw notFound(`Grant ${grantId}`);
+    await tx.namespaceGrant.delete({ where: { id: grant.id } });
+    await recordAudit(tx, { orgId: principal.orgId, actor: actorOf(principal), action: "grant.delete", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespaceId, api_key_id: grant.apiKeyId, user_id: grant.userId } });
+    return { id: grant.id, deleted: true as const };
+  });
+}

@@ -1,0 +1,95 @@
+import { z } from "zod";
+import { publicUrl } from "@/lib/config";
+
+const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
+
+export const NamespaceName = z
+  .string({ error: "must be a string" })
+  .min(1, "must be 1 to 255 characters")
+  .max(255, "must be 1 to 255 characters")
+  .refine((name) => name.trim().length > 0, "must not be only white space");
+export const Description = z.string({ error: "must be a string" }).max(10_000, "must be at most 10000 characters");
+export const ExternalReferenceId = z
+  .string({ error: "must be a string" })
+  .min(1, "must be 1 to 255 characters")
+  .max(255, "must be 1 to 255 characters");
+
+export const CreateNamespaceBody = z.strictObject({
+  name: NamespaceName,
+  description: Description.optional(),
+  external_reference_id: ExternalReferenceId.optional(),
+});
+export type CreateNamespaceBody = z.infer<typeof CreateNamespaceBody>;
+
+export const UpdateNamespaceBody = z
+  .strictObject({
+    name: NamespaceName.optional(),
+    description: Description.nullable().optional().describe("null clears it"),
+    external_reference_id: ExternalReferenceId.nullable().optional().describe("null clears it"),
+  })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "send at least one field to change");
+export type UpdateNamespaceBody = z.infer<typeof UpdateNamespaceBody>;
+
+export const NamespaceIdParams = z.strictObject({ id: z.string().min(1) });
+export const GrantIdParams = z.strictObject({ id: z.string().min(1), grantId: z.string().min(1) });
+
+export const NamespaceSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  mcp_endpoint_url: z.url(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+  description: z.string().nullable(),
+  external_reference_id: z.string().nullable(),
+});
+export type NamespaceJson = z.infer<typeof NamespaceSchema>;
+
+export const CreateGrantBody = z
+  .strictObject({
+    api_key_id: z.string().min(1).optional(),
+    user_id: z.string().min(1).optional(),
+  })
+  .refine((body) => (body.api_key_id === undefined) !== (body.user_id === undefined), "send exactly one of api_key_id and user_id");
+export type CreateGrantBody = z.infer<typeof CreateGrantBody>;
+
+export const GrantSchema = z.object({
+  id: z.string(),
+  namespace_id: z.string(),
+  api_key_id: z.string().nullable(),
+  user_id: z.string().nullable(),
+  created_at: Timestamp,
+});
+
+export const DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+export function namespaceJson(row: {
+  id: string;
+  orgId: string;
+  name: string;
+  description: string | null;
+  externalReferenceId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}): NamespaceJson {
+  return {
+    id: row.id,
+    org_id: row.orgId,
+    name: row.name,
+    mcp_endpoint_url: `${publicUrl()}/api/v1/mcp/${row.id}`,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    description: row.description,
+    external_reference_id: row.externalReferenceId,
+  };
+}
+
+export function grantJson(row: { id: string; namespaceId: string; apiKeyId: string | null; userId: string | null; createdAt: Date }) {
+  return {
+    id: row.id,
+    namespace_id: row.namespaceId,
+    api_key_id: row.apiKeyId,
+    user_id: row.userId,
+    created_at: row.createdAt.toISOString(),
+  };
+}

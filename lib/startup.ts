@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
+import { db, getDatabase } from "@/lib/db";
+import { addMember } from "@/lib/orgs/members";
+import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
+import { createUser, Email, Password } from "@/lib/orgs/users";
+
+const InitEnv = z.object({
+  MEMGW_INIT_ORG_NAME: OrganizationName,
+  MEMGW_INIT_USER_EMAIL: Email,
+  MEMGW_INIT_USER_PASSWORD: Password,
+  MEMGW_INIT_API_KEY: z.string().regex(/^\S{24,}$/, "must be at least 24 characters without spaces"),
+});
+
+/**
+ * Headless first start: with all four MEMGW_INIT_* variables set, creates that organization, its owner
+ * and a full-permission key with that secret — once. Later starts find the key and change nothing.
+ */
+export async function bootstrapFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<"created" | "exists" | "skipped"> {
+  const names = Object.keys(InitEnv.shape);
+  if (!names.some((name) => env[name])) return "skipped";
+  const parsed = InitEnv.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new Error(`Headless start needs all of ${names.join(", ")}. ${problems}`);
+  }
+  const init = parsed.data;
+  const prisma = await db();
+  if (await prisma.apiKey.findUnique({ where: { secretHash: hashKeySecret(init.MEMGW_INIT_API_KEY) } })) return "exists";
+
+  const user = (await prisma.user.findUnique({ where: { email: init.MEMGW_INIT_USER_EMAIL } })) ??
+    (await createUser({ email: init.MEMGW_INIT_USER_EMAIL, password: init.MEMGW_INIT_USER_PASSWORD }));
+  const owned = await prisma.organization.findFirst({
+    where: { name: init.MEMGW_INIT_ORG_NAME, memberships: { some: { userId: user.id, role: "owner" } } },
+  });
+  const org = owned ?? (await createOrganization(init.MEMGW_INIT_ORG_NAME, SYSTEM_ACTOR));
+  if (!owned) await addMember({ orgId: org.id, userId: user.id, role: "owner" }, SYSTEM_ACTOR);
+  await createApiKey(
+    { orgId: org.id, name: "Bootstrap key", permissions: [...PERMISSIONS], createdById: user.id, secret: init.MEMGW_INIT_API_KEY },
+    SYSTEM_ACTOR,
+  );
+  return "created";
+}
+
+function firstRunHelp(): string {
+  return [
+    "",
+    "The database is empty. Create the first organization, user and API key:",
+    '  npx memgw org create --name "Acme"',
+    "  npx memgw user create --email you@example.com --password 'choose-a-password'",
+    "  npx memgw member add --org acme --user you@example.com --role owner",
+    '  npx memgw key create --org acme --name "my app" --permissions NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE',
+    "(or set MEMGW_INIT_ORG_NAME, MEMGW_INIT_USER_EMAIL, MEMGW_INIT_USER_PASSWORD and MEMGW_INIT_API_KEY before starting)",
+  ].join("\n");
+}
+
+/** Opens and migrates the database, runs the headless bootstrap and prints where the gateway is. */
+export async function startGateway(): Promise<void> {
+  try {
+    const database = await getDatabase();
+    const bootstrap = await bootstrapFromEnv();
+    const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}`;
+    const lines = [
+      `Memory Gateway is ready at ${publicUrl()}`,
+      `  API: ${publicUrl()}/api/v1 (OpenAPI: ${publicUrl()}/api/v1/openapi.json)`,
+      `  Database: ${where}; migrations applied now: ${database.migrations.applied.length}`,
+    ];
+    if (bootstrap === "created") lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
+    if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
+    console.log(lines.join("\n"));
+  } catch (error) {
+    console.error(`[memgw] cannot start: ${(error as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,20 @@
+// @ts-check
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // Native, WASM and data-file packages must load from node_modules at run time: bundled, PGlite's
+  // WASM would be copied into public static media and its file lookups would break.
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-pgvector",
+    "pglite-prisma-adapter",
+    "@prisma/adapter-pg",
+    "pg",
+    "@node-rs/argon2",
+  ],
+  outputFileTracingIncludes: {
+    "/**": ["./prisma/migrations/**/*"],
+  },
+  poweredByHeader: false,
+};
+
+module.exports = nextConfig;

@@ -1,0 +1,74 @@
+// Calls the real route modules under app/api/v1 with real Request objects, as Next would.
+type RouteModule = Record<string, (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>>;
+
+const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
+
+interface Route {
+  pattern: RegExp;
+  names: string[];
+  rank: number;
+  load: () => Promise<RouteModule>;
+}
+
+const routes: Route[] = Object.entries(modules)
+  .map(([file, load]) => {
+    const segments = file.replace(/^\/app\/api\/v1/, "").replace(/\/route\.ts$/, "").split("/").filter(Boolean);
+    const names: string[] = [];
+    let rank = 0;
+    const source = segments
+      .map((segment) => {
+        const catchAll = /^\[\.\.\.(\w+)\]$/.exec(segment);
+        if (catchAll) {
+          names.push(catchAll[1]);
+          rank += 100;
+          return "/(.+)";
+        }
+        const dynamic = /^\[(\w+)\]$/.exec(segment);
+        if (dynamic) {
+          names.push(dynamic[1]);
+          rank += 1;
+          return "/([^/]+)";
+        }
+        return "/" + segment.replace(/[.]/g, "\\.");
+      })
+      .join("");
+    return { pattern: new RegExp(`^${source}$`), names, rank, load };
+  })
+  .sort((a, b) => a.rank - b.rank);
+
+export interface ApiResponse<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface CallOptions {
+  key?: string;
+  body?: unknown;
+  /** Sent as is, instead of JSON-encoding `body`. */
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+/** `api("GET", "/namespaces?page=2", { key })` → status and parsed JSON body. */
+export async function api<T = any>(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  const url = new URL(`http://gateway.test/api/v1${pathAndQuery}`);
+  const path = url.pathname.replace(/^\/api\/v1/, "");
+  const route = routes.find((r) => r.pattern.test(path));
+  if (!route) throw new Error(`No route file matches ${path}`);
+  const match = route.pattern.exec(path)!;
+  const params = Object.fromEntries(
+    route.names.map((name, i) => [name, route.pattern.source.includes("(.+)") && i === route.names.length - 1 ? match[i + 1].split("/") : decodeURIComponent(match[i + 1])]),
+  );
+  const module = await route.load();
+  const handler = module[method];
+  if (!handler) return { status: 405, body: null as T, headers: new Headers() };
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined = options.rawBody;
+  if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+  if (body !== undefined) headers["content-type"] ??= "application/json";
+  const response = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(params) });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
