@@ -1,0 +1,71 @@
+// Organization B's full-permission key against organization A's resources: every namespace route and
+// method answers 404 (never revealing existence), and nothing of A changes.
+import { expect, test } from "vitest";
+import { db } from "@/lib/db";
+import { api } from "./helpers/api";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+
+interface Fixture {
+  nsId: string;
+  grantId: string;
+  aKeyId: string;
+  bKeyId: string;
+}
+
+const matrix: { method: string; path: (f: Fixture) => string; body?: (f: Fixture) => unknown }[] = [
+  { method: "GET", path: (f) => `/namespaces/${f.nsId}` },
+  { method: "PATCH", path: (f) => `/namespaces/${f.nsId}`, body: () => ({ name: "hijacked", description: "b was here" }) },
+  { method: "DELETE", path: (f) => `/namespaces/${f.nsId}` },
+  { method: "GET", path: (f) => `/namespaces/${f.nsId}/grants` },
+  { method: "POST", path: (f) => `/namespaces/${f.nsId}/grants`, body: (f) => ({ api_key_id: f.bKeyId }) },
+  { method: "POST", path: (f) => `/namespaces/${f.nsId}/grants`, body: (f) => ({ api_key_id: f.aKeyId }) },
+  { method: "DELETE", path: (f) => `/namespaces/${f.nsId}/grants/${f.grantId}` },
+];
+
+async function snapshot(orgId: string) {
+  const prisma = await db();
+  return {
+    namespaces: await prisma.namespace.findMany({ where: { orgId }, orderBy: { id: "asc" } }),
+    grants: await prisma.namespaceGrant.findMany({ where: { orgId }, orderBy: { id: "asc" } }),
+    audit: await prisma.auditLog.count({ where: { orgId } }),
+  };
+}
+
+test.each(matrix.map((row) => [`${row.method} ${row.path({ nsId: "{id}", grantId: "{grantId}", aKeyId: "", bKeyId: "" })}`, row] as const))(
+  "%s with another organization's key → 404, nothing changes",
+  async (_label, row) => {
+    const a = await createTenant("Org A");
+    const b = await createTenant("Org B");
+    const ns = await createNamespace(a.key, { name: "a-private", external_reference_id: "a-ref" });
+    const aReader = await createKey(a.org.id, { namespaceIds: [ns.id] });
+    const grants = await api("GET", `/namespaces/${ns.id}/grants`, { key: a.key });
+    const fixture: Fixture = { nsId: ns.id, grantId: grants.body.data[0].id, aKeyId: aReader.id, bKeyId: b.keyId };
+    const before = await snapshot(a.org.id);
+
+    const response = await api(row.method, row.path(fixture), { key: b.key, body: row.body?.(fixture) });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ success: false, error: { code: "NOT_FOUND" } });
+    expect(JSON.stringify(response.body)).not.toContain("a-private");
+
+    expect(await snapshot(a.org.id)).toEqual(before);
+    expect((await api("GET", "/namespaces", { key: b.key })).body.data).toEqual([]);
+  },
+);
+
+test("B's list never includes A's namespaces, and names do not collide across organizations", async () => {
+  const a = await createTenant("Org A");
+  const b = await createTenant("Org B");
+  await createNamespace(a.key, { name: "same" });
+  const bNs = await createNamespace(b.key, { name: "same" });
+  const list = await api("GET", "/namespaces", { key: b.key });
+  expect(list.body.data.map((n: { id: string }) => n.id)).toEqual([bNs.id]);
+});
+
+test("B cannot grant its namespace to A's key", async () => {
+  const a = await createTenant("Org A");
+  const b = await createTenant("Org B");
+  const bNs = await createNamespace(b.key);
+  const response = await api("POST", `/namespaces/${bNs.id}/grants`, { key: b.key, body: { api_key_id: a.keyId } });
+  expect(response.status).toBe(404);
+  expect((await api("GET", "/namespaces", { key: a.key })).body.data).toEqual([]);
+});

@@ -1,0 +1,142 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { describe, expect, test } from "vitest";
+import { dataDir } from "@/lib/config";
+import { db, getDatabase } from "@/lib/db";
+import { lockPath } from "@/lib/db/lock";
+import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
+import { newId } from "@/lib/ids";
+
+async function emptyDatabase() {
+  const pglite = await PGlite.create({ extensions: { vector } });
+  const conn: SqlConnection = {
+    exec: (sql) => pglite.exec(sql),
+    query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
+  };
+  return { pglite, conn };
+}
+
+function copyMigrations() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-"));
+  fs.cpSync(migrationsDir(), dir, { recursive: true });
+  return dir;
+}
+
+describe("migrations", () => {
+  test("apply to an empty database, recording Prisma's checksums, and are a no-op the second time", async () => {
+    const { pglite, conn } = await emptyDatabase();
+    const names = fs.readdirSync(migrationsDir()).filter((n) => fs.statSync(path.join(migrationsDir(), n)).isDirectory()).sort();
+    const first = await applyMigrations(conn);
+    expect(first).toEqual({ applied: names, alreadyApplied: 0 });
+    const tables = (await conn.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).map((r) => r.tablename);
+    expect(tables).toEqual(expect.arrayContaining(["organizations", "users", "memberships", "api_keys", "namespaces", "namespace_grants", "audit_logs", "_prisma_migrations"]));
+    const recorded = await conn.query<{ migration_name: string; checksum: string }>(`SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`);
+    expect(recorded).toEqual(
+      names.map((name) => ({
+        migration_name: name,
+        checksum: createHash("sha256").update(fs.readFileSync(path.join(migrationsDir(), name, "migration.sql"))).digest("hex"),
+      })),
+    );
+
+    const second = await applyMigrations(conn);
+    expect(second).toEqual({ applied: [], alreadyApplied: names.length });
+    expect(await conn.query(`SELECT count(*)::int AS n FROM "_prisma_migrations"`)).toEqual([{ n: names.length }]);
+    await pglite.close();
+  });
+
+  test("refuse to run when an applied migration was edited", async () => {
+    const { pglite, conn } = await emptyDatabase();
+    const dir = copyMigrations();
+    await applyMigrations(conn, dir);
+    const [first] = fs.readdirSync(dir).filter((n) => n !== "migration_lock.toml").sort();
+    fs.appendFileSync(path.join(dir, first, "migration.sql"), "\n-- edited\n");
+    await expect(applyMigrations(conn, dir)).rejects.toThrow(/changed after it was applied/);
+    await pglite.close();
+  });
+
+  test("a failing migration rolls back entirely and is not recorded", async () => {
+    const { pglite, conn } = await emptyDatabase();
+    const dir = copyMigrations();
+    fs.mkdirSync(path.join(dir, "29990101000000_broken"));
+    fs.writeFileSync(path.join(dir, "29990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n");
+    await expect(applyMigrations(conn, dir)).rejects.toThrow(/29990101000000_broken failed/);
+    expect(await conn.query(`SELECT to_regclass('half_done') AS t`)).toEqual([{ t: null }]);
+    expect(await conn.query(`SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`)).toEqual([{ n: 0 }]);
+    await pglite.close();
+  });
+
+  test("the migrated database has every column of every model in prisma/schema.prisma", async () => {
+    const prisma = await db();
+    // findFirst selects every scalar field of the model: a column missing from the migrations fails here.
+    for (const model of ["organization", "user", "membership", "apiKey", "namespace", "namespaceGrant", "auditLog"] as const) {
+      const row = await (prisma[model] as unknown as { findFirst(): Promise<unknown> }).findFirst();
+      expect(row === null || typeof row === "object").toBe(true);
+    }
+    expect((await getDatabase()).kind).toBe("pglite");
+  });
+});
+
+describe("the shared PGlite session", () => {
+  test("serializes concurrent transactions: a rollback loses only its own writes", async () => {
+    const prisma = await db();
+    const tag = newId("org");
+    const work = Array.from({ length: 12 }, (_, i) => {
+      const id = `${tag}-${i}`;
+      if (i % 3 === 2) {
+        // A plain write, outside any transaction, issued while transactions are open.
+        return prisma.organization.create({ data: { id, name: id, slug: id } }).then(() => "plain");
+      }
+      return prisma
+        .$transaction(async (tx) => {
+          await tx.organization.create({ data: { id, name: id, slug: id } });
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await tx.organization.update({ where: { id }, data: { name: `${id}-updated` } });
+          if (i % 3 === 1) throw new Error("roll back");
+          return "committed";
+        })
+        .catch((error: Error) => error.message);
+    });
+    const outcomes = await Promise.all(work);
+    expect(outcomes.filter((o) => o === "roll back")).toHaveLength(4);
+    const rows = await prisma.organization.findMany({ where: { id: { startsWith: tag } }, orderBy: { id: "asc" } });
+    const kept = rows.map((r) => Number(r.id.split("-").pop())).sort((a, b) => a - b);
+    expect(kept).toEqual([0, 2, 3, 5, 6, 8, 9, 11]);
+    for (const row of rows) {
+      const i = Number(row.id.split("-").pop());
+      expect(row.name).toBe(i % 3 === 0 ? `${row.id}-updated` : row.id);
+    }
+  });
+});
+
+describe("one process per data directory", () => {
+  const script = path.join(process.cwd(), "tests/helpers/open-database.ts");
+  const openElsewhere = (dir: string) =>
+    JSON.parse(
+      execFileSync(process.execPath, ["--import", "tsx", script], {
+        env: { ...process.env, DATA_DIR: dir, MEMGW_PROCESS_ROLE: "second process" },
+        encoding: "utf8",
+      }).trim().split("\n").pop()!,
+    );
+
+  test("a second process gets a clear error instead of opening a data directory in use", async () => {
+    await getDatabase();
+    const result = openElsewhere(dataDir());
+    expect(result.opened).toBe(false);
+    expect(result.name).toBe("DataDirInUseError");
+    expect(result.message).toContain(`in use by process ${process.pid}`);
+    // and this process still owns and uses it
+    expect(await (await db()).organization.count()).toBeGreaterThanOrEqual(0);
+  });
+
+  test("a lock left by a process that died does not block the next start", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-stale-"));
+    fs.writeFileSync(lockPath(dir), JSON.stringify({ pid: 2 ** 22 + 12345, role: "server", startedAt: new Date().toISOString() }));
+    expect(openElsewhere(dir)).toEqual({ opened: true });
+    expect(fs.existsSync(lockPath(dir))).toBe(false);
+  });
+});
