@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
-const SOURCES = ["app", "components", "lib", "public", "prisma", "instrumentation.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json"];
+const SOURCES = ["app", "components", "lib", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json"];
 const SKIP = new Set(["node_modules", ".next", "generated"]);
 const fingerprintFile = path.join(root, ".next", "memgw-sources.sha256");
 
@@ -36,11 +36,16 @@ export function buildIfNeeded({ quiet = false } = {}) {
   const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(fingerprintFile) && fs.readFileSync(fingerprintFile, "utf8") === fingerprint;
   if (built) return false;
   if (!quiet) console.log("Building Memory Gateway (first start, or the sources changed)…");
-  execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-    cwd: root,
-    stdio: quiet ? "pipe" : "inherit",
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-  });
+  try {
+    execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: quiet ? "pipe" : "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+  } catch (error) {
+    if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    throw error;
+  }
   fs.writeFileSync(fingerprintFile, fingerprint);
   return true;
 }

@@ -48,7 +48,7 @@ async function openDatabase(): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url });
+  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
   const client = await pool.connect();
   let migrations: MigrationResult;
   try {

@@ -27,8 +27,9 @@ export function migrationsDir(): string {
  * Prisma CLI cannot apply them itself here (its schema engine cannot be downloaded).
  */
 export async function applyMigrations(conn: SqlConnection, dir = migrationsDir()): Promise<MigrationResult> {
+  // Not traced by the bundler: next.config.js ships prisma/migrations with outputFileTracingIncludes.
   const migrations = fs
-    .readdirSync(dir, { withFileTypes: true })
+    .readdirSync(/*turbopackIgnore: true*/ dir, { withFileTypes: true })
     .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(dir, entry.name, "migration.sql")))
     .map((entry) => entry.name)
     .sort();

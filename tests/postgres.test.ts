@@ -1,0 +1,73 @@
+// The DATABASE_URL path: node-postgres and @prisma/adapter-pg over the PostgreSQL wire protocol, to a
+// PGlite (with pgvector) served by @electric-sql/pglite-socket — Debian ships no pgvector for a real server.
+import fs from "node:fs";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { dataDir } from "@/lib/config";
+import { closeDatabase, db, getDatabase } from "@/lib/db";
+import { lockPath } from "@/lib/db/lock";
+import { api } from "./helpers/api";
+import { memgw } from "./helpers/cli";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { freePort } from "./helpers/server";
+
+let pglite: PGlite;
+let socketServer: PGLiteSocketServer;
+
+beforeAll(async () => {
+  pglite = await PGlite.create({ extensions: { vector } });
+  const port = await freePort();
+  socketServer = new PGLiteSocketServer({ db: pglite, port, host: "127.0.0.1", maxConnections: 4 });
+  await socketServer.start();
+  process.env.DATABASE_URL = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  // The socket server multiplexes connections onto one session: one connection keeps transactions apart.
+  process.env.DATABASE_POOL_SIZE = "1";
+});
+
+afterAll(async () => {
+  await closeDatabase();
+  await socketServer.stop();
+  await pglite.close();
+});
+
+test("with DATABASE_URL the gateway migrates and uses PostgreSQL, leaving the data directory alone", async () => {
+  const database = await getDatabase();
+  expect(database.kind).toBe("postgres");
+  expect(database.migrations.applied.length).toBeGreaterThan(0);
+  expect(fs.existsSync(lockPath(dataDir()))).toBe(false);
+  const tables = await pglite.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+  expect(tables.rows.map((r) => r.tablename)).toContain("namespaces");
+});
+
+test("the namespace API works the same on PostgreSQL", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key, { name: "pg-ns", external_reference_id: "pg-ref" });
+  expect((await api("POST", "/namespaces", { key, body: { name: "pg-ns" } })).status).toBe(409);
+  const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"] });
+  expect((await api("GET", "/namespaces", { key: reader.secret })).body.data).toEqual([]);
+  expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: reader.id } })).status).toBe(201);
+  const listed = await api("GET", "/namespaces", { key: reader.secret });
+  expect(listed.body.data.map((n: { id: string }) => n.id)).toEqual([ns.id]);
+  expect((await api("DELETE", `/namespaces/${ns.id}`, { key })).status).toBe(200);
+  expect(await (await db()).namespaceGrant.count({ where: { namespaceId: ns.id } })).toBe(0);
+});
+
+test("a rolled-back transaction leaves nothing behind", async () => {
+  const prisma = await db();
+  await expect(
+    prisma.$transaction(async (tx) => {
+      await tx.organization.create({ data: { id: "org_pg_rollback", name: "x", slug: "pg-rollback" } });
+      throw new Error("abort");
+    }),
+  ).rejects.toThrow("abort");
+  expect(await prisma.organization.findUnique({ where: { id: "org_pg_rollback" } })).toBeNull();
+});
+
+test("the CLI talks to PostgreSQL directly", async () => {
+  const org = await memgw(["org", "create", "--name", "Postgres Org"], { DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_SIZE: "1" });
+  expect(org.stderr).toBe("");
+  expect(org.code).toBe(0);
+  expect(await (await db()).organization.findUnique({ where: { id: org.json.id } })).toMatchObject({ name: "Postgres Org" });
+});

@@ -1,0 +1,124 @@
+// The production build served by `npm start`, driven over real HTTP.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
+import { memgw } from "./helpers/cli";
+import { freePort, startServer, type RunningServer } from "./helpers/server";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-server-"));
+const INIT = {
+  MEMGW_INIT_ORG_NAME: "Headless Inc",
+  MEMGW_INIT_USER_EMAIL: "ops@headless.example",
+  MEMGW_INIT_USER_PASSWORD: "a long operator password",
+  MEMGW_INIT_API_KEY: "mgw_headlessBootstrapKey0123456789abcdef",
+};
+let server: RunningServer;
+let port: number;
+
+async function call(method: string, urlPath: string, { key, body }: { key?: string; body?: unknown } = {}) {
+  const response = await fetch(`${server.base}/api/v1${urlPath}`, {
+    method,
+    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+beforeAll(async () => {
+  buildIfNeeded({ quiet: true });
+  port = await freePort();
+  server = await startServer({ DATA_DIR: dir, PORT: String(port), ...INIT });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("npm start", () => {
+  test("prints where it serves and runs the headless first start", () => {
+    expect(server.output()).toContain(`Memory Gateway is ready at ${server.base}`);
+    expect(server.output()).toContain("Headless start: organization, owner and API key created");
+  });
+
+  test("the MEMGW_INIT_API_KEY is a working full-permission key", async () => {
+    const created = await call("POST", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY, body: { name: "from-headless" } });
+    expect(created.status).toBe(201);
+    expect(created.body.data.mcp_endpoint_url).toBe(`${server.base}/api/v1/mcp/${created.body.data.id}`);
+    expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).body.pagination.total).toBe(1);
+  });
+
+  test("serves the console page", async () => {
+    const response = await fetch(server.base);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Memory for your AI applications");
+  });
+
+  test("the README walk-through works as written", async () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const block = /<!-- walkthrough[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
+    const script = block.replaceAll("http://localhost:3000", server.base);
+    const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
+      env: { ...process.env, MEMGW_PROCESS_ROLE: "", DATA_DIR: dir },
+    });
+    const [created, listed] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
+    expect(created).toMatchObject({ success: true, data: { name: "support-bot", external_reference_id: "crm-42" } });
+    expect(listed.data.map((ns: { id: string }) => ns.id)).toEqual([created.data.id]);
+    expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
+  });
+
+  test("every error is in the envelope: 401, 404 for an unknown path, 405 for a wrong method", async () => {
+    expect(await call("GET", "/namespaces")).toMatchObject({ status: 401, body: { success: false, error: { code: "UNAUTHORIZED" } } });
+    expect(await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY })).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+    const wrong = await call("PUT", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(wrong).toMatchObject({ status: 405, body: { success: false, error: { code: "METHOD_NOT_ALLOWED" } } });
+    expect(wrong.headers.get("allow")).toContain("POST");
+  });
+
+  test("GET /openapi.json is an OpenAPI 3.1 document of every endpoint, built from the handlers' schemas", async () => {
+    const response = await fetch(`${server.base}/api/v1/openapi.json`);
+    const doc = await response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(["/namespaces", "/namespaces/{id}", "/namespaces/{id}/grants", "/namespaces/{id}/grants/{grantId}"]);
+    const create = doc.paths["/namespaces"].post;
+    expect(create.requestBody.content["application/json"].schema.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
+    expect(create.responses["201"]).toBeDefined();
+    expect(create.responses["409"]).toBeDefined();
+    const list = doc.paths["/namespaces"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "page_size"]);
+    const item = list.responses["200"].content["application/json"].schema.properties.data.items;
+    expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(["id", "org_id", "name", "mcp_endpoint_url", "created_at", "updated_at", "description", "external_reference_id"]));
+  });
+
+  test("a second server on the same data directory refuses to start, and the first keeps serving", async () => {
+    const second = await startServer({ DATA_DIR: dir, PORT: String(await freePort()) }).catch((error: Error) => error);
+    expect(second).toBeInstanceOf(Error);
+    expect((second as Error).message).toMatch(/data directory .* is in use by process/);
+    expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).status).toBe(200);
+  });
+
+  test("the CLI works while the server runs, and its key is live at once", async () => {
+    const org = await memgw(["org", "create", "--name", "Live"], { DATA_DIR: dir });
+    expect(org.code).toBe(0);
+    const key = await memgw(["key", "create", "--org", org.json.id, "--name", "k", "--permissions", "NAMESPACE_READ"], { DATA_DIR: dir });
+    expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(200);
+    await memgw(["key", "revoke", "--id", key.json.id], { DATA_DIR: dir });
+    expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(401);
+  });
+
+  test("a restart keeps the data, and the headless start changes nothing the second time", async () => {
+    const before = await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    await server.stop();
+    server = await startServer({ DATA_DIR: dir, PORT: String(port), ...INIT });
+    expect(server.output()).not.toContain("Headless start");
+    expect(server.output()).toContain("migrations applied now: 0");
+    const after = await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(after.body).toEqual(before.body);
+    const orgs = await memgw(["org", "create", "--name", "Headless Inc"], { DATA_DIR: dir });
+    expect(orgs.json.slug).toBe("headless-inc-2"); // the headless one exists exactly once
+  });
+});
