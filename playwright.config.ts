@@ -1,0 +1,38 @@
+import os from "node:os";
+import path from "node:path";
+import { defineConfig } from "@playwright/test";
+
+const port = Number(process.env.E2E_PORT || 3217);
+export const E2E_API_KEY = "mgw_e2eBootstrapKey0123456789abcdefghij";
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results/e2e",
+  timeout: 60_000,
+  workers: 1,
+  reporter: [["list"]],
+  use: {
+    baseURL: `http://127.0.0.1:${port}`,
+    launchOptions: {
+      // Debian's Chromium: Playwright's own browser download cannot reach its host here.
+      executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    },
+  },
+  webServer: {
+    command: "node scripts/start.mjs",
+    url: `http://127.0.0.1:${port}/api/v1/health`,
+    timeout: 300_000,
+    reuseExistingServer: false,
+    env: {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: path.join(os.tmpdir(), `memgw-e2e-${process.pid}`),
+      KEY_PEPPER: "e2e-pepper",
+      MEMGW_INIT_ORG_NAME: "E2E Org",
+      MEMGW_INIT_USER_EMAIL: "e2e@example.com",
+      MEMGW_INIT_USER_PASSWORD: "an e2e password",
+      MEMGW_INIT_API_KEY: E2E_API_KEY,
+    },
+  },
+});

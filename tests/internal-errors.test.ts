@@ -1,0 +1,25 @@
+// A failure we did not foresee: the envelope says 500 with a generic message, and nothing half-done is kept.
+import { expect, test } from "vitest";
+import { db } from "@/lib/db";
+import { api } from "./helpers/api";
+import { createTenant } from "./helpers/fixtures";
+
+test("an unexpected database failure → 500 INTERNAL_SERVER_ERROR without internals, and the change is rolled back", async () => {
+  const { key } = await createTenant();
+  const prisma = await db();
+  // Break the audit log, which namespace creation writes in the same transaction.
+  await prisma.$executeRawUnsafe(`ALTER TABLE "audit_logs" RENAME TO "audit_logs_gone"`);
+  try {
+    const response = await api("POST", "/namespaces", { key, body: { name: "half-done" } });
+    expect(response.status).toBe(500);
+    expect(response.body).toEqual({
+      success: false,
+      error: { code: "INTERNAL_SERVER_ERROR", message: "Something went wrong on our side. Please try again." },
+    });
+    expect(JSON.stringify(response.body)).not.toMatch(/audit|relation|SELECT|INSERT/i);
+  } finally {
+    await prisma.$executeRawUnsafe(`ALTER TABLE "audit_logs_gone" RENAME TO "audit_logs"`);
+  }
+  const list = await api("GET", "/namespaces", { key });
+  expect(list.body.data).toEqual([]);
+});
