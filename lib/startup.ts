@@ -4,6 +4,7 @@ import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
 import { db, getDatabase } from "@/lib/db";
+import { embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
@@ -69,8 +70,13 @@ export async function startGateway(): Promise<void> {
       `  Database: ${where}; migrations applied now: ${database.migrations.applied.length}`,
     ];
     if (bootstrap === "created") lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
+    lines.push(`  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`);
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     console.log(lines.join("\n"));
+    void warmUpEmbedder().then(
+      () => console.log(`  Embeddings ready (${embedder().model}).`),
+      (error) => console.error(`[memgw] the embedding model failed to load: ${(error as Error).message}`),
+    );
   } catch (error) {
     console.error(`[memgw] cannot start: ${(error as Error).message}`);
     process.exit(1);

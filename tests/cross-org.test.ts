@@ -4,6 +4,7 @@ import { expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { rememberAll, storedCounts } from "./helpers/memory";
 
 interface Fixture {
   nsId: string;
@@ -68,4 +69,28 @@ test("B cannot grant its namespace to A's key", async () => {
   const response = await api("POST", `/namespaces/${bNs.id}/grants`, { key: b.key, body: { api_key_id: a.keyId } });
   expect(response.status).toBe(404);
   expect((await api("GET", "/namespaces", { key: a.key })).body.data).toEqual([]);
+});
+
+const memoryMatrix: { label: string; method: string; path: (memoryId: string) => string; body?: Record<string, unknown> }[] = [
+  { label: "POST /remember by namespace_id", method: "POST", path: () => "/remember", body: { namespace_id: "{ns}", content: "planted by B" } },
+  { label: "POST /remember by external_reference_id", method: "POST", path: () => "/remember", body: { external_reference_id: "a-ref", content: "planted by B" } },
+  { label: "POST /recall by namespace_id", method: "POST", path: () => "/recall", body: { namespace_id: "{ns}", query: "secret plans" } },
+  { label: "POST /recall by external_reference_id", method: "POST", path: () => "/recall", body: { external_reference_id: "a-ref", query: "secret plans" } },
+  { label: "POST /forget by namespace_id", method: "POST", path: () => "/forget", body: { namespace_id: "{ns}", all: true } },
+  { label: "POST /forget by external_reference_id", method: "POST", path: () => "/forget", body: { external_reference_id: "a-ref", all: true } },
+  { label: "GET /memories/{id}", method: "GET", path: (memoryId) => `/memories/${memoryId}` },
+];
+
+test.each(memoryMatrix.map((row) => [row.label, row] as const))("%s with another organization's key → 404, nothing changes", async (_label, row) => {
+  const a = await createTenant("Org A");
+  const b = await createTenant("Org B");
+  const ns = await createNamespace(a.key, { name: "a-memories", external_reference_id: "a-ref" });
+  const [memory] = await rememberAll(a.key, ns.id, [{ content: "Org A's secret plans for the launch." }]);
+  const before = { ...(await storedCounts(ns.id)), ...(await snapshot(a.org.id)) };
+  const body = row.body && JSON.parse(JSON.stringify(row.body).replace("{ns}", ns.id));
+  const response = await api(row.method, row.path(memory.id), { key: b.key, body });
+  expect(response.status).toBe(404);
+  expect(response.body.error.code).toBe("NOT_FOUND");
+  expect(JSON.stringify(response.body)).not.toContain("secret plans");
+  expect({ ...(await storedCounts(ns.id)), ...(await snapshot(a.org.id)) }).toEqual(before);
 });

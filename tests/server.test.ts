@@ -83,7 +83,16 @@ describe("npm start", () => {
     const response = await fetch(`${server.base}/api/v1/openapi.json`);
     const doc = await response.json();
     expect(doc.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.paths).sort()).toEqual(["/namespaces", "/namespaces/{id}", "/namespaces/{id}/grants", "/namespaces/{id}/grants/{grantId}"]);
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/forget",
+      "/memories/{id}",
+      "/namespaces",
+      "/namespaces/{id}",
+      "/namespaces/{id}/grants",
+      "/namespaces/{id}/grants/{grantId}",
+      "/recall",
+      "/remember",
+    ]);
     const create = doc.paths["/namespaces"].post;
     expect(create.requestBody.content["application/json"].schema.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
     expect(create.responses["201"]).toBeDefined();

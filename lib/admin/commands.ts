@@ -4,6 +4,7 @@ import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { Permission, ROLES } from "@/lib/auth/permissions";
 import { Scopes } from "@/lib/auth/scopes";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { reembedNamespace } from "@/lib/memory/reembed";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, findUser, Password } from "@/lib/orgs/users";
@@ -91,6 +92,11 @@ export const adminCommands = {
         note: "Store the secret now: it is shown only once.",
       };
     },
+  }),
+  reembed: command({
+    usage: "reembed --namespace NAMESPACE_ID",
+    args: z.strictObject({ namespace: z.string().min(1) }),
+    run: ({ namespace }) => reembedNamespace(namespace),
   }),
   "key revoke": command({
     usage: "key revoke --id KEY_ID",

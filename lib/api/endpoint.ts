@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { Operation } from "@/lib/activity/activity";
 import type { Permission } from "@/lib/auth/permissions";
 
 type Schema = z.ZodType;
@@ -23,6 +24,8 @@ export interface Endpoint<
   response: Response;
   paginated?: boolean;
   successStatus?: 200 | 201;
+  /** A memory operation: every call is written to the activity log with its status and latency. */
+  activity?: Operation;
   /** Error statuses worth listing in the OpenAPI document besides the ones every key-authenticated route has. */
   errors?: number[];
 }

@@ -9,6 +9,15 @@ import {
   NamespaceSchema,
   UpdateNamespaceBody,
 } from "@/lib/namespaces/schemas";
+import {
+  ForgetBody,
+  ForgetResultSchema,
+  MatchSchema,
+  MemoryIdParams,
+  MemorySchema,
+  RecallBody,
+  RememberBody,
+} from "@/lib/memory/schemas";
 import { endpoint } from "./endpoint";
 import { PaginationQuery } from "./pagination";
 
@@ -96,6 +105,51 @@ export const endpoints = {
     permission: "NAMESPACE_MANAGE",
     params: GrantIdParams,
     response: DeletedSchema,
+    errors: [404],
+  }),
+  remember: endpoint({
+    method: "POST",
+    path: "/remember",
+    tag: "Memory",
+    summary: "Store a memory (`content`) or a batch (`memories`, 1 to 100); it can be recalled as soon as this returns",
+    permission: "NAMESPACE_WRITE",
+    body: RememberBody,
+    response: z.union([MemorySchema, z.array(MemorySchema)]),
+    successStatus: 201,
+    activity: "remember",
+    errors: [404, 413],
+  }),
+  recall: endpoint({
+    method: "POST",
+    path: "/recall",
+    tag: "Memory",
+    summary: "Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata",
+    permission: "NAMESPACE_READ",
+    body: RecallBody,
+    response: z.array(MatchSchema),
+    activity: "recall",
+    errors: [404],
+  }),
+  forget: endpoint({
+    method: "POST",
+    path: "/forget",
+    tag: "Memory",
+    summary: "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; irreversible",
+    permission: "NAMESPACE_WRITE",
+    body: ForgetBody,
+    response: ForgetResultSchema,
+    activity: "forget",
+    errors: [404],
+  }),
+  getMemory: endpoint({
+    method: "GET",
+    path: "/memories/{id}",
+    tag: "Memory",
+    summary: "One memory, in a namespace granted to the key and within its scopes",
+    permission: "NAMESPACE_READ",
+    params: MemoryIdParams,
+    response: MemorySchema,
+    activity: "get_memory",
     errors: [404],
   }),
 };

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
 import { authenticateApiKey, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { readJsonBody } from "./body";
 import type { Endpoint, Parsed } from "./endpoint";
@@ -12,6 +13,8 @@ export interface RequestContext<E extends Endpoint> {
   body: Parsed<E["body"]>;
   query: Parsed<E["query"]>;
   params: Parsed<E["params"]>;
+  /** For memory operations: the handler notes the namespace and identity for the activity log. */
+  activity: ActivityNote;
 }
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -19,30 +22,46 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 /**
  * The one request wrapper: authenticates the API key, checks the endpoint's permission, parses path,
  * query and body with the endpoint's schemas, runs the handler, passes its result through the response
- * schema (so internal columns cannot leak) and maps every error to the envelope.
+ * schema (so internal columns cannot leak), maps every error to the envelope and, for memory
+ * operations, writes the activity log row.
  */
 export function withApiKey<E extends Endpoint>(
   endpoint: E,
   handler: (context: RequestContext<E>) => Promise<unknown>,
 ) {
   return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
+    const started = performance.now();
+    let key: ApiKeyPrincipal | undefined;
+    const activity: ActivityNote = {};
+    let response: Response;
     try {
-      const key = await authenticateApiKey(request.headers.get("authorization"));
+      key = await authenticateApiKey(request.headers.get("authorization"));
       if (endpoint.permission && !key.permissions.includes(endpoint.permission)) {
         throw new ApiError("FORBIDDEN", `This API key lacks the ${endpoint.permission} permission.`);
       }
       const params = parse(endpoint.params, (await routeContext?.params) ?? {}, "path");
       const query = parse(endpoint.query, Object.fromEntries(new URL(request.url).searchParams), "query");
       const body = endpoint.body ? parse(endpoint.body, await readJsonBody(request), "body") : undefined;
-      const result = await handler({ org: { id: key.orgId }, key, body, query, params } as RequestContext<E>);
+      const result = await handler({ org: { id: key.orgId }, key, body, query, params, activity } as RequestContext<E>);
       const status = endpoint.successStatus ?? 200;
-      if (result instanceof Page) {
-        return successResponse(result.items.map((item) => endpoint.response.parse(item)), status, result.pagination);
-      }
-      return successResponse(endpoint.response.parse(result), status);
+      response =
+        result instanceof Page
+          ? successResponse(result.items.map((item) => endpoint.response.parse(item)), status, result.pagination)
+          : successResponse(endpoint.response.parse(result), status);
     } catch (error) {
-      return toErrorResponse(error);
+      response = toErrorResponse(error);
     }
+    if (endpoint.activity && key) {
+      await recordActivity({
+        ...activity,
+        orgId: key.orgId,
+        apiKeyId: key.keyId,
+        operation: endpoint.activity,
+        status: response.status,
+        latencyMs: performance.now() - started,
+      }).catch((error) => console.error("[memgw] activity log write failed:", error));
+    }
+    return response;
   };
 }
 

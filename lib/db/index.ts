@@ -9,6 +9,10 @@ import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 
 export type { Prisma } from "@/lib/generated/prisma/client";
+
+// What pgvector needs to choose well (measured on PGlite): the HNSW candidate list at least as long as
+// the vector leg's LIMIT, iterative scans so that a namespace filter cannot starve it, and SSD costs.
+const SEARCH_SETTINGS = "SET hnsw.ef_search = 200; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;";
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export interface Database {
@@ -49,6 +53,7 @@ async function openDatabase(): Promise<Database> {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
+  pool.on("connect", (client) => void client.query(SEARCH_SETTINGS).catch(() => undefined));
   const client = await pool.connect();
   let migrations: MigrationResult;
   try {
@@ -81,6 +86,7 @@ async function openPglite(dir: string): Promise<Database> {
       query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,
     };
     const migrations = await applyMigrations(conn);
+    await pglite.exec(SEARCH_SETTINGS);
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
     const { serveAdminSocket } = await import("@/lib/admin/socket");
     const adminSocket = await serveAdminSocket(dir);

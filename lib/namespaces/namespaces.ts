@@ -143,3 +143,12 @@ export async function deleteGrant(principal: Principal, namespaceId: string, gra
     return { id: grant.id, deleted: true as const };
   });
 }
+
+/** The namespace a memory operation addresses by `namespace_id` or `external_reference_id`, or 404. */
+export async function resolveTarget(principal: Principal, target: { namespace_id?: string; external_reference_id?: string }) {
+  const prisma = await db();
+  const where = target.namespace_id ? { id: target.namespace_id } : { externalReferenceId: target.external_reference_id };
+  const namespace = await prisma.namespace.findFirst({ where: { ...where, ...visibleTo(principal) } });
+  if (!namespace) throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
+  return namespace;
+}

@@ -9,10 +9,14 @@ process.env.DATA_DIR = dir;
 process.env.KEY_PEPPER = "test-pepper";
 process.env.PUBLIC_URL = "http://gateway.test";
 process.env.MEMGW_PROCESS_ROLE = "test";
+// Test files run two at a time on two cores: one embedding worker each.
+process.env.EMBEDDING_WORKERS = "1";
 delete process.env.DATABASE_URL;
 
 afterAll(async () => {
   const { closeDatabase } = await import("@/lib/db");
+  const { closeEmbedder } = await import("@/lib/memory/embeddings");
+  await closeEmbedder();
   await closeDatabase();
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -1,6 +1,7 @@
-// GET /api/v1/health — readiness: 200 once the database is open and migrated
+// GET /api/v1/health — readiness: 200 once the database is open and migrated; says whether embeddings are loaded
 import { successResponse, toErrorResponse } from "@/lib/api/envelope";
 import { getDatabase } from "@/lib/db";
+import { embedderReady } from "@/lib/memory/embeddings";
 
 export const dynamic = "force-dynamic";
 
@@ -8,7 +9,7 @@ export async function GET() {
   try {
     const database = await getDatabase();
     await database.prisma.$queryRaw`SELECT 1`;
-    return successResponse({ status: "ok", database: database.kind });
+    return successResponse({ status: "ok", database: database.kind, embeddings: embedderReady() ? "ready" : "loading" });
   } catch (error) {
     return toErrorResponse(error);
   }

