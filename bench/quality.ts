@@ -1,12 +1,10 @@
 // Retrieval quality through the same lib/ functions the API uses: nDCG@10 and recall@100 for hybrid,
 // vector-only and full-text-only search on the BEIR datasets in ../shared/datasets.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
-import { closeDatabase, db } from "@/lib/db";
-import { closeEmbedder, embedder } from "@/lib/memory/embeddings";
+import { db } from "@/lib/db";
+import { embedder } from "@/lib/memory/embeddings";
 import { remember } from "@/lib/memory/memories";
 import { searchChunks, type SearchMode } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
@@ -87,15 +85,4 @@ export async function measureQuality(options: { datasetsDir: string; datasets: s
     }
   }
   return rows;
-}
-
-if (process.argv[1] === import.meta.filename) {
-  process.env.DATA_DIR ||= fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
-  process.env.MEMGW_PROCESS_ROLE = "benchmark";
-  const weights = (process.env.BENCH_WEIGHTS || "0.75").split(",").map(Number);
-  const datasets = (process.env.BENCH_DATASETS || "scifact,msmarco-trecdl-subset").split(",");
-  const rows = await measureQuality({ datasetsDir: path.resolve(import.meta.dirname, "../../shared/datasets"), datasets, weights, log: console.log });
-  console.log(JSON.stringify(rows));
-  await closeEmbedder();
-  await closeDatabase();
 }

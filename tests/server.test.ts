@@ -65,10 +65,12 @@ describe("npm start", () => {
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
       env: { ...process.env, MEMGW_PROCESS_ROLE: "", DATA_DIR: dir },
     });
-    const [created, listed] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
+    const [created, listed, remembered, recalled] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
     expect(created).toMatchObject({ success: true, data: { name: "support-bot", external_reference_id: "crm-42" } });
     expect(listed.data.map((ns: { id: string }) => ns.id)).toEqual([created.data.id]);
     expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
+    expect(remembered).toMatchObject({ success: true, data: { namespace_id: created.data.id, identity_id: "user-7", chunk_count: 1 } });
+    expect(recalled.data[0]).toMatchObject({ memory_id: remembered.data.id, content: "I adopted a golden retriever named Max last spring." });
   });
 
   test("every error is in the envelope: 401, 404 for an unknown path, 405 for a wrong method", async () => {

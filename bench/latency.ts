@@ -1,0 +1,123 @@
+// Latency and throughput over HTTP against the production build (`npm start`): remember in batches
+// while loading N memories, then POST /recall at concurrency 1 and 8, with distinct queries.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { freePort, startServer } from "../tests/helpers/server";
+import { loadDataset } from "./lib/beir";
+
+export interface LatencyResult {
+  memories: number;
+  chunksPerMemory: number;
+  rawEmbedderPerSecond: number;
+  rememberPerSecond: number;
+  rememberRatio: number;
+  rememberBatch: number;
+  recall: { concurrency: number; requests: number; p50: number; p95: number; p99: number; perSecond: number }[];
+}
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export async function measureLatency(options: { datasetsDir: string; memories: number; log: (line: string) => void }): Promise<LatencyResult> {
+  const scifact = loadDataset(options.datasetsDir, "scifact");
+  const msmarco = loadDataset(options.datasetsDir, "msmarco-trecdl-subset");
+  const corpus = [...msmarco.docs, ...scifact.docs].map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
+  // Past the corpus size (the 100k option) texts repeat with a marker, so every memory is distinct.
+  const texts = Array.from({ length: options.memories }, (_, i) => (i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`));
+  const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
+
+  // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries).
+  const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
+  const raw = new LocalEmbeddingProvider();
+  await raw.ready();
+  await raw.embed(sample.slice(0, 32), "ingest");
+  let t0 = performance.now();
+  for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
+  const rawEmbedderPerSecond = sample.length / ((performance.now() - t0) / 1000);
+  await raw.close();
+  options.log(`  raw embedder: ${rawEmbedderPerSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`);
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-http-"));
+  const key = "mgw_benchmarkKey00000000000000000000000000";
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    MEMGW_INIT_ORG_NAME: "Bench",
+    MEMGW_INIT_USER_EMAIL: "bench@example.com",
+    MEMGW_INIT_USER_PASSWORD: "benchmark password",
+    MEMGW_INIT_API_KEY: key,
+  });
+  const call = async (urlPath: string, body: unknown) => {
+    const response = await fetch(`${server.base}/api/v1${urlPath}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = await response.json();
+    if (!response.ok) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  try {
+    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready") await new Promise((r) => setTimeout(r, 200));
+    const namespace = await call("/namespaces", { name: "bench" });
+    const batch = 100;
+    t0 = performance.now();
+    let chunks = 0;
+    let loaded = 0;
+    let nextBatch = 0;
+    // Two requests in flight, as a bulk importer would send them: one embeds while the other writes.
+    await Promise.all(
+      [0, 1].map(async () => {
+        while (nextBatch * batch < texts.length) {
+          const start = nextBatch++ * batch;
+          const stored = await call("/remember", { namespace_id: namespace.id, memories: texts.slice(start, start + batch).map((content) => ({ content })) });
+          chunks += stored.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0);
+          loaded += stored.length;
+          if ((loaded / batch) % 10 === 0) options.log(`  loaded ${loaded}/${texts.length} (${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`);
+        }
+      }),
+    );
+    const rememberPerSecond = texts.length / ((performance.now() - t0) / 1000);
+    options.log(`  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${(rememberPerSecond / rawEmbedderPerSecond * 100).toFixed(0)}% of the raw embedder)`);
+
+    // Let the background ANALYZE settle, then warm the query path once.
+    await new Promise((r) => setTimeout(r, 2000));
+    await call("/recall", { namespace_id: namespace.id, query: "warm up" });
+    const recall: LatencyResult["recall"] = [];
+    for (const concurrency of [1, 8]) {
+      const latencies: number[] = [];
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (next < queries.length) {
+            const query = queries[next++];
+            const t = performance.now();
+            await call("/recall", { namespace_id: namespace.id, query, top_k: 10 });
+            latencies.push(performance.now() - t);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      const row = { concurrency, requests: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), perSecond: latencies.length / seconds };
+      recall.push(row);
+      options.log(`  recall c=${concurrency}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.perSecond.toFixed(1)} req/s`);
+    }
+    return {
+      memories: texts.length,
+      chunksPerMemory: chunks / texts.length,
+      rawEmbedderPerSecond,
+      rememberPerSecond,
+      rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
+      rememberBatch: batch,
+      recall,
+    };
+  } finally {
+    await server.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}

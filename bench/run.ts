@@ -1,0 +1,86 @@
+// `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
+// Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency, BENCH_WEIGHTS=0.75,...
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { closeDatabase } from "@/lib/db";
+import { closeEmbedder } from "@/lib/memory/embeddings";
+import { LEXICAL_WEIGHT } from "@/lib/memory/search";
+import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
+import { measureLatency } from "./latency";
+import { measureQuality } from "./quality";
+
+const root = path.resolve(import.meta.dirname, "..");
+const datasetsDir = path.resolve(root, "../shared/datasets");
+const only = process.env.BENCH_ONLY;
+const machine = {
+  cpu: os.cpus()[0]?.model.trim(),
+  cores: os.cpus().length,
+  memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+  node: process.version,
+  platform: `${os.platform()} ${os.release()}`,
+};
+const commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().trim();
+const dirty = execSync("git status --porcelain", { cwd: root }).toString().trim() !== "";
+const stamp = new Date().toISOString();
+console.log(`Memory Gateway benchmark — commit ${commit}${dirty ? " (uncommitted changes)" : ""}, ${stamp}`);
+console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`);
+
+const resultsDir = path.join(root, "bench/results");
+fs.mkdirSync(resultsDir, { recursive: true });
+const meta = { commit, dirty, date: stamp, machine };
+
+let quality: Awaited<ReturnType<typeof measureQuality>> | undefined;
+if (only !== "latency") {
+  console.log("\nQuality (nDCG@10, recall@100) through lib/ — embedded PGlite, local USE-lite embeddings:");
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
+  process.env.MEMGW_PROCESS_ROLE = "benchmark";
+  const weights = (process.env.BENCH_WEIGHTS || String(LEXICAL_WEIGHT)).split(",").map(Number);
+  quality = await measureQuality({ datasetsDir, datasets: ["scifact", "msmarco-trecdl-subset"], weights, log: console.log });
+  await closeEmbedder();
+  await closeDatabase();
+  fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+  fs.writeFileSync(path.join(resultsDir, "quality.json"), JSON.stringify({ ...meta, rows: quality }, null, 2) + "\n");
+}
+
+let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
+if (only !== "quality") {
+  const memories = Number(process.env.BENCH_MEMORIES || 10_000);
+  console.log(`\nLatency and throughput over HTTP — production build, ${memories} memories:`);
+  buildIfNeeded();
+  latency = await measureLatency({ datasetsDir, memories, log: console.log });
+  fs.writeFileSync(path.join(resultsDir, `latency-${memories}.json`), JSON.stringify({ ...meta, ...latency }, null, 2) + "\n");
+}
+
+writeReport();
+
+function writeReport() {
+  const read = (file: string) => (fs.existsSync(path.join(resultsDir, file)) ? JSON.parse(fs.readFileSync(path.join(resultsDir, file), "utf8")) : undefined);
+  const q = read("quality.json");
+  const latencies = fs.readdirSync(resultsDir).filter((f) => /^latency-\d+\.json$/.test(f)).sort().map(read);
+  const lines = ["# Benchmarks", "", "Produced by `npm run bench` (bench/run.ts); raw figures in `bench/results/*.json`.", ""];
+  if (q) {
+    lines.push(`## Retrieval quality`, "", `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, through the same lib/ functions as the API.`, "");
+    lines.push("| dataset | docs | queries | search | nDCG@10 | recall@100 | ms/query |", "|---|---|---|---|---|---|---|");
+    for (const r of q.rows) {
+      const mode = r.mode === "hybrid" ? `hybrid (w=${r.lexicalWeight})` : r.mode === "vector" ? "vector only" : "full-text only (BM25)";
+      lines.push(`| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`);
+    }
+    lines.push("");
+  }
+  for (const l of latencies) {
+    lines.push(`## Latency and throughput, ${l.memories} memories`, "", `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory.`, "");
+    lines.push("| measure | value |", "|---|---|");
+    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s |`);
+    lines.push(`| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(0)}% of the raw embedder) |`);
+    for (const r of l.recall) {
+      lines.push(`| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`);
+    }
+    lines.push("");
+  }
+  fs.mkdirSync(path.join(root, "docs"), { recursive: true });
+  fs.writeFileSync(path.join(root, "docs/benchmarks.md"), lines.join("\n"));
+  console.log("\n" + lines.join("\n"));
+}
