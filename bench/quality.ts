@@ -6,16 +6,16 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { embedder } from "@/lib/memory/embeddings";
 import { remember } from "@/lib/memory/memories";
-import { searchChunks, type SearchMode } from "@/lib/memory/search";
+import { BM25, searchChunks, type SearchMode } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { createOrganization } from "@/lib/orgs/organizations";
 import { CachedEmbeddingProvider } from "./lib/cached-embedder";
-import { loadDataset, ndcgAt, recallAt } from "./lib/beir";
+import { loadDataset, ndcgAt, recallAt, type Dataset } from "./lib/beir";
 
 export interface QualityRow {
   dataset: string;
   mode: SearchMode;
-  lexicalWeight: number;
+  bm25: { k1: number; b: number };
   ndcg10: number;
   recall100: number;
   queries: number;
@@ -23,66 +23,83 @@ export interface QualityRow {
   ms: number;
 }
 
-export async function measureQuality(options: { datasetsDir: string; datasets: string[]; weights: number[]; log: (line: string) => void }) {
+export interface Run {
+  mode: SearchMode;
+  bm25?: { k1: number; b: number };
+}
+
+type Principal = Awaited<ReturnType<typeof benchPrincipal>>;
+
+async function benchPrincipal() {
+  const org = await createOrganization("Benchmark", SYSTEM_ACTOR);
+  const { key } = await createApiKey({ orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] }, SYSTEM_ACTOR);
+  return { kind: "api_key" as const, orgId: org.id, keyId: key.id, name: key.name, permissions: key.permissions as never, scopes: {} };
+}
+
+/** Loads a dataset's documents as memories (title + text) through remember(), 100 at a time. */
+export async function loadIntoNamespace(principal: Principal, dataset: Dataset, log: (line: string) => void) {
+  const namespace = await createNamespace(principal, { name: `bench-${dataset.name}` });
+  const started = performance.now();
+  for (let i = 0; i < dataset.docs.length; i += 100) {
+    const batch = dataset.docs.slice(i, i + 100);
+    await remember(principal, { namespace_id: namespace.id }, batch.map((d) => ({ content: d.title ? `${d.title}\n${d.text}` : d.text, metadata: { doc_id: d.id } })));
+    if ((i / 100) % 10 === 0) log(`  ${dataset.name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  }
+  return namespace;
+}
+
+/** nDCG@10 and recall@100 of each run over the dataset's queries, against a loaded namespace. */
+export async function evaluate(orgId: string, namespaceId: string, dataset: Dataset, queryVectors: number[][], runs: Run[], log: (line: string) => void) {
+  const docOf = new Map<string, string>();
+  for (const m of await (await db()).memory.findMany({ where: { namespaceId }, select: { id: true, metadata: true } })) {
+    docOf.set(m.id, (m.metadata as { doc_id: string }).doc_id);
+  }
+  const rows: QualityRow[] = [];
+  for (const run of runs) {
+    let ndcg = 0;
+    let recall = 0;
+    const t0 = performance.now();
+    for (const [qi, query] of dataset.queries.entries()) {
+      const results = await searchChunks({ orgId, namespaceId, query: query.text, topK: 100, mode: run.mode, queryVector: queryVectors[qi], bm25: run.bm25 });
+      const ranked = results.map((r) => docOf.get(r.memoryId)!);
+      ndcg += ndcgAt(ranked, dataset.qrels.get(query.id)!, 10);
+      recall += recallAt(ranked, dataset.qrels.get(query.id)!, 100);
+    }
+    const row: QualityRow = {
+      dataset: dataset.name,
+      mode: run.mode,
+      bm25: run.bm25 ?? BM25,
+      ndcg10: ndcg / dataset.queries.length,
+      recall100: recall / dataset.queries.length,
+      queries: dataset.queries.length,
+      docs: dataset.docs.length,
+      ms: (performance.now() - t0) / dataset.queries.length,
+    };
+    rows.push(row);
+    const label = `${run.mode}${run.bm25 ? ` k1=${run.bm25.k1} b=${run.bm25.b}` : ""}`;
+    log(`  ${dataset.name} ${label}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  (${row.ms.toFixed(1)} ms/query)`);
+  }
+  return rows;
+}
+
+export function cachedEmbedder() {
   const holder = globalThis as { __memgwEmbedder?: unknown };
   const cache = new CachedEmbeddingProvider(embedder(), path.join(import.meta.dirname, ".cache", "embeddings.jsonl"));
   holder.__memgwEmbedder = cache;
-  const org = await createOrganization("Benchmark", SYSTEM_ACTOR);
-  const { key } = await createApiKey({ orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] }, SYSTEM_ACTOR);
-  const principal = { kind: "api_key" as const, orgId: org.id, keyId: key.id, name: key.name, permissions: key.permissions as never, scopes: {} };
-  const rows: QualityRow[] = [];
+  return cache;
+}
 
+export async function measureQuality(options: { datasetsDir: string; datasets: string[]; log: (line: string) => void }) {
+  const cache = cachedEmbedder();
+  const principal = await benchPrincipal();
+  const rows: QualityRow[] = [];
   for (const name of options.datasets) {
     const dataset = loadDataset(options.datasetsDir, name);
-    const namespace = await createNamespace(principal, { name: `bench-${name}` });
-    const started = performance.now();
-    for (let i = 0; i < dataset.docs.length; i += 100) {
-      const batch = dataset.docs.slice(i, i + 100);
-      await remember(principal, { namespace_id: namespace.id }, batch.map((d) => ({ content: d.title ? `${d.title}\n${d.text}` : d.text, metadata: { doc_id: d.id } })));
-      if ((i / 100) % 10 === 0) options.log(`  ${name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
-    }
-    await (await db()).$executeRawUnsafe("ANALYZE");
+    const namespace = await loadIntoNamespace(principal, dataset, options.log);
+    await (await db()).$executeRawUnsafe("VACUUM ANALYZE");
     const queryVectors = await cache.embed(dataset.queries.map((q) => q.text), "query");
-    const docOf = new Map<string, string>();
-    for (const m of await (await db()).memory.findMany({ where: { namespaceId: namespace.id }, select: { id: true, metadata: true } })) {
-      docOf.set(m.id, (m.metadata as { doc_id: string }).doc_id);
-    }
-    const runs: { mode: SearchMode; weight: number }[] = [
-      ...options.weights.map((weight) => ({ mode: "hybrid" as const, weight })),
-      { mode: "vector", weight: 0 },
-      { mode: "fulltext", weight: 1 },
-    ];
-    for (const run of runs) {
-      let ndcg = 0;
-      let recall = 0;
-      const t0 = performance.now();
-      for (const [qi, query] of dataset.queries.entries()) {
-        const results = await searchChunks({
-          orgId: org.id,
-          namespaceId: namespace.id,
-          query: query.text,
-          topK: 100,
-          mode: run.mode,
-          queryVector: queryVectors[qi],
-          lexicalWeight: run.weight,
-        });
-        const ranked = results.map((r) => docOf.get(r.memoryId)!);
-        ndcg += ndcgAt(ranked, dataset.qrels.get(query.id)!, 10);
-        recall += recallAt(ranked, dataset.qrels.get(query.id)!, 100);
-      }
-      const row: QualityRow = {
-        dataset: name,
-        mode: run.mode,
-        lexicalWeight: run.weight,
-        ndcg10: ndcg / dataset.queries.length,
-        recall100: recall / dataset.queries.length,
-        queries: dataset.queries.length,
-        docs: dataset.docs.length,
-        ms: (performance.now() - t0) / dataset.queries.length,
-      };
-      rows.push(row);
-      options.log(`  ${name} ${run.mode}${run.mode === "hybrid" ? ` w=${run.weight}` : ""}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  (${row.ms.toFixed(1)} ms/query)`);
-    }
+    const runs: Run[] = [{ mode: "hybrid" }, { mode: "vector" }, { mode: "fulltext" }];
+    rows.push(...(await evaluate(principal.orgId, namespace.id, dataset, queryVectors, runs, options.log)));
   }
   return rows;
 }

@@ -1,13 +1,12 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
-// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency, BENCH_WEIGHTS=0.75,...
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency.
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
-import { LEXICAL_WEIGHT } from "@/lib/memory/search";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { measureLatency } from "./latency";
 import { measureQuality } from "./quality";
@@ -37,8 +36,7 @@ if (only !== "latency") {
   console.log("\nQuality (nDCG@10, recall@100) through lib/ — embedded PGlite, local USE-lite embeddings:");
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
   process.env.MEMGW_PROCESS_ROLE = "benchmark";
-  const weights = (process.env.BENCH_WEIGHTS || String(LEXICAL_WEIGHT)).split(",").map(Number);
-  quality = await measureQuality({ datasetsDir, datasets: ["scifact", "msmarco-trecdl-subset"], weights, log: console.log });
+  quality = await measureQuality({ datasetsDir, datasets: ["scifact", "msmarco-trecdl-subset"], log: console.log });
   await closeEmbedder();
   await closeDatabase();
   fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
@@ -65,7 +63,7 @@ function writeReport() {
     lines.push(`## Retrieval quality`, "", `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, through the same lib/ functions as the API.`, "");
     lines.push("| dataset | docs | queries | search | nDCG@10 | recall@100 | ms/query |", "|---|---|---|---|---|---|---|");
     for (const r of q.rows) {
-      const mode = r.mode === "hybrid" ? `hybrid (w=${r.lexicalWeight})` : r.mode === "vector" ? "vector only" : "full-text only (BM25)";
+      const mode = r.mode === "hybrid" ? "hybrid (default)" : r.mode === "vector" ? "vector only (pgvector cosine)" : `full-text only (BM25 k1=${r.bm25.k1} b=${r.bm25.b})`;
       lines.push(`| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`);
     }
     lines.push("");

@@ -21,7 +21,8 @@ export class CachedEmbeddingProvider implements EmbeddingProvider {
       for (const line of fs.readFileSync(file, "utf8").split("\n")) {
         if (!line) continue;
         const { h, v } = JSON.parse(line);
-        this.cache.set(h, Array.from(new Float32Array(Buffer.from(v, "base64").buffer.slice(0))));
+        const bytes = Buffer.from(v, "base64"); // small buffers share Node's pool: mind the offset
+        this.cache.set(h, Array.from(new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4)));
       }
     }
   }

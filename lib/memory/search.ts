@@ -7,11 +7,21 @@ import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
 /** BM25 parameters (Robertson/Lucene defaults). */
 export const BM25 = { k1: 1.2, b: 0.75 };
 
+/** Scale of memories sharing no meaningful word with the query while others do: ranked after those, by similarity. */
+export const SEMANTIC_ONLY_SCALE = 0.05;
+
 /**
- * Weight of the lexical leg in the fused score `w · BM25/BM25max + (1 − w) · cosine`, measured with
- * `npm run bench` on SciFact and MS MARCO with the local USE-lite embedder (docs/benchmarks.md).
+ * The fused score, chosen by measurement (`npm run bench`, docs/benchmarks.md; SciFact and MS MARCO
+ * with the local USE-lite embedder): lexical evidence decides and similarity boosts it,
+ * `lexical · (1 + cosine) / 2`, which beat every linear mix `w · lexical + (1 − w) · cosine` on both
+ * sets. Memories without lexical evidence follow by similarity; when no candidate has any (a pure
+ * paraphrase, or a query of stop words only) similarity alone is the score.
  */
-export const LEXICAL_WEIGHT = Number(process.env.RECALL_LEXICAL_WEIGHT || 0.75);
+export function fuseScores(lexical: number, cosine: number, anyLexical: boolean): number {
+  const similarity = Math.max(0, Math.min(1, cosine));
+  if (!anyLexical) return similarity;
+  return lexical > 0 ? (lexical * (1 + similarity)) / 2 : SEMANTIC_ONLY_SCALE * similarity;
+}
 
 export type SearchMode = "hybrid" | "vector" | "fulltext";
 
@@ -27,7 +37,8 @@ export interface SearchRequest {
   mode?: SearchMode;
   /** The query's embedding, when the caller already has it (the benchmark); otherwise it is computed. */
   queryVector?: number[];
-  lexicalWeight?: number;
+  /** Overrides of the BM25 parameters, for measuring them (bench/). */
+  bm25?: { k1: number; b: number };
 }
 
 export interface ScoredChunk {
@@ -39,6 +50,8 @@ export interface ScoredChunk {
   identityId: string | null;
   createdAt: Date;
   score: number;
+  /** The lexical signal, BM25 / BM25max, in [0, 1]. */
+  lexical: number;
   bm25: number;
   cosine: number;
 }
@@ -63,7 +76,6 @@ interface Row {
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
-  const weight = request.lexicalWeight ?? LEXICAL_WEIGHT;
   const provider = embedder();
   const vector = mode === "fulltext" ? undefined : (request.queryVector ?? (await provider.embed([request.query], "query"))[0]);
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
@@ -78,13 +90,21 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const query = add(request.query);
   const vec = vector ? `${add(vectorLiteral(vector))}::vector` : "NULL::vector";
   // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
-  const model = add(provider.model);
+  const model = vector ? `${add(provider.model)}::text` : "NULL::text";
   const limit = add(candidates);
   const filter = memoryFilterSql(
     { orgId: request.orgId, namespaceId: request.namespaceId, scopes: request.scopes, identityId: request.identityId, metadata: request.metadata },
     params,
   );
-  const bm25Term = `qt.idf * p.tf * ${BM25.k1 + 1} / (p.tf + ${BM25.k1} * (1 - ${BM25.b} + ${BM25.b} * p.term_count / stats.avg_terms))`;
+  // Postings carry their namespace (resolved within the caller's organization), so without a scope,
+  // identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
+  const filtered = Boolean(
+    (request.scopes && Object.keys(request.scopes).length) || request.identityId !== undefined || (request.metadata && Object.keys(request.metadata).length),
+  );
+  const k1 = add(request.bm25?.k1 ?? BM25.k1);
+  const b = add(request.bm25?.b ?? BM25.b);
+  // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
+  const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
 
   const legs: string[] = [];
   if (mode !== "vector") legs.push("SELECT chunk_id FROM lex");
@@ -92,13 +112,16 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
 
   const rows = await (await db()).$queryRawUnsafe<Row[]>(
     `WITH stats AS (
-       SELECT COALESCE(max(chunk_count), 0)::float8 AS n,
-              GREATEST(COALESCE(max(total_terms)::float8 / NULLIF(max(chunk_count), 0), 1), 1) AS avg_terms
-       FROM namespace_search_stats WHERE namespace_id = ${ns}
+       SELECT n, ${k1}::float8 * (1 - ${b}::float8) AS k1_a, ${k1}::float8 * ${b}::float8 / avg_terms AS k1_b
+       FROM (SELECT COALESCE(max(chunk_count), 0)::float8 AS n,
+                    GREATEST(COALESCE(max(total_terms)::float8 / NULLIF(max(chunk_count), 0), 1), 1) AS avg_terms
+             FROM namespace_search_stats WHERE namespace_id = ${ns}) s
      ),
      -- Every meaningful query term counts toward the best possible score, also one no chunk has.
-     qt AS (
-       SELECT q.lexeme AS term, ln(1 + (stats.n - COALESCE(t.df, 0) + 0.5) / (COALESCE(t.df, 0) + 0.5)) AS idf
+     -- idf carries the (k1 + 1) factor of BM25.
+     qt AS MATERIALIZED (
+       SELECT q.lexeme AS term,
+              (${k1}::float8 + 1) * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
        FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', ${query}))) q
        CROSS JOIN stats
        LEFT JOIN namespace_terms t ON t.namespace_id = ${ns} AND t.term = q.lexeme
@@ -107,9 +130,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
        SELECT p.chunk_id, sum(${bm25Term}) AS bm25
        FROM qt
        JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term
-       JOIN memory_chunks c ON c.id = p.chunk_id
+       ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter}` : ""}
        CROSS JOIN stats
-       WHERE ${mode === "vector" ? "false" : filter}
+       ${mode === "vector" ? "WHERE false" : ""}
        GROUP BY p.chunk_id
        ORDER BY bm25 DESC
        LIMIT ${limit}
@@ -123,19 +146,20 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
      candidates AS (${legs.join(" UNION ")})
      SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at,
             COALESCE(lex.bm25, (SELECT sum(${bm25Term}) FROM qt JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id CROSS JOIN stats), 0)::float8 AS bm25,
-            (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 * ${BM25.k1 + 1} AS bm25_max,
+            (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
             ${vector ? `CASE WHEN c.embedding_model = ${model} THEN (1 - (c.embedding <=> ${vec}))::float8 ELSE 0 END` : "0::float8"} AS cosine
      FROM candidates JOIN memory_chunks c ON c.id = candidates.chunk_id
-     LEFT JOIN lex ON lex.chunk_id = c.id`,
+     LEFT JOIN lex ON lex.chunk_id = c.id
+     WHERE ${filter}`,
     ...params,
   );
 
   const best = new Map<string, ScoredChunk>();
+  const anyLexical = rows.some((row) => row.bm25 > 0);
   for (const row of rows) {
     const lexical = row.bm25_max > 0 ? row.bm25 / row.bm25_max : 0;
-    const cosine = Math.max(0, Math.min(1, row.cosine));
     const score =
-      mode === "fulltext" ? lexical : mode === "vector" || row.bm25_max === 0 ? cosine : weight * lexical + (1 - weight) * cosine;
+      mode === "fulltext" ? lexical : mode === "vector" ? Math.max(0, row.cosine) : fuseScores(lexical, row.cosine, anyLexical);
     const scored: ScoredChunk = {
       chunkId: row.id,
       memoryId: row.memory_id,
@@ -145,6 +169,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       identityId: row.identity_id,
       createdAt: row.created_at,
       score: Math.max(0, Math.min(1, score)),
+      lexical,
       bm25: row.bm25,
       cosine: row.cosine,
     };

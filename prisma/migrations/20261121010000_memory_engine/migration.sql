@@ -50,7 +50,8 @@ CREATE TABLE "chunk_terms" (
     "chunk_id" TEXT NOT NULL,
     "tf" INTEGER NOT NULL,
     "term_count" INTEGER NOT NULL,
-    CONSTRAINT "chunk_terms_pkey" PRIMARY KEY ("namespace_id", "term", "chunk_id")
+    -- tf and term_count ride in the index so that scoring a term's postings reads the index alone.
+    CONSTRAINT "chunk_terms_pkey" PRIMARY KEY ("namespace_id", "term", "chunk_id") INCLUDE ("tf", "term_count")
 );
 CREATE INDEX "chunk_terms_chunk_id_idx" ON "chunk_terms"("chunk_id");
 
