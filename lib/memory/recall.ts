@@ -1,6 +1,7 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
+import { embedder } from "./embeddings";
 import type { MatchJson, RecallBody } from "./schemas";
 import { effectiveScopes } from "./scopes";
 import { searchChunks, type ScoredChunk } from "./search";
@@ -20,6 +21,9 @@ export function matchJson(chunk: ScoredChunk): MatchJson {
 
 /** Raw matches for a query in one namespace, within the key's scopes, best first. */
 export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<ScoredChunk[]> {
+  // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
+  const queryVector = embedder().embed([body.query], "query").then(([vector]) => vector);
+  queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
   const namespace = await resolveTarget(principal, body);
   activity.namespaceId = namespace.id;
   return searchChunks({
@@ -31,5 +35,6 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     scopes: effectiveScopes(principal.scopes, body.scopes),
     identityId: body.identity_id,
     metadata: body.metadata,
+    queryVector,
   });
 }

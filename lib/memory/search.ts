@@ -35,8 +35,8 @@ export interface SearchRequest {
   identityId?: string;
   metadata?: Metadata;
   mode?: SearchMode;
-  /** The query's embedding, when the caller already has it (the benchmark); otherwise it is computed. */
-  queryVector?: number[];
+  /** The query's embedding, when the caller already has it or has started it; otherwise it is computed. */
+  queryVector?: number[] | Promise<number[]>;
   /** Overrides of the BM25 parameters, for measuring them (bench/). */
   bm25?: { k1: number; b: number };
 }
@@ -65,22 +65,16 @@ interface Row {
   identity_id: string | null;
   created_at: Date;
   bm25: number;
-  bm25_max: number;
   cosine: number;
 }
 
-/**
- * Best chunks for a query, one per memory, best first. Both legs — BM25 over the namespace's postings
- * and pgvector cosine — apply every filter inside their SQL, before their LIMIT; their candidates are
- * then scored on both signals and fused.
- */
-export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
-  const mode = request.mode ?? "hybrid";
-  const provider = embedder();
-  const vector = mode === "fulltext" ? undefined : (request.queryVector ?? (await provider.embed([request.query], "query"))[0]);
-  // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
-  const candidates = Math.max(50, request.topK * 2);
+interface LexicalResult {
+  bm25Max: number;
+  hits: { chunk_id: string; bm25: number }[];
+}
 
+/** Builds the shared pieces of both statements: parameters, the filter, and the BM25 statistics CTEs. */
+function searchSql(request: SearchRequest) {
   const params: unknown[] = [];
   const add = (value: unknown) => {
     params.push(value);
@@ -88,30 +82,20 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   };
   const ns = add(request.namespaceId);
   const query = add(request.query);
-  const vec = vector ? `${add(vectorLiteral(vector))}::vector` : "NULL::vector";
-  // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
-  const model = vector ? `${add(provider.model)}::text` : "NULL::text";
-  const limit = add(candidates);
-  const filter = memoryFilterSql(
-    { orgId: request.orgId, namespaceId: request.namespaceId, scopes: request.scopes, identityId: request.identityId, metadata: request.metadata },
-    params,
-  );
+  const k1 = add(request.bm25?.k1 ?? BM25.k1);
+  const b = add(request.bm25?.b ?? BM25.b);
+  // Binds its parameters only when a statement uses it: an unused parameter has no type to infer.
+  const filter = () =>
+    memoryFilterSql(
+      { orgId: request.orgId, namespaceId: request.namespaceId, scopes: request.scopes, identityId: request.identityId, metadata: request.metadata },
+      params,
+    );
   // Postings carry their namespace (resolved within the caller's organization), so without a scope,
   // identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
   const filtered = Boolean(
     (request.scopes && Object.keys(request.scopes).length) || request.identityId !== undefined || (request.metadata && Object.keys(request.metadata).length),
   );
-  const k1 = add(request.bm25?.k1 ?? BM25.k1);
-  const b = add(request.bm25?.b ?? BM25.b);
-  // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
-  const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
-
-  const legs: string[] = [];
-  if (mode !== "vector") legs.push("SELECT chunk_id FROM lex");
-  if (mode !== "fulltext") legs.push("SELECT chunk_id FROM vec");
-
-  const rows = await (await db()).$queryRawUnsafe<Row[]>(
-    `WITH stats AS (
+  const statistics = `stats AS (
        SELECT n, ${k1}::float8 * (1 - ${b}::float8) AS k1_a, ${k1}::float8 * ${b}::float8 / avg_terms AS k1_b
        FROM (SELECT COALESCE(max(chunk_count), 0)::float8 AS n,
                     GREATEST(COALESCE(max(total_terms)::float8 / NULLIF(max(chunk_count), 0), 1), 1) AS avg_terms
@@ -125,41 +109,82 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
        FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', ${query}))) q
        CROSS JOIN stats
        LEFT JOIN namespace_terms t ON t.namespace_id = ${ns} AND t.term = q.lexeme
-     ),
+     )`;
+  // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
+  const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
+  return { params, add, ns, filter, filtered, statistics, bm25Term };
+}
+
+/** The lexical leg: the best chunks by BM25, filters applied before the limit. */
+async function lexicalLeg(request: SearchRequest, limit: number): Promise<LexicalResult> {
+  const { params, add, ns, filter, filtered, statistics, bm25Term } = searchSql(request);
+  const [row] = await (await db()).$queryRawUnsafe<{ bm25_max: number; hits: LexicalResult["hits"] }[]>(
+    `WITH ${statistics},
      lex AS (
        SELECT p.chunk_id, sum(${bm25Term}) AS bm25
        FROM qt
        JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term
-       ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter}` : ""}
+       ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter()}` : ""}
        CROSS JOIN stats
-       ${mode === "vector" ? "WHERE false" : ""}
        GROUP BY p.chunk_id
        ORDER BY bm25 DESC
-       LIMIT ${limit}
-     ),
+       LIMIT ${add(limit)}
+     )
+     SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
+            COALESCE((SELECT json_agg(json_build_object('chunk_id', chunk_id, 'bm25', bm25)) FROM lex), '[]'::json) AS hits`,
+    ...params,
+  );
+  return { bm25Max: row.bm25_max, hits: row.hits };
+}
+
+/**
+ * Best chunks for a query, one per memory, best first. The lexical leg (BM25 over the namespace's
+ * postings) runs while the query is being embedded; then the vector leg (pgvector cosine) runs and the
+ * candidates of both are scored on both signals and fused. Every filter applies inside the SQL, before
+ * each leg's limit.
+ */
+export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
+  const mode = request.mode ?? "hybrid";
+  const provider = embedder();
+  const pendingVector =
+    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? provider.embed([request.query], "query").then(([v]) => v));
+  pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
+  // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
+  const candidates = Math.max(50, request.topK * 2);
+  const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [] } : await lexicalLeg(request, candidates);
+  const vector = await pendingVector;
+
+  const { params, add, ns, filter, statistics, bm25Term } = searchSql(request);
+  const where = filter();
+  const lex = `${add(JSON.stringify(lexical.hits))}::jsonb`;
+  const vec = vector ? `${add(vectorLiteral(vector))}::vector` : "NULL::vector";
+  // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
+  const model = vector ? `${add(provider.model)}::text` : "NULL::text";
+  const rows = await (await db()).$queryRawUnsafe<Row[]>(
+    `WITH ${statistics},
+     lex AS (SELECT * FROM jsonb_to_recordset(${lex}) AS l(chunk_id text, bm25 float8)),
      vec AS (
        SELECT c.id AS chunk_id FROM memory_chunks c
-       WHERE ${mode === "fulltext" ? "false" : `${filter} AND c.embedding_model = ${model}`}
+       WHERE ${vector ? `${where} AND c.embedding_model = ${model}` : "false"}
        ORDER BY c.embedding <=> ${vec}
-       LIMIT ${limit}
+       LIMIT ${add(candidates)}
      ),
-     candidates AS (${legs.join(" UNION ")})
+     candidates AS (SELECT chunk_id FROM lex UNION SELECT chunk_id FROM vec)
      SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at,
             COALESCE(lex.bm25, (SELECT sum(${bm25Term}) FROM qt JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id CROSS JOIN stats), 0)::float8 AS bm25,
-            (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
             ${vector ? `CASE WHEN c.embedding_model = ${model} THEN (1 - (c.embedding <=> ${vec}))::float8 ELSE 0 END` : "0::float8"} AS cosine
      FROM candidates JOIN memory_chunks c ON c.id = candidates.chunk_id
      LEFT JOIN lex ON lex.chunk_id = c.id
-     WHERE ${filter}`,
+     WHERE ${where}`,
     ...params,
   );
 
   const best = new Map<string, ScoredChunk>();
   const anyLexical = rows.some((row) => row.bm25 > 0);
   for (const row of rows) {
-    const lexical = row.bm25_max > 0 ? row.bm25 / row.bm25_max : 0;
+    const lexicalScore = lexical.bm25Max > 0 ? row.bm25 / lexical.bm25Max : 0;
     const score =
-      mode === "fulltext" ? lexical : mode === "vector" ? Math.max(0, row.cosine) : fuseScores(lexical, row.cosine, anyLexical);
+      mode === "fulltext" ? lexicalScore : mode === "vector" ? Math.max(0, row.cosine) : fuseScores(lexicalScore, row.cosine, anyLexical);
     const scored: ScoredChunk = {
       chunkId: row.id,
       memoryId: row.memory_id,
@@ -169,7 +194,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       identityId: row.identity_id,
       createdAt: row.created_at,
       score: Math.max(0, Math.min(1, score)),
-      lexical,
+      lexical: lexicalScore,
       bm25: row.bm25,
       cosine: row.cosine,
     };
