@@ -40,7 +40,10 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
   await raw.close();
   options.log(`  raw embedder: ${rawEmbedderPerSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`);
 
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-http-"));
+  // BENCH_DATA_DIR keeps the loaded data for another run, which then measures recall only.
+  const keptDir = process.env.BENCH_DATA_DIR;
+  const reuse = Boolean(keptDir && fs.existsSync(path.join(keptDir, "bench-loaded.json")));
+  const dataDir = keptDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-http-"));
   const key = "mgw_benchmarkKey00000000000000000000000000";
   const server = await startServer({
     DATA_DIR: dataDir,
@@ -62,6 +65,12 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
   };
   try {
     while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready") await new Promise((r) => setTimeout(r, 200));
+    const loadedFile = path.join(dataDir, "bench-loaded.json");
+    if (reuse) {
+      const previous = JSON.parse(fs.readFileSync(loadedFile, "utf8"));
+      options.log(`  reusing ${previous.memories} memories loaded in ${dataDir}`);
+      return { ...previous, recall: await measureRecall(previous.namespaceId) };
+    }
     const namespace = await call("/namespaces", { name: "bench" });
     const batch = 100;
     t0 = performance.now();
@@ -83,9 +92,25 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     const rememberPerSecond = texts.length / ((performance.now() - t0) / 1000);
     options.log(`  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${(rememberPerSecond / rawEmbedderPerSecond * 100).toFixed(0)}% of the raw embedder)`);
 
-    // Let the background ANALYZE settle, then warm the query path once.
+    const load = {
+      memories: texts.length,
+      chunksPerMemory: chunks / texts.length,
+      rawEmbedderPerSecond,
+      rememberPerSecond,
+      rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
+      rememberBatch: batch,
+    };
+    if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id }));
+    // Let the background ANALYZE settle first.
     await new Promise((r) => setTimeout(r, 2000));
-    await call("/recall", { namespace_id: namespace.id, query: "warm up" });
+    return { ...load, recall: await measureRecall(namespace.id) };
+  } finally {
+    await server.stop();
+    if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  async function measureRecall(namespaceId: string) {
+    await call("/recall", { namespace_id: namespaceId, query: "warm up" });
     const recall: LatencyResult["recall"] = [];
     for (const concurrency of [1, 8]) {
       const latencies: number[] = [];
@@ -96,7 +121,7 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
           while (next < queries.length) {
             const query = queries[next++];
             const t = performance.now();
-            await call("/recall", { namespace_id: namespace.id, query, top_k: 10 });
+            await call("/recall", { namespace_id: namespaceId, query, top_k: 10 });
             latencies.push(performance.now() - t);
           }
         }),
@@ -107,17 +132,6 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       recall.push(row);
       options.log(`  recall c=${concurrency}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.perSecond.toFixed(1)} req/s`);
     }
-    return {
-      memories: texts.length,
-      chunksPerMemory: chunks / texts.length,
-      rawEmbedderPerSecond,
-      rememberPerSecond,
-      rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
-      rememberBatch: batch,
-      recall,
-    };
-  } finally {
-    await server.stop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    return recall;
   }
 }

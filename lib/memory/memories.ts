@@ -108,53 +108,69 @@ export async function remember(principal: Principal, target: Target, items: Memo
   };
 }
 
+/**
+ * Writes chunks with their BM25 postings and the namespace's term statistics in one statement, each
+ * chunk's text tokenized once.
+ */
 async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: string, now: Date, rows: object[]) {
   await tx.$executeRawUnsafe(
-    `INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
-                                term_count, metadata, scopes, identity_id, created_at)
-     SELECT u.id, $1, $2, u.memory_id, u.position, u.content, u.embedding::vector, $3,
-            COALESCE((SELECT sum(array_length(t.positions, 1)) FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', u.content)) t), 0),
-            u.metadata, u.scopes, u.identity_id, $4::timestamptz
-     FROM jsonb_to_recordset($5::jsonb) AS u(id text, memory_id text, position int, content text, embedding text,
-                                            metadata jsonb, scopes jsonb, identity_id text)`,
+    `WITH input AS (
+       SELECT u.*, to_tsvector('${TEXT_SEARCH_CONFIG}', u.content) AS tsv
+       FROM jsonb_to_recordset($5::jsonb) AS u(id text, memory_id text, position int, content text, embedding text,
+                                              metadata jsonb, scopes jsonb, identity_id text)
+     ),
+     terms AS (
+       SELECT i.id, t.lexeme, array_length(t.positions, 1) AS tf FROM input i, unnest(i.tsv) t
+     ),
+     lengths AS (
+       SELECT i.id, COALESCE(sum(t.tf), 0)::int AS term_count FROM input i LEFT JOIN terms t ON t.id = i.id GROUP BY i.id
+     ),
+     chunks AS (
+       INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
+                                  term_count, metadata, scopes, identity_id, created_at)
+       SELECT i.id, $1, $2, i.memory_id, i.position, i.content, i.embedding::vector, $3, l.term_count,
+              i.metadata, i.scopes, i.identity_id, $4::timestamptz
+       FROM input i JOIN lengths l ON l.id = i.id
+     ),
+     postings AS (
+       INSERT INTO chunk_terms (namespace_id, term, chunk_id, tf, term_count)
+       SELECT $2, t.lexeme, t.id, t.tf, l.term_count FROM terms t JOIN lengths l ON l.id = t.id
+     ),
+     statistics AS (
+       INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms)
+       SELECT $2, count(*), COALESCE(sum(term_count), 0) FROM lengths
+       ON CONFLICT (namespace_id) DO UPDATE SET chunk_count = namespace_search_stats.chunk_count + EXCLUDED.chunk_count,
+                                                total_terms = namespace_search_stats.total_terms + EXCLUDED.total_terms
+     )
+     INSERT INTO namespace_terms (namespace_id, term, df)
+     SELECT $2, lexeme, count(*) FROM terms GROUP BY lexeme
+     ON CONFLICT (namespace_id, term) DO UPDATE SET df = namespace_terms.df + EXCLUDED.df`,
     orgId,
     namespaceId,
     model,
     now.toISOString(),
     JSON.stringify(rows),
   );
-  const ids = (rows as { id: string }[]).map((row) => row.id);
-  await tx.$executeRawUnsafe(
-    `INSERT INTO chunk_terms (namespace_id, term, chunk_id, tf, term_count)
-     SELECT c.namespace_id, t.lexeme, c.id, array_length(t.positions, 1), c.term_count
-     FROM memory_chunks c, unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', c.content)) t
-     WHERE c.id = ANY($1::text[])`,
-    ids,
-  );
-  await adjustTermStatistics(tx, namespaceId, ids, +1);
 }
 
-/** Keeps document frequencies and length totals of a namespace in step with its chunks (sign −1 before deleting them). */
-async function adjustTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[], sign: 1 | -1) {
+/** Takes chunks about to be deleted out of their namespace's document frequencies and length totals. */
+async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
   if (chunkIds.length === 0) return;
   await tx.$executeRawUnsafe(
-    `INSERT INTO namespace_terms (namespace_id, term, df)
-     SELECT $1, term, $3 * count(*) FROM chunk_terms WHERE chunk_id = ANY($2::text[]) GROUP BY term
-     ON CONFLICT (namespace_id, term) DO UPDATE SET df = namespace_terms.df + EXCLUDED.df`,
+    `UPDATE namespace_terms t SET df = t.df - gone.n
+     FROM (SELECT term, count(*) AS n FROM chunk_terms WHERE chunk_id = ANY($2::text[]) GROUP BY term) gone
+     WHERE t.namespace_id = $1 AND t.term = gone.term`,
     namespaceId,
     chunkIds,
-    sign,
   );
+  await tx.$executeRawUnsafe(`DELETE FROM namespace_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
   await tx.$executeRawUnsafe(
-    `INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms)
-     SELECT $1, $3 * count(*), $3 * COALESCE(sum(term_count), 0) FROM memory_chunks WHERE id = ANY($2::text[])
-     ON CONFLICT (namespace_id) DO UPDATE SET chunk_count = namespace_search_stats.chunk_count + EXCLUDED.chunk_count,
-                                              total_terms = namespace_search_stats.total_terms + EXCLUDED.total_terms`,
+    `UPDATE namespace_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
+     FROM (SELECT count(*) AS n, COALESCE(sum(term_count), 0) AS terms FROM memory_chunks WHERE id = ANY($2::text[])) gone
+     WHERE s.namespace_id = $1`,
     namespaceId,
     chunkIds,
-    sign,
   );
-  if (sign < 0) await tx.$executeRawUnsafe(`DELETE FROM namespace_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
 }
 
 /** One memory, if it is in a namespace granted to the principal and carries all of the principal's scopes. */
@@ -192,7 +208,7 @@ export async function forget(principal: Principal, body: ForgetBody, activity: A
     for (let i = 0; i < memoryIds.length; i += ROWS_PER_STATEMENT * 10) {
       const batch = memoryIds.slice(i, i + ROWS_PER_STATEMENT * 10);
       const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM memory_chunks WHERE memory_id = ANY($1::text[])`, batch);
-      await adjustTermStatistics(tx, namespace.id, chunks.map((c) => c.id), -1);
+      await subtractTermStatistics(tx, namespace.id, chunks.map((c) => c.id));
       await tx.memory.deleteMany({ where: { id: { in: batch }, orgId: principal.orgId, namespaceId: namespace.id } });
     }
     return { namespace, deleted: memoryIds.length, memoryIds };

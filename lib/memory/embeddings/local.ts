@@ -37,6 +37,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private closed = false;
+  private allReady = false;
 
   constructor(workerCount = Number(process.env.EMBEDDING_WORKERS || 2)) {
     const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
@@ -76,6 +77,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   /** Resolves once every worker has loaded the model (start-up warm-up). */
   async ready(): Promise<void> {
     await Promise.all(this.workers.map((w) => w.ready));
+    this.allReady = true;
   }
 
   async embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
@@ -106,13 +108,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       } else {
         this.queue.push(job);
       }
-      void this.dispatchWhenReady();
+      // Hand the job over now, not on a later tick: the caller goes on to run SQL on this thread
+      // meanwhile, and the worker should be embedding during it.
+      if (this.allReady) this.dispatch();
+      else void this.ready().then(() => this.dispatch(), () => this.dispatch());
     });
-  }
-
-  private async dispatchWhenReady() {
-    await Promise.all(this.workers.map((w) => w.ready.catch(() => undefined)));
-    this.dispatch();
   }
 
   private dispatch() {
