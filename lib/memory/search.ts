@@ -50,8 +50,6 @@ export interface ScoredChunk {
   identityId: string | null;
   createdAt: Date;
   score: number;
-  /** The lexical signal, BM25 / BM25max, in [0, 1]. */
-  lexical: number;
   bm25: number;
   cosine: number;
 }
@@ -194,7 +192,6 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       identityId: row.identity_id,
       createdAt: row.created_at,
       score: Math.max(0, Math.min(1, score)),
-      lexical: lexicalScore,
       bm25: row.bm25,
       cosine: row.cosine,
     };
