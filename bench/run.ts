@@ -8,7 +8,7 @@ import path from "node:path";
 import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
-import { measureLatency } from "./latency";
+import { measureLatency, WARM_UP_QUERIES } from "./latency";
 import { measureQuality } from "./quality";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -69,7 +69,7 @@ function writeReport() {
     lines.push("");
   }
   for (const l of latencies) {
-    lines.push(`## Latency and throughput, ${l.memories} memories`, "", `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory.`, "");
+    lines.push(`## Latency and throughput, ${l.memories} memories`, "", `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory. Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`, "");
     lines.push("| measure | value |", "|---|---|");
     lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s |`);
     lines.push(`| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(0)}% of the raw embedder) |`);

@@ -76,11 +76,28 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/**
+ * PGlite's page cache. Postgres's default of 128 MB holds less than the search structures of 10,000
+ * memories (postings, HNSW graph and chunks: ~220 MB), and a page it drops is read again through the
+ * WebAssembly file system on a later recall. The WebAssembly heap ends at 2 GiB.
+ */
+function pgliteCacheMegabytes(): number {
+  const value = Number(process.env.PGLITE_CACHE_MB || 512);
+  if (!Number.isInteger(value) || value < 16 || value > 1536) {
+    throw new Error(`PGLITE_CACHE_MB must be a whole number of megabytes from 16 to 1536, not "${process.env.PGLITE_CACHE_MB}".`);
+  }
+  return value;
+}
+
 async function openPglite(dir: string): Promise<Database> {
   const lock = acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
   let pglite: PGlite | undefined;
   try {
-    pglite = await PGlite.create({ dataDir: dir, extensions: { vector } });
+    pglite = await PGlite.create({
+      dataDir: dir,
+      extensions: { vector },
+      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${pgliteCacheMegabytes()}MB`],
+    });
     const conn: SqlConnection = {
       exec: (sql) => pglite!.exec(sql),
       query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,

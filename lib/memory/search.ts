@@ -54,7 +54,31 @@ export interface ScoredChunk {
   cosine: number;
 }
 
-interface Row {
+interface LexicalHit {
+  chunk_id: string;
+  bm25: number;
+  /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
+  row: ChunkRow;
+}
+
+interface LexicalResult {
+  /** The best possible BM25 of the query in this namespace: every term at its highest weight. */
+  bm25Max: number;
+  hits: LexicalHit[];
+  /** Whether the leg stopped at its limit, so that chunks it left out may still share a word. */
+  truncated: boolean;
+}
+
+interface Candidate {
+  chunkId: string;
+  memoryId: string;
+  /** Exact, or for a vector candidate the leg left out, the most it can be (the leg's lowest hit). */
+  bm25: number;
+  bm25Exact: boolean;
+  cosine: number;
+}
+
+interface ChunkRow {
   id: string;
   memory_id: string;
   content: string;
@@ -62,37 +86,29 @@ interface Row {
   scopes: Record<string, string>;
   identity_id: string | null;
   created_at: Date;
-  bm25: number;
-  cosine: number;
 }
 
-interface LexicalResult {
-  bm25Max: number;
-  hits: { chunk_id: string; bm25: number }[];
-}
-
-/** Builds the shared pieces of both statements: parameters, the filter, and the BM25 statistics CTEs. */
-function searchSql(request: SearchRequest) {
+/** A statement's parameters and the chunk filter (its parameters bound only when a statement uses it: an unused one has no type to infer). */
+function statement(request: SearchRequest) {
   const params: unknown[] = [];
   const add = (value: unknown) => {
     params.push(value);
     return `$${params.length}`;
   };
-  const ns = add(request.namespaceId);
-  const query = add(request.query);
-  const k1 = add(request.bm25?.k1 ?? BM25.k1);
-  const b = add(request.bm25?.b ?? BM25.b);
-  // Binds its parameters only when a statement uses it: an unused parameter has no type to infer.
   const filter = () =>
     memoryFilterSql(
       { orgId: request.orgId, namespaceId: request.namespaceId, scopes: request.scopes, identityId: request.identityId, metadata: request.metadata },
       params,
     );
-  // Postings carry their namespace (resolved within the caller's organization), so without a scope,
-  // identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
-  const filtered = Boolean(
-    (request.scopes && Object.keys(request.scopes).length) || request.identityId !== undefined || (request.metadata && Object.keys(request.metadata).length),
-  );
+  return { params, add, filter };
+}
+
+/** The BM25 statistics CTEs (`stats`, and `qt`: the query's terms with their idf) and one posting's BM25 term. */
+function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
+  const ns = add(request.namespaceId);
+  const query = add(request.query);
+  const k1 = add(request.bm25?.k1 ?? BM25.k1);
+  const b = add(request.bm25?.b ?? BM25.b);
   const statistics = `stats AS (
        SELECT n, ${k1}::float8 * (1 - ${b}::float8) AS k1_a, ${k1}::float8 * ${b}::float8 / avg_terms AS k1_b
        FROM (SELECT COALESCE(max(chunk_count), 0)::float8 AS n,
@@ -110,13 +126,19 @@ function searchSql(request: SearchRequest) {
      )`;
   // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
   const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
-  return { params, add, ns, filter, filtered, statistics, bm25Term };
+  return { ns, statistics, bm25Term };
 }
 
 /** The lexical leg: the best chunks by BM25, filters applied before the limit. */
 async function lexicalLeg(request: SearchRequest, limit: number): Promise<LexicalResult> {
-  const { params, add, ns, filter, filtered, statistics, bm25Term } = searchSql(request);
-  const [row] = await (await db()).$queryRawUnsafe<{ bm25_max: number; hits: LexicalResult["hits"] }[]>(
+  const { params, add, filter } = statement(request);
+  const { ns, statistics, bm25Term } = bm25Sql(request, add);
+  // Postings carry their namespace (resolved within the caller's organization), so without a scope,
+  // identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
+  const filtered = Boolean(
+    (request.scopes && Object.keys(request.scopes).length) || request.identityId !== undefined || (request.metadata && Object.keys(request.metadata).length),
+  );
+  const [row] = await (await db()).$queryRawUnsafe<{ bm25_max: number; hits: LexicalHit[] }[]>(
     `WITH ${statistics},
      lex AS (
        SELECT p.chunk_id, sum(${bm25Term}) AS bm25
@@ -129,77 +151,149 @@ async function lexicalLeg(request: SearchRequest, limit: number): Promise<Lexica
        LIMIT ${add(limit)}
      )
      SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
-            COALESCE((SELECT json_agg(json_build_object('chunk_id', chunk_id, 'bm25', bm25)) FROM lex), '[]'::json) AS hits`,
+            COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'row', json_build_object(
+                        'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata, 'scopes', m.scopes,
+                        'identity_id', m.identity_id, 'created_at', m.created_at)) ORDER BY lex.bm25 DESC)
+                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id), '[]'::json) AS hits`,
     ...params,
   );
-  return { bm25Max: row.bm25_max, hits: row.hits };
+  for (const hit of row.hits) hit.row.created_at = new Date(hit.row.created_at);
+  return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit };
+}
+
+/**
+ * The vector leg: the nearest chunks by cosine, filters applied before the limit, together with the
+ * cosine of each lexical hit, so that every candidate is scored on both signals.
+ */
+async function vectorLeg(request: SearchRequest, vector: number[], lexicalChunkIds: string[], limit: number) {
+  const { params, add, filter } = statement(request);
+  const where = filter();
+  // Cast once: a parameter cast inside the expression would parse the vector's text again for every row.
+  const vec = "(SELECT v FROM query_vector)";
+  // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
+  const model = `${add(embedder().model)}::text`;
+  return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
+    `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
+     (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
+      FROM memory_chunks c
+      WHERE ${where} AND c.embedding_model = ${model}
+      ORDER BY c.embedding <=> ${vec}
+      LIMIT ${add(limit)})
+     UNION ALL
+     SELECT c.id, c.memory_id, CASE WHEN c.embedding_model = ${model} THEN (1 - (c.embedding <=> ${vec}))::float8 ELSE 0 END
+     FROM memory_chunks c
+     WHERE c.id = ANY(${add(lexicalChunkIds)}::text[]) AND ${where}`,
+    ...params,
+  );
+}
+
+/** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
+async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number>> {
+  const { params, add } = statement(request);
+  const { ns, statistics, bm25Term } = bm25Sql(request, add);
+  const rows = await (await db()).$queryRawUnsafe<{ chunk_id: string; bm25: number }[]>(
+    `WITH ${statistics}
+     SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25
+     FROM qt
+     JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = ANY(${add(chunkIds)}::text[])
+     CROSS JOIN stats
+     GROUP BY p.chunk_id`,
+    ...params,
+  );
+  return new Map(rows.map((row) => [row.chunk_id, row.bm25]));
+}
+
+async function chunkRows(request: SearchRequest, chunkIds: string[]): Promise<Map<string, ChunkRow>> {
+  const { params, add, filter } = statement(request);
+  const rows = await (await db()).$queryRawUnsafe<ChunkRow[]>(
+    `SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at
+     FROM memory_chunks c WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()}`,
+    ...params,
+  );
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The best chunk of each memory, best first. */
+function bestPerMemory<T extends { memoryId: string; chunkId: string; score: number }>(chunks: T[]): T[] {
+  const best = new Map<string, T>();
+  for (const chunk of chunks) {
+    const previous = best.get(chunk.memoryId);
+    if (!previous || previous.score < chunk.score) best.set(chunk.memoryId, chunk);
+  }
+  return [...best.values()].sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
 }
 
 /**
  * Best chunks for a query, one per memory, best first. The lexical leg (BM25 over the namespace's
- * postings) runs while the query is being embedded; then the vector leg (pgvector cosine) runs and the
- * candidates of both are scored on both signals and fused. Every filter applies inside the SQL, before
- * each leg's limit.
+ * postings) runs while the query is being embedded; then the vector leg (pgvector cosine) finds the
+ * nearest chunks and the cosine of the lexical hits, and the candidates are fused. Every filter applies
+ * inside the SQL, before each leg's limit. The BM25 of a vector candidate the lexical leg left out is
+ * at most the leg's lowest hit; it is computed only when that bound could place it in the results.
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
-  const provider = embedder();
   const pendingVector =
-    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? provider.embed([request.query], "query").then(([v]) => v));
+    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedder().embed([request.query], "query").then(([v]) => v));
   pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
-  const candidates = Math.max(50, request.topK * 2);
-  const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [] } : await lexicalLeg(request, candidates);
+  const limit = Math.max(50, request.topK * 2);
+  const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
   const vector = await pendingVector;
 
-  const { params, add, ns, filter, statistics, bm25Term } = searchSql(request);
-  const where = filter();
-  const lex = `${add(JSON.stringify(lexical.hits))}::jsonb`;
-  const vec = vector ? `${add(vectorLiteral(vector))}::vector` : "NULL::vector";
-  // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
-  const model = vector ? `${add(provider.model)}::text` : "NULL::text";
-  const rows = await (await db()).$queryRawUnsafe<Row[]>(
-    `WITH ${statistics},
-     lex AS (SELECT * FROM jsonb_to_recordset(${lex}) AS l(chunk_id text, bm25 float8)),
-     vec AS (
-       SELECT c.id AS chunk_id FROM memory_chunks c
-       WHERE ${vector ? `${where} AND c.embedding_model = ${model}` : "false"}
-       ORDER BY c.embedding <=> ${vec}
-       LIMIT ${add(candidates)}
-     ),
-     candidates AS (SELECT chunk_id FROM lex UNION SELECT chunk_id FROM vec)
-     SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at,
-            COALESCE(lex.bm25, (SELECT sum(${bm25Term}) FROM qt JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id CROSS JOIN stats), 0)::float8 AS bm25,
-            ${vector ? `CASE WHEN c.embedding_model = ${model} THEN (1 - (c.embedding <=> ${vec}))::float8 ELSE 0 END` : "0::float8"} AS cosine
-     FROM candidates JOIN memory_chunks c ON c.id = candidates.chunk_id
-     LEFT JOIN lex ON lex.chunk_id = c.id
-     WHERE ${where}`,
-    ...params,
+  const candidates = new Map<string, Candidate>(
+    lexical.hits.map((hit) => [hit.chunk_id, { chunkId: hit.chunk_id, memoryId: hit.row.memory_id, bm25: hit.bm25, bm25Exact: true, cosine: 0 }]),
   );
-
-  const best = new Map<string, ScoredChunk>();
-  const anyLexical = rows.some((row) => row.bm25 > 0);
-  for (const row of rows) {
-    const lexicalScore = lexical.bm25Max > 0 ? row.bm25 / lexical.bm25Max : 0;
-    const score =
-      mode === "fulltext" ? lexicalScore : mode === "vector" ? Math.max(0, row.cosine) : fuseScores(lexicalScore, row.cosine, anyLexical);
-    const scored: ScoredChunk = {
-      chunkId: row.id,
-      memoryId: row.memory_id,
-      content: row.content,
-      metadata: row.metadata,
-      scopes: row.scopes,
-      identityId: row.identity_id,
-      createdAt: row.created_at,
-      score: Math.max(0, Math.min(1, score)),
-      bm25: row.bm25,
-      cosine: row.cosine,
-    };
-    const previous = best.get(row.memory_id);
-    if (!previous || previous.score < scored.score) best.set(row.memory_id, scored);
+  if (vector) {
+    // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
+    const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
+    for (const row of await vectorLeg(request, vector, [...candidates.keys()], limit)) {
+      const known = candidates.get(row.chunk_id);
+      if (known) known.cosine = row.cosine;
+      else candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
+    }
   }
-  return [...best.values()]
-    .filter((chunk) => (mode !== "fulltext" || chunk.bm25 > 0) && chunk.score >= (request.minScore ?? 0))
-    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId))
+
+  const anyLexical = lexical.hits.length > 0;
+  const score = (candidate: Candidate) => {
+    const lexicalScore = lexical.bm25Max > 0 ? candidate.bm25 / lexical.bm25Max : 0;
+    const fused =
+      mode === "fulltext" ? lexicalScore : mode === "vector" ? Math.max(0, candidate.cosine) : fuseScores(lexicalScore, candidate.cosine, anyLexical);
+    return Math.max(0, Math.min(1, fused));
+  };
+  const exact = [...candidates.values()].filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
+  const bounded = [...candidates.values()].filter((c) => !c.bm25Exact);
+  if (bounded.length) {
+    // The fused score only grows with BM25, so a bounded candidate whose bound cannot beat the
+    // topK-th memory so far can neither enter the results nor raise a memory already in them.
+    const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
+    const contenders = bounded.filter((c) => score(c) > threshold);
+    const bm25 = contenders.length ? await bm25Of(request, contenders.map((c) => c.chunkId)) : new Map<string, number>();
+    for (const c of contenders) exact.push({ ...c, bm25: bm25.get(c.chunkId) ?? 0, bm25Exact: true, score: score({ ...c, bm25: bm25.get(c.chunkId) ?? 0 }) });
+  }
+
+  const ranked = bestPerMemory(exact)
+    .filter((c) => (mode !== "fulltext" || c.bm25 > 0) && c.score >= (request.minScore ?? 0))
     .slice(0, request.topK);
+  const rows = new Map(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
+  const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
+  if (missing.length) for (const [id, row] of await chunkRows(request, missing)) rows.set(id, row);
+  // A memory forgotten between the statements is left out.
+  return ranked.flatMap((c) => {
+    const row = rows.get(c.chunkId);
+    if (!row) return [];
+    return [
+      {
+        chunkId: c.chunkId,
+        memoryId: c.memoryId,
+        content: row.content,
+        metadata: row.metadata,
+        scopes: row.scopes,
+        identityId: row.identity_id,
+        createdAt: row.created_at,
+        score: c.score,
+        bm25: c.bm25,
+        cosine: c.cosine,
+      },
+    ];
+  });
 }

