@@ -78,7 +78,15 @@ const memoryMatrix: { label: string; method: string; path: (memoryId: string) =>
   { label: "POST /recall by external_reference_id", method: "POST", path: () => "/recall", body: { external_reference_id: "a-ref", query: "secret plans" } },
   { label: "POST /forget by namespace_id", method: "POST", path: () => "/forget", body: { namespace_id: "{ns}", all: true } },
   { label: "POST /forget by external_reference_id", method: "POST", path: () => "/forget", body: { external_reference_id: "a-ref", all: true } },
+  { label: "POST /ask by namespace_id", method: "POST", path: () => "/ask", body: { namespace_id: "{ns}", query: "What are the secret plans?" } },
+  { label: "POST /ask by external_reference_id", method: "POST", path: () => "/ask", body: { external_reference_id: "a-ref", query: "What are the secret plans?" } },
   { label: "GET /memories/{id}", method: "GET", path: (memoryId) => `/memories/${memoryId}` },
+  {
+    label: "POST /mcp/{namespace_id} (tools/call forget)",
+    method: "POST",
+    path: () => "/mcp/{ns}",
+    body: { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "forget", arguments: { all: true } } },
+  },
 ];
 
 test.each(memoryMatrix.map((row) => [row.label, row] as const))("%s with another organization's key → 404, nothing changes", async (_label, row) => {
@@ -88,7 +96,11 @@ test.each(memoryMatrix.map((row) => [row.label, row] as const))("%s with another
   const [memory] = await rememberAll(a.key, ns.id, [{ content: "Org A's secret plans for the launch." }]);
   const before = { ...(await storedCounts(ns.id)), ...(await snapshot(a.org.id)) };
   const body = row.body && JSON.parse(JSON.stringify(row.body).replace("{ns}", ns.id));
-  const response = await api(row.method, row.path(memory.id), { key: b.key, body });
+  const response = await api(row.method, row.path(memory.id).replace("{ns}", ns.id), {
+    key: b.key,
+    body,
+    headers: { accept: "application/json, text/event-stream" },
+  });
   expect(response.status).toBe(404);
   expect(response.body.error.code).toBe("NOT_FOUND");
   expect(JSON.stringify(response.body)).not.toContain("secret plans");

@@ -4,6 +4,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { memgw } from "./helpers/cli";
@@ -52,6 +54,21 @@ describe("npm start", () => {
     expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).body.pagination.total).toBe(1);
   });
 
+  test("a namespace's mcp_endpoint_url serves MCP to the SDK's client over HTTP", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const ns = (await call("POST", "/namespaces", { key, body: { name: "mcp-over-http" } })).body.data;
+    const client = new Client({ name: "memgw-server-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(ns.mcp_endpoint_url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "forget", "recall", "remember"]);
+      await client.callTool({ name: "remember", arguments: { content: "The standup moved to 9:30." } });
+      const recalled = await call("POST", "/recall", { key, body: { namespace_id: ns.id, query: "When is the standup?" } });
+      expect(recalled.body.data[0].content).toBe("The standup moved to 9:30.");
+    } finally {
+      await client.close();
+    }
+  });
+
   test("serves the console page", async () => {
     const response = await fetch(server.base);
     expect(response.status).toBe(200);
@@ -65,12 +82,17 @@ describe("npm start", () => {
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
       env: { ...process.env, MEMGW_PROCESS_ROLE: "", DATA_DIR: dir },
     });
-    const [created, listed, remembered, recalled] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
+    const [created, listed, remembered, recalled, asked] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
     expect(created).toMatchObject({ success: true, data: { name: "support-bot", external_reference_id: "crm-42" } });
     expect(listed.data.map((ns: { id: string }) => ns.id)).toEqual([created.data.id]);
     expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
     expect(remembered).toMatchObject({ success: true, data: { namespace_id: created.data.id, identity_id: "user-7", chunk_count: 1 } });
     expect(recalled.data[0]).toMatchObject({ memory_id: remembered.data.id, content: "I adopted a golden retriever named Max last spring." });
+    expect(asked.data).toMatchObject({
+      answer: "I adopted a golden retriever named Max last spring [1].",
+      sources: [{ index: 1, memory_id: remembered.data.id }],
+      model: "extractive",
+    });
   });
 
   test("every error is in the envelope: 401, 404 for an unknown path, 405 for a wrong method", async () => {
@@ -86,6 +108,7 @@ describe("npm start", () => {
     const doc = await response.json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
+      "/ask",
       "/forget",
       "/memories/{id}",
       "/namespaces",

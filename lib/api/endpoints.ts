@@ -10,6 +10,8 @@ import {
   UpdateNamespaceBody,
 } from "@/lib/namespaces/schemas";
 import {
+  AskBody,
+  AskResultSchema,
   ForgetBody,
   ForgetResultSchema,
   MatchSchema,
@@ -129,6 +131,18 @@ export const endpoints = {
     response: z.array(MatchSchema),
     activity: "recall",
     errors: [404],
+  }),
+  ask: endpoint({
+    method: "POST",
+    path: "/ask",
+    tag: "Memory",
+    summary:
+      "An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): written by the configured chat model, or by the built-in extractive answerer offline",
+    permission: "NAMESPACE_READ",
+    body: AskBody,
+    response: AskResultSchema,
+    activity: "ask",
+    errors: [404, 502],
   }),
   forget: endpoint({
     method: "POST",

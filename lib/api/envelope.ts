@@ -13,14 +13,17 @@ export function errorResponse(error: ApiError): Response {
   return Response.json(body, { status: error.status, headers: error.headers });
 }
 
-/** Any thrown value as an envelope: ApiError as itself, unique violations as 409, anything else as a generic 500. */
-export function toErrorResponse(error: unknown): Response {
-  if (error instanceof ApiError) return errorResponse(error);
-  if (isUniqueViolation(error)) {
-    return errorResponse(new ApiError("CONFLICT", "A resource with these values already exists."));
-  }
+/** Any thrown value as an ApiError: itself, a unique violation as 409, anything else (logged) as a generic 500. */
+export function asApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isUniqueViolation(error)) return new ApiError("CONFLICT", "A resource with these values already exists.");
   console.error("[memgw] unhandled error:", error);
-  return errorResponse(new ApiError("INTERNAL_SERVER_ERROR", "Something went wrong on our side. Please try again."));
+  return new ApiError("INTERNAL_SERVER_ERROR", "Something went wrong on our side. Please try again.");
+}
+
+/** Any thrown value as an envelope (see asApiError). */
+export function toErrorResponse(error: unknown): Response {
+  return errorResponse(asApiError(error));
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -3,7 +3,8 @@ export const CHUNK_MAX_CHARS = 2000;
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
-function sentencesOf(text: string): string[] {
+/** The sentences of a text, trimmed; one longer than a chunk is cut at white space. */
+export function sentencesOf(text: string): string[] {
   const sentences: string[] = [];
   for (const { segment } of segmenter.segment(text)) {
     const sentence = segment.trim();

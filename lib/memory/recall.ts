@@ -19,14 +19,19 @@ export function matchJson(chunk: ScoredChunk): MatchJson {
   };
 }
 
+export interface Recalled {
+  namespaceId: string;
+  matches: ScoredChunk[];
+}
+
 /** Raw matches for a query in one namespace, within the key's scopes, best first. */
-export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<ScoredChunk[]> {
+export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<Recalled> {
   // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
   const queryVector = embedder().embed([body.query], "query").then(([vector]) => vector);
   queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
   const namespace = await resolveTarget(principal, body);
   activity.namespaceId = namespace.id;
-  return searchChunks({
+  const matches = await searchChunks({
     orgId: principal.orgId,
     namespaceId: namespace.id,
     query: body.query,
@@ -37,4 +42,5 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     metadata: body.metadata,
     queryVector,
   });
+  return { namespaceId: namespace.id, matches };
 }

@@ -10,6 +10,7 @@ export const LIMITS = {
   metadataKeys: 64,
   scopePairs: 16,
   topK: 100,
+  askTopK: 20,
   forgetIds: 1_000,
 } as const;
 
@@ -90,6 +91,25 @@ export const RecallBody = z
   .superRefine(exactlyOneTarget);
 export type RecallBody = z.infer<typeof RecallBody>;
 
+const ASK_TOP_K_MESSAGE = `must be a whole number from 1 to ${LIMITS.askTopK}`;
+
+export const AskBody = z
+  .strictObject({
+    ...Target,
+    query: Query.describe("the question"),
+    top_k: z
+      .number({ error: ASK_TOP_K_MESSAGE })
+      .int(ASK_TOP_K_MESSAGE)
+      .min(1, ASK_TOP_K_MESSAGE)
+      .max(LIMITS.askTopK, ASK_TOP_K_MESSAGE)
+      .default(5)
+      .describe("how many memories to answer from"),
+    scopes: ScopesInput.optional(),
+    identity_id: IdentityId.optional(),
+  })
+  .superRefine(exactlyOneTarget);
+export type AskBody = z.infer<typeof AskBody>;
+
 export const ForgetBody = z
   .strictObject({
     ...Target,
@@ -141,6 +161,22 @@ export const MatchSchema = z.object({
   created_at: Timestamp,
 });
 export type MatchJson = z.infer<typeof MatchSchema>;
+
+export const SourceSchema = z.object({
+  index: z.number().int().min(1).describe("what the answer cites as [index]"),
+  memory_id: z.string(),
+  chunk_id: z.string(),
+  content: z.string(),
+  score: z.number().min(0).max(1),
+});
+export type SourceJson = z.infer<typeof SourceSchema>;
+
+export const AskResultSchema = z.object({
+  answer: z.string().describe("the answer, citing its sources as [1], [2]; says so when nothing in memory answers"),
+  sources: z.array(SourceSchema).describe("the memories the answer was made from; empty when none is relevant"),
+  model: z.string().describe('the chat model that wrote the answer, or "extractive" for the built-in answerer'),
+});
+export type AskResultJson = z.infer<typeof AskResultSchema>;
 
 export const ForgetResultSchema = z.object({ deleted: z.number(), memory_ids: z.array(z.string()) });
 

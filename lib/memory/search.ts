@@ -51,7 +51,19 @@ export interface ScoredChunk {
   createdAt: Date;
   score: number;
   bm25: number;
+  /** BM25 over the best the query could score: the share of the query's weight the chunk matches, 0 to 1. */
+  lexical: number;
   cosine: number;
+}
+
+interface ChunkRow {
+  id: string;
+  memory_id: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  scopes: Record<string, string>;
+  identity_id: string | null;
+  created_at: Date;
 }
 
 interface LexicalHit {
@@ -76,16 +88,6 @@ interface Candidate {
   bm25: number;
   bm25Exact: boolean;
   cosine: number;
-}
-
-interface ChunkRow {
-  id: string;
-  memory_id: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  scopes: Record<string, string>;
-  identity_id: string | null;
-  created_at: Date;
 }
 
 /** A statement's parameters and the chunk filter (its parameters bound only when a statement uses it: an unused one has no type to infer). */
@@ -268,7 +270,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
     const contenders = bounded.filter((c) => score(c) > threshold);
     const bm25 = contenders.length ? await bm25Of(request, contenders.map((c) => c.chunkId)) : new Map<string, number>();
-    for (const c of contenders) exact.push({ ...c, bm25: bm25.get(c.chunkId) ?? 0, bm25Exact: true, score: score({ ...c, bm25: bm25.get(c.chunkId) ?? 0 }) });
+    for (const contender of contenders) {
+      const resolved = { ...contender, bm25: bm25.get(contender.chunkId) ?? 0, bm25Exact: true };
+      exact.push({ ...resolved, score: score(resolved) });
+    }
   }
 
   const ranked = bestPerMemory(exact)
@@ -292,6 +297,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         createdAt: row.created_at,
         score: c.score,
         bm25: c.bm25,
+        lexical: lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0,
         cosine: c.cosine,
       },
     ];

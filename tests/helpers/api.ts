@@ -50,25 +50,28 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** `api("GET", "/namespaces?page=2", { key })` → status and parsed JSON body. */
-export async function api<T = any>(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
-  const url = new URL(`http://gateway.test/api/v1${pathAndQuery}`);
-  const path = url.pathname.replace(/^\/api\/v1/, "");
+/** Runs a Request through the route module its path selects, as Next would: the `fetch` of in-process clients. */
+export async function routeRequest(request: Request): Promise<Response> {
+  const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
   const route = routes.find((r) => r.pattern.test(path));
   if (!route) throw new Error(`No route file matches ${path}`);
   const match = route.pattern.exec(path)!;
   const params = Object.fromEntries(
     route.names.map((name, i) => [name, route.pattern.source.includes("(.+)") && i === route.names.length - 1 ? match[i + 1].split("/") : decodeURIComponent(match[i + 1])]),
   );
-  const module = await route.load();
-  const handler = module[method];
-  if (!handler) return { status: 405, body: null as T, headers: new Headers() };
+  const handler = (await route.load())[request.method];
+  if (!handler) return new Response(null, { status: 405 });
+  return handler(request, { params: Promise.resolve(params) });
+}
+
+/** `api("GET", "/namespaces?page=2", { key })` → status and parsed JSON body. */
+export async function api<T = any>(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const response = await handler(new Request(url, { method, headers, body }), { params: Promise.resolve(params) });
+  const response = await routeRequest(new Request(`http://gateway.test/api/v1${pathAndQuery}`, { method, headers, body }));
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }

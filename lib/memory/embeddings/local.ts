@@ -21,7 +21,10 @@ interface Job {
 interface PoolWorker {
   worker: WorkerThread;
   ready: Promise<void>;
-  busy: Job | undefined;
+  /** Jobs handed to the worker, in the order it runs them. */
+  inFlight: Job[];
+  /** How many jobs it may hold: a worker for ingestion holds the next one too (see the constructor). */
+  capacity: number;
   /** Kept free for queries, so that a recall never waits behind a large ingestion. */
   queriesOnly: boolean;
 }
@@ -44,13 +47,19 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   constructor(workerCount = Number(process.env.EMBEDDING_WORKERS || 2)) {
     const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
+    const reserveForQueries = workerCount > 1;
     this.workers = Array.from({ length: Math.max(1, workerCount) }, (_, i) => {
       const worker = new Worker(script);
       worker.unref();
+      const queriesOnly = reserveForQueries && i === 0;
       const entry: PoolWorker = {
         worker,
-        busy: undefined,
-        queriesOnly: workerCount > 1 && i === 0,
+        inFlight: [],
+        // An ingestion worker already holds its next job when it finishes one, so it goes on at once
+        // even while this thread is busy in a long database statement (PGlite runs on this thread).
+        // Without a worker kept for queries, that would make a query wait behind two jobs: one at a time.
+        capacity: queriesOnly || !reserveForQueries ? 1 : 2,
+        queriesOnly,
         ready: new Promise((resolve, reject) => {
           worker.once("error", reject);
           const onReady = (message: { ready?: boolean }) => {
@@ -62,16 +71,15 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         }),
       };
       worker.on("message", (message: { id?: number; vectors?: Float32Array[] | number[][]; error?: string }) => {
-        const job = entry.busy;
-        if (message.id === undefined || !job || job.id !== message.id) return;
-        entry.busy = undefined;
+        const index = entry.inFlight.findIndex((job) => job.id === message.id);
+        if (index === -1) return;
+        const [job] = entry.inFlight.splice(index, 1);
         if (message.error) job.reject(new Error(`Local embedding failed: ${message.error}`));
         else job.resolve(message.vectors!.map((vector) => normalize(vector)));
         this.dispatch();
       });
       worker.on("error", (error) => {
-        entry.busy?.reject(error);
-        entry.busy = undefined;
+        for (const job of entry.inFlight.splice(0)) job.reject(error);
       });
       return entry;
     });
@@ -127,12 +135,16 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
 
   private dispatch() {
     for (const entry of this.workers) {
-      if (entry.busy) continue;
-      const index = this.queue.findIndex((job) => !entry.queriesOnly || job.priority === "query");
-      if (index === -1) continue;
-      const [job] = this.queue.splice(index, 1);
-      entry.busy = job;
-      entry.worker.postMessage({ id: job.id, texts: job.texts });
+      while (entry.inFlight.length < entry.capacity) {
+        // A query goes only to an idle worker: behind a job already there it would wait for no reason.
+        const index = this.queue.findIndex(
+          (job) => (!entry.queriesOnly || job.priority === "query") && (job.priority === "ingest" || entry.inFlight.length === 0),
+        );
+        if (index === -1) break;
+        const [job] = this.queue.splice(index, 1);
+        entry.inFlight.push(job);
+        entry.worker.postMessage({ id: job.id, texts: job.texts });
+      }
     }
   }
 

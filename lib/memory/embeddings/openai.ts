@@ -1,5 +1,6 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import { ApiError } from "@/lib/api/errors";
+import { openAIClient } from "../openai-client";
 import { assertDimensions, EMBEDDING_DIMENSIONS, normalize, type EmbeddingProvider } from "./provider";
 
 const MAX_TEXTS_PER_CALL = 128;
@@ -15,12 +16,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
 
   constructor() {
     this.model = process.env.EMBEDDING_MODEL || "text-embedding-3-small";
-    this.client = new OpenAI({
-      apiKey: process.env.OPENAI_API_KEY || "not-needed",
-      baseURL: process.env.OPENAI_BASE_URL || undefined,
-      timeout: Number(process.env.OPENAI_TIMEOUT_MS || 30_000),
-      maxRetries: 2,
-    });
+    this.client = openAIClient({ maxRetries: 2 });
   }
 
   async embed(texts: string[]): Promise<number[][]> {

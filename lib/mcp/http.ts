@@ -1,0 +1,28 @@
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { toErrorResponse } from "@/lib/api/envelope";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { resolveTarget } from "@/lib/namespaces/namespaces";
+import { memoryMcpServer } from "./server";
+
+/**
+ * One MCP request (Streamable HTTP, stateless: every POST stands alone) to a namespace's endpoint.
+ * The API key authenticates it like any API call: no key → 401; a namespace the key is not granted,
+ * or of another organization → 404. Tools then run with that key's permissions and scopes.
+ */
+export async function handleMcpRequest(request: Request, namespaceId: string): Promise<Response> {
+  try {
+    const key = await authenticateApiKey(request.headers.get("authorization"));
+    const namespace = await resolveTarget(key, { namespace_id: namespaceId });
+    const server = memoryMcpServer({ key, namespace, identityHeader: request.headers.get("x-identity-id") || undefined });
+    // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request);
+    } finally {
+      await server.close();
+    }
+  } catch (error) {
+    return toErrorResponse(error);
+  }
+}

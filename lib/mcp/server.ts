@@ -1,0 +1,92 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { endpoints } from "@/lib/api/endpoints";
+import type { Endpoint } from "@/lib/api/endpoint";
+import { asApiError } from "@/lib/api/envelope";
+import { runOperation, type Handler } from "@/lib/api/operation";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import { askOperation, forgetOperation, recallOperation, rememberOperation } from "@/lib/memory/operations";
+import { AskBody, ForgetBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
+
+export interface McpContext {
+  key: ApiKeyPrincipal;
+  namespace: { id: string; name: string; description: string | null };
+  /** The client's `X-Identity-Id` header: the identity of calls that do not name one. */
+  identityHeader?: string;
+}
+
+/** The tool's arguments are the operation's body without the target: the endpoint's URL names the namespace. */
+function withoutTarget<Shape extends { namespace_id: unknown; external_reference_id: unknown }>(shape: Shape) {
+  const { namespace_id: _namespaceId, external_reference_id: _externalReferenceId, ...rest } = shape;
+  return rest;
+}
+
+function instructions(namespace: McpContext["namespace"]): string {
+  return [
+    `This server is the long-term memory of the namespace "${namespace.name}"${namespace.description ? ` (${namespace.description})` : ""}.`,
+    "Before answering about the user, their preferences, earlier conversations or anything you may have been told before, call `recall` with a short question, or `ask` for an answer that cites the memories it used.",
+    "When you learn a durable fact worth keeping (a preference, a decision, a detail about a person or project), call `remember` with one self-contained statement: it must make sense when read alone, months later.",
+    "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; without one, the client's X-Identity-Id header applies.",
+    "`forget` deletes for good: call it only when the user asks for something to be forgotten.",
+  ].join("\n");
+}
+
+/** An MCP server for one namespace, for one request (stateless): the tools run the API's operations with the caller's key. */
+export function memoryMcpServer(context: McpContext): McpServer {
+  const server = new McpServer({ name: "memory-gateway", version: "0.1.0" }, { instructions: instructions(context.namespace) });
+
+  const run = async <E extends Endpoint>(endpoint: E, handler: Handler<E>, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const body = { ...args, namespace_id: context.namespace.id, identity_id: args.identity_id ?? context.identityHeader };
+    try {
+      const { data } = await runOperation(endpoint, context.key, { body: async () => body }, handler);
+      return { content: [{ type: "text", text: JSON.stringify(data, null, 2) }] };
+    } catch (error) {
+      const apiError = asApiError(error);
+      const details = apiError.details?.map((d) => `\n- ${d.field.replace(/^body\./, "")}: ${d.message}`).join("") ?? "";
+      return { isError: true, content: [{ type: "text", text: `${apiError.code}: ${apiError.message}${details}` }] };
+    }
+  };
+
+  const { memories: _batch, content, ...memoryFields } = withoutTarget(RememberBody.shape);
+  server.registerTool(
+    "remember",
+    {
+      title: "Remember",
+      description: `Store one memory in this namespace: a self-contained statement (at most ${LIMITS.contentChars.toLocaleString("en")} characters; long text is split into chunks). It can be recalled as soon as this returns. Optional metadata (flat, at most ${LIMITS.metadataKeys} keys), scopes and identity_id are stored with it and can filter recall and forget. Returns the stored memory.`,
+      inputSchema: { content: content.unwrap(), ...memoryFields },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    (args) => run(endpoints.remember, rememberOperation, args),
+  );
+  server.registerTool(
+    "recall",
+    {
+      title: "Recall",
+      description: `Find the memories that match a query (words and meaning), best first, each with a score from 0 to 1. top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id, scopes or exact metadata values. Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
+      inputSchema: withoutTarget(RecallBody.shape),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => run(endpoints.recall, recallOperation, args),
+  );
+  server.registerTool(
+    "ask",
+    {
+      title: "Ask",
+      description: `Answer a question from this namespace's memories, citing them as [1], [2] (the numbers of the returned sources). When nothing in memory answers it, says so and returns no sources. top_k 1 to ${LIMITS.askTopK} memories (default 5).`,
+      inputSchema: withoutTarget(AskBody.shape),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    (args) => run(endpoints.ask, askOperation, args),
+  );
+  server.registerTool(
+    "forget",
+    {
+      title: "Forget",
+      description: `Delete memories for good (irreversible): those matching every selector given — memory_ids (at most ${LIMITS.forgetIds.toLocaleString("en")}), identity_id, scopes, metadata — or all: true for the whole namespace. At least one selector is required. Returns how many were deleted and their ids.`,
+      inputSchema: withoutTarget(ForgetBody.shape),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    (args) => run(endpoints.forget, forgetOperation, args),
+  );
+  return server;
+}

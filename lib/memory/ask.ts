@@ -1,0 +1,49 @@
+import type { ActivityNote } from "@/lib/activity/activity";
+import type { Principal } from "@/lib/auth/principal";
+import { chatAnswer, chatModel } from "./chat";
+import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
+import { openAIConfigured } from "./openai-client";
+import { recall } from "./recall";
+import type { AskBody, AskResultJson, SourceJson } from "./schemas";
+import type { ScoredChunk } from "./search";
+
+export const NOTHING_IN_MEMORY = "Nothing in memory answers this question.";
+
+/**
+ * When a match is worth answering from: it carries a fifth of the question's word weight, or (with no
+ * words in common, a paraphrase) it is close in meaning. Unrelated USE-lite sentences sit around cosine
+ * 0.1–0.35; paraphrases above 0.5.
+ */
+const RELEVANT_WORD_SHARE = 0.2;
+const RELEVANT_COSINE = 0.5;
+
+export function isRelevant(match: ScoredChunk): boolean {
+  return match.lexical >= RELEVANT_WORD_SHARE || match.cosine >= RELEVANT_COSINE;
+}
+
+/**
+ * An answer to a question from the namespace's memories, citing them as `[n]`. Retrieval is `recall`,
+ * with its permissions, scopes and identity filter. A chat model writes the answer when an
+ * OpenAI-compatible endpoint is configured; otherwise, or when the model's citations fail twice, the
+ * built-in extractive answerer does.
+ */
+export async function ask(principal: Principal, body: AskBody, activity: ActivityNote = {}): Promise<AskResultJson> {
+  const { namespaceId, matches } = await recall(principal, body, activity);
+  const sources: SourceJson[] = matches.filter(isRelevant).map((match, i) => ({
+    index: i + 1,
+    memory_id: match.memoryId,
+    chunk_id: match.chunkId,
+    content: match.content,
+    score: Number(match.score.toFixed(6)),
+  }));
+  const useModel = openAIConfigured();
+  activity.details = { sources: sources.length };
+  if (sources.length === 0) return { answer: NOTHING_IN_MEMORY, sources, model: useModel ? chatModel() : EXTRACTIVE_MODEL };
+
+  if (useModel) {
+    const reply = await chatAnswer(body.query, sources);
+    if ("answer" in reply) return { answer: reply.answer, sources, model: reply.model };
+    activity.details.fallback = reply.rejected;
+  }
+  return { answer: await extractiveAnswer(namespaceId, body.query, sources), sources, model: EXTRACTIVE_MODEL };
+}

@@ -1,0 +1,157 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterEach, expect, test } from "vitest";
+import { db } from "@/lib/db";
+import { api, routeRequest } from "./helpers/api";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { recallContents, storedCounts } from "./helpers/memory";
+
+const clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+function endpointOf(namespaceId: string) {
+  return `http://gateway.test/api/v1/mcp/${namespaceId}`;
+}
+
+/** The SDK's own client, over its Streamable HTTP transport, to the route module. */
+async function connect(namespaceId: string, key: string, headers: Record<string, string> = {}) {
+  const client = new Client({ name: "memgw-test", version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(new URL(endpointOf(namespaceId)), {
+    requestInit: { headers: { authorization: `Bearer ${key}`, ...headers } },
+    fetch: (input, init) => routeRequest(new Request(input, init)),
+  });
+  await client.connect(transport);
+  clients.push(client);
+  return client;
+}
+
+function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
+  return (result.content as { type: string; text: string }[]).map((c) => c.text).join("");
+}
+
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  const result = await client.callTool({ name, arguments: args });
+  return { isError: Boolean(result.isError), text: textOf(result), json: result.isError ? undefined : JSON.parse(textOf(result)) };
+}
+
+test("lists the four tools with descriptions, input schemas and hints, and tells the agent how to use the memory", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
+  const client = await connect(ns.id, key);
+  expect(client.getInstructions()).toContain('long-term memory of the namespace "support-bot" (what customers told support)');
+  const { tools } = await client.listTools();
+  const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
+  expect(Object.keys(byName).sort()).toEqual(["ask", "forget", "recall", "remember"]);
+  expect(byName.remember.inputSchema.required).toEqual(["content"]);
+  expect(Object.keys(byName.remember.inputSchema.properties ?? {}).sort()).toEqual(["content", "identity_id", "metadata", "scopes"]);
+  expect(byName.recall.inputSchema.required).toEqual(["query"]);
+  expect(byName.recall.inputSchema.properties).not.toHaveProperty("namespace_id");
+  expect(byName.forget.description).toContain("irreversible");
+  expect(byName.forget.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+  expect(byName.recall.annotations).toMatchObject({ readOnlyHint: true });
+  expect(byName.ask.annotations).toMatchObject({ readOnlyHint: true });
+  expect(byName.remember.description).toContain("100,000 characters");
+});
+
+test("a memory written over MCP is found over HTTP, and each tool works: remember, recall, ask, forget", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const client = await connect(ns.id, key);
+
+  const stored = await call(client, "remember", { content: "The office wifi password rotates on the first Monday of each month.", metadata: { source: "it" } });
+  expect(stored.isError).toBe(false);
+  expect(stored.json).toMatchObject({ namespace_id: ns.id, metadata: { source: "it" }, chunk_count: 1 });
+  expect(await recallContents(key, { namespace_id: ns.id, query: "wifi password" })).toEqual([
+    "The office wifi password rotates on the first Monday of each month.",
+  ]);
+
+  const recalled = await call(client, "recall", { query: "when does the wifi password change?", top_k: 3 });
+  expect(recalled.json[0]).toMatchObject({ memory_id: stored.json.id, score: expect.any(Number) });
+
+  const asked = await call(client, "ask", { query: "When does the wifi password rotate?" });
+  expect(asked.json).toMatchObject({ model: "extractive", sources: [{ index: 1, memory_id: stored.json.id }] });
+  expect(asked.json.answer).toContain("[1]");
+
+  const forgotten = await call(client, "forget", { memory_ids: [stored.json.id] });
+  expect(forgotten.json).toEqual({ deleted: 1, memory_ids: [stored.json.id] });
+  expect(await recallContents(key, { namespace_id: ns.id, query: "wifi password" })).toEqual([]);
+});
+
+test("identity_id defaults to the X-Identity-Id header; an explicit one wins; activity rows are written per call", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const client = await connect(ns.id, key, { "x-identity-id": "user-42" });
+  const fromHeader = await call(client, "remember", { content: "User 42 likes dark mode." });
+  const explicit = await call(client, "remember", { content: "User 7 likes light mode.", identity_id: "user-7" });
+  expect(fromHeader.json.identity_id).toBe("user-42");
+  expect(explicit.json.identity_id).toBe("user-7");
+  const mine = await call(client, "recall", { query: "likes mode" });
+  expect(mine.json.map((m: { content: string }) => m.content)).toEqual(["User 42 likes dark mode."]);
+
+  const prisma = await db();
+  const rows = await prisma.activityLog.findMany({ where: { orgId: org.id }, orderBy: { createdAt: "asc" } });
+  expect(rows.map((r) => [r.operation, r.status, r.identityId, r.namespaceId])).toEqual([
+    ["remember", 201, "user-42", ns.id],
+    ["remember", 201, "user-7", ns.id],
+    ["recall", 200, "user-42", ns.id],
+  ]);
+});
+
+test("refused and invalid calls are tool errors with a clear message, and change nothing", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Team B's launch is on Monday.", scopes: { team: "b" } } });
+
+  const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
+  const readOnly = await connect(ns.id, reader.secret);
+  const refused = await call(readOnly, "remember", { content: "should not be stored" });
+  expect(refused).toMatchObject({ isError: true, text: "FORBIDDEN: This API key lacks the NAMESPACE_WRITE permission." });
+  const forgetRefused = await call(readOnly, "forget", { all: true });
+  expect(forgetRefused.isError).toBe(true);
+
+  const teamA = await createKey(org.id, { scopes: { team: "a" }, namespaceIds: [ns.id] });
+  const scoped = await connect(ns.id, teamA.secret);
+  expect((await call(scoped, "recall", { query: "launch" })).json).toEqual([]);
+  const contradiction = await call(scoped, "recall", { query: "launch", scopes: { team: "b" } });
+  expect(contradiction.isError).toBe(true);
+  expect(contradiction.text).toMatch(/^FORBIDDEN: /);
+  expect((await call(scoped, "forget", { all: true })).json).toEqual({ deleted: 0, memory_ids: [] });
+
+  const invalid = await call(readOnly, "recall", { query: "launch", top_k: 500 });
+  expect(invalid.isError).toBe(true);
+  expect(invalid.text).toContain("top_k");
+  const emptySelector = await call(await connect(ns.id, key), "forget", {});
+  expect(emptySelector).toMatchObject({ isError: true });
+  expect(emptySelector.text).toContain("say what to forget");
+
+  expect(await recallContents(key, { namespace_id: ns.id, query: "launch" })).toEqual(["Team B's launch is on Monday."]);
+  expect((await storedCounts(ns.id)).memories).toBe(1);
+});
+
+test("no key → 401; a namespace not granted to the key or of another organization → 404", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const other = await createTenant("Other");
+  const initialize = (authorization?: string) =>
+    routeRequest(
+      new Request(endpointOf(ns.id), {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } }),
+      }),
+    );
+  expect((await initialize()).status).toBe(401);
+  expect((await initialize(`Bearer ${other.key}`)).status).toBe(404);
+  const ungranted = await createKey(org.id, { namespaceIds: [] });
+  expect((await initialize(`Bearer ${ungranted.secret}`)).status).toBe(404);
+  const granted = await initialize(`Bearer ${key}`);
+  expect(granted.status).toBe(200);
+  expect((await granted.json()).result.serverInfo.name).toBe("memory-gateway");
+  await expect(connect(ns.id, other.key)).rejects.toThrow();
+
+  const get = await routeRequest(new Request(endpointOf(ns.id), { method: "GET", headers: { authorization: `Bearer ${key}` } }));
+  expect(get.status).toBe(405);
+  expect(get.headers.get("allow")).toBe("POST");
+});
