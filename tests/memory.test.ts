@@ -74,8 +74,8 @@ describe("remember", () => {
 
   test("long content is chunked on sentence boundaries, and a fact deep inside is found", async () => {
     const { key, ns } = await tenantWithNamespace();
-    const filler = Array.from({ length: 120 }, (_, i) => `Paragraph ${i} of the onboarding handbook covers routine office matters.`);
-    filler.splice(70, 0, "The emergency generator is tested every first Monday at 7am by facilities.");
+    const filler = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} of the onboarding handbook covers routine office matters.`);
+    filler.splice(47, 0, "The emergency generator is tested every first Monday at 7am by facilities.");
     const [memory] = await rememberAll(key, ns.id, [{ content: filler.join(" ") }, { content: MEETING }]);
     const stored = await api("GET", `/memories/${memory.id}`, { key });
     expect(stored.body.data.chunk_count).toBeGreaterThanOrEqual(3);

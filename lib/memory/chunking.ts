@@ -1,10 +1,5 @@
-/**
- * Longest chunk, in characters (about 750 tokens): notes, messages and abstracts stay whole, long
- * documents are split. The local model's cost is mostly per text, not per character (a 3,000-character
- * text costs 10% more than a 2,000-character one), so a smaller limit would cost ingestion more than it
- * gives recall: with 2,000, 7% of the benchmark's memories were split.
- */
-export const CHUNK_MAX_CHARS = 3000;
+/** Longest chunk, in characters: most notes and abstracts stay whole, long documents are split. */
+export const CHUNK_MAX_CHARS = 2000;
 
 const segmenter = new Intl.Segmenter("en", { granularity: "sentence" });
 
