@@ -9,6 +9,8 @@ const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof imp
 import { normalize, type EmbeddingPriority, type EmbeddingProvider } from "./provider";
 
 const MAX_TEXTS_PER_CALL = 32;
+/** Jobs an ingestion worker holds: 32 texts take it about 2.5 s, so 4 outlast any single write of a batch. */
+const INGEST_JOBS_AHEAD = 4;
 
 interface Job {
   id: number;
@@ -55,10 +57,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       const entry: PoolWorker = {
         worker,
         inFlight: [],
-        // An ingestion worker already holds its next job when it finishes one, so it goes on at once
+        // An ingestion worker already holds its next jobs when it finishes one, so it goes on at once
         // even while this thread is busy in a long database statement (PGlite runs on this thread).
-        // Without a worker kept for queries, that would make a query wait behind two jobs: one at a time.
-        capacity: queriesOnly || !reserveForQueries ? 1 : 2,
+        // Without a worker kept for queries, a query would wait behind them all: one at a time then.
+        capacity: queriesOnly || !reserveForQueries ? 1 : INGEST_JOBS_AHEAD,
         queriesOnly,
         ready: new Promise((resolve, reject) => {
           worker.once("error", reject);
