@@ -43,6 +43,12 @@ describe("without a chat model (the offline default)", () => {
     expect(sources.map((s: { index: number }) => s.index)).toEqual(sources.map((_: unknown, i: number) => i + 1));
   });
 
+  test("a sentence that answers through a pronoun is kept with the sentence naming its subject, in the text's order", async () => {
+    const { key, ns } = await tenantWithNotes();
+    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why can't Dana meet on Fridays?" } });
+    expect(body.data.answer).toBe("Dana prefers morning meetings [1]. She is unavailable on Fridays because she teaches a pottery class [1].");
+  });
+
   test("a paraphrase that shares no word with the memory is still answered from it", async () => {
     const { key, ns, ids } = await tenantWithNotes();
     const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "What food does my bird like?" } });

@@ -13,10 +13,13 @@ const MAX_ANSWER_SENTENCES = 3;
 const KEEP_SHARE = 0.6;
 /** Weight of the words a sentence shares with the question (IDF-weighted) against its similarity in meaning. */
 const WORD_WEIGHT = 0.7;
+/** Share of the question's words counted for a sentence when they are in the sentence next to it ("Dana …. She …"). */
+const NEIGHBOUR_WORDS = 0.5;
 
 interface Sentence {
   text: string;
   sourceIndex: number;
+  position: number;
 }
 
 /**
@@ -26,7 +29,7 @@ interface Sentence {
  */
 export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
   const sentences: Sentence[] = sources
-    .flatMap((source) => sentencesOf(source.content).map((text) => ({ text, sourceIndex: source.index })))
+    .flatMap((source) => sentencesOf(source.content).map((text, position) => ({ text, sourceIndex: source.index, position })))
     .slice(0, MAX_SENTENCES);
   const [termWeights, vectors] = await Promise.all([
     weightedTerms(namespaceId, [query, ...sentences.map((s) => s.text)]),
@@ -36,23 +39,32 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
   const [queryVector, ...sentenceVectors] = vectors;
   const queryWeight = [...queryTerms.values()].reduce((sum, weight) => sum + weight, 0);
 
+  const sameSource = (i: number, j: number) => sentences[j]?.sourceIndex === sentences[i].sourceIndex;
   const scored = sentences.map((sentence, i) => {
     let shared = 0;
-    for (const [term, weight] of queryTerms) if (sentenceTerms[i].has(term)) shared += weight;
+    for (const [term, weight] of queryTerms) {
+      if (sentenceTerms[i].has(term)) shared += weight;
+      else if ((sameSource(i, i - 1) && sentenceTerms[i - 1].has(term)) || (sameSource(i, i + 1) && sentenceTerms[i + 1].has(term))) {
+        shared += NEIGHBOUR_WORDS * weight;
+      }
+    }
     const words = queryWeight > 0 ? shared / queryWeight : 0;
     const meaning = Math.max(0, dot(queryVector, sentenceVectors[i]));
     return { ...sentence, score: WORD_WEIGHT * words + (1 - WORD_WEIGHT) * meaning };
   });
-  scored.sort((a, b) => b.score - a.score);
-  const best = scored[0]?.score ?? 0;
+  const best = Math.max(0, ...scored.map((s) => s.score));
   const seen = new Set<string>();
-  const chosen = scored.filter((s) => {
-    if (s.score < KEEP_SHARE * best || seen.has(s.text)) return false;
-    seen.add(s.text);
-    return true;
-  });
+  const chosen = [...scored]
+    .sort((a, b) => b.score - a.score)
+    .filter((s) => {
+      if (s.score < KEEP_SHARE * best || seen.has(s.text)) return false;
+      seen.add(s.text);
+      return true;
+    })
+    .slice(0, MAX_ANSWER_SENTENCES);
+  // Read in the sources' order (the best source first) and, within a source, in the text's order.
   return chosen
-    .slice(0, MAX_ANSWER_SENTENCES)
+    .sort((a, b) => a.sourceIndex - b.sourceIndex || a.position - b.position)
     .map((s) => cite(s.text, s.sourceIndex))
     .join(" ");
 }
