@@ -10,7 +10,9 @@ import { loadDataset } from "./lib/beir";
 export interface LatencyResult {
   memories: number;
   chunksPerMemory: number;
+  /** The mean of the two measurements around the load. */
   rawEmbedderPerSecond: number;
+  rawEmbedderBeforeAfter?: [number, number];
   rememberPerSecond: number;
   rememberRatio: number;
   rememberBatch: number;
@@ -32,16 +34,23 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
   const texts = Array.from({ length: options.memories }, (_, i) => (i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`));
   const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
 
-  // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries).
+  // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries),
+  // measured before and after the load: this VM's speed drifts by several percent within minutes, and
+  // the mean of both is the fairer measure of the load's own period.
   const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
-  const raw = new LocalEmbeddingProvider();
-  await raw.ready();
-  await raw.embed(sample.slice(0, 32), "ingest");
-  let t0 = performance.now();
-  for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
-  const rawEmbedderPerSecond = sample.length / ((performance.now() - t0) / 1000);
-  await raw.close();
-  options.log(`  raw embedder: ${rawEmbedderPerSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`);
+  const measureRawEmbedder = async (when: string) => {
+    const raw = new LocalEmbeddingProvider();
+    await raw.ready();
+    await raw.embed(sample.slice(0, 32), "ingest");
+    const started = performance.now();
+    for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
+    const perSecond = sample.length / ((performance.now() - started) / 1000);
+    await raw.close();
+    options.log(`  raw embedder ${when}: ${perSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`);
+    return perSecond;
+  };
+  const rawBefore = await measureRawEmbedder("before the load");
+  let t0: number;
 
   // BENCH_DATA_DIR keeps the loaded data for another run, which then measures recall only.
   const keptDir = process.env.BENCH_DATA_DIR;
@@ -93,19 +102,22 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       }),
     );
     const rememberPerSecond = texts.length / ((performance.now() - t0) / 1000);
-    options.log(`  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${(rememberPerSecond / rawEmbedderPerSecond * 100).toFixed(0)}% of the raw embedder)`);
+    // Let the background VACUUM ANALYZE of the postings settle first.
+    await new Promise((r) => setTimeout(r, 2000));
+    const rawAfter = await measureRawEmbedder("after the load");
+    const rawEmbedderPerSecond = (rawBefore + rawAfter) / 2;
+    options.log(`  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${(rememberPerSecond / rawEmbedderPerSecond * 100).toFixed(1)}% of the raw embedder's mean ${rawEmbedderPerSecond.toFixed(1)})`);
 
     const load = {
       memories: texts.length,
       chunksPerMemory: chunks / texts.length,
       rawEmbedderPerSecond,
+      rawEmbedderBeforeAfter: [rawBefore, rawAfter] as [number, number],
       rememberPerSecond,
       rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
       rememberBatch: batch,
     };
     if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id }));
-    // Let the background ANALYZE settle first.
-    await new Promise((r) => setTimeout(r, 2000));
     return { ...load, recall: await measureRecall(namespace.id) };
   } finally {
     await server.stop();

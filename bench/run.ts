@@ -1,6 +1,7 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
-// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency.
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|report (report: rewrite
+// docs/benchmarks.md from the saved results).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -32,7 +33,7 @@ fs.mkdirSync(resultsDir, { recursive: true });
 const meta = { commit, dirty, date: stamp, machine };
 
 let quality: Awaited<ReturnType<typeof measureQuality>> | undefined;
-if (only !== "latency") {
+if (only !== "latency" && only !== "report") {
   console.log("\nQuality (nDCG@10, recall@100) through lib/ — embedded PGlite, local USE-lite embeddings:");
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
   process.env.MEMGW_PROCESS_ROLE = "benchmark";
@@ -44,7 +45,7 @@ if (only !== "latency") {
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
-if (only !== "quality") {
+if (only !== "quality" && only !== "report") {
   const memories = Number(process.env.BENCH_MEMORIES || 10_000);
   console.log(`\nLatency and throughput over HTTP — production build, ${memories} memories:`);
   buildIfNeeded();
@@ -71,8 +72,9 @@ function writeReport() {
   for (const l of latencies) {
     lines.push(`## Latency and throughput, ${l.memories} memories`, "", `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory. Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`, "");
     lines.push("| measure | value |", "|---|---|");
-    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s |`);
-    lines.push(`| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(0)}% of the raw embedder) |`);
+    const aroundLoad = l.rawEmbedderBeforeAfter ? ` (mean of ${l.rawEmbedderBeforeAfter.map((r: number) => r.toFixed(1)).join(" before and ")} after the load)` : "";
+    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad} |`);
+    lines.push(`| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder) |`);
     for (const r of l.recall) {
       lines.push(`| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`);
     }
