@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { searchChunks } from "@/lib/memory/search";
+import { hitsThatCanRank, searchChunks, type ChunkRow } from "@/lib/memory/search";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
 
@@ -22,4 +22,42 @@ test("when the lexical leg is cut at its limit, the results are those of a searc
     const cut = await searchChunks({ ...request, topK });
     expect(cut.map((m) => [m.memoryId, m.score.toFixed(9)])).toEqual(exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9)]));
   }
+});
+
+test("a lexical hit that shares fewer words than others but is closer in meaning is scored with its cosine", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  await rememberAll(key, ns.id, [
+    { content: "Apple stock: the orchard of quarterly harvest numbers pleased the company's investors." },
+    { content: "Apple harvest season: we picked apples in the orchard all autumn." },
+    { content: "Harvest of apples from the orchard trees, picked by hand each autumn." },
+    { content: "The orchard apple harvest meeting agenda: budget, parking, minutes." },
+    { content: "Fresh fruit picked from the orchard trees in autumn." },
+    { content: "Apple harvest." },
+    { content: "The cat slept on the warm windowsill." },
+  ]);
+  const request = { orgId: org.id, namespaceId: ns.id, query: "apple harvest in the orchard" };
+  // Fewer memories than top_k: the cosine of every lexical hit is looked up.
+  const everyCosine = await searchChunks({ ...request, topK: 10 });
+  // The premise: the second by fused score shares fewer of the query's words than the third.
+  expect(everyCosine[1].content).toBe("Apple harvest.");
+  expect(everyCosine[1].lexical).toBeLessThan(everyCosine[2].lexical);
+  for (const topK of [1, 2, 3, 5]) {
+    const ranked = await searchChunks({ ...request, topK });
+    expect(ranked.map((m) => [m.memoryId, m.score.toFixed(9), m.cosine.toFixed(9)])).toEqual(
+      everyCosine.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9), m.cosine.toFixed(9)]),
+    );
+  }
+});
+
+test("the cosine is looked up only for lexical hits scoring at least half the top_k-th memory's BM25", () => {
+  const hit = (chunk: string, memory: string, bm25: number) => ({ chunk_id: chunk, bm25, row: { memory_id: memory } as ChunkRow });
+  // Memories by BM25: m1 (10), m2 (8, two chunks), m3 (6), m4 (3), m5 (2.9).
+  const hits = [hit("c1", "m1", 10), hit("c2", "m2", 8), hit("c3", "m2", 7), hit("c4", "m3", 6), hit("c5", "m4", 3), hit("c6", "m5", 2.9)];
+  const result = { bm25Max: 12, hits, truncated: false };
+  // top_k 3: the third memory (m3, 6) scores at least 3, so a hit under 3 cannot rank.
+  expect(hitsThatCanRank(result, 3)).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+  expect(hitsThatCanRank(result, 1)).toEqual(["c1", "c2", "c3", "c4"]);
+  // Fewer memories than top_k: every hit.
+  expect(hitsThatCanRank(result, 10)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
 });

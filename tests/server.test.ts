@@ -100,7 +100,11 @@ describe("npm start", () => {
     expect(await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY })).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
     const wrong = await call("PUT", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
     expect(wrong).toMatchObject({ status: 405, body: { success: false, error: { code: "METHOD_NOT_ALLOWED" } } });
-    expect(wrong.headers.get("allow")).toContain("POST");
+    expect(wrong.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    const recallByGet = await call("GET", "/recall", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(recallByGet).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "GET is not allowed here; use POST." } } });
+    const options = await fetch(`${server.base}/api/v1/namespaces/ns_x`, { method: "OPTIONS" });
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, PATCH, DELETE, HEAD, OPTIONS"]);
   });
 
   test("GET /openapi.json is an OpenAPI 3.1 document of every endpoint, built from the handlers' schemas", async () => {

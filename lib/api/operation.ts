@@ -36,7 +36,8 @@ export interface OperationResult {
  * One operation by an authenticated key, whatever the transport: checks the endpoint's permission (403),
  * parses path, query and body with its schemas (400 with `details[].field` like
  * `body.memories.3.content`), runs the handler, passes the result through the response schema (so
- * internal columns cannot leak) and, for memory operations, writes the activity row, refusals included.
+ * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included)
+ * without holding the response for it.
  * Errors come out as ApiError.
  */
 export async function runOperation<E extends Endpoint>(
@@ -67,7 +68,10 @@ export async function runOperation<E extends Endpoint>(
     throw apiError;
   } finally {
     if (endpoint.activity) {
-      await recordActivity({
+      // Not awaited: the caller does not wait the millisecond the write takes. It starts before the
+      // response is returned, so on the embedded database (one connection, statements in order) any
+      // later statement sees it; on PostgreSQL it may land a moment after the response.
+      void recordActivity({
         ...activity,
         orgId: key.orgId,
         apiKeyId: key.keyId,

@@ -12,7 +12,7 @@ export type { Prisma } from "@/lib/generated/prisma/client";
 
 // What pgvector needs to choose well (measured on PGlite): the HNSW candidate list at least as long as
 // the vector leg's LIMIT, iterative scans so that a namespace filter cannot starve it, and SSD costs.
-const SEARCH_SETTINGS = "SET hnsw.ef_search = 100; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;";
+const SEARCH_SETTINGS = "SET hnsw.ef_search = 50; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;";
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export interface Database {

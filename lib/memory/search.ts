@@ -56,7 +56,7 @@ export interface ScoredChunk {
   cosine: number;
 }
 
-interface ChunkRow {
+export interface ChunkRow {
   id: string;
   memory_id: string;
   content: string;
@@ -66,14 +66,14 @@ interface ChunkRow {
   created_at: Date;
 }
 
-interface LexicalHit {
+export interface LexicalHit {
   chunk_id: string;
   bm25: number;
   /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
   row: ChunkRow;
 }
 
-interface LexicalResult {
+export interface LexicalResult {
   /** The best possible BM25 of the query in this namespace: every term at its highest weight. */
   bm25Max: number;
   hits: LexicalHit[];
@@ -215,6 +215,24 @@ async function chunkRows(request: SearchRequest, chunkIds: string[]): Promise<Ma
   return new Map(rows.map((row) => [row.id, row]));
 }
 
+/**
+ * The lexical hits whose cosine can change the results. A hit scores between half its lexical share
+ * (cosine 0) and all of it (cosine 1), so the topK-th memory by lexical share scores at least half of
+ * its own, and a hit below that can neither enter the results nor raise its memory's score in them.
+ */
+export function hitsThatCanRank(lexical: LexicalResult, topK: number): string[] {
+  const memories = new Set<string>();
+  let floor = 0;
+  for (const hit of lexical.hits) {
+    memories.add(hit.row.memory_id);
+    if (memories.size === topK) {
+      floor = hit.bm25 / 2;
+      break;
+    }
+  }
+  return lexical.hits.filter((hit) => hit.bm25 >= floor).map((hit) => hit.chunk_id);
+}
+
 /** The best chunk of each memory, best first. */
 function bestPerMemory<T extends { memoryId: string; chunkId: string; score: number }>(chunks: T[]): T[] {
   const best = new Map<string, T>();
@@ -248,7 +266,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   if (vector) {
     // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
     const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
-    for (const row of await vectorLeg(request, vector, [...candidates.keys()], limit)) {
+    for (const row of await vectorLeg(request, vector, hitsThatCanRank(lexical, request.topK), limit)) {
       const known = candidates.get(row.chunk_id);
       if (known) known.cosine = row.cosine;
       else candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
