@@ -163,30 +163,40 @@ async function lexicalLeg(request: SearchRequest, limit: number): Promise<Lexica
   return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit };
 }
 
-/**
- * The vector leg: the nearest chunks by cosine, filters applied before the limit, together with the
- * cosine of each lexical hit, so that every candidate is scored on both signals.
- */
-async function vectorLeg(request: SearchRequest, vector: number[], lexicalChunkIds: string[], limit: number) {
+/** The vector leg: the nearest chunks by cosine, filters applied before the limit. */
+async function vectorLeg(request: SearchRequest, vector: number[], limit: number) {
   const { params, add, filter } = statement(request);
-  const where = filter();
   // Cast once: a parameter cast inside the expression would parse the vector's text again for every row.
   const vec = "(SELECT v FROM query_vector)";
   // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
   const model = `${add(embedder().model)}::text`;
   return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
-     (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
-      FROM memory_chunks c
-      WHERE ${where} AND c.embedding_model = ${model}
-      ORDER BY c.embedding <=> ${vec}
-      LIMIT ${add(limit)})
-     UNION ALL
-     SELECT c.id, c.memory_id, CASE WHEN c.embedding_model = ${model} THEN (1 - (c.embedding <=> ${vec}))::float8 ELSE 0 END
+     SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
      FROM memory_chunks c
-     WHERE c.id = ANY(${add(lexicalChunkIds)}::text[]) AND ${where}`,
+     WHERE ${filter()} AND c.embedding_model = ${model}
+     ORDER BY c.embedding <=> ${vec}
+     LIMIT ${add(limit)}`,
     ...params,
   );
+}
+
+/** The stored vectors of the given chunks (those of the current model; another model's are not comparable). */
+async function vectorsOf(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number[]>> {
+  const { params, add, filter } = statement(request);
+  const rows = await (await db()).$queryRawUnsafe<{ id: string; embedding: string }[]>(
+    `SELECT c.id, c.embedding::text AS embedding FROM memory_chunks c
+     WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${add(embedder().model)}`,
+    ...params,
+  );
+  return new Map(rows.map((row) => [row.id, JSON.parse(row.embedding) as number[]]));
+}
+
+/** Cosine of two unit vectors. */
+function cosineOf(a: number[], b: number[]): number {
+  let dot = 0;
+  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
+  return dot;
 }
 
 /** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
@@ -244,9 +254,10 @@ function bestPerMemory<T extends { memoryId: string; chunkId: string; score: num
 }
 
 /**
- * Best chunks for a query, one per memory, best first. The lexical leg (BM25 over the namespace's
- * postings) runs while the query is being embedded; then the vector leg (pgvector cosine) finds the
- * nearest chunks and the cosine of the lexical hits, and the candidates are fused. Every filter applies
+ * Best chunks for a query, one per memory, best first. While the query is being embedded, the lexical
+ * leg (BM25 over the namespace's postings) runs and the stored vectors of its hits that can still rank
+ * are read; once the query vector is there, their cosines are computed here, the vector leg (pgvector
+ * HNSW) finds the nearest chunks, and the candidates are fused. Every filter applies
  * inside the SQL, before each leg's limit. The BM25 of a vector candidate the lexical leg left out is
  * at most the leg's lowest hit; it is computed only when that bound could place it in the results.
  */
@@ -258,6 +269,8 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
   const limit = Math.max(50, request.topK * 2);
   const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
+  // Still while the query is being embedded: the vectors of the lexical hits whose cosine can change the results.
+  const hitVectors = mode === "hybrid" && lexical.hits.length ? await vectorsOf(request, hitsThatCanRank(lexical, request.topK)) : new Map<string, number[]>();
   const vector = await pendingVector;
 
   const candidates = new Map<string, Candidate>(
@@ -266,10 +279,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   if (vector) {
     // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
     const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
-    for (const row of await vectorLeg(request, vector, hitsThatCanRank(lexical, request.topK), limit)) {
+    for (const [chunkId, hitVector] of hitVectors) candidates.get(chunkId)!.cosine = cosineOf(vector, hitVector);
+    for (const row of await vectorLeg(request, vector, limit)) {
       const known = candidates.get(row.chunk_id);
-      if (known) known.cosine = row.cosine;
-      else candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
+      if (!known) candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
+      else if (!hitVectors.has(row.chunk_id)) known.cosine = row.cosine;
     }
   }
 
