@@ -1,9 +1,13 @@
 import { CodeBlock } from "@/components/code-block";
+import { redirect } from "next/navigation";
 import { publicUrl } from "@/lib/config";
+import { currentSession, landingPath } from "@/lib/console/session";
 
 export const dynamic = "force-dynamic";
 
-export default function HomePage() {
+export default async function HomePage() {
+  const session = await currentSession();
+  if (session) redirect(await landingPath(session.userId));
   const api = `${publicUrl()}/api/v1`;
   return (
     <main className="mx-auto max-w-3xl px-6 py-16">
@@ -24,6 +28,9 @@ npx memgw key create --org acme --name "my app" \\
   -d '{"name": "support-bot"}'`}</CodeBlock>
       </section>
       <nav className="mt-10 flex flex-wrap gap-4 text-sm">
+        <a className="rounded-md bg-slate-900 px-4 py-2 font-medium text-white hover:bg-slate-700" href="/sign-in">
+          Sign in to the console
+        </a>
         <a className="rounded-md bg-indigo-600 px-4 py-2 font-medium text-white hover:bg-indigo-500" href="/api/v1/openapi.json">
           OpenAPI document
         </a>

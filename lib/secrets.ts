@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "./config";
 
-type SecretName = "KEY_PEPPER";
+type SecretName = "KEY_PEPPER" | "ENCRYPTION_KEY" | "NEXTAUTH_SECRET";
 
 /**
  * A server secret from the environment, or — so that a fresh install needs no set-up — one generated

@@ -101,11 +101,14 @@ async function assertRoleAllows(tx: Tx, orgId: string, userId: string, permissio
   }
 }
 
-/** Revocation is immediate: keys are looked up on every request, never cached. Revoking twice is a no-op. */
-export async function revokeApiKey(keyId: string, actor: Actor, orgId?: string) {
+/**
+ * Revocation is immediate: keys are looked up on every request, never cached. Revoking twice is a no-op.
+ * `within` bounds the lookup to an organization and, for a console member, to the keys they created.
+ */
+export async function revokeApiKey(keyId: string, actor: Actor, within: { orgId?: string; createdById?: string } = {}) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const key = await tx.apiKey.findFirst({ where: { id: keyId, ...(orgId ? { orgId } : {}) } });
+    const key = await tx.apiKey.findFirst({ where: { id: keyId, ...within } });
     if (!key) throw notFound(`API key ${keyId}`);
     if (key.revokedAt) return key;
     const revoked = await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
@@ -146,4 +149,26 @@ export async function authenticateApiKey(authorization: string | null): Promise<
     permissions: key.permissions as Permission[],
     scopes: parseScopes(key.scopes),
   };
+}
+
+/** The keys page: every key of the organization, newest first, with its creator and granted namespaces. */
+export async function listApiKeys(orgId: string) {
+  const prisma = await db();
+  const keys = await prisma.apiKey.findMany({
+    where: { orgId },
+    include: { createdBy: { select: { email: true } }, grants: { include: { namespace: { select: { id: true, name: true } } } } },
+    orderBy: { createdAt: "desc" },
+  });
+  return keys.map((key) => ({
+    id: key.id,
+    name: key.name,
+    display: key.display,
+    permissions: key.permissions as Permission[],
+    scopes: parseScopes(key.scopes),
+    namespaces: key.grants.map((grant) => grant.namespace),
+    createdBy: key.createdBy?.email ?? null,
+    createdAt: key.createdAt,
+    lastUsedAt: key.lastUsedAt,
+    revokedAt: key.revokedAt,
+  }));
 }

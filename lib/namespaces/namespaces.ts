@@ -3,6 +3,7 @@ import { pageWindow, type PaginationQuery } from "@/lib/api/pagination";
 import { actorOf, grantsOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "./schemas";
 
@@ -151,4 +152,14 @@ export async function resolveTarget(principal: Principal, target: { namespace_id
   const namespace = await prisma.namespace.findFirst({ where: { ...where, ...visibleTo(principal) } });
   if (!namespace) throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
   return namespace;
+}
+
+/** The namespaces a console user may grant to keys they create: all for owners and admins, their own grants for members. */
+export async function namespacesForMember(orgId: string, userId: string, role: Role) {
+  const prisma = await db();
+  return prisma.namespace.findMany({
+    where: { orgId, ...(role === "member" ? { grants: { some: { userId } } } : {}) },
+    select: { id: true, name: true },
+    orderBy: { name: "asc" },
+  });
 }

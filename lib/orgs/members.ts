@@ -1,6 +1,6 @@
-import { ApiError } from "@/lib/api/errors";
+import { ApiError, notFound } from "@/lib/api/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 
@@ -23,5 +23,65 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
       details: { role: input.role },
     });
     return membership;
+  });
+}
+
+export async function listMembers(orgId: string) {
+  const prisma = await db();
+  const memberships = await prisma.membership.findMany({ where: { orgId }, include: { user: true }, orderBy: { createdAt: "asc" } });
+  return memberships.map((m) => ({
+    userId: m.userId,
+    email: m.user.email,
+    name: m.user.name,
+    role: m.role,
+    joinedAt: m.createdAt,
+    lastSignInAt: m.user.lastSignInAt,
+  }));
+}
+
+/** Adds the person (creating their account, without a password, if they have none) and returns whether the account is new. */
+export async function inviteMember(input: { orgId: string; email: string; role: Role }, actor: Actor) {
+  const prisma = await db();
+  const user =
+    (await prisma.user.findUnique({ where: { email: input.email } })) ??
+    (await prisma.user.create({ data: { id: newId("usr"), email: input.email } }));
+  await addMember({ orgId: input.orgId, userId: user.id, role: input.role }, actor);
+  return user;
+}
+
+async function assertOwnerRemains(tx: Tx, orgId: string, leaving: string) {
+  const owners = await tx.membership.count({ where: { orgId, role: "owner", userId: { not: leaving } } });
+  if (owners === 0) throw new ApiError("CONFLICT", "An organization needs at least one owner: make someone else owner first.");
+}
+
+export async function changeMemberRole(input: { orgId: string; userId: string; role: Role }, actor: Actor) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
+    if (!membership) throw notFound(`Member ${input.userId}`);
+    if (membership.role === input.role) return membership;
+    if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
+    const updated = await tx.membership.update({ where: { id: membership.id }, data: { role: input.role } });
+    await recordAudit(tx, {
+      orgId: input.orgId,
+      actor,
+      action: "member.role_change",
+      targetType: "user",
+      targetId: input.userId,
+      details: { from: membership.role, to: input.role },
+    });
+    return updated;
+  });
+}
+
+/** Takes effect on the member's next request: console pages read membership on every request. */
+export async function removeMember(input: { orgId: string; userId: string }, actor: Actor) {
+  const prisma = await db();
+  await prisma.$transaction(async (tx) => {
+    const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
+    if (!membership) throw notFound(`Member ${input.userId}`);
+    if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
+    await tx.membership.delete({ where: { id: membership.id } });
+    await recordAudit(tx, { orgId: input.orgId, actor, action: "member.remove", targetType: "user", targetId: input.userId, details: { role: membership.role } });
   });
 }

@@ -1,10 +1,9 @@
-import { z } from "zod";
-import { notFound } from "@/lib/api/errors";
+import { ApiError, notFound } from "@/lib/api/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
-export const OrganizationName = z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");
+export { OrganizationName } from "./schemas";
 
 export function slugify(name: string): string {
   const slug = name
@@ -17,13 +16,17 @@ export function slugify(name: string): string {
   return slug || "org";
 }
 
+/** Console paths that are not organizations (`/{org-slug}/…` shares the URL space with them). */
+const RESERVED_SLUGS = ["api", "sign-in", "sign-up", "sign-out", "_next", "favicon.svg", "settings", "new"];
+
 export async function createOrganization(name: string, actor: Actor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const base = slugify(name);
-    const taken = new Set(
-      (await tx.organization.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((o) => o.slug),
-    );
+    const taken = new Set([
+      ...RESERVED_SLUGS,
+      ...(await tx.organization.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((o) => o.slug),
+    ]);
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     const org = await tx.organization.create({ data: { id: newId("org"), name, slug } });
@@ -38,4 +41,16 @@ export async function findOrganization(idOrSlug: string) {
   const org = await prisma.organization.findFirst({ where: { OR: [{ id: idOrSlug }, { slug: idOrSlug }] } });
   if (!org) throw notFound(`Organization ${idOrSlug}`);
   return org;
+}
+
+export async function updateSignInPolicy(orgId: string, policy: { allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean }, actor: Actor) {
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    if (policy.allowSso && !(await tx.oidcConnection.findUnique({ where: { orgId } }))) {
+      throw new ApiError("BAD_REQUEST", "Set up the SSO connection before allowing single sign-on.");
+    }
+    const org = await tx.organization.update({ where: { id: orgId }, data: policy });
+    await recordAudit(tx, { orgId, actor, action: "sign_in_policy.update", targetType: "organization", targetId: orgId, details: policy });
+    return org;
+  });
 }

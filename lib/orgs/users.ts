@@ -1,14 +1,9 @@
-import { z } from "zod";
 import { ApiError, notFound } from "@/lib/api/errors";
-import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/passwords";
+import { hashPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
-export const Email = z.email("must be a valid email address").max(254).transform((email) => email.toLowerCase());
-export const Password = z
-  .string()
-  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
+export { Email, Password } from "./schemas";
 
 export async function createUser(input: { email: string; password?: string; name?: string }) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;

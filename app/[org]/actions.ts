@@ -1,0 +1,84 @@
+"use server";
+// The console's mutations under /{org-slug}: each is a runConsoleAction with its role and form schema.
+import { revalidatePath } from "next/cache";
+import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { sendInvitation } from "@/lib/auth/magic-link";
+import { ApiKeyForm, KeyIdForm, OidcConnectionForm } from "@/lib/auth/schemas";
+import { saveOidcConnection } from "@/lib/auth/sso";
+import { runConsoleAction } from "@/lib/console/action";
+import { namespacesForMember } from "@/lib/namespaces/namespaces";
+import { ApiError } from "@/lib/api/errors";
+import { changeMemberRole, inviteMember, removeMember } from "@/lib/orgs/members";
+import { updateSignInPolicy } from "@/lib/orgs/organizations";
+import { InviteForm, MemberForm, PolicyForm, RoleForm } from "@/lib/orgs/schemas";
+
+const EVERYONE = ["owner", "admin", "member"] as const;
+const ADMINS = ["owner", "admin"] as const;
+const OWNERS = ["owner"] as const;
+
+export async function generateApiKey(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: EVERYONE, input: ApiKeyForm }, form, async (context, input) => {
+    const grantable = new Set((await namespacesForMember(context.orgId, context.userId, context.role)).map((ns) => ns.id));
+    const refused = input.namespace_ids.filter((id) => !grantable.has(id));
+    if (refused.length) throw new ApiError("FORBIDDEN", `You cannot grant namespace ${refused.join(", ")}.`);
+    const { key, secret } = await createApiKey(
+      { orgId: context.orgId, name: input.name, permissions: input.permissions, scopes: input.scopes, namespaceIds: input.namespace_ids, createdById: context.userId },
+      context.actor,
+    );
+    revalidatePath(`/${orgSlug}/keys`);
+    return { id: key.id, name: key.name, secret };
+  });
+}
+
+export async function revokeKey(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: EVERYONE, input: KeyIdForm }, form, async (context, input) => {
+    // Members revoke the keys they created; owners and admins any key of the organization.
+    const createdById = context.role === "member" ? context.userId : undefined;
+    await revokeApiKey(input.key_id, context.actor, { orgId: context.orgId, createdById });
+    revalidatePath(`/${orgSlug}/keys`);
+    return null;
+  });
+}
+
+export async function invite(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ADMINS, input: InviteForm }, form, async (context, input) => {
+    if (input.role === "owner" && context.role !== "owner") throw new ApiError("FORBIDDEN", "Only owners can invite owners.");
+    await inviteMember({ orgId: context.orgId, email: input.email, role: input.role }, context.actor);
+    await sendInvitation({ email: input.email, orgName: context.orgName, orgSlug: context.orgSlug, invitedBy: context.email });
+    revalidatePath(`/${orgSlug}/members`);
+    return null;
+  });
+}
+
+export async function changeRole(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ADMINS, input: RoleForm }, form, async (context, input) => {
+    if (context.role !== "owner" && input.role === "owner") throw new ApiError("FORBIDDEN", "Only owners can make someone owner.");
+    await changeMemberRole({ orgId: context.orgId, userId: input.user_id, role: input.role }, context.actor);
+    revalidatePath(`/${orgSlug}/members`);
+    return null;
+  });
+}
+
+export async function remove(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ADMINS, input: MemberForm }, form, async (context, input) => {
+    await removeMember({ orgId: context.orgId, userId: input.user_id }, context.actor);
+    revalidatePath(`/${orgSlug}/members`);
+    return null;
+  });
+}
+
+export async function savePolicy(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: OWNERS, input: PolicyForm }, form, async (context, input) => {
+    await updateSignInPolicy(context.orgId, { allowPassword: input.allow_password, allowMagicLink: input.allow_magic_link, allowSso: input.allow_sso }, context.actor);
+    revalidatePath(`/${orgSlug}/settings`);
+    return null;
+  });
+}
+
+export async function saveSso(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: OWNERS, input: OidcConnectionForm }, form, async (context, input) => {
+    await saveOidcConnection(context.orgId, input, context.actor);
+    revalidatePath(`/${orgSlug}/settings`);
+    return null;
+  });
+}

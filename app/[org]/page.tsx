@@ -1,0 +1,5 @@
+import { redirect } from "next/navigation";
+
+export default async function OrganizationHome({ params }: { params: Promise<{ org: string }> }) {
+  redirect(`/${(await params).org}/keys`);
+}

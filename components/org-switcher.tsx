@@ -1,0 +1,19 @@
+"use client";
+
+export function OrgSwitcher({ current, organizations }: { current: string; organizations: { slug: string; name: string }[] }) {
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span className="sr-only">Organization</span>
+      <select
+        aria-label="Organization"
+        value={current}
+        onChange={(event) => window.location.assign(`/${event.target.value}/keys`)}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm font-medium"
+      >
+        {organizations.map((org) => (
+          <option key={org.slug} value={org.slug}>{org.name}</option>
+        ))}
+      </select>
+    </label>
+  );
+}

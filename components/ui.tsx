@@ -1,0 +1,59 @@
+// Small tailwind pieces shared by the console's forms and pages.
+import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+
+export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
+  const styles = {
+    primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300",
+    secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
+    danger: "bg-rose-600 text-white hover:bg-rose-500 disabled:bg-rose-300",
+  }[variant];
+  return <button className={`rounded-md px-4 py-2 text-sm font-medium shadow-sm transition ${styles} ${className}`} {...props} />;
+}
+
+export function Field({ label, error, hint, children }: { label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
+  return (
+    <div className="text-sm">
+      <label className="block">
+        <span className="font-medium text-slate-700">{label}</span>
+        <div className="mt-1">{children}</div>
+      </label>
+      {hint && !error && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      {error && <p className="mt-1 text-xs text-rose-600" role="alert">{error}</p>}
+    </div>
+  );
+}
+
+export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500" {...props} />;
+}
+
+export function Notice({ tone = "info", children }: { tone?: "info" | "error" | "success"; children: ReactNode }) {
+  const styles = { info: "border-sky-200 bg-sky-50 text-sky-900", error: "border-rose-200 bg-rose-50 text-rose-900", success: "border-emerald-200 bg-emerald-50 text-emerald-900" }[tone];
+  return (
+    <div className={`rounded-md border px-4 py-3 text-sm ${styles}`} role={tone === "error" ? "alert" : "status"}>
+      {children}
+    </div>
+  );
+}
+
+export function Card({ title, description, children, actions }: { title: string; description?: ReactNode; children: ReactNode; actions?: ReactNode }) {
+  return (
+    <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
+      <header className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-100 px-5 py-4">
+        <div>
+          <h2 className="text-base font-semibold">{title}</h2>
+          {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+        </div>
+        {actions}
+      </header>
+      <div className="px-5 py-4">{children}</div>
+    </section>
+  );
+}
+
+/** Field errors of a failed action or zod parse, by field path. */
+export type FieldErrors = Record<string, string>;
+
+export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
+  return Object.fromEntries(issues.map((issue) => [issue.path.map(String).join(".") || "form", issue.message]));
+}

@@ -1,0 +1,130 @@
+import { expect, test, type Page } from "@playwright/test";
+
+// Next.js's route announcer is an alert too: the page's own are inside <main>.
+const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
+const unique = () => Math.random().toString(36).slice(2, 8);
+const PASSWORD = "a long console password";
+
+async function signUp(page: Page, email: string, organization: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Organization name").fill(organization);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+}
+
+async function signInWithPassword(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+}
+
+test("sign-up, sign-out and password sign-in; a wrong password gets a generic error", async ({ page }) => {
+  const email = `dana-${unique()}@example.com`;
+  await signUp(page, email, `Dana Labs ${unique()}`);
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+  await signOut(page);
+  await page.screenshot({ path: "test-results/screenshots/sign-in.png", fullPage: true });
+
+  await signInWithPassword(page, email, "not the password");
+  await expect(alertOn(page)).toHaveText("The email or password is not right.");
+  await signInWithPassword(page, "nobody-here@example.com", "not the password");
+  await expect(alertOn(page)).toHaveText("The email or password is not right.");
+
+  await signInWithPassword(page, email);
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(page).toHaveURL(/\/dana-labs-[a-z0-9]+\/keys$/);
+});
+
+test("five wrong passwords lock the address, and then even the right one is refused", async ({ page }) => {
+  const email = `lee-${unique()}@example.com`;
+  await signUp(page, email, `Lee Co ${unique()}`);
+  await signOut(page);
+  for (let attempt = 1; attempt <= 4; attempt++) {
+    await signInWithPassword(page, email, `wrong ${attempt}`);
+    await expect(alertOn(page)).toHaveText("The email or password is not right.");
+  }
+  await signInWithPassword(page, email, "wrong 5");
+  await expect(alertOn(page)).toContainText("Too many failed sign-ins");
+  await signInWithPassword(page, email);
+  await expect(alertOn(page)).toContainText("Too many failed sign-ins");
+});
+
+test("a key generated in the browser works against the API until it is revoked in the browser", async ({ page, request }) => {
+  await signUp(page, `kim-${unique()}@example.com`, `Kim Corp ${unique()}`);
+  await expect(page.getByText("No keys yet")).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/keys-empty.png", fullPage: true });
+
+  await page.getByRole("button", { name: "Generate key" }).click();
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await expect(page.getByText("give the key a name you will recognize")).toBeVisible();
+  await page.getByLabel("Name", { exact: true }).fill("support bot (production)");
+  await page.getByLabel("Manage namespaces").check();
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("You will not see it again.");
+  const secret = (await page.getByTestId("new-key-secret").innerText()).trim();
+  expect(secret).toMatch(/^mgw_[1-9A-HJ-NP-Za-km-z]{40,}$/);
+  await page.screenshot({ path: "test-results/screenshots/key-secret-dialog.png", fullPage: true });
+  await dialog.getByRole("button", { name: "I have stored it" }).click();
+
+  const row = page.getByTestId("key-row").filter({ hasText: "support bot (production)" });
+  await expect(row).toContainText(`mgw_…${secret.slice(-4)}`);
+  await expect(row).toContainText("NAMESPACE_READ, NAMESPACE_MANAGE");
+  await expect(page.getByText(secret)).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/keys.png", fullPage: true });
+
+  const headers = { authorization: `Bearer ${secret}` };
+  expect((await request.get("/api/v1/namespaces", { headers })).status()).toBe(200);
+
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await expect(row).toContainText("Revoked");
+  expect((await request.get("/api/v1/namespaces", { headers })).status()).toBe(401);
+});
+
+test("switching organizations shows each one's own keys, and the last used one opens after sign-in", async ({ browser }) => {
+  const email = `ana-${unique()}@example.com`;
+  const ana = await browser.newPage();
+  const alpha = `Alpha ${unique()}`;
+  await signUp(ana, email, alpha);
+  await ana.getByRole("button", { name: "Generate key" }).click();
+  await ana.getByLabel("Name", { exact: true }).fill("alpha key");
+  await ana.getByRole("button", { name: "Generate", exact: true }).click();
+  await ana.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+
+  // The owner of a second organization invites Ana; she is a member at once.
+  const owner = await browser.newPage();
+  const ownerEmail = `olga-${unique()}@example.com`;
+  const beta = `Beta ${unique()}`;
+  await signUp(owner, ownerEmail, beta);
+  await owner.getByRole("button", { name: "Generate key" }).click();
+  await owner.getByLabel("Name", { exact: true }).fill("beta key");
+  await owner.getByRole("button", { name: "Generate", exact: true }).click();
+  await owner.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+  await owner.getByRole("link", { name: "Members" }).click();
+  await owner.getByLabel("Email").fill(email);
+  await owner.getByRole("button", { name: "Send invitation" }).click();
+  await expect(owner.getByRole("status")).toHaveText(`Invitation sent to ${email}.`);
+  await expect(owner.getByLabel(`Role of ${email}`)).toHaveValue("member");
+
+  await ana.reload();
+  await expect(ana.getByTestId("key-row")).toHaveText([/alpha key/]);
+  await ana.getByLabel("Organization").selectOption({ label: beta });
+  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+\/keys$/);
+  await expect(ana.getByTestId("key-row")).toHaveText([/beta key/]);
+  await expect(ana.getByText("alpha key")).toHaveCount(0);
+
+  await signOut(ana);
+  await signInWithPassword(ana, email);
+  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+\/keys$/);
+  await expect(ana.getByLabel("Organization")).toHaveValue(/^beta-/);
+});

@@ -1,0 +1,153 @@
+import { PrismaAdapter } from "@auth/prisma-adapter";
+import type { AuthOptions, User } from "next-auth";
+import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
+import CredentialsProvider from "next-auth/providers/credentials";
+import EmailProvider from "next-auth/providers/email";
+import type { OAuthConfig } from "next-auth/providers/oauth";
+import { z } from "zod";
+import { publicUrl } from "@/lib/config";
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { addMember } from "@/lib/orgs/members";
+import { Email } from "@/lib/orgs/users";
+import { serverSecret } from "@/lib/secrets";
+import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./lockout";
+import { MAGIC_LINK_MAX_AGE_SECONDS } from "./magic-link";
+import { sendMail } from "./mail";
+import { hashPassword, needsRehash, verifyPassword } from "./passwords";
+import { emailDomain, oidcCredentials, orgIdOfSsoProvider, ssoProviderId } from "./sso";
+
+/** How a console session was established; an organization's policy says which may open it. */
+export type SignInMethod = "password" | "magic_link" | "sso";
+
+const PasswordSignIn = z.object({ email: Email, password: z.string().max(256) });
+
+// Verifying against a real hash when the account does not exist keeps both replies equally slow.
+let decoyHash: Promise<string> | undefined;
+
+async function authorizePassword(credentials: Record<string, string> | undefined): Promise<User> {
+  const parsed = PasswordSignIn.safeParse(credentials ?? {});
+  if (!parsed.success) throw new Error("InvalidCredentials");
+  const { email, password } = parsed.data;
+  if (await lockedUntil(email)) throw new Error("Locked");
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { email } });
+  const valid = await verifyPassword(user?.passwordHash ?? (await (decoyHash ??= hashPassword("decoy password"))), password);
+  if (!user?.passwordHash || !valid) {
+    await recordFailedSignIn(email);
+    throw new Error((await lockedUntil(email)) ? "Locked" : "InvalidCredentials");
+  }
+  await clearFailedSignIns(email);
+  if (needsRehash(user.passwordHash)) {
+    await prisma.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
+  }
+  return { id: user.id, email: user.email, name: user.name };
+}
+
+function ssoProvider(connection: NonNullable<Awaited<ReturnType<typeof oidcCredentials>>>): OAuthConfig<Record<string, unknown>> {
+  return {
+    id: ssoProviderId(connection.org.id),
+    name: `${connection.org.name} SSO`,
+    type: "oauth",
+    wellKnown: `${connection.issuer}/.well-known/openid-configuration`,
+    clientId: connection.clientId,
+    clientSecret: connection.clientSecret,
+    authorization: { params: { scope: "openid email profile" } },
+    idToken: true,
+    checks: ["pkce", "state", "nonce"],
+    // The organization's own identity provider, restricted to its domains, vouches for the address.
+    allowDangerousEmailAccountLinking: true,
+    profile(profile) {
+      return { id: String(profile.sub), email: String(profile.email ?? "").toLowerCase(), name: (profile.name as string) ?? null };
+    },
+  };
+}
+
+/** next-auth's Prisma adapter, with our ids, and without the identity provider's tokens (never used). */
+function adapter(prisma: Awaited<ReturnType<typeof db>>): Adapter {
+  const base = PrismaAdapter(prisma as never) as Adapter;
+  return {
+    ...base,
+    createUser: async ({ email, name, emailVerified }: Omit<AdapterUser, "id">) =>
+      prisma.user.create({ data: { id: newId("usr"), email: email.toLowerCase(), name: name ?? null, emailVerified } }) as never,
+    linkAccount: async (account: AdapterAccount) => {
+      await prisma.account.create({
+        data: { id: newId("acc"), userId: account.userId, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
+      });
+    },
+  };
+}
+
+/**
+ * next-auth's options. JWT sessions (the Credentials provider requires them); the session carries the
+ * user and how they signed in, and every console request re-reads membership, role and the
+ * organization's policy from the database, so a removal or a policy change applies at once.
+ * `providerId`: the provider a request to /api/auth is for, so that an organization's SSO provider
+ * is built only when that organization's sign-in is under way.
+ */
+export async function authOptions(providerId?: string): Promise<AuthOptions> {
+  process.env.NEXTAUTH_URL ||= publicUrl();
+  const prisma = await db();
+  const ssoOrgId = orgIdOfSsoProvider(providerId);
+  const connection = ssoOrgId ? await oidcCredentials(ssoOrgId) : null;
+  return {
+    secret: serverSecret("NEXTAUTH_SECRET"),
+    adapter: adapter(prisma),
+    session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
+    pages: { signIn: "/sign-in", error: "/sign-in", verifyRequest: "/sign-in?check_email=1" },
+    providers: [
+      CredentialsProvider({ id: "credentials", name: "Password", credentials: { email: {}, password: {} }, authorize: authorizePassword }),
+      EmailProvider({
+        maxAge: MAGIC_LINK_MAX_AGE_SECONDS,
+        // The same reply whether or not an account has the address: mail goes only to existing users.
+        async sendVerificationRequest({ identifier, url }) {
+          const user = await prisma.user.findUnique({ where: { email: identifier.toLowerCase() } });
+          if (!user) return;
+          await sendMail({
+            to: identifier,
+            subject: "Your Memory Gateway sign-in link",
+            text: `Sign in to Memory Gateway:\n${url}\n\nThe link works once, for 10 minutes. If you did not ask for it, ignore this email.`,
+            html: `<p>Sign in to Memory Gateway:</p><p><a href="${url}">Sign in</a></p><p>The link works once, for 10 minutes. If you did not ask for it, ignore this email.</p>`,
+          });
+        },
+      }),
+      ...(connection ? [ssoProvider(connection)] : []),
+    ],
+    callbacks: {
+      async signIn({ user, account, profile }) {
+        if (account?.provider === "email") {
+          // Only existing accounts (and invited members, who are created with their invitation).
+          return Boolean(await prisma.user.findUnique({ where: { email: String(user.email).toLowerCase() } }));
+        }
+        if (connection && account?.provider === ssoProviderId(connection.org.id)) {
+          const email = String(user.email ?? "").toLowerCase();
+          if (!email || (profile as { email_verified?: boolean } | undefined)?.email_verified === false) return "/sign-in?error=SsoUnverified";
+          if (!connection.allowedDomains.includes(emailDomain(email))) return "/sign-in?error=SsoDomain";
+        }
+        return true;
+      },
+      async jwt({ token, user, account }) {
+        if (user && account) {
+          token.uid = user.id;
+          token.method = account.provider === "credentials" ? "password" : account.provider === "email" ? "magic_link" : "sso";
+          token.ssoOrgId = orgIdOfSsoProvider(account.provider);
+        }
+        return token;
+      },
+      async session({ session, token }) {
+        return { ...session, userId: token.uid, method: token.method, ssoOrgId: token.ssoOrgId ?? null };
+      },
+    },
+    events: {
+      async signIn({ user, account }) {
+        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
+        // First SSO sign-in of an allowed domain joins the organization as a member.
+        const orgId = orgIdOfSsoProvider(account?.provider);
+        if (orgId && !(await prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } }))) {
+          await addMember({ orgId, userId: user.id, role: "member" }, { type: "user", id: user.id });
+        }
+        if (orgId) await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: orgId } });
+      },
+    },
+  };
+}

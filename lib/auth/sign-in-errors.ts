@@ -1,0 +1,10 @@
+/** The sign-in errors the console explains (next-auth passes them as `?error=`, or in signIn()'s result). */
+export const SIGN_IN_ERRORS: Record<string, string> = {
+  InvalidCredentials: "The email or password is not right.",
+  Locked: "Too many failed sign-ins for this email. Try again in 15 minutes, or sign in with a magic link.",
+  RateLimited: "Too many attempts. Wait a few minutes before trying again.",
+  SsoDomain: "Your identity provider signed you in, but your email domain is not allowed for this organization.",
+  SsoUnverified: "Your identity provider did not confirm your email address.",
+  Verification: "This sign-in link has expired or was already used. Ask for a new one.",
+  AccessDenied: "That sign-in was refused.",
+};

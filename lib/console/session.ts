@@ -1,0 +1,65 @@
+import { getServerSession, type Session } from "next-auth";
+import { notFound, redirect } from "next/navigation";
+import { authOptions, type SignInMethod } from "@/lib/auth/console-auth";
+import { db } from "@/lib/db";
+
+export async function currentSession(): Promise<Session | null> {
+  const session = await getServerSession(await authOptions());
+  return session?.userId ? session : null;
+}
+
+export const METHOD_LABELS: Record<SignInMethod, string> = { password: "password", magic_link: "magic link", sso: "single sign-on" };
+
+type PolicyOrganization = { id: string; allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean };
+
+export function allowedMethods(org: PolicyOrganization): SignInMethod[] {
+  return [org.allowSso && "sso", org.allowPassword && "password", org.allowMagicLink && "magic_link"].filter(Boolean) as SignInMethod[];
+}
+
+/** Whether a session may open the organization: its method is allowed, and SSO only through this organization's own provider. */
+export function sessionAllowedIn(session: Session, org: PolicyOrganization): boolean {
+  if (session.method === "sso") return org.allowSso && session.ssoOrgId === org.id;
+  return allowedMethods(org).includes(session.method);
+}
+
+export type OrganizationAccess = Awaited<ReturnType<typeof organizationAccess>>;
+
+/**
+ * The signed-in user's access to an organization, read afresh on every request (so removal, role and
+ * policy changes apply to the very next one): null when there is no session, a 404 when the user is
+ * not a member, `blocked` when the way they signed in is not allowed there.
+ */
+export async function organizationAccess(slug: string) {
+  const session = await currentSession();
+  if (!session) return null;
+  const prisma = await db();
+  const membership = await prisma.membership.findFirst({
+    where: { userId: session.userId, org: { slug } },
+    include: { org: true, user: true },
+  });
+  if (!membership) return { session, membership: null, blocked: false } as const;
+  return { session, membership, org: membership.org, user: membership.user, blocked: !sessionAllowedIn(session, membership.org) } as const;
+}
+
+/** For pages under /{org-slug}: the member's access, or a redirect to sign-in, or a 404. */
+export async function requireOrganization(slug: string) {
+  const access = await organizationAccess(slug);
+  if (!access) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/${slug}`)}`);
+  if (!access.membership) notFound();
+  return access;
+}
+
+/** The organizations a user belongs to, for the switcher and for "open the last used one". */
+export async function userOrganizations(userId: string) {
+  const prisma = await db();
+  const memberships = await prisma.membership.findMany({ where: { userId }, include: { org: true }, orderBy: { createdAt: "asc" } });
+  return memberships.map((m) => ({ id: m.org.id, slug: m.org.slug, name: m.org.name, role: m.role }));
+}
+
+/** Where a signed-in user lands: the organization used last, else their first one. */
+export async function landingPath(userId: string): Promise<string> {
+  const prisma = await db();
+  const [user, organizations] = await Promise.all([prisma.user.findUnique({ where: { id: userId } }), userOrganizations(userId)]);
+  const last = organizations.find((org) => org.id === user?.lastOrgId) ?? organizations[0];
+  return last ? `/${last.slug}/keys` : "/sign-up?no_organization=1";
+}

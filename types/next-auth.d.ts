@@ -1,0 +1,18 @@
+import type { SignInMethod } from "@/lib/auth/console-auth";
+
+declare module "next-auth" {
+  interface Session {
+    userId: string;
+    method: SignInMethod;
+    /** For an SSO session: the organization whose identity provider signed the user in. */
+    ssoOrgId: string | null;
+  }
+}
+
+declare module "next-auth/jwt" {
+  interface JWT {
+    uid?: string;
+    method?: SignInMethod;
+    ssoOrgId?: string | null;
+  }
+}
