@@ -1,12 +1,14 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { SMTP_PORT } from "./e2e/mail-catcher";
 
 const port = Number(process.env.E2E_PORT || 3217);
 export const E2E_API_KEY = "mgw_e2eBootstrapKey0123456789abcdefghij";
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/mail-catcher.ts",
   outputDir: "test-results/e2e",
   timeout: 60_000,
   workers: 1,
@@ -33,6 +35,8 @@ export default defineConfig({
       MEMGW_INIT_USER_EMAIL: "e2e@example.com",
       MEMGW_INIT_USER_PASSWORD: "an e2e password",
       MEMGW_INIT_API_KEY: E2E_API_KEY,
+      // e2e/mail-catcher.ts listens here and saves each message for the tests.
+      SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}?ignoreTLS=true`,
     },
   },
 });

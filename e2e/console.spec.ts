@@ -1,4 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
+import { mailsTo, nextLinkTo } from "./mail";
 
 // Next.js's route announcer is an alert too: the page's own are inside <main>.
 const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
@@ -127,4 +128,45 @@ test("switching organizations shows each one's own keys, and the last used one o
   await signInWithPassword(ana, email);
   await expect(ana).toHaveURL(/\/beta-[a-z0-9]+\/keys$/);
   await expect(ana.getByLabel("Organization")).toHaveValue(/^beta-/);
+});
+
+test("a magic link arrives by mail, signs in once, and cannot be used again", async ({ page, browser }) => {
+  const email = `mo-${unique()}@example.com`;
+  await signUp(page, email, `Mo Studio ${unique()}`);
+  await signOut(page);
+
+  await page.getByRole("tab", { name: "Magic link" }).click();
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText("If an account exists for that address, a sign-in link is on its way.");
+  const link = await nextLinkTo(email);
+
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/mo-studio-[a-z0-9]+\/keys$/);
+  await expect(page.getByTestId("signed-in-as")).toHaveText(email);
+
+  const other = await browser.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("main").getByRole("alert")).toHaveText("This sign-in link has expired or was already used. Ask for a new one.");
+});
+
+test("asking for a magic link gives the same reply for an unknown address, and too many requests get a 429", async ({ page, request }) => {
+  const stranger = `nobody-${unique()}@example.com`;
+  await page.goto("/sign-in");
+  await page.getByRole("tab", { name: "Magic link" }).click();
+  await page.getByLabel("Email").fill(stranger);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText("If an account exists for that address, a sign-in link is on its way.");
+  expect(mailsTo(stranger)).toEqual([]);
+
+  // Five requests per address in 15 minutes (the page's was the first); the sixth is refused.
+  const { csrfToken } = await (await request.get("/api/auth/csrf")).json();
+  const ask = () => request.post("/api/auth/signin/email", { form: { email: stranger, csrfToken, json: "true" } });
+  for (let i = 0; i < 4; i++) expect((await ask()).status()).toBe(200);
+  const refused = await ask();
+  expect(refused.status()).toBe(429);
+  expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+  await page.getByLabel("Email").fill(stranger);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(alertOn(page)).toHaveText("Too many attempts. Wait a few minutes before trying again.");
 });

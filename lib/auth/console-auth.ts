@@ -114,9 +114,11 @@ export async function authOptions(providerId?: string): Promise<AuthOptions> {
       ...(connection ? [ssoProvider(connection)] : []),
     ],
     callbacks: {
-      async signIn({ user, account, profile }) {
+      async signIn({ user, account, profile, email }) {
         if (account?.provider === "email") {
-          // Only existing accounts (and invited members, who are created with their invitation).
+          // Asking for a link always succeeds (mail goes only to existing accounts, see above); using one
+          // needs the account, so a link never creates one.
+          if (email?.verificationRequest) return true;
           return Boolean(await prisma.user.findUnique({ where: { email: String(user.email).toLowerCase() } }));
         }
         if (connection && account?.provider === ssoProviderId(connection.org.id)) {

@@ -1,3 +1,4 @@
+import { publicUrl } from "@/lib/config";
 import { Email } from "@/lib/orgs/users";
 import { signInLimits, type RateLimiter } from "./rate-limit";
 
@@ -28,7 +29,7 @@ export async function signInRateLimit(request: Request, action?: string, provide
   const minutes = Math.ceil(refused.retryAfterSeconds / 60);
   const message = `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
   return Response.json(
-    { url: `/sign-in?error=RateLimited`, error: { code: "RATE_LIMITED", message } },
+    { url: `${publicUrl()}/sign-in?error=RateLimited`, error: { code: "RATE_LIMITED", message } },
     { status: 429, headers: { "retry-after": String(refused.retryAfterSeconds) } },
   );
 }

@@ -1,0 +1,26 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect } from "@playwright/test";
+import { MAIL_DIR } from "./mail-catcher";
+
+/** The bodies of the mails caught for an address, oldest first (quoted-printable decoded). */
+export function mailsTo(address: string): string[] {
+  return fs
+    .readdirSync(MAIL_DIR)
+    .filter((file) => file.endsWith(`-${address}.eml`))
+    .sort()
+    .map((file) => decodeQuotedPrintable(fs.readFileSync(path.join(MAIL_DIR, file), "utf8")));
+}
+
+/** Waits for the next mail to an address and returns the sign-in link in it. */
+export async function nextLinkTo(address: string, seen = 0): Promise<string> {
+  await expect.poll(() => mailsTo(address).length, { timeout: 10_000 }).toBeGreaterThan(seen);
+  const mail = mailsTo(address)[seen];
+  const link = /https?:\/\/\S+\/api\/auth\/callback\/email\?\S+/.exec(mail)?.[0];
+  if (!link) throw new Error(`No sign-in link in:\n${mail}`);
+  return link.replace(/&amp;/g, "&").replace(/["<>].*$/, "");
+}
+
+function decodeQuotedPrintable(text: string): string {
+  return text.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_, hex) => String.fromCharCode(parseInt(hex, 16)));
+}
