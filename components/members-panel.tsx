@@ -2,7 +2,7 @@
 import { useState } from "react";
 import { changeRole, invite, remove } from "@/app/[org]/actions";
 import { InviteForm } from "@/lib/orgs/schemas";
-import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
+import { Button, Card, Field, fieldErrors, Input, Notice, useHydrated, type FieldErrors } from "./ui";
 
 interface MemberRow { userId: string; email: string; name: string | null; role: "owner" | "admin" | "member"; joinedAt: string; lastSignInAt: string | null }
 
@@ -10,6 +10,7 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
   const [removing, setRemoving] = useState<MemberRow>();
+  const hydrated = useHydrated();
   const manages = props.role !== "member";
   const roles = props.role === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
 
@@ -56,7 +57,7 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
                 <td className="px-4 py-2">{m.email}{m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}</td>
                 <td className="px-4 py-2">
                   {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
-                    <select aria-label={`Role of ${m.email}`} defaultValue={m.role} className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                    <select aria-label={`Role of ${m.email}`} defaultValue={m.role} disabled={!hydrated} className="rounded-md border border-slate-300 px-2 py-1 text-sm"
                       onChange={async (e) => report(await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
                       {["owner", "admin", "member"].filter((r) => roles.includes(r) || r === m.role).map((r) => <option key={r} value={r}>{r}</option>)}
                     </select>

@@ -55,7 +55,7 @@ export function SettingsPanel(props: {
           <Button type="submit" disabled={disabled}>Save sign-in methods</Button>
         </form>
       </Card>
-      <Card title="Single sign-on (OIDC)" description={<>Register this redirect URI with your identity provider: <code className="break-all font-mono text-xs">{props.redirectUri}</code></>}>
+      <Card title="Single sign-on (OIDC)" description={<>Register this redirect URI with your identity provider: <code data-testid="sso-redirect-uri" className="break-all font-mono text-xs">{props.redirectUri}</code></>}>
         <form action={submitSso} className="grid gap-4 sm:grid-cols-2" noValidate>
           <Field label="Issuer URL" error={errors.issuer}><Input name="issuer" defaultValue={props.connection?.issuer} disabled={disabled} placeholder="https://idp.example.com" /></Field>
           <Field label="Client ID" error={errors.client_id}><Input name="client_id" defaultValue={props.connection?.client_id} disabled={disabled} /></Field>

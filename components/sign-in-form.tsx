@@ -5,7 +5,7 @@ import { startSso } from "@/app/sign-in/actions";
 import { SsoStartForm } from "@/lib/auth/schemas";
 import { SIGN_IN_ERRORS as MESSAGES } from "@/lib/auth/sign-in-errors";
 import { Email } from "@/lib/orgs/schemas";
-import { Button, Field, Input, Notice } from "./ui";
+import { Button, Field, Input, Notice, useHydrated } from "./ui";
 
 type Method = "password" | "magic_link" | "sso";
 
@@ -69,12 +69,13 @@ export function SignInForm(props: { error?: string; checkEmail: boolean; mailCon
     });
   }
 
+  const hydrated = useHydrated();
   const tabs: [Method, string][] = [["password", "Password"], ["magic_link", "Magic link"], ["sso", "SSO"]];
   return (
     <div className="mt-8 space-y-6">
       <div className="grid grid-cols-3 gap-1 rounded-lg bg-slate-200 p-1 text-sm" role="tablist">
         {tabs.map(([id, label]) => (
-          <button key={id} role="tab" aria-selected={method === id} onClick={() => { setMethod(id); setError(undefined); }}
+          <button key={id} role="tab" aria-selected={method === id} disabled={!hydrated} onClick={() => { setMethod(id); setError(undefined); }}
             className={`rounded-md px-3 py-1.5 font-medium ${method === id ? "bg-white shadow-sm" : "text-slate-600 hover:text-slate-900"}`}>
             {label}
           </button>

@@ -1,5 +1,13 @@
+"use client";
 // Small tailwind pieces shared by the console's forms and pages.
-import type { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode } from "react";
+import { useSyncExternalStore, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+
+const noSubscription = () => () => {};
+
+/** False in the server's HTML, true once React owns the page. */
+export function useHydrated(): boolean {
+  return useSyncExternalStore(noSubscription, () => true, () => false);
+}
 
 export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
   const styles = {
@@ -7,7 +15,11 @@ export function Button({ variant = "primary", className = "", ...props }: Button
     secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
     danger: "bg-rose-600 text-white hover:bg-rose-500 disabled:bg-rose-300",
   }[variant];
-  return <button className={`rounded-md px-4 py-2 text-sm font-medium shadow-sm transition ${styles} ${className}`} {...props} />;
+  // A click handler does nothing until hydration; a button that looks live but ignores the click is worse
+  // than one that is briefly disabled. Submit buttons need no guard: React replays early form submissions.
+  const hydrated = useHydrated();
+  const disabled = props.disabled || (props.onClick !== undefined && !hydrated);
+  return <button className={`rounded-md px-4 py-2 text-sm font-medium shadow-sm transition ${styles} ${className}`} {...props} disabled={disabled} />;
 }
 
 export function Field({ label, error, hint, children }: { label: string; error?: string; hint?: ReactNode; children: ReactNode }) {

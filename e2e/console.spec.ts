@@ -1,31 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { alertOn, signInWithPassword, signOut, signUp, unique } from "./console";
 import { mailsTo, nextLinkTo } from "./mail";
-
-// Next.js's route announcer is an alert too: the page's own are inside <main>.
-const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
-const unique = () => Math.random().toString(36).slice(2, 8);
-const PASSWORD = "a long console password";
-
-async function signUp(page: Page, email: string, organization: string) {
-  await page.goto("/sign-up");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(PASSWORD);
-  await page.getByLabel("Organization name").fill(organization);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
-}
-
-async function signInWithPassword(page: Page, email: string, password = PASSWORD) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
-
-async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
-}
 
 test("sign-up, sign-out and password sign-in; a wrong password gets a generic error", async ({ page }) => {
   const email = `dana-${unique()}@example.com`;
@@ -169,4 +144,38 @@ test("asking for a magic link gives the same reply for an unknown address, and t
   await page.getByLabel("Email").fill(stranger);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(alertOn(page)).toHaveText("Too many attempts. Wait a few minutes before trying again.");
+});
+
+test("an invited member signs in from the invitation; a role change and a removal apply on their next request", async ({ page, browser }) => {
+  await signUp(page, `omar-${unique()}@example.com`, `Omar Works ${unique()}`);
+  const orgUrl = new URL(page.url()).pathname.split("/")[1];
+  await page.getByRole("link", { name: "Members" }).click();
+  const email = `max-${unique()}@example.com`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${email}.`);
+  const maxRow = page.getByTestId("member-row").filter({ hasText: email });
+  await expect(maxRow).toContainText("invited, not signed in yet");
+
+  const max = await browser.newPage();
+  await max.goto(await nextLinkTo(email));
+  await expect(max).toHaveURL(new RegExp(`/${orgUrl}/keys$`));
+  await max.getByRole("link", { name: "Members" }).click();
+  await expect(max.getByRole("heading", { name: "Members" })).toBeVisible();
+  await expect(max.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
+
+  await page.reload();
+  await expect(maxRow).not.toContainText("invited, not signed in yet");
+  await page.getByLabel(`Role of ${email}`).selectOption("admin");
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`${email} is now admin.`);
+  await max.reload();
+  await expect(max.getByRole("button", { name: "Send invitation" })).toBeVisible();
+
+  await maxRow.getByRole("button", { name: "Remove" }).click();
+  await page.getByRole("dialog", { name: `Remove ${email}?` }).getByRole("button", { name: "Remove" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`${email} was removed.`);
+  await expect(maxRow).toHaveCount(0);
+  const response = await max.reload();
+  expect(response?.status()).toBe(404);
+  await expect(max.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
-// Playwright global setup: an SMTP server on loopback that the gateway under test sends its mail to
-// (SMTP_URL in playwright.config.ts). Each message is saved as a file that the tests read.
+// An SMTP server on loopback that the gateway under test sends its mail to (SMTP_URL in
+// playwright.config.ts). Each message is saved as a file that the tests read.
 import fs from "node:fs";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
@@ -7,7 +7,7 @@ import { SMTPServer } from "smtp-server";
 export const MAIL_DIR = path.resolve("test-results/mail");
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || 2591);
 
-export default async function startMailCatcher() {
+export async function startMailCatcher(): Promise<() => Promise<void>> {
   fs.rmSync(MAIL_DIR, { recursive: true, force: true });
   fs.mkdirSync(MAIL_DIR, { recursive: true });
   let count = 0;

@@ -6,6 +6,7 @@ import { sendInvitation } from "@/lib/auth/magic-link";
 import { ApiKeyForm, KeyIdForm, OidcConnectionForm } from "@/lib/auth/schemas";
 import { saveOidcConnection } from "@/lib/auth/sso";
 import { runConsoleAction } from "@/lib/console/action";
+import { METHOD_LABELS, sessionAllowedIn } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { ApiError } from "@/lib/api/errors";
 import { changeMemberRole, inviteMember, removeMember } from "@/lib/orgs/members";
@@ -69,7 +70,16 @@ export async function remove(orgSlug: string, form: unknown) {
 
 export async function savePolicy(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: OWNERS, input: PolicyForm }, form, async (context, input) => {
-    await updateSignInPolicy(context.orgId, { allowPassword: input.allow_password, allowMagicLink: input.allow_magic_link, allowSso: input.allow_sso }, context.actor);
+    const policy = { allowPassword: input.allow_password, allowMagicLink: input.allow_magic_link, allowSso: input.allow_sso };
+    // An owner must not lock themselves out through a method they have not used yet (an SSO setup that
+    // does not work, say): they first sign in with a method that stays allowed.
+    if (!sessionAllowedIn(context.session, { id: context.orgId, ...policy })) {
+      throw new ApiError(
+        "BAD_REQUEST",
+        `You signed in with ${METHOD_LABELS[context.session.method]}, which this change turns off. Sign in with a method it keeps (for single sign-on, through this organization's identity provider), then save it again.`,
+      );
+    }
+    await updateSignInPolicy(context.orgId, policy, context.actor);
     revalidatePath(`/${orgSlug}/settings`);
     return null;
   });

@@ -4,6 +4,7 @@ import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
 import type { OAuthConfig } from "next-auth/providers/oauth";
+import type { TokenSet } from "openid-client";
 import { z } from "zod";
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -55,6 +56,15 @@ function ssoProvider(connection: NonNullable<Awaited<ReturnType<typeof oidcCrede
     authorization: { params: { scope: "openid email profile" } },
     idToken: true,
     checks: ["pkce", "state", "nonce"],
+    // Some providers put the email only in the userinfo response, not in the ID token.
+    userinfo: {
+      async request({ client, tokens }) {
+        // next-auth's type says plain parameters; at run time it is openid-client's TokenSet.
+        const tokenSet = tokens as TokenSet;
+        const claims = tokenSet.claims();
+        return claims.email ? claims : { ...claims, ...(await client.userinfo(tokenSet)) };
+      },
+    },
     // The organization's own identity provider, restricted to its domains, vouches for the address.
     allowDangerousEmailAccountLinking: true,
     profile(profile) {

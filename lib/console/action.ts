@@ -1,3 +1,4 @@
+import type { Session } from "next-auth";
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/audit/audit";
@@ -14,6 +15,8 @@ export interface ConsoleContext {
   email: string;
   role: Role;
   actor: Actor;
+  /** How the user signed in: the policy they save must still let this session in. */
+  session: Session;
 }
 
 /**
@@ -48,6 +51,7 @@ export async function runConsoleAction<S extends z.ZodType, T>(
       email: access.membership.user.email,
       role: access.membership.role,
       actor: { type: "user", id: access.membership.userId },
+      session: access.session,
     };
     return { ok: true, data: await handler(context, parsed.data) };
   } catch (error) {

@@ -1,0 +1,28 @@
+// Steps the console tests share.
+import { expect, type Page } from "@playwright/test";
+
+// Next.js's route announcer is an alert too: the page's own are inside <main>.
+export const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
+export const unique = () => Math.random().toString(36).slice(2, 8);
+export const PASSWORD = "a long console password";
+
+export async function signUp(page: Page, email: string, organization: string) {
+  await page.goto("/sign-up");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByLabel("Organization name").fill(organization);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+}
+
+export async function signInWithPassword(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+export async function signOut(page: Page) {
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+}
