@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { alertOn, signInWithPassword, signOut, signUp, unique } from "./console";
+import { alertOn, generateKey, signInWithPassword, signOut, signUp, unique } from "./console";
 import { mailsTo, nextLinkTo } from "./mail";
 
 test("sign-up, sign-out and password sign-in; a wrong password gets a generic error", async ({ page }) => {
@@ -72,20 +72,14 @@ test("switching organizations shows each one's own keys, and the last used one o
   const ana = await browser.newPage();
   const alpha = `Alpha ${unique()}`;
   await signUp(ana, email, alpha);
-  await ana.getByRole("button", { name: "Generate key" }).click();
-  await ana.getByLabel("Name", { exact: true }).fill("alpha key");
-  await ana.getByRole("button", { name: "Generate", exact: true }).click();
-  await ana.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+  await generateKey(ana, "alpha key");
 
   // The owner of a second organization invites Ana; she is a member at once.
   const owner = await browser.newPage();
   const ownerEmail = `olga-${unique()}@example.com`;
   const beta = `Beta ${unique()}`;
   await signUp(owner, ownerEmail, beta);
-  await owner.getByRole("button", { name: "Generate key" }).click();
-  await owner.getByLabel("Name", { exact: true }).fill("beta key");
-  await owner.getByRole("button", { name: "Generate", exact: true }).click();
-  await owner.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+  await generateKey(owner, "beta key");
   await owner.getByRole("link", { name: "Members" }).click();
   await owner.getByLabel("Email").fill(email);
   await owner.getByRole("button", { name: "Send invitation" }).click();

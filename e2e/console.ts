@@ -26,3 +26,11 @@ export async function signOut(page: Page) {
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
 }
+
+/** Generates a key with the form's default permissions and dismisses its secret. */
+export async function generateKey(page: Page, name: string) {
+  await page.getByRole("button", { name: "Generate key" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+}

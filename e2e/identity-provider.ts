@@ -15,6 +15,7 @@ export async function startIdentityProvider(): Promise<() => Promise<void>> {
     features: { registration: { enabled: true }, devInteractions: { enabled: true } },
     claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["name"] },
     cookies: { keys: ["memory gateway e2e identity provider"] },
+    ttl: { Interaction: 600, Session: 600, Grant: 600, AccessToken: 600, IdToken: 600 },
     async findAccount(_ctx, login) {
       const email = login.toLowerCase();
       return {

@@ -12,6 +12,7 @@ declare module "oidc-provider" {
     features?: Record<string, { enabled: boolean }>;
     claims?: Record<string, string[]>;
     cookies?: { keys: string[] };
+    ttl?: Record<string, number>;
     findAccount(ctx: unknown, sub: string): Promise<Account | undefined>;
   }
 
