@@ -171,5 +171,19 @@ test("an invited member signs in from the invitation; a role change and a remova
   await expect(maxRow).toHaveCount(0);
   const response = await max.reload();
   expect(response?.status()).toBe(404);
+  await expect(max.getByRole("main")).toContainText("belongs to an organization you are not a member of");
   await expect(max.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
+});
+
+test("the console's pages fit a phone screen; wide tables scroll inside their own box", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signUp(page, `pia-${unique()}@example.com`, `Pia Phone ${unique()}`);
+  await generateKey(page, "phone key");
+  for (const link of ["API keys", "Members", "Settings"]) {
+    await page.getByRole("link", { name: link }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow, link).toBeLessThanOrEqual(0);
+  }
+  await page.screenshot({ path: "test-results/screenshots/settings-phone.png", fullPage: true });
 });

@@ -43,8 +43,7 @@ export async function revokeKey(orgSlug: string, form: unknown) {
 
 export async function invite(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: InviteForm }, form, async (context, input) => {
-    if (input.role === "owner" && context.role !== "owner") throw new ApiError("FORBIDDEN", "Only owners can invite owners.");
-    await inviteMember({ orgId: context.orgId, email: input.email, role: input.role }, context.actor);
+    await inviteMember({ orgId: context.orgId, email: input.email, role: input.role, byRole: context.role }, context.actor);
     await sendInvitation({ email: input.email, orgName: context.orgName, orgSlug: context.orgSlug, invitedBy: context.email });
     revalidatePath(`/${orgSlug}/members`);
     return null;
@@ -53,8 +52,7 @@ export async function invite(orgSlug: string, form: unknown) {
 
 export async function changeRole(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: RoleForm }, form, async (context, input) => {
-    if (context.role !== "owner" && input.role === "owner") throw new ApiError("FORBIDDEN", "Only owners can make someone owner.");
-    await changeMemberRole({ orgId: context.orgId, userId: input.user_id, role: input.role }, context.actor);
+    await changeMemberRole({ orgId: context.orgId, userId: input.user_id, role: input.role, byRole: context.role }, context.actor);
     revalidatePath(`/${orgSlug}/members`);
     return null;
   });
@@ -62,7 +60,7 @@ export async function changeRole(orgSlug: string, form: unknown) {
 
 export async function remove(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: MemberForm }, form, async (context, input) => {
-    await removeMember({ orgId: context.orgId, userId: input.user_id }, context.actor);
+    await removeMember({ orgId: context.orgId, userId: input.user_id, byRole: context.role }, context.actor);
     revalidatePath(`/${orgSlug}/members`);
     return null;
   });

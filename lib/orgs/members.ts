@@ -39,8 +39,19 @@ export async function listMembers(orgId: string) {
   }));
 }
 
+/**
+ * `byRole`: the role of the console user making the change (absent for the CLI and the system). Only
+ * owners make, unmake or remove owners.
+ */
+function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
+  if (byRole && byRole !== "owner" && roles.includes("owner")) {
+    throw new ApiError("FORBIDDEN", "Only owners can make someone owner, change an owner's role or remove an owner.");
+  }
+}
+
 /** Adds the person (creating their account, without a password, if they have none) and returns whether the account is new. */
-export async function inviteMember(input: { orgId: string; email: string; role: Role }, actor: Actor) {
+export async function inviteMember(input: { orgId: string; email: string; role: Role; byRole?: Role }, actor: Actor) {
+  assertMayTouchOwners(input.byRole, [input.role]);
   const prisma = await db();
   const user =
     (await prisma.user.findUnique({ where: { email: input.email } })) ??
@@ -54,12 +65,13 @@ async function assertOwnerRemains(tx: Tx, orgId: string, leaving: string) {
   if (owners === 0) throw new ApiError("CONFLICT", "An organization needs at least one owner: make someone else owner first.");
 }
 
-export async function changeMemberRole(input: { orgId: string; userId: string; role: Role }, actor: Actor) {
+export async function changeMemberRole(input: { orgId: string; userId: string; role: Role; byRole?: Role }, actor: Actor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
     if (!membership) throw notFound(`Member ${input.userId}`);
     if (membership.role === input.role) return membership;
+    assertMayTouchOwners(input.byRole, [membership.role, input.role]);
     if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
     const updated = await tx.membership.update({ where: { id: membership.id }, data: { role: input.role } });
     await recordAudit(tx, {
@@ -75,11 +87,12 @@ export async function changeMemberRole(input: { orgId: string; userId: string; r
 }
 
 /** Takes effect on the member's next request: console pages read membership on every request. */
-export async function removeMember(input: { orgId: string; userId: string }, actor: Actor) {
+export async function removeMember(input: { orgId: string; userId: string; byRole?: Role }, actor: Actor) {
   const prisma = await db();
   await prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
     if (!membership) throw notFound(`Member ${input.userId}`);
+    assertMayTouchOwners(input.byRole, [membership.role]);
     if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
     await tx.membership.delete({ where: { id: membership.id } });
     await recordAudit(tx, { orgId: input.orgId, actor, action: "member.remove", targetType: "user", targetId: input.userId, details: { role: membership.role } });
