@@ -129,5 +129,12 @@ describe("SSO connection", () => {
     expect((await findSsoOrganization(`Jared@${domain.toUpperCase()}`)).id).toBe(org.id);
     expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
     await expect(findSsoOrganization("jared@elsewhere.test")).rejects.toThrow();
+
+    // A second organization listing the same (unverified) domain: the email no longer picks either.
+    const squatter = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
+    await saveOidcConnection(squatter.id, connection(domain), SYSTEM_ACTOR);
+    await updateSignInPolicy(squatter.id, policy, SYSTEM_ACTOR);
+    await expect(findSsoOrganization(`jared@${domain}`)).rejects.toThrow("enter your organization's slug instead");
+    expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
   });
 });

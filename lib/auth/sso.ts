@@ -71,13 +71,22 @@ export function emailDomain(email: string): string {
 
 /**
  * The organization whose identity provider "Continue with SSO" sends someone to: by slug, or by the
- * domain of a work email. Only organizations that allow SSO and have a connection qualify.
+ * domain of a work email. Only organizations that allow SSO and have a connection qualify. Domains are
+ * not verified, so when several organizations list one, the email picks none of them: the person
+ * names their organization's slug instead.
  */
 export async function findSsoOrganization(emailOrSlug: string) {
   const value = emailOrSlug.trim().toLowerCase();
+  const byEmail = value.includes("@");
   const prisma = await db();
-  const where = value.includes("@") ? { allowedDomains: { has: emailDomain(value) } } : { org: { slug: value } };
-  const connection = await prisma.oidcConnection.findFirst({ where: { ...where, org: { ...("org" in where ? where.org : {}), allowSso: true } }, include: { org: true } });
-  if (!connection) throw notFound(value.includes("@") ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
-  return connection.org;
+  const connections = await prisma.oidcConnection.findMany({
+    where: byEmail ? { allowedDomains: { has: emailDomain(value) }, org: { allowSso: true } } : { org: { slug: value, allowSso: true } },
+    include: { org: true },
+    take: 2,
+  });
+  if (connections.length === 0) throw notFound(byEmail ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
+  if (connections.length > 1) {
+    throw new ApiError("CONFLICT", `More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`);
+  }
+  return connections[0].org;
 }
