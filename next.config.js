@@ -19,6 +19,8 @@ const nextConfig = {
     "/**": [
       "./prisma/migrations/**/*",
       "./lib/memory/embeddings/local-worker.mjs",
+      "./lib/memory/embeddings/native-kernels.mjs",
+      "./native/matmul/**/*",
       "./node_modules/@energetic-ai/**/*",
     ],
   },

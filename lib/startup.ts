@@ -5,6 +5,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
 import { db, getDatabase } from "@/lib/db";
 import { embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
+import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
@@ -58,6 +59,11 @@ function firstRunHelp(): string {
   ].join("\n");
 }
 
+function embedderDescription(): string {
+  const provider = embedder();
+  return provider instanceof LocalEmbeddingProvider ? `${provider.model}, matrix products on ${provider.kernels}` : provider.model;
+}
+
 /** Opens and migrates the database, runs the headless bootstrap and prints where the gateway is. */
 export async function startGateway(): Promise<void> {
   try {
@@ -74,7 +80,7 @@ export async function startGateway(): Promise<void> {
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     console.log(lines.join("\n"));
     void warmUpEmbedder().then(
-      () => console.log(`  Embeddings ready (${embedder().model}).`),
+      () => console.log(`  Embeddings ready (${embedderDescription()}).`),
       (error) => console.error(`[memgw] the embedding model failed to load: ${(error as Error).message}`),
     );
   } catch (error) {

@@ -41,8 +41,9 @@ test("the pool's vectors are the model's own, also for a text longer than the 12
   try {
     const fromPool = await pool.embed(texts, "ingest");
     const fromModel = (await model.embed(texts)).map((vector: number[]) => normalize(vector));
+    // The pool runs the matrix products natively (when the addon is built): the same sums in another order.
     for (const [i, vector] of fromPool.entries()) {
-      expect(vector.map((v) => v.toFixed(6))).toEqual(fromModel[i].map((v) => v.toFixed(6)));
+      expect(Math.max(...vector.map((v, j) => Math.abs(v - fromModel[i][j])))).toBeLessThan(1e-5);
     }
   } finally {
     await pool.close();

@@ -34,7 +34,7 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
     memory_id: match.memoryId,
     chunk_id: match.chunkId,
     content: match.content,
-    score: Number(match.score.toFixed(6)),
+    score: match.score,
   }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };

@@ -11,7 +11,7 @@ export function matchJson(chunk: ScoredChunk): MatchJson {
     memory_id: chunk.memoryId,
     chunk_id: chunk.chunkId,
     content: chunk.content,
-    score: Number(chunk.score.toFixed(6)),
+    score: chunk.score,
     metadata: chunk.metadata,
     scopes: chunk.scopes,
     identity_id: chunk.identityId,

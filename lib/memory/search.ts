@@ -163,51 +163,29 @@ async function lexicalLeg(request: SearchRequest, limit: number): Promise<Lexica
   return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit };
 }
 
-/** The vector leg: the nearest chunks by cosine, filters applied before the limit. */
-async function vectorLeg(request: SearchRequest, vector: number[], limit: number) {
+/**
+ * The vector leg: the nearest chunks by cosine (pgvector HNSW), filters applied before the limit,
+ * and in the same statement the cosines of `alsoChunkIds` (the lexical hits that can rank). Chunks
+ * embedded by another model live in another space: they wait for `memgw reembed`, found by words only.
+ */
+async function vectorLeg(request: SearchRequest, vector: number[], limit: number, alsoChunkIds: string[]) {
   const { params, add, filter } = statement(request);
   // Cast once: a parameter cast inside the expression would parse the vector's text again for every row.
   const vec = "(SELECT v FROM query_vector)";
-  // Vectors of another model live in another space: such chunks wait for `memgw reembed`, found by words only.
   const model = `${add(embedder().model)}::text`;
   return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
-     SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
+     (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
+      FROM memory_chunks c
+      WHERE ${filter()} AND c.embedding_model = ${model}
+      ORDER BY c.embedding <=> ${vec}
+      LIMIT ${add(limit)})
+     UNION ALL
+     SELECT c.id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8
      FROM memory_chunks c
-     WHERE ${filter()} AND c.embedding_model = ${model}
-     ORDER BY c.embedding <=> ${vec}
-     LIMIT ${add(limit)}`,
+     WHERE c.id = ANY(${add(alsoChunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${model}`,
     ...params,
   );
-}
-
-/**
- * The stored vectors of the given chunks (of the current model: another model's are not comparable).
- * Read in pgvector's binary form (a 2-byte dimension count, 2 unused bytes, then big-endian float4s),
- * base64 in the result: half the time of parsing the decimal text form.
- */
-async function vectorsOf(request: SearchRequest, chunkIds: string[]): Promise<Map<string, Float32Array>> {
-  const { params, add, filter } = statement(request);
-  const rows = await (await db()).$queryRawUnsafe<{ id: string; embedding: string }[]>(
-    `SELECT c.id, encode(vector_send(c.embedding), 'base64') AS embedding FROM memory_chunks c
-     WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${add(embedder().model)}`,
-    ...params,
-  );
-  return new Map(
-    rows.map((row) => {
-      const bytes = Buffer.from(row.embedding, "base64");
-      const vector = new Float32Array(bytes.readUInt16BE(0));
-      for (let i = 0; i < vector.length; i++) vector[i] = bytes.readFloatBE(4 + 4 * i);
-      return [row.id, vector];
-    }),
-  );
-}
-
-/** Cosine of two unit vectors. */
-function cosineOf(a: number[], b: Float32Array): number {
-  let dot = 0;
-  for (let i = 0; i < a.length; i++) dot += a[i] * b[i];
-  return dot;
 }
 
 /** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
@@ -266,10 +244,9 @@ function bestPerMemory<T extends { memoryId: string; chunkId: string; score: num
 
 /**
  * Best chunks for a query, one per memory, best first. While the query is being embedded, the lexical
- * leg (BM25 over the namespace's postings) runs and the stored vectors of its hits that can still rank
- * are read; once the query vector is there, their cosines are computed here, the vector leg (pgvector
- * HNSW) finds the nearest chunks, and the candidates are fused. Every filter applies
- * inside the SQL, before each leg's limit. The BM25 of a vector candidate the lexical leg left out is
+ * leg (BM25 over the namespace's postings) runs; once the query vector is there, one statement finds
+ * the nearest chunks (pgvector HNSW) and the cosines of the lexical hits that can still rank, and the
+ * candidates are fused. Every filter applies inside the SQL, before each leg's limit. The BM25 of a vector candidate the lexical leg left out is
  * at most the leg's lowest hit; it is computed only when that bound could place it in the results.
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
@@ -280,8 +257,6 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
   const limit = Math.max(50, request.topK * 2);
   const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
-  // Still while the query is being embedded: the vectors of the lexical hits whose cosine can change the results.
-  const hitVectors = mode === "hybrid" && lexical.hits.length ? await vectorsOf(request, hitsThatCanRank(lexical, request.topK)) : new Map<string, Float32Array>();
   const vector = await pendingVector;
 
   const candidates = new Map<string, Candidate>(
@@ -290,11 +265,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   if (vector) {
     // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
     const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
-    for (const [chunkId, hitVector] of hitVectors) candidates.get(chunkId)!.cosine = cosineOf(vector, hitVector);
-    for (const row of await vectorLeg(request, vector, limit)) {
+    const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
+    for (const row of await vectorLeg(request, vector, limit, lexicalHitsThatCanRank)) {
       const known = candidates.get(row.chunk_id);
-      if (!known) candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
-      else if (!hitVectors.has(row.chunk_id)) known.cosine = row.cosine;
+      if (known) known.cosine = row.cosine;
+      else candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
     }
   }
 
@@ -303,7 +278,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     const lexicalScore = lexical.bm25Max > 0 ? candidate.bm25 / lexical.bm25Max : 0;
     const fused =
       mode === "fulltext" ? lexicalScore : mode === "vector" ? Math.max(0, candidate.cosine) : fuseScores(lexicalScore, candidate.cosine, anyLexical);
-    return Math.max(0, Math.min(1, fused));
+    // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
+    // sent back as min_score keeps its memory.
+    return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
   };
   const exact = [...candidates.values()].filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
   const bounded = [...candidates.values()].filter((c) => !c.bm25Exact);

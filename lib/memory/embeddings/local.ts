@@ -44,6 +44,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   private nextId = 1;
   private closed = false;
   private allReady = false;
+  /** What runs the model's matrix products: `native avx512` (the addon in native/matmul) or `wasm`. */
+  kernels: string | undefined;
   /** Why the model could not be loaded: every embedding is then refused at once instead of waiting forever. */
   private loadFailure: Error | undefined;
 
@@ -64,9 +66,10 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         queriesOnly,
         ready: new Promise((resolve, reject) => {
           worker.once("error", reject);
-          const onReady = (message: { ready?: boolean }) => {
+          const onReady = (message: { ready?: boolean; kernels?: string }) => {
             if (!message.ready) return;
             worker.off("message", onReady);
+            this.kernels = message.kernels;
             resolve();
           };
           worker.on("message", onReady);
