@@ -5,7 +5,7 @@ import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 interface MatMulAddon {
   instructionSet: string;
   pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
-  matMulPacked(memory: ArrayBuffer, aOffset: number, batch: number, m: number, k: number, transposeA: boolean, packed: ArrayBuffer, outOffset: number, n: number): void;
+  matMulPacked(memory: ArrayBuffer, aOffset: number, batch: number, m: number, k: number, outOffset: number, n: number, transposeA: boolean, packed: ArrayBuffer): void;
   batchMatMul(memory: ArrayBuffer, aOffset: number, bOffset: number, outOffset: number, batchA: number, batchB: number, m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): void;
 }
 
@@ -76,7 +76,7 @@ describe.skipIf(!addon && !process.env.CI)("the native matrix products", () => {
 
         new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
         const packed = addon!.pack(memory, bOffset, k, n, transposeB);
-        addon!.matMulPacked(memory, aOffset, 1, m, k, transposeA, packed, outOffset, n);
+        addon!.matMulPacked(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
         expectClose(new Float32Array(memory, outOffset, m * n), expected);
       }
   });
@@ -105,7 +105,7 @@ describe.skipIf(!addon && !process.env.CI)("the native matrix products", () => {
     expect(() => addon!.batchMatMul(memory, 0, 0, 4 * 124, 1, 1, 2, 2, 4, false, false)).toThrow(RangeError);
     expect(() => addon!.pack(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
     const packed = addon!.pack(memory, 0, 4, 4, false);
-    expect(() => addon!.matMulPacked(memory, 0, 1, 2, 4, false, packed, 0, 40)).toThrow("packed matrix of another shape");
+    expect(() => addon!.matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow("packed matrix of another shape");
     expect(new Uint8Array(memory)).toEqual(before);
   });
 

@@ -99,9 +99,24 @@ void transpose(const float* src, int64_t rows, int64_t cols, float* dst) {
     for (int64_t c = 0; c < cols; ++c) dst[c * rows + r] = src[r * cols + c];
 }
 
-bool getInts(napi_env env, const napi_value* values, int count, int64_t* out) {
-  for (int i = 0; i < count; ++i) {
-    if (napi_get_value_int64(env, values[i], &out[i]) != napi_ok) {
+// Reads a call's arguments: an ArrayBuffer (`memory`), then `intCount` integers; throws (and answers
+// false) on anything else.
+bool readArguments(napi_env env, napi_callback_info info, size_t expected, napi_value* argv, uint8_t** memory,
+                   size_t* length, int64_t* ints, int intCount) {
+  size_t count = expected;
+  napi_get_cb_info(env, info, &count, argv, nullptr, nullptr);
+  if (count != expected) {
+    napi_throw_type_error(env, nullptr, "wrong number of arguments");
+    return false;
+  }
+  void* data = nullptr;
+  if (napi_get_arraybuffer_info(env, argv[0], &data, length) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "memory must be an ArrayBuffer");
+    return false;
+  }
+  *memory = static_cast<uint8_t*>(data);
+  for (int i = 0; i < intCount; ++i) {
+    if (napi_get_value_int64(env, argv[i + 1], &ints[i]) != napi_ok) {
       napi_throw_type_error(env, nullptr, "offsets and sizes must be numbers");
       return false;
     }
@@ -109,14 +124,10 @@ bool getInts(napi_env env, const napi_value* values, int count, int64_t* out) {
   return true;
 }
 
-bool getBuffer(napi_env env, napi_value value, uint8_t** data, size_t* length) {
-  void* raw = nullptr;
-  if (napi_get_arraybuffer_info(env, value, &raw, length) != napi_ok) {
-    napi_throw_type_error(env, nullptr, "expected an ArrayBuffer");
-    return false;
-  }
-  *data = static_cast<uint8_t*>(raw);
-  return true;
+bool readBool(napi_env env, napi_value value) {
+  bool result = false;
+  napi_get_value_bool(env, value, &result);
+  return result;
 }
 
 bool inside(napi_env env, int64_t offset, int64_t bytes, size_t length) {
@@ -127,49 +138,48 @@ bool inside(napi_env env, int64_t offset, int64_t bytes, size_t length) {
   return true;
 }
 
-bool getArgs(napi_env env, napi_callback_info info, size_t expected, napi_value* values) {
-  size_t count = expected;
-  napi_get_cb_info(env, info, &count, values, nullptr, nullptr);
-  if (count != expected) {
-    napi_throw_type_error(env, nullptr, "wrong number of arguments");
-    return false;
-  }
-  return true;
+// The index-th left-hand matrix as [m, k]; one stored as [k, m] is transposed into `scratch`.
+const float* leftMatrix(const uint8_t* memory, int64_t offset, int64_t index, int64_t m, int64_t k, bool transposed,
+                        std::vector<float>& scratch) {
+  const float* a = reinterpret_cast<const float*>(memory + offset) + index * m * k;
+  if (!transposed) return a;
+  scratch.resize(m * k);
+  transpose(a, k, m, scratch.data());
+  return scratch.data();
 }
 
 // pack(memory, offset, k, n, transposed) -> ArrayBuffer: b ([k, n], or [n, k] when transposed) packed.
 napi_value Pack(napi_env env, napi_callback_info info) {
   napi_value argv[5];
-  if (!getArgs(env, info, 5, argv)) return nullptr;
   uint8_t* memory;
   size_t length;
   int64_t v[3];
-  bool transposed = false;
-  if (!getBuffer(env, argv[0], &memory, &length) || !getInts(env, argv + 1, 3, v)) return nullptr;
-  napi_get_value_bool(env, argv[4], &transposed);
+  if (!readArguments(env, info, 5, argv, &memory, &length, v, 3)) return nullptr;
   const int64_t offset = v[0], k = v[1], n = v[2];
   if (k <= 0 || n <= 0 || !inside(env, offset, k * n * 4, length)) return nullptr;
   void* packed = nullptr;
   napi_value result;
   napi_create_arraybuffer(env, sizeof(float) * panelsOf(n) * k * kPanel, &packed, &result);
-  pack(reinterpret_cast<const float*>(memory + offset), transposed, k, n, static_cast<float*>(packed));
+  pack(reinterpret_cast<const float*>(memory + offset), readBool(env, argv[4]), k, n, static_cast<float*>(packed));
   return result;
 }
 
-// matMul(memory, aOffset, batch, m, k, transposeA, packedB, outOffset, n): for each of `batch`
-// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b with b packed by pack().
+// matMulPacked(memory, aOffset, batch, m, k, outOffset, n, transposeA, packedB): for each of `batch`
+// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack().
 napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   napi_value argv[9];
-  if (!getArgs(env, info, 9, argv)) return nullptr;
-  uint8_t *memory, *packedBytes;
-  size_t length, packedLength;
-  int64_t v[4], w[2];
-  bool transposeA = false;
-  if (!getBuffer(env, argv[0], &memory, &length) || !getInts(env, argv + 1, 4, v) ||
-      !getBuffer(env, argv[6], &packedBytes, &packedLength) || !getInts(env, argv + 7, 2, w))
+  uint8_t* memory;
+  size_t length;
+  int64_t v[6];
+  if (!readArguments(env, info, 9, argv, &memory, &length, v, 6)) return nullptr;
+  const int64_t aOffset = v[0], batch = v[1], m = v[2], k = v[3], outOffset = v[4], n = v[5];
+  const bool transposeA = readBool(env, argv[7]);
+  void* packed = nullptr;
+  size_t packedLength = 0;
+  if (napi_get_arraybuffer_info(env, argv[8], &packed, &packedLength) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "packedB must be an ArrayBuffer");
     return nullptr;
-  napi_get_value_bool(env, argv[5], &transposeA);
-  const int64_t aOffset = v[0], batch = v[1], m = v[2], k = v[3], outOffset = w[0], n = w[1];
+  }
   if (batch <= 0 || m <= 0 || k <= 0 || n <= 0 || !inside(env, aOffset, batch * m * k * 4, length) ||
       !inside(env, outOffset, batch * m * n * 4, length))
     return nullptr;
@@ -177,16 +187,10 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
     napi_throw_range_error(env, nullptr, "packed matrix of another shape");
     return nullptr;
   }
-  const auto* packed = reinterpret_cast<const float*>(packedBytes);
-  std::vector<float> aT;
+  std::vector<float> scratch;
   for (int64_t index = 0; index < batch; ++index) {
-    const float* a = reinterpret_cast<const float*>(memory + aOffset) + index * m * k;
-    if (transposeA) {
-      aT.resize(m * k);
-      transpose(a, k, m, aT.data());
-      a = aT.data();
-    }
-    gemm(a, packed, reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+    const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
+    gemm(a, static_cast<const float*>(packed), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
   }
   return nullptr;
 }
@@ -196,30 +200,22 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
 // transposeB); a batch of 1 broadcasts. Offsets are in bytes.
 napi_value BatchMatMul(napi_env env, napi_callback_info info) {
   napi_value argv[11];
-  if (!getArgs(env, info, 11, argv)) return nullptr;
   uint8_t* memory;
   size_t length;
   int64_t v[8];
-  bool transposeA = false, transposeB = false;
-  if (!getBuffer(env, argv[0], &memory, &length) || !getInts(env, argv + 1, 8, v)) return nullptr;
-  napi_get_value_bool(env, argv[9], &transposeA);
-  napi_get_value_bool(env, argv[10], &transposeB);
+  if (!readArguments(env, info, 11, argv, &memory, &length, v, 8)) return nullptr;
   const int64_t aOffset = v[0], bOffset = v[1], outOffset = v[2], batchA = v[3], batchB = v[4];
   const int64_t m = v[5], k = v[6], n = v[7], batch = batchA > batchB ? batchA : batchB;
+  const bool transposeA = readBool(env, argv[9]), transposeB = readBool(env, argv[10]);
   if (m <= 0 || k <= 0 || n <= 0 || batchA <= 0 || batchB <= 0 ||
       (batchA != batchB && batchA != 1 && batchB != 1) || !inside(env, aOffset, batchA * m * k * 4, length) ||
       !inside(env, bOffset, batchB * k * n * 4, length) || !inside(env, outOffset, batch * m * n * 4, length))
     return nullptr;
-  std::vector<float> aT, packed(panelsOf(n) * k * kPanel);
+  std::vector<float> scratch, packed(panelsOf(n) * k * kPanel);
   for (int64_t index = 0; index < batch; ++index) {
-    const float* a = reinterpret_cast<const float*>(memory + aOffset) + (batchA == 1 ? 0 : index) * m * k;
     const float* b = reinterpret_cast<const float*>(memory + bOffset) + (batchB == 1 ? 0 : index) * k * n;
-    if (transposeA) {
-      aT.resize(m * k);
-      transpose(a, k, m, aT.data());
-      a = aT.data();
-    }
     if (index == 0 || batchB != 1) pack(b, transposeB, k, n, packed.data());
+    const float* a = leftMatrix(memory, aOffset, batchA == 1 ? 0 : index, m, k, transposeA, scratch);
     gemm(a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
   }
   return nullptr;

@@ -26,7 +26,7 @@ export function useNativeMatMul(addon, weights) {
       const shape = `${transposeB}:${k}:${n}`;
       let packed = packs.get(shape);
       if (!packed) packs.set(shape, (packed = addon.pack(memoryOf(backend), offsetOf(backend, b), k, n, transposeB)));
-      addon.matMulPacked(memoryOf(backend), offsetOf(backend, a), batchA, m, k, transposeA, packed, offsetOf(backend, out), n);
+      addon.matMulPacked(memoryOf(backend), offsetOf(backend, a), batchA, m, k, offsetOf(backend, out), n, transposeA, packed);
     } else {
       addon.batchMatMul(memoryOf(backend), offsetOf(backend, a), offsetOf(backend, b), offsetOf(backend, out), batchA, batchB, m, k, n, transposeA, transposeB);
     }
