@@ -1,6 +1,8 @@
 // @ts-check
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A test or a second checkout can build and serve from its own directory (builds in one directory collide).
+  distDir: process.env.MEMGW_DIST_DIR || ".next",
   // Native, WASM and data-file packages must load from node_modules at run time: bundled, PGlite's
   // WASM would be copied into public static media and its file lookups would break.
   serverExternalPackages: [

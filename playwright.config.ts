@@ -9,7 +9,7 @@ export const E2E_API_KEY = "mgw_e2eBootstrapKey0123456789abcdefghij";
 export default defineConfig({
   testDir: "e2e",
   globalSetup: "./e2e/global-setup.ts",
-  outputDir: "test-results/e2e",
+  outputDir: process.env.E2E_OUTPUT_DIR || "test-results/e2e",
   timeout: 60_000,
   workers: 1,
   reporter: [["list"]],

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
 
-export const MAIL_DIR = path.resolve("test-results/mail");
+export const MAIL_DIR = path.resolve(process.env.E2E_MAIL_DIR || "test-results/mail");
 export const SMTP_PORT = Number(process.env.E2E_SMTP_PORT || 2591);
 
 export async function startMailCatcher(): Promise<() => Promise<void>> {

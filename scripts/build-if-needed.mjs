@@ -8,8 +8,10 @@ import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
 const SOURCES = ["app", "components", "lib", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json"];
-const SKIP = new Set(["node_modules", ".next", "generated"]);
-const fingerprintFile = path.join(root, ".next", "memgw-sources.sha256");
+const SKIP = new Set(["node_modules", "generated"]);
+/** The build directory (MEMGW_DIST_DIR, as next.config.js reads it). */
+export const distDir = () => path.join(root, process.env.MEMGW_DIST_DIR || ".next");
+const fingerprintFile = () => path.join(distDir(), "memgw-sources.sha256");
 
 function* files(entry) {
   const full = path.join(root, entry);
@@ -19,7 +21,7 @@ function* files(entry) {
     return;
   }
   for (const child of fs.readdirSync(full).sort()) {
-    if (!SKIP.has(child) && !child.endsWith(".test.ts")) yield* files(path.join(entry, child));
+    if (!SKIP.has(child) && !child.startsWith(".next") && !child.endsWith(".test.ts")) yield* files(path.join(entry, child));
   }
 }
 
@@ -33,7 +35,7 @@ export function sourceFingerprint() {
 
 export function buildIfNeeded({ quiet = false } = {}) {
   const fingerprint = sourceFingerprint();
-  const built = fs.existsSync(path.join(root, ".next", "BUILD_ID")) && fs.existsSync(fingerprintFile) && fs.readFileSync(fingerprintFile, "utf8") === fingerprint;
+  const built = fs.existsSync(path.join(distDir(), "BUILD_ID")) && fs.existsSync(fingerprintFile()) && fs.readFileSync(fingerprintFile(), "utf8") === fingerprint;
   if (built) return false;
   if (!quiet) console.log("Building Memory Gateway (first start, or the sources changed)…");
   try {
@@ -46,7 +48,7 @@ export function buildIfNeeded({ quiet = false } = {}) {
     if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
     throw error;
   }
-  fs.writeFileSync(fingerprintFile, fingerprint);
+  fs.writeFileSync(fingerprintFile(), fingerprint);
   return true;
 }
 
