@@ -1,22 +1,51 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { chooseKernels } from "@/lib/memory/embeddings/native-kernels.mjs";
 
-interface MatMulAddon {
+interface MatMulKernel {
   instructionSet: string;
   pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
   matMulPacked(memory: ArrayBuffer, aOffset: number, batch: number, m: number, k: number, outOffset: number, n: number, transposeA: boolean, packed: ArrayBuffer): void;
   batchMatMul(memory: ArrayBuffer, aOffset: number, bOffset: number, outOffset: number, batchA: number, batchB: number, m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): void;
 }
 
+interface MatMulAddon extends MatMulKernel {
+  instructionSets: string[];
+  runnableInstructionSets: string[];
+  kernel(name: string): MatMulKernel;
+}
+
+const requireHere = createRequire(import.meta.url);
+
 function loadAddon(): MatMulAddon | undefined {
   try {
-    return createRequire(import.meta.url)("memgw-native-matmul") as MatMulAddon;
+    return requireHere("memgw-native-matmul") as MatMulAddon;
   } catch {
     return undefined;
   }
 }
 const addon = loadAddon();
+
+const KERNELS = ["avx512", "avx2", "portable"];
+/** What the CPU reports, as Linux shows it (on x86-64: fpu, sse2, avx2, fma, avx512f...). */
+const cpuInfo = fs.existsSync("/proc/cpuinfo") ? fs.readFileSync("/proc/cpuinfo", "utf8") : "";
+const cpuFlags = new Set(/^flags\s*:(.*)$/m.exec(cpuInfo)?.[1].trim().split(/\s+/));
+/**
+ * The kernels this machine can run, best first, judged on Linux from the CPU's report rather than the
+ * addon's (elsewhere the addon's word is taken).
+ */
+const runnableHere =
+  process.platform === "linux"
+    ? [
+        process.arch === "x64" && cpuFlags.has("avx512f") && "avx512",
+        process.arch === "x64" && cpuFlags.has("avx2") && cpuFlags.has("fma") && "avx2",
+        "portable",
+      ].filter((name): name is string => Boolean(name))
+    : (addon?.runnableInstructionSets ?? ["portable"]);
 
 /** The product by definition: a is [m, k] ([k, m] when transposed), b is [k, n] ([n, k] when transposed). */
 function reference(a: Float32Array, b: Float32Array, m: number, k: number, n: number, transposeA: boolean, transposeB: boolean) {
@@ -49,64 +78,181 @@ function expectClose(actual: Float32Array, expected: Float32Array) {
 
 // The addon is an optional dependency, built by `npm install` where a C++ compiler is (CI always is).
 describe.skipIf(!addon && !process.env.CI)("the native matrix products", () => {
-  // Row counts around the 8-row blocks, column counts around the 32-column panels.
+  test("the addon carries every kernel of its architecture, whichever CPU built it, and runs those this CPU reports", () => {
+    expect(addon!.instructionSets).toEqual(process.arch === "x64" ? KERNELS : ["portable"]);
+    if (process.platform === "linux") expect(addon!.runnableInstructionSets).toEqual(runnableHere);
+    expect(addon!.instructionSet).toBe(addon!.runnableInstructionSets[0]);
+    expect(addon!.kernel(addon!.instructionSet).instructionSet).toBe(addon!.instructionSet);
+  });
+
+  // The CPU of a copied install may lack what the building CPU had: an instruction beyond the baseline
+  // anywhere but in a kernel chosen at run time kills the process at the first call (illegal instruction).
+  test.runIf(process.arch === "x64" && process.platform === "linux")(
+    "outside the kernels chosen at run time, the addon uses no instruction beyond the x86-64 baseline",
+    () => {
+      const addonDir = path.dirname(requireHere.resolve("memgw-native-matmul"));
+      const addonFile = path.join(addonDir, "build/Release/matmul.node");
+      const listing = spawnSync("objdump", ["-d", "-C", "--no-show-raw-insn", addonFile], {
+        encoding: "utf8",
+        maxBuffer: 2 ** 26,
+      });
+      expect(listing.status).toBe(0);
+      // AVX and later (VEX and EVEX encoded: v…), then BMI1/2, ABM, MOVBE, SSSE3 and SSE4 instructions.
+      const extensions = [
+        ...["v[a-z0-9]+", "andn", "bextr", "blsi", "blsmsk", "blsr", "bzhi", "mulx", "pdep", "pext", "rorx"],
+        ...["sarx", "shlx", "shrx", "lzcnt", "popcnt", "movbe", "pshufb", "palignr", "ptest", "pblendvb"],
+        ...["blendvps", "blendps", "pblendw", "roundps", "roundss", "pminsd", "pmaxsd", "pmulld", "insertps"],
+        ...["pextrd", "pinsrd", "pmovzx[a-z]+", "pmovsx[a-z]+", "pcmpeqq", "packusdw"],
+      ];
+      const beyondBaseline = new RegExp(`^(${extensions.join("|")})$`);
+      const outsideKernels = new Set<string>();
+      let insideKernels = 0;
+      let fn = "";
+      for (const line of listing.stdout.split("\n")) {
+        const header = /^[0-9a-f]+ <(.*)>:$/.exec(line);
+        if (header) fn = header[1];
+        const mnemonic = /^\s+[0-9a-f]+:\s+([a-z0-9]+)/.exec(line)?.[1];
+        const inKernel = /::(half)?[bB]lockAvx(512|2)</.test(fn);
+        if (mnemonic && beyondBaseline.test(mnemonic)) {
+          if (inKernel) insideKernels++;
+          else outsideKernels.add(`${fn}: ${mnemonic}`);
+        }
+      }
+      expect([...outsideKernels]).toEqual([]);
+      expect(insideKernels).toBeGreaterThan(100); // the listing was read: the kernels' own AVX instructions
+    },
+  );
+
+  test("a kernel the addon does not have is refused by name", () => {
+    const builtIn = addon!.instructionSets.join(", ");
+    expect(() => addon!.kernel("avx-512")).toThrow(`the addon has no kernel of that name; it has ${builtIn}`);
+    expect(() => addon!.kernel("portable\0")).toThrow(/no kernel/);
+    expect(() => addon!.kernel(7 as unknown as string)).toThrow(TypeError);
+  });
+
+  // Row counts around the 8-row (AVX-512), 6-row (AVX2) and 2-row (portable) blocks, column counts
+  // around the 32-column panels and the 16-column halves.
   const shapes = [
     [1, 1, 1],
     [7, 5, 17],
     [8, 64, 32],
     [9, 33, 33],
+    [13, 7, 16],
     [30, 512, 100],
     [17, 3, 65],
   ];
 
-  test.each(shapes)("an [m = %i, k = %i] × [k, n = %i] product equals the definition, with every transposition and with packed weights", (m, k, n) => {
-    for (const transposeA of [false, true])
-      for (const transposeB of [false, true]) {
-        const a = random(m * k, m + k);
-        const b = random(k * n, k + n);
-        const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 3));
-        // Offsets that are not 16-byte aligned, as the WASM heap's allocations may be.
-        const aOffset = 4, bOffset = aOffset + 4 * m * k, outOffset = bOffset + 4 * k * n + 4;
-        new Float32Array(memory, aOffset, m * k).set(a);
-        new Float32Array(memory, bOffset, k * n).set(b);
-        const expected = reference(a, b, m, k, n, transposeA, transposeB);
+  describe.each(KERNELS)("the %s kernel", (name) => {
+    if (!runnableHere.includes(name)) {
+      test("is refused on this CPU, which does not report its instructions (they would kill the process)", () => {
+        expect(addon!.runnableInstructionSets).not.toContain(name);
+        let error: (Error & { code?: string }) | undefined;
+        try {
+          addon!.kernel(name);
+        } catch (thrown) {
+          error = thrown as Error;
+        }
+        expect(error?.code).toBe("ERR_KERNEL_UNSUPPORTED");
+        expect(error?.message).toBe(
+          `this CPU does not report the instructions of the ${name} kernel; it runs ${runnableHere.join(", ")}`,
+        );
+      });
+      return;
+    }
+    const kernel = () => addon!.kernel(name);
 
-        addon!.batchMatMul(memory, aOffset, bOffset, outOffset, 1, 1, m, k, n, transposeA, transposeB);
-        expectClose(new Float32Array(memory, outOffset, m * n), expected);
+    test.each(shapes)("an [m = %i, k = %i] × [k, n = %i] product equals the definition, with every transposition and with packed weights", (m, k, n) => {
+      expect(kernel().instructionSet).toBe(name);
+      for (const transposeA of [false, true])
+        for (const transposeB of [false, true]) {
+          const a = random(m * k, m + k);
+          const b = random(k * n, k + n);
+          // A guard after the output: a kernel writing past its last column (into the next row, or past
+          // the matrix) is seen.
+          const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 3 + 8));
+          // Offsets that are not 16-byte aligned, as the WASM heap's allocations may be.
+          const aOffset = 4, bOffset = aOffset + 4 * m * k, outOffset = bOffset + 4 * k * n + 4;
+          new Float32Array(memory, aOffset, m * k).set(a);
+          new Float32Array(memory, bOffset, k * n).set(b);
+          const guard = new Float32Array(memory, outOffset + 4 * m * n, 8);
+          guard.fill(42);
+          const expected = reference(a, b, m, k, n, transposeA, transposeB);
 
-        new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
-        const packed = addon!.pack(memory, bOffset, k, n, transposeB);
-        addon!.matMulPacked(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
-        expectClose(new Float32Array(memory, outOffset, m * n), expected);
-      }
-  });
+          kernel().batchMatMul(memory, aOffset, bOffset, outOffset, 1, 1, m, k, n, transposeA, transposeB);
+          expectClose(new Float32Array(memory, outOffset, m * n), expected);
 
-  test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
-    const [batch, m, k, n] = [4, 6, 10, 12];
-    const a = random(batch * m * k, 1);
-    const b = random(batch * k * n, 2);
-    const memory = new ArrayBuffer(4 * (a.length + b.length + batch * m * n));
-    new Float32Array(memory, 0, a.length).set(a);
-    new Float32Array(memory, 4 * a.length, b.length).set(b);
-    const outOffset = 4 * (a.length + b.length);
-    const outOf = (index: number) => new Float32Array(memory, outOffset + 4 * index * m * n, m * n);
-    const slice = (values: Float32Array, index: number, size: number) => values.subarray(index * size, (index + 1) * size);
+          new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+          const packed = kernel().pack(memory, bOffset, k, n, transposeB);
+          kernel().matMulPacked(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+          expectClose(new Float32Array(memory, outOffset, m * n), expected);
+          expect([...guard]).toEqual(Array(8).fill(42));
+        }
+    });
 
-    addon!.batchMatMul(memory, 0, 4 * a.length, outOffset, batch, batch, m, k, n, false, false);
-    for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, i, k * n), m, k, n, false, false));
+    test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
+      const [batch, m, k, n] = [4, 6, 10, 12];
+      const a = random(batch * m * k, 1);
+      const b = random(batch * k * n, 2);
+      const memory = new ArrayBuffer(4 * (a.length + b.length + batch * m * n));
+      new Float32Array(memory, 0, a.length).set(a);
+      new Float32Array(memory, 4 * a.length, b.length).set(b);
+      const outOffset = 4 * (a.length + b.length);
+      const outOf = (index: number) => new Float32Array(memory, outOffset + 4 * index * m * n, m * n);
+      const slice = (values: Float32Array, index: number, size: number) => values.subarray(index * size, (index + 1) * size);
 
-    addon!.batchMatMul(memory, 0, 4 * a.length, outOffset, batch, 1, m, k, n, false, false);
-    for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
-  });
+      kernel().batchMatMul(memory, 0, 4 * a.length, outOffset, batch, batch, m, k, n, false, false);
+      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, i, k * n), m, k, n, false, false));
 
-  test("a matrix reaching past the memory is refused before anything is written", () => {
-    const memory = new ArrayBuffer(4 * 128);
-    const before = new Uint8Array(memory.slice(0));
-    expect(() => addon!.batchMatMul(memory, 0, 0, 4 * 124, 1, 1, 2, 2, 4, false, false)).toThrow(RangeError);
-    expect(() => addon!.pack(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
-    const packed = addon!.pack(memory, 0, 4, 4, false);
-    expect(() => addon!.matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow("packed matrix of another shape");
-    expect(new Uint8Array(memory)).toEqual(before);
+      kernel().batchMatMul(memory, 0, 4 * a.length, outOffset, batch, 1, m, k, n, false, false);
+      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
+
+      const packed = kernel().pack(memory, 4 * a.length, k, n, false);
+      kernel().matMulPacked(memory, 0, batch, m, k, outOffset, n, false, packed);
+      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
+    });
+
+    test("a matrix reaching past the memory is refused before anything is written", () => {
+      const memory = new ArrayBuffer(4 * 128);
+      const before = new Uint8Array(memory.slice(0));
+      expect(() => kernel().batchMatMul(memory, 0, 0, 4 * 124, 1, 1, 2, 2, 4, false, false)).toThrow(RangeError);
+      expect(() => kernel().pack(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
+      const packed = kernel().pack(memory, 0, 4, 4, false);
+      expect(() => kernel().matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow(
+        "packed matrix of another shape",
+      );
+      expect(() => kernel().batchMatMul(memory, -4, 0, 0, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
+      expect(() => kernel().batchMatMul(memory, 0, 0, 4 * 128, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
+      const yes = "yes" as unknown as boolean;
+      expect(() => kernel().batchMatMul(memory, 0, 0, 0, 1, 1, 1, 1, 1, yes, false)).toThrow(TypeError);
+      expect(new Uint8Array(memory)).toEqual(before);
+    });
+
+    test("sizes whose byte count overflows 64 bits, to a small number that a plain bounds check passes, are refused", () => {
+      // In a process of its own: a kernel that took them would write far past the memory and crash.
+      const addonPath = JSON.stringify(requireHere.resolve("memgw-native-matmul"));
+      const script = `
+        const kernel = require(${addonPath}).kernel(${JSON.stringify(name)});
+        const memory = new ArrayBuffer(16384);
+        const huge = 2 ** 62 + 1024; // × 4 bytes = 2^64 + 4096, 4096 once it wraps around
+        const packed = kernel.pack(memory, 0, 1, 1, false);
+        const calls = {
+          m: () => kernel.batchMatMul(memory, 0, 0, 0, 1, 1, huge, 1, 1, false, false),
+          batch: () => kernel.batchMatMul(memory, 0, 0, 0, huge, 1, 1, 1, 1, false, false),
+          packedBatch: () => kernel.matMulPacked(memory, 0, huge, 1, 1, 0, 1, false, packed),
+          packedK: () => kernel.pack(memory, 0, huge, 1, false),
+        };
+        for (const [what, call] of Object.entries(calls)) {
+          try { call(); console.log(what, "taken"); } catch (error) { console.log(what, error.name, error.message); }
+        }`;
+      const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+      expect({ signal: run.signal, stderr: run.stderr, stdout: run.stdout }).toEqual({
+        signal: null,
+        stderr: "",
+        stdout: ["m", "batch", "packedBatch", "packedK"]
+          .map((what) => `${what} RangeError matrix outside memory\n`)
+          .join(""),
+      });
+    });
   });
 
   describe("inside the embedding model", () => {
@@ -116,34 +262,95 @@ describe.skipIf(!addon && !process.env.CI)("the native matrix products", () => {
       else process.env.LOCAL_EMBEDDING_KERNELS = kernelsSetting;
     });
 
-    async function embedWith(kernels: "native" | "wasm", texts: string[]) {
+    const texts = [
+      "Dana prefers morning meetings.",
+      "The invoice for the Berlin office was paid late in March because the approver was travelling.",
+      Array.from({ length: 12 }, (_, i) => `Step ${i}: rotate the keys of region ${i % 5} and record who did it.`).join(" "),
+      "ok",
+    ];
+
+    async function embedWith(kernels: string | undefined, someTexts = texts) {
       // A worker takes its environment when it starts.
-      process.env.LOCAL_EMBEDDING_KERNELS = kernels;
+      if (kernels === undefined) delete process.env.LOCAL_EMBEDDING_KERNELS;
+      else process.env.LOCAL_EMBEDDING_KERNELS = kernels;
       const pool = new LocalEmbeddingProvider(1);
       try {
         await pool.ready();
-        return { kernels: pool.kernels, vectors: await pool.embed(texts, "ingest") };
+        return { kernels: pool.kernels, vectors: await pool.embed(someTexts, "ingest") };
       } finally {
         await pool.close();
       }
     }
 
-    test("the vectors are the WASM kernels' own, one text or a batch of texts of many lengths", async () => {
-      const texts = [
-        "Dana prefers morning meetings.",
-        "The invoice for the Berlin office was paid late in March because the approver was travelling.",
-        Array.from({ length: 12 }, (_, i) => `Step ${i}: rotate the keys of region ${i % 5} and record who did it.`).join(" "),
-        "ok",
-      ];
-      const native = await embedWith("native", texts);
-      const wasm = await embedWith("wasm", texts);
-      expect(native.kernels).toBe(`native ${addon!.instructionSet}`);
-      expect(wasm.kernels).toBe("wasm");
-      for (const [i, vector] of native.vectors.entries()) {
-        expect(Math.max(...vector.map((v, j) => Math.abs(v - wasm.vectors[i][j])))).toBeLessThan(1e-5);
+    function expectSameVectors(actual: number[][], expected: number[][]) {
+      expect(actual.length).toBe(expected.length);
+      for (const [i, vector] of actual.entries()) {
+        expect(Math.max(...vector.map((v, j) => Math.abs(v - expected[i][j])))).toBeLessThan(1e-5);
       }
+    }
+
+    let wasmVectors: number[][] | undefined;
+    async function wasm() {
+      if (!wasmVectors) {
+        const run = await embedWith("wasm");
+        expect(run.kernels).toBe("wasm");
+        wasmVectors = run.vectors;
+      }
+      return wasmVectors;
+    }
+
+    test("by default the best kernel this CPU runs computes them, and the vectors are the WASM kernels' own, one text or a batch of texts of many lengths", async () => {
+      const native = await embedWith(undefined);
+      expect(native.kernels).toBe(`native ${runnableHere[0]}`);
+      expectSameVectors(native.vectors, await wasm());
       const [alone] = (await embedWith("native", [texts[2]])).vectors;
-      expect(Math.max(...alone.map((v, j) => Math.abs(v - native.vectors[2][j])))).toBeLessThan(1e-5);
+      expectSameVectors([alone], [native.vectors[2]]);
+    });
+
+    test.each(runnableHere)("LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors", async (name) => {
+      const forced = await embedWith(name);
+      expect(forced.kernels).toBe(`native ${name}`);
+      expectSameVectors(forced.vectors, await wasm());
+    });
+
+    const unrunnable = KERNELS.filter((name) => !runnableHere.includes(name));
+    test.skipIf(unrunnable.length === 0)("a kernel this CPU does not run gives way to the best it runs, and the start-up description says so", async () => {
+      const asked = unrunnable[0];
+      const fallback = await embedWith(asked);
+      const why = `this CPU does not run it (it runs ${runnableHere.join(", ")})`;
+      expect(fallback.kernels).toBe(`native ${runnableHere[0]}, not ${asked} as LOCAL_EMBEDDING_KERNELS asks: ${why}`);
+      expectSameVectors(fallback.vectors, await wasm());
+    });
+
+    test("a setting that names no kernel is refused with the values it may take, and nothing is embedded", async () => {
+      await expect(embedWith("avx-512")).rejects.toThrow(
+        "The local embedding model could not be loaded: " +
+          'LOCAL_EMBEDDING_KERNELS must be one of native, avx512, avx2, portable, wasm, not "avx-512".',
+      );
+    });
+  });
+
+  describe("choosing the kernels", () => {
+    const notBuilt = () => {
+      throw new Error("Cannot find module 'memgw-native-matmul'");
+    };
+
+    test("without the addon, the model runs on WASM; a native kernel asked for by name says why it is not running", () => {
+      expect(chooseKernels(undefined, notBuilt)).toEqual({ addon: undefined, description: "wasm" });
+      expect(chooseKernels("native", notBuilt)).toEqual({ addon: undefined, description: "wasm" });
+      expect(chooseKernels("avx2", notBuilt)).toEqual({
+        addon: undefined,
+        description:
+          "wasm, not avx2 as LOCAL_EMBEDDING_KERNELS asks: " +
+          "the native addon is not built (Cannot find module 'memgw-native-matmul')",
+      });
+    });
+
+    test("the setting is read without regard to case or surrounding spaces; WASM never loads the addon", () => {
+      expect(chooseKernels(" Portable ", () => addon).description).toBe("native portable");
+      expect(chooseKernels("", () => addon).description).toBe(`native ${addon!.instructionSet}`);
+      expect(chooseKernels("WASM", notBuilt)).toEqual({ addon: undefined, description: "wasm" });
+      expect(() => chooseKernels("avx2; rm -rf /", () => addon)).toThrow('not "avx2; rm -rf /"');
     });
   });
 });

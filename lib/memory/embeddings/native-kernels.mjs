@@ -1,8 +1,45 @@
 // The model's matrix products (BatchMatMul, and Conv2D with a 1×1 filter, which is one) computed by
 // the native addon in native/matmul instead of TensorFlow.js's WASM kernels: about 3× faster
-// embeddings with the same vectors (within 1e-6). Everything else stays on the WASM backend, whose
-// memory the addon reads and writes in place.
+// embeddings on AVX2 or AVX-512 (1.6× on the portable kernel), with the same vectors (within 1e-5).
+// Everything else stays on the WASM backend, whose memory the addon reads and writes in place.
 import { backend_util, broadcast_util, getKernel, registerKernel, unregisterKernel, util } from "@energetic-ai/core";
+
+/**
+ * What LOCAL_EMBEDDING_KERNELS may say: `native`, the best kernel the CPU runs (the default); one of the
+ * addon's kernels by name; or `wasm`, TensorFlow.js's WebAssembly kernels alone.
+ */
+export const KERNEL_SETTINGS = ["native", "avx512", "avx2", "portable", "wasm"];
+
+/**
+ * The kernel that `setting` (LOCAL_EMBEDDING_KERNELS) asks for: `addon`, the addon's functions on it
+ * (undefined: WASM alone), and `description`, what runs the products, for the start-up log.
+ * A kernel this CPU does not run, or an addon that was not built, falls back to the best that runs,
+ * and the description says so: an install copied onto another CPU keeps embedding. A setting that
+ * names no kernel is refused.
+ */
+export function chooseKernels(setting, loadAddon) {
+  const wanted = (setting ?? "").trim().toLowerCase() || "native";
+  if (!KERNEL_SETTINGS.includes(wanted)) {
+    const shown = JSON.stringify(String(setting).slice(0, 40));
+    throw new Error(`LOCAL_EMBEDDING_KERNELS must be one of ${KERNEL_SETTINGS.join(", ")}, not ${shown}.`);
+  }
+  if (wanted === "wasm") return { addon: undefined, description: "wasm" };
+  const notAsAsked = `not ${wanted} as LOCAL_EMBEDDING_KERNELS asks`;
+  let addon;
+  try {
+    addon = loadAddon();
+  } catch (error) {
+    // An optional dependency: without a C++ compiler at install, the model runs on WASM alone.
+    if (wanted === "native") return { addon: undefined, description: "wasm" };
+    return { addon: undefined, description: `wasm, ${notAsAsked}: the native addon is not built (${error.message})` };
+  }
+  if (wanted === "native") return { addon, description: `native ${addon.instructionSet}` };
+  if (!addon.runnableInstructionSets.includes(wanted)) {
+    const why = `this CPU does not run it (it runs ${addon.runnableInstructionSets.join(", ")})`;
+    return { addon, description: `native ${addon.instructionSet}, ${notAsAsked}: ${why}` };
+  }
+  return { addon: addon.kernel(wanted), description: `native ${wanted}` };
+}
 
 /**
  * Replaces the WASM backend's BatchMatMul and Conv2D kernels; shapes the addon does not take go to

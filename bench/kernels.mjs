@@ -1,0 +1,106 @@
+// `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
+// For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
+// widest layer for a 30-token text), then embedding p50 (wall and CPU time) of a query and of a batch of
+// 32 passages with LOCAL_EMBEDDING_KERNELS set to each kernel and to wasm. BENCH_QUERIES (default 200):
+// queries per setting.
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+
+const root = path.resolve(import.meta.dirname, "..");
+const addon = createRequire(import.meta.url)("memgw-native-matmul");
+const queryCount = Number(process.env.BENCH_QUERIES || 200);
+console.log(`${os.cpus()[0]?.model.trim()}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
+console.log(`kernels built in: ${addon.instructionSets.join(", ")}`);
+console.log(`this CPU runs: ${addon.runnableInstructionSets.join(", ")}`);
+
+// Time on this thread's CPU, not wall time: the figure then holds on a machine shared with other work.
+function cpuSeconds(run, repeats) {
+  const start = process.cpuUsage();
+  for (let i = 0; i < repeats; i++) run();
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6 / repeats;
+}
+
+const [m, k, n] = [30, 512, 1536];
+const memory = new ArrayBuffer(4 * (m * k + k * n + m * n));
+const values = new Float32Array(memory);
+for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) / 2;
+console.log(`\n[${m}×${k}]·[${k}×${n}] product, median of 7 runs of 300:`);
+for (const name of addon.runnableInstructionSets) {
+  const kernel = addon.kernel(name);
+  const packed = kernel.pack(memory, 4 * m * k, k, n, false);
+  const multiply = () => kernel.matMulPacked(memory, 0, 1, m, k, 4 * (m * k + k * n), n, false, packed);
+  cpuSeconds(multiply, 100);
+  const seconds = Array.from({ length: 7 }, () => cpuSeconds(multiply, 300)).sort((a, b) => a - b)[3];
+  console.log(`  ${name.padEnd(8)} ${((2 * m * k * n) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
+}
+
+const queries = [
+  "What does Dana prefer for meetings?",
+  "when was the Berlin invoice paid",
+  "Who rotated the keys of region 3 and when did they do it?",
+  "favourite restaurant",
+  "What did the customer say about the delayed shipment to the Lisbon warehouse last week?",
+  "allergies",
+  "Which projects is Priya working on this quarter, and who reviews her pull requests?",
+  "How do I reset my password?",
+];
+
+const passage = (i) =>
+  Array.from({ length: 9 }, (_, j) => `Note ${i}.${j}: the team in region ${(i + j) % 7} moved the review.`).join(" ");
+const passages = Array.from({ length: 32 }, (_, i) => passage(i));
+
+/**
+ * Embeds the queries one at a time, as recalls do, then batches of 32 passages of about 100 words, as
+ * ingestion does, on a worker started with this kernel setting.
+ */
+async function latencies(setting) {
+  const worker = new Worker(path.join(root, "lib/memory/embeddings/local-worker.mjs"), {
+    env: { ...process.env, LOCAL_EMBEDDING_KERNELS: setting },
+  });
+  const ready = await new Promise((resolve, reject) => {
+    worker.once("error", reject);
+    worker.on("message", (message) => message.ready && resolve(message));
+  });
+  const embed = (id, texts) =>
+    new Promise((resolve) => {
+      const onMessage = (message) => {
+        if (message.id !== id) return;
+        worker.off("message", onMessage);
+        resolve();
+      };
+      worker.on("message", onMessage);
+      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts] });
+    });
+  // The process's CPU time is the worker's: this thread only waits meanwhile.
+  const measure = async (count, texts) => {
+    const wall = [];
+    const cpu = [];
+    for (let i = 0; i < count; i++) {
+      const start = performance.now();
+      const cpuStart = process.cpuUsage();
+      await embed(100000 + i, texts(i));
+      const used = process.cpuUsage(cpuStart);
+      cpu.push((used.user + used.system) / 1000);
+      wall.push(performance.now() - start);
+    }
+    const p50 = (times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+    return { wall: p50(wall), cpu: p50(cpu) };
+  };
+  for (let i = 0; i < 20; i++) await embed(i, queries[i % queries.length]);
+  const query = await measure(queryCount, (i) => queries[i % queries.length]);
+  await embed(-1, passages);
+  const batch = await measure(10, () => passages);
+  await worker.terminate();
+  return { kernels: ready.kernels, query, batch };
+}
+
+console.log(`\nEmbedding, p50 of wall and CPU time: ${queryCount} queries one at a time; 10 batches of 32 passages:`);
+const ms = (value) => `${value.toFixed(1).padStart(6)} ms`;
+for (const setting of [...addon.runnableInstructionSets, "wasm"]) {
+  const { kernels, query, batch } = await latencies(setting);
+  const queryFigures = `query: wall ${ms(query.wall)}, CPU ${ms(query.cpu)}`;
+  console.log(`  ${kernels.padEnd(16)} ${queryFigures}   batch: wall ${ms(batch.wall)}, CPU ${ms(batch.cpu)}`);
+}
