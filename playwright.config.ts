@@ -37,6 +37,8 @@ export default defineConfig({
       MEMGW_INIT_API_KEY: E2E_API_KEY,
       // e2e/mail-catcher.ts listens here and saves each message for the tests.
       SMTP_URL: `smtp://127.0.0.1:${SMTP_PORT}?ignoreTLS=true`,
+      // The test identity provider (e2e/identity-provider.ts) is plain http on loopback: allowed only by this setting.
+      ALLOW_PRIVATE_OUTBOUND: "true",
     },
   },
 });

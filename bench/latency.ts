@@ -1,5 +1,6 @@
 // Latency and throughput over HTTP against the production build (`npm start`): remember in batches
 // while loading N memories, then POST /recall at concurrency 1 and 8, with distinct queries.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,8 +17,33 @@ export interface LatencyResult {
   rememberPerSecond: number;
   rememberRatio: number;
   rememberBatch: number;
-  recall: { concurrency: number; requests: number; p50: number; p95: number; p99: number; perSecond: number }[];
+  recall: RecallLatency[];
+  /** Scoped recall: see ScopedRecallLatency. */
+  scopedRecall?: ScopedRecallLatency;
 }
+
+/**
+ * Recall at concurrency 1, the three kinds of request interleaved query by query (so that they share the
+ * machine's drift): by the unscoped key; by the unscoped key filtering on one team (`scopes` in the request,
+ * namespace-wide BM25 statistics); by a key scoped to that team (statistics over that team's memories).
+ */
+export interface ScopedRecallLatency {
+  unscoped: RecallLatency;
+  requestFiltered: RecallLatency;
+  keyScoped: RecallLatency;
+}
+
+export interface RecallLatency {
+  concurrency: number;
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  perSecond: number;
+}
+
+/** The memories are spread over these values of the scope `team`; the scoped key sees the first. */
+export const SCOPE_VALUES = ["alpha", "beta", "gamma", "delta"];
 
 /** Recall requests sent before measuring, with queries other than the measured ones. */
 export const WARM_UP_QUERIES = 300;
@@ -64,11 +90,13 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     MEMGW_INIT_USER_EMAIL: "bench@example.com",
     MEMGW_INIT_USER_PASSWORD: "benchmark password",
     MEMGW_INIT_API_KEY: key,
+    // The per-key rate limit stays on, so its cost is in the figures, but above what one key sends here.
+    API_RATE_LIMIT_PER_MINUTE: "1000000",
   });
-  const call = async (urlPath: string, body: unknown) => {
+  const call = async (urlPath: string, body: unknown, as = key) => {
     const response = await fetch(`${server.base}/api/v1${urlPath}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      headers: { authorization: `Bearer ${as}`, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
     const json = await response.json();
@@ -81,7 +109,7 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     if (reuse) {
       const previous = JSON.parse(fs.readFileSync(loadedFile, "utf8"));
       options.log(`  reusing ${previous.memories} memories loaded in ${dataDir}`);
-      return { ...previous, recall: await measureRecall(previous.namespaceId) };
+      return { ...previous, ...(await measureRecall(previous.namespaceId)) };
     }
     const namespace = await call("/namespaces", { name: "bench" });
     const batch = 100;
@@ -94,7 +122,10 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       [0, 1].map(async () => {
         while (nextBatch * batch < texts.length) {
           const start = nextBatch++ * batch;
-          const stored = await call("/remember", { namespace_id: namespace.id, memories: texts.slice(start, start + batch).map((content) => ({ content })) });
+          const memories = texts
+            .slice(start, start + batch)
+            .map((content, i) => ({ content, scopes: { team: SCOPE_VALUES[(start + i) % SCOPE_VALUES.length] } }));
+          const stored = await call("/remember", { namespace_id: namespace.id, memories });
           chunks += stored.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0);
           loaded += stored.length;
           if ((loaded / batch) % 10 === 0) options.log(`  loaded ${loaded}/${texts.length} (${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`);
@@ -118,7 +149,7 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       rememberBatch: batch,
     };
     if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id }));
-    return { ...load, recall: await measureRecall(namespace.id) };
+    return { ...load, ...(await measureRecall(namespace.id)) };
   } finally {
     await server.stop();
     if (!keptDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -131,8 +162,7 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES)) {
       await call("/recall", { namespace_id: namespaceId, query: text.split(/\s+/).slice(0, 8).join(" ") });
     }
-    const recall: LatencyResult["recall"] = [];
-    for (const concurrency of [1, 8]) {
+    const measure = async (concurrency: number): Promise<RecallLatency> => {
       const latencies: number[] = [];
       let next = 0;
       const started = performance.now();
@@ -148,10 +178,71 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       );
       const seconds = (performance.now() - started) / 1000;
       latencies.sort((a, b) => a - b);
-      const row = { concurrency, requests: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), perSecond: latencies.length / seconds };
+      const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(latencies, p));
+      return { concurrency, requests: latencies.length, p50, p95, p99, perSecond: latencies.length / seconds };
+    };
+    const describe = (row: RecallLatency) =>
+      `p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.perSecond.toFixed(1)} req/s`;
+    const recall: RecallLatency[] = [];
+    for (const concurrency of [1, 8]) {
+      const row = await measure(concurrency);
       recall.push(row);
-      options.log(`  recall c=${concurrency}: p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.perSecond.toFixed(1)} req/s`);
+      options.log(`  recall c=${concurrency}: ${describe(row)}`);
     }
-    return recall;
+    const scopedRecall = await measureScoped();
+    const change = ((scopedRecall.keyScoped.p95 / scopedRecall.unscoped.p95 - 1) * 100).toFixed(1);
+    options.log(`  recall c=1 interleaved, team=${SCOPE_VALUES[0]} is 1/${SCOPE_VALUES.length} of the memories:\n` +
+      `    unscoped key: ${describe(scopedRecall.unscoped)}\n` +
+      `    unscoped key, request scopes {team: ${SCOPE_VALUES[0]}}: ${describe(scopedRecall.requestFiltered)}\n` +
+      `    key scoped to team=${SCOPE_VALUES[0]}: ${describe(scopedRecall.keyScoped)} (p95 ${change}% from unscoped)`);
+    return { recall, scopedRecall };
+
+    async function measureScoped(): Promise<ScopedRecallLatency> {
+      const scopedKey = createScopedKey(namespaceId);
+      const filter = { team: SCOPE_VALUES[0] };
+      const kinds = [
+        { name: "unscoped", as: key, scopes: undefined },
+        { name: "requestFiltered", as: key, scopes: filter },
+        { name: "keyScoped", as: scopedKey, scopes: undefined },
+      ] as const;
+      // The scoped statements (a scope filter, per-scope statistics) are warmed too, with unmeasured queries.
+      for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES / 3)) {
+        const query = text.split(/\s+/).slice(0, 8).join(" ");
+        for (const kind of kinds.slice(1)) await call("/recall", { namespace_id: namespaceId, query, scopes: kind.scopes }, kind.as);
+      }
+      const latencies = new Map<string, number[]>(kinds.map((kind) => [kind.name, []]));
+      const started = performance.now();
+      for (const [i, query] of queries.entries()) {
+        // Each query by all three, in an order that rotates, so that none always runs first (or cached).
+        for (let k = 0; k < kinds.length; k++) {
+          const kind = kinds[(i + k) % kinds.length];
+          const t = performance.now();
+          await call("/recall", { namespace_id: namespaceId, query, top_k: 10, scopes: kind.scopes }, kind.as);
+          latencies.get(kind.name)!.push(performance.now() - t);
+        }
+      }
+      const seconds = (performance.now() - started) / 1000 / kinds.length;
+      const row = (values: number[]): RecallLatency => {
+        values.sort((a, b) => a - b);
+        const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(values, p));
+        return { concurrency: 1, requests: values.length, p50, p95, p99, perSecond: values.length / seconds };
+      };
+      return {
+        unscoped: row(latencies.get("unscoped")!),
+        requestFiltered: row(latencies.get("requestFiltered")!),
+        keyScoped: row(latencies.get("keyScoped")!),
+      };
+    }
+  }
+
+  /** A read key scoped to the first team, made by the command line as an operator would (it reaches the running server). */
+  function createScopedKey(namespaceId: string): string {
+    const output = execFileSync(
+      process.execPath,
+      [path.join(process.cwd(), "bin/memgw.mjs"), "key", "create", "--org", "bench", "--name", "scoped bench", "--permissions", "NAMESPACE_READ",
+        "--grant", namespaceId, "--scope", `team=${SCOPE_VALUES[0]}`],
+      { env: { ...process.env, DATA_DIR: dataDir, MEMGW_PROCESS_ROLE: undefined }, encoding: "utf8" },
+    );
+    return JSON.parse(output).secret;
   }
 }

@@ -1,7 +1,7 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
-// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|report (report: rewrite
-// docs/benchmarks.md from the saved results).
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|report (report:
+// rewrite docs/benchmarks.md from the saved results).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,7 +9,8 @@ import path from "node:path";
 import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
-import { measureLatency, WARM_UP_QUERIES } from "./latency";
+import { measureFairness } from "./fairness";
+import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES } from "./latency";
 import { measureQuality } from "./quality";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -33,7 +34,7 @@ fs.mkdirSync(resultsDir, { recursive: true });
 const meta = { commit, dirty, date: stamp, machine };
 
 let quality: Awaited<ReturnType<typeof measureQuality>> | undefined;
-if (only !== "latency" && only !== "report") {
+if (only !== "latency" && only !== "fairness" && only !== "report") {
   console.log("\nQuality (nDCG@10, recall@100) through lib/ — embedded PGlite, local USE-lite embeddings:");
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
   process.env.MEMGW_PROCESS_ROLE = "benchmark";
@@ -45,12 +46,19 @@ if (only !== "latency" && only !== "report") {
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
-if (only !== "quality" && only !== "report") {
+if (only !== "quality" && only !== "fairness" && only !== "report") {
   const memories = Number(process.env.BENCH_MEMORIES || 10_000);
   console.log(`\nLatency and throughput over HTTP — production build, ${memories} memories:`);
   buildIfNeeded();
   latency = await measureLatency({ datasetsDir, memories, log: console.log });
   fs.writeFileSync(path.join(resultsDir, `latency-${memories}.json`), JSON.stringify({ ...meta, ...latency }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "fairness") {
+  console.log("\nFairness between organizations over HTTP — production build:");
+  buildIfNeeded();
+  const fairness = await measureFairness({ datasetsDir, log: console.log });
+  fs.writeFileSync(path.join(resultsDir, "fairness.json"), JSON.stringify({ ...meta, ...fairness }, null, 2) + "\n");
 }
 
 writeReport();
@@ -78,6 +86,24 @@ function writeReport() {
     for (const r of l.recall) {
       lines.push(`| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`);
     }
+    if (l.scopedRecall) {
+      const figures = (r: { p50: number; p95: number; p99: number }) =>
+        `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms`;
+      const team = `1 of ${SCOPE_VALUES.length} teams`;
+      lines.push(
+        `| POST /recall, concurrency 1, interleaved with the next two: unscoped key | ${figures(l.scopedRecall.unscoped)} |`,
+        `| … unscoped key, request \`scopes\` of ${team} | ${figures(l.scopedRecall.requestFiltered)} |`,
+        `| … key scoped to ${team} (BM25 statistics over its memories) | ${figures(l.scopedRecall.keyScoped)} |`,
+      );
+    }
+    lines.push("");
+  }
+  const f = read("fairness.json");
+  if (f) {
+    lines.push(`## Fairness between organizations`, "", `Commit ${f.commit}, ${f.date}; ${f.machine.cpu}, ${f.machine.cores} cores. Production build, embedded PGlite, over HTTP on loopback. One organization sends ${f.batchMemories} memories of ${f.batchChars.toLocaleString("en")} characters in one request; while it runs, another organization sends ${f.singles} single memories one after another.`, "");
+    lines.push("| measure | value |", "|---|---|");
+    lines.push(`| the batch (${f.batchChunks} chunks) | ${f.batchSeconds.toFixed(1)} s |`);
+    lines.push(`| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`);
     lines.push("");
   }
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });

@@ -4,7 +4,17 @@ import { changeRole, invite, remove } from "@/app/[org]/actions";
 import { InviteForm } from "@/lib/orgs/schemas";
 import { Button, Card, Field, fieldErrors, Input, Notice, useHydrated, type FieldErrors } from "./ui";
 
-interface MemberRow { userId: string; email: string; name: string | null; role: "owner" | "admin" | "member"; joinedAt: string; lastSignInAt: string | null }
+interface MemberKey { id: string; name: string; display: string }
+interface MemberRow {
+  userId: string;
+  email: string;
+  name: string | null;
+  role: "owner" | "admin" | "member";
+  joinedAt: string;
+  lastSignInAt: string | null;
+  /** The active API keys they created: removing them revokes these, or hands them to the remover. */
+  keys: MemberKey[];
+}
 
 export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; currentUserId: string; members: MemberRow[] }) {
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -76,17 +86,89 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
         </table>
       </div>
       {removing && (
-        <div className="fixed inset-0 z-10 flex items-center justify-center bg-slate-900/40 p-4">
-          <div role="dialog" aria-modal="true" aria-label={`Remove ${removing.email}?`} className="w-full max-w-md rounded-lg bg-white p-6 shadow-xl">
-            <h2 className="text-lg font-semibold">Remove {removing.email}?</h2>
-            <p className="mt-2 text-sm text-slate-700">They lose access to this organization on their very next request. Their keys keep working until revoked.</p>
-            <div className="mt-5 flex justify-end gap-2">
-              <Button variant="secondary" onClick={() => setRemoving(undefined)}>Cancel</Button>
-              <Button variant="danger" onClick={async () => { const target = removing; setRemoving(undefined); await report(await remove(props.orgSlug, { user_id: target.userId }), `${target.email} was removed.`); }}>Remove</Button>
-            </div>
-          </div>
-        </div>
+        <RemoveDialog
+          member={removing}
+          onCancel={() => setRemoving(undefined)}
+          onRemove={async (keys) => {
+            const target = removing;
+            setRemoving(undefined);
+            await report(await remove(props.orgSlug, { user_id: target.userId, keys }), removedMessage(target, keys));
+          }}
+        />
       )}
+    </div>
+  );
+}
+
+function plural(count: number, word: string) {
+  return `${count} ${word}${count === 1 ? "" : "s"}`;
+}
+
+function removedMessage(member: MemberRow, keys: "revoke" | "take_over") {
+  if (member.keys.length === 0) return `${member.email} was removed.`;
+  const count = plural(member.keys.length, "key");
+  return keys === "take_over"
+    ? `${member.email} was removed; you now own their ${count}.`
+    : `${member.email} was removed and their ${count} revoked.`;
+}
+
+/**
+ * Removing someone decides the fate of the API keys they created: a key never outlives its creator's
+ * membership, so it is revoked, or the person removing them takes it over (bounded by their own role).
+ */
+function RemoveDialog(props: {
+  member: MemberRow;
+  onCancel: () => void;
+  onRemove: (keys: "revoke" | "take_over") => void;
+}) {
+  const { member } = props;
+  const count = member.keys.length;
+  const buttons = "mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end";
+  return (
+    <div
+      className="fixed inset-0 z-10 flex items-center justify-center bg-slate-900/40 p-4"
+      onKeyDown={(e) => e.key === "Escape" && props.onCancel()}
+    >
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="remove-member-title"
+        className="max-h-full w-full max-w-lg overflow-y-auto rounded-lg bg-white p-6 shadow-xl"
+      >
+        <h2 id="remove-member-title" className="break-words text-lg font-semibold">Remove {member.email}?</h2>
+        <p className="mt-2 text-sm text-slate-700">They lose access to this organization on their very next request.</p>
+        {count > 0 ? (
+          <>
+            <p className="mt-3 text-sm text-slate-700">
+              They created {plural(count, "active API key")}. Revoke them, or take them over: they keep working as yours,
+              within your role&apos;s permissions.
+            </p>
+            <ul
+              aria-label={`API keys of ${member.email}`}
+              className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-200 text-sm"
+            >
+              {member.keys.map((key) => (
+                <li key={key.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-3 py-2">
+                  <span className="break-all font-medium text-slate-800">{key.name}</span>
+                  <code className="text-xs text-slate-500">{key.display}</code>
+                </li>
+              ))}
+            </ul>
+            <div className={buttons}>
+              <Button variant="secondary" autoFocus onClick={props.onCancel}>Cancel</Button>
+              <Button variant="secondary" onClick={() => props.onRemove("take_over")}>Take them over</Button>
+              <Button variant="danger" onClick={() => props.onRemove("revoke")}>
+                Revoke their {plural(count, "key")}
+              </Button>
+            </div>
+          </>
+        ) : (
+          <div className={buttons}>
+            <Button variant="secondary" autoFocus onClick={props.onCancel}>Cancel</Button>
+            <Button variant="danger" onClick={() => props.onRemove("revoke")}>Remove</Button>
+          </div>
+        )}
+      </div>
     </div>
   );
 }

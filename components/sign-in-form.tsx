@@ -1,10 +1,12 @@
 "use client";
-import { getCsrfToken, signIn } from "next-auth/react";
+import { signIn } from "next-auth/react";
 import { useState } from "react";
 import { startSso } from "@/app/sign-in/actions";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { SsoStartForm } from "@/lib/auth/schemas";
 import { SIGN_IN_ERRORS as MESSAGES } from "@/lib/auth/sign-in-errors";
 import { Email } from "@/lib/orgs/schemas";
+import { startSsoSignIn } from "./start-sso";
 import { Button, Field, Input, Notice, useHydrated } from "./ui";
 
 type Method = "password" | "magic_link" | "sso";
@@ -14,6 +16,8 @@ export function SignInForm(props: { error?: string; checkEmail: boolean; mailCon
   const [error, setError] = useState<string | undefined>(props.error);
   const [info, setInfo] = useState<string | undefined>(props.checkEmail ? "If an account exists for that address, a sign-in link is on its way." : undefined);
   const [busy, setBusy] = useState(false);
+  // The page already sanitized it; checked again against this origin because it decides where the browser goes.
+  const callbackPath = () => safeCallbackPath(props.callbackUrl, window.location.origin);
 
   async function run(action: () => Promise<void>) {
     setBusy(true);
@@ -32,8 +36,8 @@ export function SignInForm(props: { error?: string; checkEmail: boolean; mailCon
     const email = Email.safeParse(form.get("email"));
     if (!email.success) return setError("Enter a valid email address.");
     await run(async () => {
-      const result = await signIn("credentials", { email: email.data, password: String(form.get("password") ?? ""), redirect: false, callbackUrl: props.callbackUrl });
-      if (result?.ok && !result.error) window.location.assign(props.callbackUrl);
+      const result = await signIn("credentials", { email: email.data, password: String(form.get("password") ?? ""), redirect: false, callbackUrl: callbackPath() });
+      if (result?.ok && !result.error) window.location.assign(callbackPath());
       else setError(MESSAGES[result?.error ?? ""] ?? (result?.status === 429 ? MESSAGES.RateLimited : MESSAGES.InvalidCredentials));
     });
   }
@@ -42,7 +46,7 @@ export function SignInForm(props: { error?: string; checkEmail: boolean; mailCon
     const email = Email.safeParse(form.get("email"));
     if (!email.success) return setError("Enter a valid email address.");
     await run(async () => {
-      const result = await signIn("email", { email: email.data, redirect: false, callbackUrl: props.callbackUrl });
+      const result = await signIn("email", { email: email.data, redirect: false, callbackUrl: callbackPath() });
       if (result?.status === 429) setError(MESSAGES.RateLimited);
       else if (result?.error) setError("The link could not be sent. Try again.");
       else setInfo("If an account exists for that address, a sign-in link is on its way. It works once, for 10 minutes.");
@@ -55,17 +59,7 @@ export function SignInForm(props: { error?: string; checkEmail: boolean; mailCon
     await run(async () => {
       const result = await startSso(input.data);
       if (!result.ok) return setError(result.error);
-      // next-auth starts an OAuth sign-in from a form POST carrying its CSRF token.
-      const post = document.createElement("form");
-      post.method = "POST";
-      post.action = `/api/auth/signin/${result.data.providerId}`;
-      for (const [name, value] of Object.entries({ csrfToken: (await getCsrfToken()) ?? "", callbackUrl: props.callbackUrl })) {
-        const field = document.createElement("input");
-        Object.assign(field, { type: "hidden", name, value });
-        post.append(field);
-      }
-      document.body.append(post);
-      post.submit();
+      await startSsoSignIn(result.data.providerId, callbackPath());
     });
   }
 

@@ -5,9 +5,10 @@ import { signUpAction } from "@/app/sign-up/actions";
 import { SignUpForm as SignUpSchema } from "@/lib/orgs/schemas";
 import { Button, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
 
-export function SignUpForm() {
+export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [error, setError] = useState<string>();
+  const [sentTo, setSentTo] = useState<string>();
   const [busy, setBusy] = useState(false);
 
   async function submit(form: FormData) {
@@ -22,11 +23,30 @@ export function SignUpForm() {
         setErrors(result.fields ?? {});
         return setError(result.error);
       }
+      // The first account of a new server is ready at once; every other sign-up continues from the mail.
+      if (!result.data.ready) return setSentTo(input.data.email);
       const signedIn = await signIn("credentials", { email: input.data.email, password: input.data.password, redirect: false });
-      window.location.assign(signedIn?.ok ? `/${result.data.slug}/keys` : "/sign-in");
+      window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
+    } catch {
+      setError("The server could not be reached. Try again.");
     } finally {
       setBusy(false);
     }
+  }
+
+  if (sentTo) {
+    return (
+      <div className="space-y-4" data-testid="sign-up-sent">
+        <Notice tone="success">Check your inbox: we sent a message to {sentTo}.</Notice>
+        <p className="text-sm text-slate-700">
+          Use the link in it to finish signing up. If the address already has an account, the message says so and
+          tells you how to sign in instead.
+        </p>
+        {!mailConfigured && (
+          <Notice>Development mode: no SMTP_URL is set, so the message is printed in the server log instead of being emailed.</Notice>
+        )}
+      </div>
+    );
   }
 
   return (

@@ -1,17 +1,21 @@
 // Steps the console tests share.
 import { expect, type Page } from "@playwright/test";
+import { nextLinkTo } from "./mail";
 
 // Next.js's route announcer is an alert too: the page's own are inside <main>.
 export const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
 export const unique = () => Math.random().toString(36).slice(2, 8);
 export const PASSWORD = "a long console password";
 
+/** Signs up a new address and finishes from the link mailed to it (the address's first mail). */
 export async function signUp(page: Page, email: string, organization: string) {
   await page.goto("/sign-up");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByLabel("Organization name").fill(organization);
   await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByRole("main").getByRole("status")).toContainText(`Check your inbox: we sent a message to ${email}.`);
+  await page.goto(await nextLinkTo(email));
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 }
 
@@ -23,7 +27,7 @@ export async function signInWithPassword(page: Page, email: string, password = P
 }
 
 export async function signOut(page: Page) {
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("banner").getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
 }
 

@@ -31,17 +31,26 @@ async function saveSignInMethods(page: Page, methods: { sso: boolean; password: 
   await page.getByRole("button", { name: "Save sign-in methods" }).click();
 }
 
-/** "Continue with SSO" on the sign-in page, then the identity provider's own sign-in and consent pages. */
+/**
+ * The identity provider's own sign-in and consent pages. A browser already signed in there (and having
+ * consented) comes straight back to the gateway, at a URL matching `landing`.
+ */
+async function throughIdentityProvider(page: Page, idpLogin: string, landing: RegExp) {
+  await page.waitForURL((url) => url.href.startsWith(`${IDP_ISSUER}/interaction/`) || landing.test(url.href));
+  if (!page.url().startsWith(IDP_ISSUER)) return;
+  await page.getByPlaceholder("Enter any login").fill(idpLogin);
+  await page.getByPlaceholder("and password").fill("the identity provider checks this, not us");
+  await page.getByRole("button", { name: "Sign-in" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+}
+
+/** "Continue with SSO" on the sign-in page, then the identity provider. */
 async function signInWithSso(page: Page, emailOrSlug: string, idpLogin: string) {
   await page.goto("/sign-in");
   await page.getByRole("tab", { name: "SSO" }).click();
   await page.getByLabel("Work email or organization slug").fill(emailOrSlug);
   await page.getByRole("button", { name: "Continue with SSO" }).click();
-  await expect(page).toHaveURL(new RegExp(`^${IDP_ISSUER}/interaction/`));
-  await page.getByPlaceholder("Enter any login").fill(idpLogin);
-  await page.getByPlaceholder("and password").fill("the identity provider checks this, not us");
-  await page.getByRole("button", { name: "Sign-in" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
+  await throughIdentityProvider(page, idpLogin, /\/(keys|settings)$|\/sign-in\?.*error=/);
 }
 
 async function freshPage(browser: Browser) {
@@ -85,22 +94,42 @@ test("SSO through the organization's identity provider: allowed domains join as 
   await expect(page.getByText("unverified-tom")).toHaveCount(0);
 });
 
-test("an SSO-only organization refuses a password session, explains why and offers single sign-on", async ({ page, request }) => {
+test("an SSO-only organization refuses a password session, explains why and offers single sign-on", async ({ page, request, browser }) => {
   const domain = `globex-${unique()}.test`;
   const owner = `hank@${domain}`;
-  await signUp(page, owner, `Globex ${unique()}`);
+  const orgName = `Globex ${unique()}`;
+  await signUp(page, owner, orgName);
   const slug = new URL(page.url()).pathname.split("/")[1];
   await connectIdentityProvider(page, request, domain);
   await saveSignInMethods(page, { sso: true, password: true, magicLink: true });
   await expect(page.getByRole("main").getByRole("status")).toHaveText("Sign-in methods saved.");
 
-  // Signed in with a password, the owner cannot turn password sign-in off and lock themselves out.
+  // Signed in with the sign-up's magic link, the owner cannot turn magic links off and lock themselves out.
   await saveSignInMethods(page, { sso: true, password: false, magicLink: false });
-  await expect(alertOn(page)).toContainText("You signed in with password, which this change turns off.");
+  await expect(alertOn(page)).toContainText("You signed in with magic link, which this change turns off.");
   await page.reload();
   await expect(page.getByLabel("Password", { exact: true })).toBeChecked();
 
-  // Through the organization's identity provider, the same address reaches the same account (still owner).
+  // The identity provider asserting the owner's address is not enough to enter the owner's account: any
+  // organization's owner could make theirs assert it. Refused, with how to link it instead.
+  const stranger = await freshPage(browser);
+  await signInWithSso(stranger, owner, owner);
+  await expect(stranger).toHaveURL(/\/sign-in\?.*error=OAuthAccountNotLinked/);
+  await expect(alertOn(stranger)).toContainText("sign in with your password or magic link, then link single sign-on from your account page");
+  await expect(stranger.getByTestId("signed-in-as")).toHaveCount(0);
+  for (const width of [1280, 390]) {
+    await stranger.setViewportSize({ width, height: 900 });
+    await stranger.screenshot({ path: `test-results/screenshots/sign-in-sso-not-linked-${width}.png`, fullPage: true });
+  }
+
+  // Signed in with the password, the owner links the identity from the account page.
+  await page.getByRole("link", { name: "Account" }).click();
+  await page.getByRole("button", { name: `Link single sign-on of ${orgName}` }).click();
+  await throughIdentityProvider(page, owner, /\/account\?linked=/);
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Single sign-on of ${orgName} is linked to your account.`);
+  await expect(page.getByTestId("sso-link-row")).toContainText("Linked");
+
+  // Now the identity provider signs in to the same account (still owner).
   await signOut(page);
   await signInWithSso(page, owner, owner);
   await expect(page).toHaveURL(new RegExp(`/${slug}/keys$`));

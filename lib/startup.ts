@@ -3,8 +3,8 @@ import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
-import { db, getDatabase } from "@/lib/db";
-import { embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
+import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
+import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -64,8 +64,27 @@ function embedderDescription(): string {
   return provider instanceof LocalEmbeddingProvider ? `${provider.model}, matrix products on ${provider.kernels}` : provider.model;
 }
 
-/** Opens and migrates the database, runs the headless bootstrap and prints where the gateway is. */
+/** The started gateway, as the HTTP server hosting it (scripts/start.mjs) uses it. */
+export interface Gateway {
+  /** Prints where the gateway is and starts loading the embedding model: once it accepts connections. */
+  announce(): void;
+  /** Closes the embedder and the database (PGlite writes everything out; the data directory is let go). */
+  stop(): Promise<void>;
+}
+
+/**
+ * scripts/start.mjs is not bundled with the app, so it receives the gateway through a registered symbol:
+ * it announces only once it listens. Under `next dev` there is no such host and the gateway announces itself.
+ */
+const HOST = Symbol.for("memgw.gateway-host");
+type GatewayHost = { started(gateway: Gateway): void };
+
+/**
+ * Opens and migrates the database (taking the data directory) and runs the headless bootstrap. A
+ * failure prints why and ends the process: it must never serve, not even its health check.
+ */
 export async function startGateway(): Promise<void> {
+  let gateway: Gateway;
   try {
     const database = await getDatabase();
     const bootstrap = await bootstrapFromEnv();
@@ -78,13 +97,26 @@ export async function startGateway(): Promise<void> {
     if (bootstrap === "created") lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
     lines.push(`  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`);
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
-    console.log(lines.join("\n"));
-    void warmUpEmbedder().then(
-      () => console.log(`  Embeddings ready (${embedderDescription()}).`),
-      (error) => console.error(`[memgw] the embedding model failed to load: ${(error as Error).message}`),
-    );
+    gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {
+    giveUpDatabase(error as Error);
     console.error(`[memgw] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  const host = (globalThis as { [HOST]?: GatewayHost })[HOST];
+  if (host) host.started(gateway);
+  else gateway.announce();
+}
+
+function announce(lines: string[]): void {
+  console.log(lines.join("\n"));
+  void warmUpEmbedder().then(
+    () => console.log(`  Embeddings ready (${embedderDescription()}).`),
+    (error) => console.error(`[memgw] the embedding model failed to load: ${(error as Error).message}`),
+  );
+}
+
+async function stopGateway(): Promise<void> {
+  await closeEmbedder();
+  await closeDatabase();
 }

@@ -1,8 +1,9 @@
 // Builds the production bundle unless the sources it was built from are unchanged (a fingerprint of
 // every source file is kept beside the build), so `npm start` is fast after the first time.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -33,23 +34,50 @@ export function sourceFingerprint() {
   return hash.digest("hex");
 }
 
+function isBuilt(fingerprint) {
+  if (!fs.existsSync(path.join(distDir(), "BUILD_ID")) || !fs.existsSync(fingerprintFile())) return false;
+  return fs.readFileSync(fingerprintFile(), "utf8") === fingerprint;
+}
+
 export function buildIfNeeded({ quiet = false } = {}) {
-  const fingerprint = sourceFingerprint();
-  const built = fs.existsSync(path.join(distDir(), "BUILD_ID")) && fs.existsSync(fingerprintFile()) && fs.readFileSync(fingerprintFile(), "utf8") === fingerprint;
-  if (built) return false;
+  if (isBuilt(sourceFingerprint())) return false;
   if (!quiet) console.log("Building Memory Gateway (first start, or the sources changed)…");
+  // One build at a time in a build directory (two test files, or two `npm start`s, would corrupt it):
+  // flock(1), where there is one, queues them, and the one that waited finds the build done.
+  const lockName = createHash("sha256").update(distDir()).digest("hex").slice(0, 16);
+  const lock = path.join(os.tmpdir(), `memgw-build-${lockName}.lock`);
+  const build = [process.execPath, fileURLToPath(import.meta.url), "--locked"];
+  const [command, ...args] = spawnSync("flock", ["--version"]).status === 0 ? ["flock", lock, ...build] : build;
   try {
-    execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
-      cwd: root,
-      stdio: quiet ? "pipe" : "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
-    });
+    execFileSync(command, args, { cwd: root, stdio: quiet ? "pipe" : "inherit" });
   } catch (error) {
     if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
     throw error;
   }
-  fs.writeFileSync(fingerprintFile(), fingerprint);
   return true;
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) buildIfNeeded();
+/** The build itself, under the lock. */
+function build() {
+  const fingerprint = sourceFingerprint();
+  if (isBuilt(fingerprint)) return;
+  // `next build` adds its build directory's type files to tsconfig.json: a build in another directory
+  // (MEMGW_DIST_DIR) must not leave the repository's file changed.
+  const tsconfig = path.join(root, "tsconfig.json");
+  const tsconfigBefore = fs.readFileSync(tsconfig, "utf8");
+  try {
+    execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
+      cwd: root,
+      stdio: "inherit",
+      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+    });
+  } finally {
+    if (fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);
+  }
+  fs.writeFileSync(fingerprintFile(), fingerprint);
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  if (process.argv.includes("--locked")) build();
+  else buildIfNeeded();
+}

@@ -111,3 +111,111 @@ describe("key storage", () => {
     expect(actions).toEqual(["api_key.create", "api_key.revoke"]);
   });
 });
+
+describe("a key never exceeds its creator's current role", () => {
+  const SYSTEM = { type: "system" } as const;
+  const uniqueEmail = (who: string) => `${who}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+  async function teamWithAdminKey() {
+    const { org, key: operatorKey } = await createTenant();
+    const { inviteMember } = await import("@/lib/orgs/members");
+    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const owner = await inviteMember({ orgId: org.id, email: uniqueEmail("owner"), role: "owner" }, { type: "system" });
+    const admin = await inviteMember({ orgId: org.id, email: uniqueEmail("admin"), role: "admin" }, { type: "system" });
+    const ns = await createNamespace(operatorKey);
+    const { key, secret } = await createApiKey(
+      {
+        orgId: org.id,
+        name: "admin's app",
+        permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"],
+        namespaceIds: [ns.id],
+        createdById: admin.id,
+      },
+      { type: "user", id: admin.id },
+    );
+    return { org, owner, admin, ns, keyId: key.id, secret, byOwner: { type: "user" as const, id: owner.id } };
+  }
+
+  async function auditOf(orgId: string, targetId: string) {
+    const prisma = await db();
+    const rows = await prisma.auditLog.findMany({ where: { orgId, targetId }, orderBy: { createdAt: "asc" } });
+    return rows.map((row) => ({ action: row.action, actorId: row.actorId, details: row.details }));
+  }
+
+  test("a demoted admin's MANAGE key gets 403 saying why on manage routes, keeps what members may do", async () => {
+    const { org, admin, ns, secret, byOwner } = await teamWithAdminKey();
+    const { changeMemberRole } = await import("@/lib/orgs/members");
+    expect((await api("POST", "/namespaces", { key: secret, body: { name: "before-demotion" } })).status).toBe(201);
+
+    await changeMemberRole({ orgId: org.id, userId: admin.id, role: "member", byRole: "owner" }, byOwner);
+    const refused = await api("POST", "/namespaces", { key: secret, body: { name: "after-demotion" } });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("FORBIDDEN");
+    expect(refused.body.error.message).toContain("now member");
+    expect((await api("DELETE", `/namespaces/${ns.id}`, { key: secret })).status).toBe(403);
+    const prisma = await db();
+    expect(await prisma.namespace.count({ where: { orgId: org.id, name: "after-demotion" } })).toBe(0);
+    expect(await prisma.namespace.count({ where: { id: ns.id } })).toBe(1);
+    const body = { namespace_id: ns.id, content: "Members may still write." };
+    expect((await api("POST", "/remember", { key: secret, body })).status).toBe(201);
+
+    // Bounded, not stripped: promoting them back restores what the key was given.
+    await changeMemberRole({ orgId: org.id, userId: admin.id, role: "admin", byRole: "owner" }, byOwner);
+    expect((await api("POST", "/namespaces", { key: secret, body: { name: "after-promotion" } })).status).toBe(201);
+  });
+
+  test("removing a member revokes their keys on the spot, audited with the removal", async () => {
+    const { org, admin, ns, keyId, secret, byOwner } = await teamWithAdminKey();
+    const { removeMember } = await import("@/lib/orgs/members");
+    const settled = await removeMember({ orgId: org.id, userId: admin.id, byRole: "owner" }, byOwner);
+    expect(settled).toEqual({ revoked: [keyId], transferred: [] });
+    const body = { namespace_id: ns.id, content: "Written after removal." };
+    const write = await api("POST", "/remember", { key: secret, body });
+    expect(write.status).toBe(401);
+    const prisma = await db();
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } })).revokedAt).not.toBeNull();
+    expect(await prisma.memory.count({ where: { namespaceId: ns.id } })).toBe(0);
+    expect(await auditOf(org.id, keyId)).toEqual([
+      { action: "api_key.create", actorId: admin.id, details: expect.anything() },
+      {
+        action: "api_key.revoke",
+        actorId: byOwner.id,
+        details: { name: "admin's app", reason: "creator removed from the organization", creator_user_id: admin.id },
+      },
+    ]);
+  });
+
+  test("the person removing a member can take their keys over: they keep working, bounded by their role", async () => {
+    const { org, owner, admin, ns, keyId, secret, byOwner } = await teamWithAdminKey();
+    const { inviteMember, removeMember } = await import("@/lib/orgs/members");
+    const removal = { orgId: org.id, userId: admin.id, byRole: "owner" as const, transferKeysTo: owner.id };
+    const settled = await removeMember(removal, byOwner);
+    expect(settled).toEqual({ revoked: [], transferred: [keyId] });
+    const body = { namespace_id: ns.id, content: "Still working." };
+    expect((await api("POST", "/remember", { key: secret, body })).status).toBe(201);
+    expect((await api("POST", "/namespaces", { key: secret, body: { name: "taken-over" } })).status).toBe(201);
+    const prisma = await db();
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: keyId } })).createdById).toBe(owner.id);
+    expect((await auditOf(org.id, keyId)).at(-1)).toEqual({
+      action: "api_key.transfer",
+      actorId: owner.id,
+      details: { name: "admin's app", from_user_id: admin.id, to_user_id: owner.id },
+    });
+
+    // Handing keys to someone who is not a member is refused, and nothing changes.
+    const other = await inviteMember({ orgId: org.id, email: uniqueEmail("other"), role: "member" }, SYSTEM);
+    const toStranger = removeMember({ orgId: org.id, userId: other.id, transferKeysTo: admin.id }, byOwner);
+    await expect(toStranger).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    expect(await prisma.membership.count({ where: { orgId: org.id, userId: other.id } })).toBe(1);
+  });
+
+  test("a key whose creator is no longer a member is refused like a revoked key (401)", async () => {
+    const { org, admin, secret } = await teamWithAdminKey();
+    const prisma = await db();
+    // A membership gone without its keys being settled (removed before keys were tied to their creator).
+    await prisma.membership.deleteMany({ where: { orgId: org.id, userId: admin.id } });
+    const response = await api("GET", "/namespaces", { key: secret });
+    expect(response.status).toBe(401);
+    expect(response.body.error.code).toBe("UNAUTHORIZED");
+  });
+});

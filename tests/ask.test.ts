@@ -82,7 +82,10 @@ describe("without a chat model (the offline default)", () => {
 
     const teamA = await createKey(org.id, { scopes: { team: "a" }, namespaceIds: [ns.id] });
     await api("POST", "/remember", { key: teamA.secret, body: { namespace_id: ns.id, content: "Team A ships the mobile release on Thursday.", identity_id: "sam" } });
-    const scoped = await api("POST", "/ask", { key: teamA.secret, body: { namespace_id: ns.id, query: "When do Dana and team A meet or ship?" } });
+    // Scored over team A's memories only (BM25 statistics follow the key's scopes): words that only other
+    // scopes' memories have ("Dana", "meet") weigh on the question as in a namespace of A's memories alone.
+    const question = "When does team A ship the mobile release?";
+    const scoped = await api("POST", "/ask", { key: teamA.secret, body: { namespace_id: ns.id, query: question } });
     expect(scoped.body.data.sources.map((s: { content: string }) => s.content)).toEqual(["Team A ships the mobile release on Thursday."]);
     expect((await api("POST", "/ask", { key: teamA.secret, body: { namespace_id: ns.id, query: "x", scopes: { team: "b" } } })).status).toBe(403);
 

@@ -38,9 +38,9 @@ describe("with no server running (the CLI opens the embedded database itself)", 
     expect(member.code).toBe(0);
     expect(member.json).toMatchObject({ org_id: org.json.id, user_id: user.json.id, role: "owner" });
 
-    const key = await run("key", "create", "--org", org.json.id, "--name", "support bot", "--permissions", "NAMESPACE_READ,NAMESPACE_MANAGE", "--scope", "team=sales", "--scope=region=eu");
+    const key = await run("key", "create", "--org", org.json.id, "--name", "support bot", "--permissions", "NAMESPACE_READ,NAMESPACE_WRITE", "--scope", "team=sales", "--scope=region=eu");
     expect(key.code).toBe(0);
-    expect(key.json).toMatchObject({ org_id: org.json.id, name: "support bot", permissions: ["NAMESPACE_READ", "NAMESPACE_MANAGE"], scopes: { team: "sales", region: "eu" }, namespace_ids: [] });
+    expect(key.json).toMatchObject({ org_id: org.json.id, name: "support bot", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"], scopes: { team: "sales", region: "eu" }, namespace_ids: [] });
     expect(key.json.secret).toMatch(/^mgw_/);
     expect(key.json.display).toBe(`mgw_…${key.json.secret.slice(-4)}`);
 

@@ -1,7 +1,6 @@
 // The console's sign-in safeguards below the browser: secrets at rest, lock-out, rate limits, SSO set-up.
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { clearFailedSignIns, lockedUntil, LOCKOUT_MS, recordFailedSignIn } from "@/lib/auth/lockout";
-import { RateLimiter } from "@/lib/auth/rate-limit";
 import { findSsoOrganization, getOidcConnection, oidcCredentials, saveOidcConnection } from "@/lib/auth/sso";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
@@ -74,17 +73,6 @@ describe("password lock-out", () => {
     expect(await lockedUntil(email)).toBeNull();
     const prisma = await db();
     expect(await prisma.signInLockout.findUnique({ where: { email } })).toMatchObject({ failures: 1, lockedUntil: null });
-  });
-});
-
-describe("rate limiter", () => {
-  test("allows `limit` hits per key and window, then says how long to wait; each key counts alone", () => {
-    const limiter = new RateLimiter(3, 60_000);
-    const start = 1_000_000;
-    for (let i = 0; i < 3; i++) expect(limiter.hit("a", start + i)).toEqual({ allowed: true });
-    expect(limiter.hit("a", start + 15_000)).toEqual({ allowed: false, retryAfterSeconds: 45 });
-    expect(limiter.hit("b", start + 15_000)).toEqual({ allowed: true });
-    expect(limiter.hit("a", start + 60_000)).toEqual({ allowed: true });
   });
 });
 

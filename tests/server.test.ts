@@ -11,6 +11,8 @@ import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { memgw } from "./helpers/cli";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 
+// Its own build directory (shared with tests/process.test.ts; builds take turns), never a developer's .next.
+process.env.MEMGW_DIST_DIR = ".next-test-server";
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-server-"));
 const INIT = {
   MEMGW_INIT_ORG_NAME: "Headless Inc",
@@ -41,7 +43,8 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-describe("npm start", () => {
+// Every start of a production server takes seconds (more on a busy machine).
+describe("npm start", { timeout: 300_000 }, () => {
   test("prints where it serves and runs the headless first start", () => {
     expect(server.output()).toContain(`Memory Gateway is ready at ${server.base}`);
     expect(server.output()).toContain("Headless start: organization, owner and API key created");
@@ -132,11 +135,14 @@ describe("npm start", () => {
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/ask",
       "/forget",
+      "/health",
+      "/mcp/{namespace_id}",
       "/memories/{id}",
       "/namespaces",
       "/namespaces/{id}",
       "/namespaces/{id}/grants",
       "/namespaces/{id}/grants/{grantId}",
+      "/openapi.json",
       "/recall",
       "/remember",
     ]);

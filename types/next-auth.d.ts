@@ -6,6 +6,8 @@ declare module "next-auth" {
     method: SignInMethod;
     /** For an SSO session: the organization whose identity provider signed the user in. */
     ssoOrgId: string | null;
+    /** The console_sessions row of this sign-in (lib/auth/console-sessions.ts). */
+    sessionId: string;
   }
 }
 
@@ -14,5 +16,6 @@ declare module "next-auth/jwt" {
     uid?: string;
     method?: SignInMethod;
     ssoOrgId?: string | null;
+    sid?: string;
   }
 }

@@ -11,7 +11,7 @@ import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { ApiError } from "@/lib/api/errors";
 import { changeMemberRole, inviteMember, removeMember } from "@/lib/orgs/members";
 import { updateSignInPolicy } from "@/lib/orgs/organizations";
-import { InviteForm, MemberForm, PolicyForm, RoleForm } from "@/lib/orgs/schemas";
+import { InviteForm, PolicyForm, RemoveMemberForm, RoleForm } from "@/lib/orgs/schemas";
 
 const EVERYONE = ["owner", "admin", "member"] as const;
 const ADMINS = ["owner", "admin"] as const;
@@ -59,10 +59,15 @@ export async function changeRole(orgSlug: string, form: unknown) {
 }
 
 export async function remove(orgSlug: string, form: unknown) {
-  return runConsoleAction(orgSlug, { roles: ADMINS, input: MemberForm }, form, async (context, input) => {
-    await removeMember({ orgId: context.orgId, userId: input.user_id, byRole: context.role }, context.actor);
+  return runConsoleAction(orgSlug, { roles: ADMINS, input: RemoveMemberForm }, form, async (context, input) => {
+    const transferKeysTo = input.keys === "take_over" ? context.userId : undefined;
+    const settled = await removeMember(
+      { orgId: context.orgId, userId: input.user_id, byRole: context.role, transferKeysTo },
+      context.actor,
+    );
     revalidatePath(`/${orgSlug}/members`);
-    return null;
+    revalidatePath(`/${orgSlug}/keys`);
+    return { revoked: settled.revoked.length, transferred: settled.transferred.length };
   });
 }
 

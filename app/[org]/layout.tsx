@@ -32,6 +32,7 @@ export default async function OrganizationLayout({ children, params }: { childre
           )}
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
             <span data-testid="signed-in-as">{user.email}</span>
+            <a href="/account" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">Account</a>
             <SignOutButton />
           </div>
         </div>

@@ -1,8 +1,10 @@
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/sign-in-form";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { mailConfigured } from "@/lib/auth/mail";
 import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-errors";
 import { currentSession, landingPath } from "@/lib/console/session";
+import { publicUrl } from "@/lib/config";
 import { signUpAllowed } from "@/lib/orgs/sign-up";
 
 export const dynamic = "force-dynamic";
@@ -23,7 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Searc
         checkEmail={search.check_email === "1"}
         mailConfigured={mailConfigured()}
         signUpAllowed={signUpAllowed()}
-        callbackUrl={search.callbackUrl?.startsWith("/") ? search.callbackUrl : "/"}
+        callbackUrl={safeCallbackPath(search.callbackUrl, publicUrl())}
         initialMethod={search.method === "sso" || search.method === "magic_link" ? search.method : "password"}
       />
     </main>

@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/api/errors";
 import { dataDir, databaseUrl } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
-import { DataDirInUseError, readLockOwner } from "@/lib/db/lock";
+import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
 import { adminCommands, isAdminCommand, runAdminCommand } from "./commands";
 import { sendAdminCommand } from "./socket";
 
@@ -45,9 +45,15 @@ export function parseArgv(argv: string[]): { command: string; args: Record<strin
 async function execute(command: string, args: Record<string, unknown>): Promise<unknown> {
   if (databaseUrl()) return runHere(command, args);
   for (let attempt = 0; attempt < 20; attempt++) {
-    const owner = readLockOwner(dataDir());
-    if (owner?.socketPath) return sendAdminCommand(owner.socketPath, command, args);
-    if (!owner) {
+    const owner = await liveLockOwner(dataDir());
+    if (owner?.socketPath) {
+      try {
+        return await sendAdminCommand(owner.socketPath, command, args);
+      } catch (error) {
+        // Never delivered (the owner is stopping): safe to try again. Anything else may have run.
+        if (!["ECONNREFUSED", "ENOENT"].includes((error as NodeJS.ErrnoException).code ?? "")) throw error;
+      }
+    } else if (!owner) {
       try {
         return await runHere(command, args);
       } catch (error) {

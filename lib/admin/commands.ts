@@ -8,11 +8,18 @@ import { reembedNamespace } from "@/lib/memory/reembed";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, findUser, Password } from "@/lib/orgs/users";
+import { PersonName } from "@/lib/orgs/schemas";
+import { identifier, name } from "@/lib/validation/strings";
 
 // Flags may repeat (`--grant a --grant b`); the command line hands them over as a string or a list.
-const repeated = z.union([z.string(), z.array(z.string())]).transform((value) => [value].flat());
+const repeated = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => [value].flat())
+  .pipe(z.array(identifier({ min: 1 })));
+/** An organization, user, namespace or key named on the command line by id (or slug, or email). */
+const Reference = identifier({ min: 1 });
 
-const KeyName = z.string().trim().min(1, "must not be empty").max(255, "must be at most 255 characters");
+const KeyName = name({ max: 255 }).min(1, "must not be empty");
 const PermissionList = z
   .string()
   .transform((list) => list.split(",").map((p) => p.trim()).filter(Boolean))
@@ -49,7 +56,7 @@ export const adminCommands = {
   }),
   "user create": command({
     usage: "user create --email EMAIL --password PASSWORD [--name NAME]",
-    args: z.strictObject({ email: Email, password: Password, name: z.string().max(255).optional() }),
+    args: z.strictObject({ email: Email, password: Password, name: PersonName.optional() }),
     async run(args) {
       const user = await createUser(args);
       return { id: user.id, email: user.email, name: user.name, created_at: user.createdAt.toISOString() };
@@ -57,7 +64,7 @@ export const adminCommands = {
   }),
   "member add": command({
     usage: "member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role owner|admin|member",
-    args: z.strictObject({ org: z.string().min(1), user: z.string().min(1), role: z.enum(ROLES) }),
+    args: z.strictObject({ org: Reference, user: Reference, role: z.enum(ROLES) }),
     async run(args) {
       const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
       const membership = await addMember({ orgId: org.id, userId: user.id, role: args.role }, SYSTEM_ACTOR);
@@ -67,7 +74,7 @@ export const adminCommands = {
   "key create": command({
     usage: "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 [--grant NAMESPACE_ID ...] [--scope key=value ...]",
     args: z.strictObject({
-      org: z.string().min(1),
+      org: Reference,
       name: KeyName,
       permissions: PermissionList,
       grant: repeated.optional(),
@@ -95,12 +102,12 @@ export const adminCommands = {
   }),
   reembed: command({
     usage: "reembed --namespace NAMESPACE_ID",
-    args: z.strictObject({ namespace: z.string().min(1) }),
+    args: z.strictObject({ namespace: Reference }),
     run: ({ namespace }) => reembedNamespace(namespace),
   }),
   "key revoke": command({
     usage: "key revoke --id KEY_ID",
-    args: z.strictObject({ id: z.string().min(1) }),
+    args: z.strictObject({ id: Reference }),
     async run({ id }) {
       const key = await revokeApiKey(id, SYSTEM_ACTOR);
       return { id: key.id, name: key.name, revoked_at: key.revokedAt!.toISOString() };

@@ -17,6 +17,11 @@ export interface Endpoint<
   summary: string;
   tag: string;
   permission?: Permission;
+  /**
+   * What the operation does, when it reaches a whole namespace (every scope's memories or other keys'
+   * access), e.g. "deleting a namespace": a key with scopes is refused it (403).
+   */
+  namespaceWide?: string;
   body?: Body;
   query?: Query;
   params?: Params;

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { publicUrl } from "@/lib/config";
+import { McpPathParams } from "@/lib/mcp/schemas";
+import { MAX_BODY_BYTES } from "./body";
 import type { Endpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 import { ERROR_STATUS, ErrorBodySchema } from "./errors";
@@ -9,31 +11,78 @@ const STATUS_TEXT: Record<number, string> = Object.fromEntries(
   Object.entries(ERROR_STATUS).map(([code, status]) => [status, code]),
 );
 
+/** The methods a route answers: every other one gets 405 with `Allow` (lib/api/methods.ts). */
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
   // Draft 2020-12 is the dialect of OpenAPI 3.1.
-  return z.toJSONSchema(schema, { io, unrepresentable: "any" });
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
 }
 
-function parametersOf(ep: Endpoint) {
+const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
+
+const HEADERS: Record<number, object> = {
+  405: { Allow: { description: "The methods this path answers", schema: { type: "string" } } },
+  429: {
+    "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer", minimum: 0 } },
+  },
+};
+
+const DESCRIPTIONS: Record<number, string> = {
+  400: "BAD_REQUEST: invalid parameters or body (`error.details` names each field)",
+  401: "UNAUTHORIZED: no API key, or an invalid, revoked or expired one",
+  403: "FORBIDDEN: the key lacks the permission, or the request contradicts its scopes",
+  404: "NOT_FOUND: no such resource visible to the key",
+  405: "METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`)",
+  409: "CONFLICT: a resource with these values already exists",
+  413: `PAYLOAD_TOO_LARGE: the body is larger than ${MAX_BODY_BYTES} bytes`,
+  429: "RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds",
+  500: "INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed)",
+  502: "UPSTREAM_ERROR: the embedding or chat model provider failed",
+  503: "SERVICE_UNAVAILABLE: the embedding model is unavailable or still starting",
+};
+
+function errorResponses(statuses: number[]) {
+  return Object.fromEntries(
+    [...new Set(statuses)]
+      .sort((a, b) => a - b)
+      .map((status) => {
+        const description = DESCRIPTIONS[status] ?? STATUS_TEXT[status];
+        const headers = HEADERS[status] ? { headers: HEADERS[status] } : {};
+        return [String(status), { description, ...headers, content: errorContent }];
+      }),
+  );
+}
+
+function parametersOf(ep: Pick<Endpoint, "params" | "query">) {
   const parameters: object[] = [];
   for (const [location, schema] of [["path", ep.params], ["query", ep.query]] as const) {
     if (!schema) continue;
     const json = jsonSchema(schema, "input") as { properties?: Record<string, object>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
-      parameters.push({ name, in: location, required: location === "path" || (json.required ?? []).includes(name), schema: property });
+      const required = location === "path" || (json.required ?? []).includes(name);
+      parameters.push({ name, in: location, required, schema: property });
     }
   }
   return parameters;
 }
 
+function successContent(data: z.ZodType, paginated = false) {
+  const success = z.object({ success: z.literal(true), data, ...(paginated ? { pagination: PaginationSchema } : {}) });
+  return { "application/json": { schema: jsonSchema(success, "output") } };
+}
+
 function operationOf(name: string, ep: Endpoint) {
-  const data = ep.paginated ? z.array(ep.response) : ep.response;
-  const success = z.object({
-    success: z.literal(true),
-    data,
-    ...(ep.paginated ? { pagination: PaginationSchema } : {}),
-  });
-  const errorStatuses = [400, 401, ...(ep.permission ? [403] : []), ...(ep.errors ?? []), 500];
+  const keyAuthenticated = ep.permission !== undefined;
+  const errorStatuses = [
+    400,
+    ...(keyAuthenticated ? [401, 403, 429] : []),
+    ...(ep.body ? [413] : []),
+    ...(ep.errors ?? []),
+    500,
+  ];
   return {
     operationId: name,
     summary: ep.summary,
@@ -46,40 +95,178 @@ function operationOf(name: string, ep: Endpoint) {
     responses: {
       [String(ep.successStatus ?? 200)]: {
         description: "Success",
-        content: { "application/json": { schema: jsonSchema(success, "output") } },
+        content: successContent(ep.paginated ? z.array(ep.response) : ep.response, ep.paginated),
       },
-      ...Object.fromEntries(
-        [...new Set(errorStatuses)].map((status) => [
-          String(status),
-          { description: STATUS_TEXT[status], content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
-        ]),
-      ),
+      ...errorResponses(errorStatuses),
     },
+    ...(keyAuthenticated ? { security: [{ apiKey: [] }] } : {}),
+  };
+}
+
+/** GET /health: no key; the envelope's `data` says what is ready. */
+function healthOperation() {
+  const HealthSchema = z.looseObject({
+    status: z.string().describe('"ok"'),
+    database: z.string().describe("the database in use"),
+    embeddings: z.string().describe('"ready", or "loading" while the embedding model starts'),
+  });
+  return {
+    operationId: "health",
+    summary: "Readiness: 200 once the database is open and migrated; says whether the embedding model is loaded",
+    tags: ["Service"],
+    parameters: [],
+    responses: {
+      "200": { description: "Ready", content: successContent(HealthSchema) },
+      ...errorResponses([500, 503]),
+    },
+  };
+}
+
+function openApiOperation() {
+  return {
+    operationId: "openApiDocument",
+    summary: "This document: OpenAPI 3.1, generated from the schemas the API validates with",
+    tags: ["Service"],
+    parameters: [],
+    responses: {
+      "200": { description: "The OpenAPI document", content: { "application/json": { schema: { type: "object" } } } },
+    },
+  };
+}
+
+/**
+ * POST /mcp/{namespace_id}: the namespace's MCP endpoint (Streamable HTTP, stateless). Its body and
+ * replies are JSON-RPC 2.0, described loosely; the transport's own refusals (406, 415, a malformed
+ * message) are JSON-RPC errors, the gateway's (key, namespace, path id) the API's error envelope.
+ */
+function mcpOperation() {
+  const pathParameters = parametersOf({ params: McpPathParams });
+  const message = { $ref: "#/components/schemas/JsonRpcMessage" };
+  const jsonRpcOrError = { anyOf: [message, { $ref: "#/components/schemas/Error" }] };
+  const jsonRpcError = { "application/json": { schema: message } };
+  return {
+    operationId: "mcp",
+    summary:
+      "The namespace's MCP endpoint: tools remember, recall, ask and forget, run with the key's permissions and scopes",
+    tags: ["MCP"],
+    parameters: [
+      ...pathParameters,
+      {
+        name: "Accept",
+        in: "header",
+        required: true,
+        description: "Must list both application/json and text/event-stream (MCP Streamable HTTP)",
+        schema: { type: "string", example: "application/json, text/event-stream" },
+      },
+      {
+        name: "X-Identity-Id",
+        in: "header",
+        required: false,
+        description: "The identity of tool calls that do not pass identity_id",
+        schema: { type: "string", minLength: 1, maxLength: 255 },
+      },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        "application/json": {
+          schema: {
+            anyOf: [message, { type: "array", items: message, minItems: 1 }],
+          },
+        },
+      },
+    },
+    responses: {
+      "200": {
+        description: "The JSON-RPC reply (a tool's failure is a result with isError: true)",
+        content: {
+          "application/json": { schema: { anyOf: [message, { type: "array", items: message }] } },
+        },
+      },
+      "202": { description: "Accepted: the body held only notifications or responses" },
+      "400": {
+        description: "A malformed path id (error envelope) or a malformed JSON-RPC message (JSON-RPC error)",
+        content: { "application/json": { schema: jsonRpcOrError } },
+      },
+      ...errorResponses([401, 404, 429]),
+      "406": { description: "Accept does not list application/json and text/event-stream", content: jsonRpcError },
+      "413": { description: "The body is too large", content: { "application/json": { schema: jsonRpcOrError } } },
+      "415": { description: "Content-Type is not application/json", content: jsonRpcError },
+      "500": { description: "INTERNAL_SERVER_ERROR", content: { "application/json": { schema: jsonRpcOrError } } },
+    },
+    security: [{ apiKey: [] }],
+  };
+}
+
+/** The operation every other method of a path is: 405 with `Allow`, before any key is checked. */
+function notAllowedOperation(path: string, method: string) {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+  return {
+    operationId: `${method}${path.replace(/\W+(\w)?/g, (_, next?: string) => (next ?? "").toUpperCase())}NotAllowed`,
+    summary: `Not allowed: ${method.toUpperCase()} ${path} answers 405`,
+    tags: ["Not allowed"],
+    parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    responses: errorResponses([405]),
   };
 }
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
-  const paths: Record<string, Record<string, object>> = {};
+  const paths: Record<string, Record<string, object>> = {
+    "/health": { get: healthOperation() },
+    "/openapi.json": { get: openApiOperation() },
+  };
   for (const [name, ep] of Object.entries(endpoints) as [string, Endpoint][]) {
     paths[ep.path] ??= {};
-    paths[ep.path][ep.method.toLowerCase()] = {
-      ...operationOf(name, ep),
-      ...(ep.permission ? { security: [{ apiKey: [] }] } : {}),
-    };
+    paths[ep.path][ep.method.toLowerCase()] = operationOf(name, ep);
+  }
+  paths["/mcp/{namespace_id}"] = { post: mcpOperation() };
+  for (const [path, item] of Object.entries(paths)) {
+    for (const method of METHODS) item[method] ??= notAllowedOperation(path, method);
   }
   return {
     openapi: "3.1.0",
     info: {
       title: "Memory Gateway API",
       version: "1.0.0",
-      description: "Multi-tenant memory for AI applications: namespaces, remember, recall, forget and ask.",
+      description: [
+        "Multi-tenant memory for AI applications: namespaces, remember, recall, forget and ask.",
+        "Every response is the envelope `{success, data}` or `{success: false, error: {code, message, details?}}`.",
+        "Strings must be valid Unicode without U+0000; names are NFC-normalized and trimmed, and refuse control,",
+        "zero-width and bidirectional-override characters. Memory operations name their namespace by exactly one",
+        "of `namespace_id` and `external_reference_id`.",
+      ].join(" "),
     },
     servers: [{ url: `${publicUrl()}/api/v1` }],
     paths,
     components: {
-      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "An API key `mgw_…` from the console or `npx memgw key create`." } },
-      schemas: { Error: jsonSchema(ErrorBodySchema, "output") },
+      securitySchemes: {
+        apiKey: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key `mgw_…` from the console or `npx memgw key create`.",
+        },
+      },
+      schemas: {
+        Error: jsonSchema(ErrorBodySchema, "output"),
+        JsonRpcMessage: {
+          type: "object",
+          description: "A JSON-RPC 2.0 request, notification, response or error (MCP)",
+          required: ["jsonrpc"],
+          properties: {
+            jsonrpc: { const: "2.0" },
+            id: { type: ["string", "integer", "null"] },
+            method: { type: "string" },
+            params: { type: "object" },
+            result: { type: "object" },
+            error: {
+              type: "object",
+              required: ["code", "message"],
+              properties: { code: { type: "integer" }, message: { type: "string" }, data: {} },
+            },
+          },
+        },
+      },
     },
   };
 }

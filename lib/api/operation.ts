@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
-import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import { missingPermissionMessage, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import { assertNamespaceWideAllowed } from "@/lib/auth/principal";
 import type { Endpoint, Parsed } from "./endpoint";
 import { asApiError } from "./envelope";
 import { ApiError, validationError } from "./errors";
@@ -51,8 +52,9 @@ export async function runOperation<E extends Endpoint>(
   let status = 500;
   try {
     if (endpoint.permission && !key.permissions.includes(endpoint.permission)) {
-      throw new ApiError("FORBIDDEN", `This API key lacks the ${endpoint.permission} permission.`);
+      throw new ApiError("FORBIDDEN", missingPermissionMessage(key, endpoint.permission));
     }
+    if (endpoint.namespaceWide) assertNamespaceWideAllowed(key, endpoint.namespaceWide);
     const params = parse(endpoint.params, input.params ?? {}, "path");
     const query = parse(endpoint.query, input.query ?? {}, "query");
     const body = endpoint.body ? parse(endpoint.body, await input.body?.(), "body") : undefined;

@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { ApiError, notFound } from "@/lib/api/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import type { Role } from "@/lib/generated/prisma/enums";
 import { base58, newId } from "@/lib/ids";
 import { serverSecret } from "@/lib/secrets";
 import { ROLE_PERMISSIONS, type Permission } from "./permissions";
@@ -16,7 +17,10 @@ export interface ApiKeyPrincipal {
   orgId: string;
   keyId: string;
   name: string;
+  /** What the key may do now: its own permissions, bounded by its creator's current role. */
   permissions: Permission[];
+  /** Permissions the key was given that its creator's current role no longer allows. */
+  withheld?: { creatorRole: Role; permissions: Permission[] };
   scopes: Scopes;
 }
 
@@ -45,6 +49,7 @@ export interface CreateApiKeyInput {
 }
 
 export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
+  assertScopedKeyCannotManage(input.permissions, input.scopes);
   const secret = input.secret ?? generateKeySecret();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
@@ -91,6 +96,18 @@ export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
   });
 }
 
+/**
+ * A key with scopes is refused every namespace-wide operation (lib/auth/principal), which is all that
+ * NAMESPACE_MANAGE allows: such a key would carry a permission it can never use, so it is not created.
+ */
+function assertScopedKeyCannotManage(permissions: Permission[], scopes: Scopes | undefined) {
+  if (!scopes || Object.keys(scopes).length === 0 || !permissions.includes("NAMESPACE_MANAGE")) return;
+  const message =
+    "A key with scopes cannot have NAMESPACE_MANAGE: managing a namespace reaches beyond any scope. " +
+    "Create a separate key without scopes to manage namespaces.";
+  throw new ApiError("BAD_REQUEST", message, [{ field: "permissions", message }]);
+}
+
 async function assertRoleAllows(tx: Tx, orgId: string, userId: string, permissions: Permission[]) {
   const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId, userId } } });
   if (!membership) throw notFound(`Organization ${orgId}`);
@@ -132,23 +149,130 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
   if (!match) throw new ApiError("UNAUTHORIZED", `Malformed Authorization header. ${UNAUTHORIZED_HINT}`);
   const prisma = await db();
-  // findFirst, not findUnique: Prisma batches findUnique calls over a tick, about a millisecond on every request.
-  const key = await prisma.apiKey.findFirst({ where: { secretHash: hashKeySecret(match[1]) } });
+  // One statement: the key and its creator's current role in the key's organization (a key never does
+  // more than its creator's role allows now, not only when it was created).
+  const [key] = await prisma.$queryRawUnsafe<AuthenticatedKeyRow[]>(
+    `SELECT k.id, k.org_id, k.name, k.permissions, k.scopes, k.created_by_id,
+            k.last_used_at, k.revoked_at, k.expires_at, m.role::text AS creator_role
+     FROM api_keys k LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.created_by_id
+     WHERE k.secret_hash = $1
+     LIMIT 1`,
+    hashKeySecret(match[1]),
+  );
   const now = new Date();
-  if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= now)) {
+  // A key whose creator has left the organization is dead like a revoked one (removing a member revokes
+  // or hands over their keys; this also covers keys from before that, and any path that missed it).
+  const creatorGone = key?.created_by_id != null && key.creator_role === null;
+  if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || creatorGone) {
     throw new ApiError("UNAUTHORIZED", "Invalid, revoked or expired API key.");
   }
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+  const lastUsedAt = key.last_used_at && new Date(key.last_used_at);
+  if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
   }
   return {
     kind: "api_key",
-    orgId: key.orgId,
+    orgId: key.org_id,
     keyId: key.id,
     name: key.name,
-    permissions: key.permissions as Permission[],
+    ...boundedPermissions(key),
     scopes: parseScopes(key.scopes),
   };
+}
+
+interface AuthenticatedKeyRow {
+  id: string;
+  org_id: string;
+  name: string;
+  permissions: string[];
+  scopes: unknown;
+  created_by_id: string | null;
+  last_used_at: Date | string | null;
+  revoked_at: Date | string | null;
+  expires_at: Date | string | null;
+  creator_role: Role | null;
+}
+
+/**
+ * The key's permissions within its creator's current role. Keys without a creator were made by the
+ * operator on the `memgw` command line: nothing bounds them but their own list.
+ */
+function boundedPermissions(
+  key: Pick<AuthenticatedKeyRow, "permissions" | "creator_role">,
+): Pick<ApiKeyPrincipal, "permissions" | "withheld"> {
+  const permissions = key.permissions as Permission[];
+  if (!key.creator_role) return { permissions };
+  const allowed = ROLE_PERMISSIONS[key.creator_role];
+  const withheld = permissions.filter((permission) => !allowed.includes(permission));
+  if (withheld.length === 0) return { permissions };
+  return {
+    permissions: permissions.filter((permission) => allowed.includes(permission)),
+    withheld: { creatorRole: key.creator_role, permissions: withheld },
+  };
+}
+
+/** Why a key may not do what needs `permission`: it was never given it, or its creator's role no longer allows it. */
+export function missingPermissionMessage(key: ApiKeyPrincipal, permission: Permission): string {
+  if (key.withheld?.permissions.includes(permission)) {
+    return `This API key was given ${permission}, but the member who created it is now ${key.withheld.creatorRole}, ` +
+      `a role whose keys cannot have it.`;
+  }
+  return `This API key lacks the ${permission} permission.`;
+}
+
+/** Keys that still authenticate (as far as the key row alone says). */
+const activeKeyWhere = () => ({ revokedAt: null, OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] });
+
+/** The active keys each member of an organization created, for the members page (what removing them affects). */
+export async function activeKeysByCreator(orgId: string) {
+  const prisma = await db();
+  const keys = await prisma.apiKey.findMany({
+    where: { orgId, createdById: { not: null }, ...activeKeyWhere() },
+    select: { id: true, name: true, display: true, createdById: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  const byCreator = new Map<string, { id: string; name: string; display: string }[]>();
+  for (const { createdById, ...key } of keys) {
+    byCreator.set(createdById!, [...(byCreator.get(createdById!) ?? []), key]);
+  }
+  return byCreator;
+}
+
+/**
+ * When a member leaves, the keys they created either die with their membership or pass to `transferTo`
+ * (another member, usually the person removing them), whose role then bounds them. Runs inside the
+ * removal's transaction, one audit entry per key.
+ */
+export async function settleKeysOfDepartingMember(
+  tx: Tx,
+  input: { orgId: string; userId: string; transferTo?: string },
+  actor: Actor,
+) {
+  const keys = await tx.apiKey.findMany({
+    where: { orgId: input.orgId, createdById: input.userId, ...activeKeyWhere() },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  if (keys.length === 0) return { revoked: [], transferred: [] };
+  const ids = keys.map((key) => key.id);
+  if (input.transferTo) {
+    const where = { id: { in: ids }, orgId: input.orgId };
+    await tx.apiKey.updateMany({ where, data: { createdById: input.transferTo } });
+  } else {
+    await tx.apiKey.updateMany({ where: { id: { in: ids }, orgId: input.orgId }, data: { revokedAt: new Date() } });
+  }
+  for (const key of keys) {
+    await recordAudit(tx, {
+      orgId: input.orgId,
+      actor,
+      action: input.transferTo ? "api_key.transfer" : "api_key.revoke",
+      targetType: "api_key",
+      targetId: key.id,
+      details: input.transferTo
+        ? { name: key.name, from_user_id: input.userId, to_user_id: input.transferTo }
+        : { name: key.name, reason: "creator removed from the organization", creator_user_id: input.userId },
+    });
+  }
+  return input.transferTo ? { revoked: [], transferred: ids } : { revoked: ids, transferred: [] };
 }
 
 /** The keys page: every key of the organization, newest first, with its creator and granted namespaces. */

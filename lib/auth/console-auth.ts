@@ -1,5 +1,6 @@
 import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { AuthOptions, User } from "next-auth";
+import { decode as decodeJwt } from "next-auth/jwt";
 import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
@@ -7,16 +8,26 @@ import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { TokenSet } from "openid-client";
 import { z } from "zod";
 import { publicUrl } from "@/lib/config";
+import { outboundHttpOptions } from "@/lib/net/outbound";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { addMember } from "@/lib/orgs/members";
 import { Email } from "@/lib/orgs/users";
 import { serverSecret } from "@/lib/secrets";
+import { safeCallbackPath } from "./callback-url";
+import {
+  CONSOLE_SESSION_MAX_AGE_SECONDS,
+  consoleSessionActive,
+  endConsoleSession,
+  startConsoleSession,
+  type SessionClient,
+} from "./console-sessions";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./lockout";
 import { MAGIC_LINK_MAX_AGE_SECONDS } from "./magic-link";
 import { sendMail } from "./mail";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords";
-import { emailDomain, oidcCredentials, orgIdOfSsoProvider, ssoProviderId } from "./sso";
+import { normalizeSignInEmail } from "./sign-in-limits";
+import { emailDomain, orgIdOfSsoProvider, ssoProviderId, ssoSignInConnection } from "./sso";
 
 /** How a console session was established; an organization's policy says which may open it. */
 export type SignInMethod = "password" | "magic_link" | "sso";
@@ -34,7 +45,9 @@ async function authorizePassword(credentials: Record<string, string> | undefined
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { email } });
   const valid = await verifyPassword(user?.passwordHash ?? (await (decoyHash ??= hashPassword("decoy password"))), password);
-  if (!user?.passwordHash || !valid) {
+  // A sign-up whose address was not confirmed yet fails like a wrong password: whoever filled in the
+  // form must not learn from the password working that the address had no account before.
+  if (!user?.passwordHash || !valid || user.signUpPending) {
     await recordFailedSignIn(email);
     throw new Error((await lockedUntil(email)) ? "Locked" : "InvalidCredentials");
   }
@@ -45,7 +58,9 @@ async function authorizePassword(credentials: Record<string, string> | undefined
   return { id: user.id, email: user.email, name: user.name };
 }
 
-function ssoProvider(connection: NonNullable<Awaited<ReturnType<typeof oidcCredentials>>>): OAuthConfig<Record<string, unknown>> {
+type SsoConnection = NonNullable<Awaited<ReturnType<typeof ssoSignInConnection>>>;
+
+function ssoProvider(connection: SsoConnection): OAuthConfig<Record<string, unknown>> {
   return {
     id: ssoProviderId(connection.org.id),
     name: `${connection.org.name} SSO`,
@@ -56,6 +71,9 @@ function ssoProvider(connection: NonNullable<Awaited<ReturnType<typeof oidcCrede
     authorization: { params: { scope: "openid email profile" } },
     idToken: true,
     checks: ["pkce", "state", "nonce"],
+    // The issuer is typed by an organization's owner: discovery, token and userinfo requests may only
+    // reach public https addresses (lib/net/outbound.ts).
+    httpOptions: outboundHttpOptions(),
     // Some providers put the email only in the userinfo response, not in the ID token.
     userinfo: {
       async request({ client, tokens }) {
@@ -65,8 +83,9 @@ function ssoProvider(connection: NonNullable<Awaited<ReturnType<typeof oidcCrede
         return claims.email ? claims : { ...claims, ...(await client.userinfo(tokenSet)) };
       },
     },
-    // The organization's own identity provider, restricted to its domains, vouches for the address.
-    allowDangerousEmailAccountLinking: true,
+    // No linking by email: any organization's owner can make an identity provider assert any address.
+    // An identity signs in to an existing account only once that account linked it (from /account,
+    // signed in); otherwise next-auth refuses with OAuthAccountNotLinked.
     profile(profile) {
       return { id: String(profile.sub), email: String(profile.email ?? "").toLowerCase(), name: (profile.name as string) ?? null };
     },
@@ -95,20 +114,50 @@ function adapter(prisma: Awaited<ReturnType<typeof db>>): Adapter {
  * `providerId`: the provider a request to /api/auth is for, so that an organization's SSO provider
  * is built only when that organization's sign-in is under way.
  */
-export async function authOptions(providerId?: string): Promise<AuthOptions> {
+export async function authOptions(providerId?: string, client: SessionClient = {}): Promise<AuthOptions> {
   process.env.NEXTAUTH_URL ||= publicUrl();
   const prisma = await db();
   const ssoOrgId = orgIdOfSsoProvider(providerId);
-  const connection = ssoOrgId ? await oidcCredentials(ssoOrgId) : null;
+  const connection = ssoOrgId ? await ssoSignInConnection(ssoOrgId) : null;
+  // The session this browser had when it signs in again (a magic link, linking SSO from /account):
+  // its cookie is replaced, so its row is ended rather than left listed as active.
+  let replacedSession: { uid: string; sid: string } | null = null;
   return {
     secret: serverSecret("NEXTAUTH_SECRET"),
     adapter: adapter(prisma),
-    session: { strategy: "jwt", maxAge: 7 * 24 * 60 * 60 },
+    session: { strategy: "jwt", maxAge: CONSOLE_SESSION_MAX_AGE_SECONDS },
+    jwt: {
+      // A session cookie stands only while its console_sessions row does: signing out, "sign out
+      // everywhere" and a password change end it on the server. Every reader of the cookie goes
+      // through here (getServerSession, /api/auth/session, sign-out, and linking an SSO identity).
+      // next-auth's OAuth check cookies are JWTs too, decoded with their cookie name as salt.
+      async decode(params) {
+        const token = await decodeJwt(params);
+        if (!token || params.salt) return token;
+        if (!(await consoleSessionActive(token.sid, token.uid))) return null;
+        replacedSession = { uid: token.uid!, sid: token.sid! };
+        return token;
+      },
+    },
     pages: { signIn: "/sign-in", error: "/sign-in", verifyRequest: "/sign-in?check_email=1" },
+    logger: {
+      error(code, metadata) {
+        // The cookie of an ended session (signed out elsewhere, revoked, expired) is expected, not an error.
+        const message = (metadata as { message?: string } | undefined)?.message;
+        if (code === "JWT_SESSION_ERROR" && message === "JWT invalid") return;
+        console.error(`[next-auth][error][${code}]`, metadata);
+      },
+    },
     providers: [
       CredentialsProvider({ id: "credentials", name: "Password", credentials: { email: {}, password: {} }, authorize: authorizePassword }),
       EmailProvider({
         maxAge: MAGIC_LINK_MAX_AGE_SECONDS,
+        // The same normalization as the per-email rate limit, so the limit counts the address mailed.
+        normalizeIdentifier(identifier) {
+          const email = normalizeSignInEmail(identifier);
+          if (!email) throw new Error("Invalid email address format.");
+          return email;
+        },
         // The same reply whether or not an account has the address: mail goes only to existing users.
         async sendVerificationRequest({ identifier, url }) {
           const user = await prisma.user.findUnique({ where: { email: identifier.toLowerCase() } });
@@ -124,6 +173,10 @@ export async function authOptions(providerId?: string): Promise<AuthOptions> {
       ...(connection ? [ssoProvider(connection)] : []),
     ],
     callbacks: {
+      // Only back to this server: `callbackUrl=//evil.example` or `/\evil.example` ends on the home page.
+      async redirect({ url, baseUrl }) {
+        return new URL(safeCallbackPath(url, baseUrl), baseUrl).toString();
+      },
       async signIn({ user, account, profile, email }) {
         if (account?.provider === "email") {
           // Asking for a link always succeeds (mail goes only to existing accounts, see above); using one
@@ -140,19 +193,31 @@ export async function authOptions(providerId?: string): Promise<AuthOptions> {
       },
       async jwt({ token, user, account }) {
         if (user && account) {
+          const method: SignInMethod =
+            account.provider === "credentials" ? "password" : account.provider === "email" ? "magic_link" : "sso";
           token.uid = user.id;
-          token.method = account.provider === "credentials" ? "password" : account.provider === "email" ? "magic_link" : "sso";
+          token.method = method;
           token.ssoOrgId = orgIdOfSsoProvider(account.provider);
+          token.sid = await startConsoleSession(user.id, method, client);
+          if (replacedSession) await endConsoleSession(replacedSession.uid, replacedSession.sid);
         }
         return token;
       },
       async session({ session, token }) {
-        return { ...session, userId: token.uid, method: token.method, ssoOrgId: token.ssoOrgId ?? null };
+        const { uid: userId, method, sid: sessionId } = token;
+        return { ...session, userId, method, ssoOrgId: token.ssoOrgId ?? null, sessionId };
       },
     },
     events: {
+      async signOut({ token }) {
+        if (typeof token?.sid === "string" && typeof token.uid === "string") {
+          await endConsoleSession(token.uid, token.sid);
+        }
+      },
       async signIn({ user, account }) {
-        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
+        // A magic link (the sign-up mail's included) proves the address: a pending sign-up is confirmed.
+        const confirmed = account?.provider === "email" ? { signUpPending: false } : {};
+        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date(), ...confirmed } });
         // First SSO sign-in of an allowed domain joins the organization as a member.
         const orgId = orgIdOfSsoProvider(account?.provider);
         if (orgId && !(await prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } }))) {

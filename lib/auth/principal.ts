@@ -1,3 +1,4 @@
+import { ApiError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/audit/audit";
 import type { ApiKeyPrincipal } from "./api-keys";
 
@@ -11,4 +12,23 @@ export function actorOf(principal: Principal): Actor {
 /** The grant rows that give this principal access to a namespace. */
 export function grantsOf(principal: Principal) {
   return { apiKeyId: principal.keyId };
+}
+
+export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
+  return Object.keys(principal.scopes).length > 0;
+}
+
+/**
+ * A key with scopes may change or reveal only memories inside its scopes. Managing a namespace (creating,
+ * renaming or deleting it, listing or changing who may use it) reaches every scope's memories and other
+ * keys' access, so it is refused to such a key, whatever its permissions.
+ */
+export function assertNamespaceWideAllowed(principal: Pick<Principal, "scopes">, operation: string) {
+  if (!hasScopes(principal)) return;
+  const pairs = Object.entries(principal.scopes).map(([name, value]) => `${name}=${value}`).join(", ");
+  throw new ApiError(
+    "FORBIDDEN",
+    `This API key is limited to scopes ${pairs}; ${operation} reaches beyond them ` +
+      "(every scope's memories, other keys' access), so only a key without scopes may do it.",
+  );
 }

@@ -1,17 +1,18 @@
 // Form schemas of keys and SSO: importable by console forms in the browser.
 import { z } from "zod";
+import { identifier, name, text } from "@/lib/validation/strings";
 import { Permission } from "./permissions";
 import { Scopes } from "./scopes";
 
 export const ApiKeyForm = z.strictObject({
-  name: z.string().trim().min(1, "give the key a name you will recognize").max(100, "must be at most 100 characters"),
+  name: name({ max: 100 }).min(1, "give the key a name you will recognize"),
   permissions: z.array(Permission).min(1, "choose at least one permission"),
   scopes: Scopes,
-  namespace_ids: z.array(z.string().min(1)).max(100, "grant at most 100 namespaces"),
+  namespace_ids: z.array(identifier({ min: 1 })).max(100, "grant at most 100 namespaces"),
 });
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 
-export const KeyIdForm = z.strictObject({ key_id: z.string().min(1) });
+export const KeyIdForm = z.strictObject({ key_id: identifier({ min: 1 }) });
 
 const Domain = z
   .string()
@@ -20,12 +21,14 @@ const Domain = z
   .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, "must be domains like example.com");
 
 export const OidcConnectionForm = z.strictObject({
-  issuer: z.url("must be the issuer URL, like https://idp.example.com").max(2000),
-  client_id: z.string().trim().min(1, "must not be empty").max(500),
+  issuer: text({ max: 2000 }).pipe(z.url("must be the issuer URL, like https://idp.example.com")),
+  client_id: text({ max: 500 }).trim().min(1, "must not be empty"),
   /** Empty when editing keeps the stored secret. */
-  client_secret: z.string().max(2000),
+  client_secret: text({ max: 2000 }),
   allowed_domains: z.array(Domain).min(1, "name at least one email domain").max(50),
 });
 export type OidcConnectionForm = z.infer<typeof OidcConnectionForm>;
 
-export const SsoStartForm = z.strictObject({ email_or_slug: z.string().trim().min(1, "enter your work email or organization slug").max(254) });
+export const SsoStartForm = z.strictObject({
+  email_or_slug: text({ max: 254 }).trim().min(1, "enter your work email or organization slug"),
+});

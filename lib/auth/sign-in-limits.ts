@@ -1,35 +1,92 @@
 import { publicUrl } from "@/lib/config";
+import { clientAddress } from "@/lib/net/client-address";
 import { Email } from "@/lib/orgs/users";
-import { signInLimits, type RateLimiter } from "./rate-limit";
+import { firstRefusal, type RateLimitRule, type RateLimitVerdict } from "@/lib/rate-limit/limiter";
 
-/** The client address: the first X-Forwarded-For hop (Next.js sets it from the socket when no proxy does). */
-export function clientAddress(request: Request): string {
-  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || "unknown";
+const FIFTEEN_MINUTES = 15 * 60_000;
+const ONE_HOUR = 60 * 60_000;
+
+/**
+ * Console sign-in limits, each counted per client address and per email address, in the database so
+ * that every server instance counts together.
+ */
+export const SIGN_IN_RULES = {
+  passwordPerIp: { name: "password-per-ip", limit: 100, windowMs: FIFTEEN_MINUTES },
+  passwordPerEmail: { name: "password-per-email", limit: 10, windowMs: FIFTEEN_MINUTES },
+  magicLinkPerIp: { name: "magic-link-per-ip", limit: 30, windowMs: FIFTEEN_MINUTES },
+  magicLinkPerEmail: { name: "magic-link-per-email", limit: 5, windowMs: FIFTEEN_MINUTES },
+  signUpPerIp: { name: "sign-up-per-ip", limit: 20, windowMs: ONE_HOUR },
+  signUpPerEmail: { name: "sign-up-per-email", limit: 3, windowMs: ONE_HOUR },
+} satisfies Record<string, RateLimitRule>;
+
+/**
+ * An email address as the magic-link provider reads it (also its `normalizeIdentifier`), so that the
+ * per-email limit counts exactly the address mail would go to: NFKC, trimmed, lower case, and
+ * anything after a comma in the domain dropped. Null when it is not an address.
+ */
+export function normalizeSignInEmail(value: unknown): string | null {
+  if (typeof value !== "string") return null;
+  const trimmed = value.normalize("NFKC").trim().toLowerCase();
+  if ((trimmed.match(/@/g) ?? []).length !== 1 || trimmed.includes('"')) return null;
+  const [local, domain] = trimmed.split("@");
+  const parsed = Email.safeParse(`${local}@${domain.split(",")[0]}`);
+  return parsed.success ? parsed.data : null;
+}
+
+/**
+ * The email a next-auth POST names, read the way next-auth reads the body: JSON or form-encoded.
+ * Anything that is not an address is counted as it was sent, so a malformed value cannot dodge the
+ * limit either.
+ */
+async function emailOf(request: Request): Promise<string | null> {
+  const type = request.headers.get("content-type") ?? "";
+  let raw: unknown;
+  try {
+    if (type.includes("application/json")) raw = ((await request.clone().json()) as { email?: unknown } | null)?.email;
+    else if (type.includes("application/x-www-form-urlencoded")) {
+      raw = new URLSearchParams(await request.clone().text()).get("email");
+    }
+  } catch {
+    return null;
+  }
+  if (raw === undefined || raw === null) return null;
+  return normalizeSignInEmail(raw) ?? JSON.stringify(raw).slice(0, 1000);
+}
+
+/** "Too many attempts. Try again in 3 minutes." */
+export function rateLimitMessage(verdict: RateLimitVerdict): string {
+  const minutes = Math.ceil(verdict.resetSeconds / 60);
+  return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
 /**
  * A 429 for a password sign-in or magic-link request over its limits (per client address and per
  * email), shaped as next-auth's client expects (`{ url }` with the error) and with `Retry-After`.
  */
-export async function signInRateLimit(request: Request, action?: string, providerId?: string): Promise<Response | null> {
+export async function signInRateLimit(
+  request: Request,
+  action?: string,
+  providerId?: string,
+): Promise<Response | null> {
   if (request.method !== "POST") return null;
-  const limits: [RateLimiter, RateLimiter] | null =
+  const rules: [RateLimitRule, RateLimitRule] | null =
     action === "callback" && providerId === "credentials"
-      ? [signInLimits.passwordPerIp, signInLimits.passwordPerEmail]
+      ? [SIGN_IN_RULES.passwordPerIp, SIGN_IN_RULES.passwordPerEmail]
       : action === "signin" && providerId === "email"
-        ? [signInLimits.magicLinkPerIp, signInLimits.magicLinkPerEmail]
+        ? [SIGN_IN_RULES.magicLinkPerIp, SIGN_IN_RULES.magicLinkPerEmail]
         : null;
-  if (!limits) return null;
-  const form = new URLSearchParams(await request.clone().text());
-  const email = Email.safeParse(form.get("email") ?? "");
-  const [perAddress, perEmail] = limits;
-  const verdicts = [perAddress.hit(clientAddress(request)), ...(email.success ? [perEmail.hit(email.data)] : [])];
-  const refused = verdicts.find((verdict) => !verdict.allowed);
-  if (!refused || refused.allowed) return null;
-  const minutes = Math.ceil(refused.retryAfterSeconds / 60);
-  const message = `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+  if (!rules) return null;
+  const email = await emailOf(request);
+  const [perAddress, perEmail] = rules;
+  const checks: [RateLimitRule, string][] = [[perAddress, clientAddress(request.headers)]];
+  if (email) checks.push([perEmail, email]);
+  const refused = await firstRefusal(checks);
+  if (!refused) return null;
   return Response.json(
-    { url: `${publicUrl()}/sign-in?error=RateLimited`, error: { code: "RATE_LIMITED", message } },
-    { status: 429, headers: { "retry-after": String(refused.retryAfterSeconds) } },
+    {
+      url: `${publicUrl()}/sign-in?error=RateLimited`,
+      error: { code: "RATE_LIMITED", message: rateLimitMessage(refused) },
+    },
+    { status: 429, headers: { "retry-after": String(refused.resetSeconds) } },
   );
 }

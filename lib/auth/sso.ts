@@ -3,6 +3,7 @@ import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { checkOutboundUrl } from "@/lib/net/outbound";
 import type { OidcConnectionForm } from "./schemas";
 
 const SSO_PROVIDER_PREFIX = "sso-";
@@ -27,6 +28,9 @@ export async function getOidcConnection(orgId: string) {
 }
 
 export async function saveOidcConnection(orgId: string, input: OidcConnectionForm, actor: Actor) {
+  // The server fetches the issuer's discovery document: https and a public address only (unless the
+  // operator allows private ones), refused here with a field error before anything is stored.
+  checkOutboundUrl(input.issuer, "issuer");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const existing = await tx.oidcConnection.findUnique({ where: { orgId } });
@@ -63,6 +67,22 @@ export async function oidcCredentials(orgId: string) {
     clientSecret: decrypt(connection.clientSecretEncrypted, secretContext(orgId, connection.id)),
     allowedDomains: connection.allowedDomains,
   };
+}
+
+/**
+ * The connection to sign in through, only for an organization that allows SSO and whose stored issuer
+ * passes today's outbound rules (a connection saved before them may not): nothing is fetched for any
+ * other organization.
+ */
+export async function ssoSignInConnection(orgId: string) {
+  const connection = await oidcCredentials(orgId);
+  if (!connection?.org.allowSso) return null;
+  try {
+    checkOutboundUrl(connection.issuer, "issuer");
+  } catch {
+    return null;
+  }
+  return connection;
 }
 
 export function emailDomain(email: string): string {

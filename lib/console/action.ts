@@ -55,7 +55,12 @@ export async function runConsoleAction<S extends z.ZodType, T>(
     };
     return { ok: true, data: await handler(context, parsed.data) };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) return { ok: false, error: error.message };
+    if (error instanceof ApiError && error.status < 500) {
+      const fields = error.details?.length
+        ? Object.fromEntries(error.details.map((detail) => [detail.field, detail.message]))
+        : undefined;
+      return { ok: false, error: error.message, ...(fields && { fields }) };
+    }
     console.error("[memgw] console action failed:", error);
     return { ok: false, error: "Something went wrong on our side. Please try again." };
   }

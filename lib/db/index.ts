@@ -25,10 +25,14 @@ export interface Database {
 }
 
 // Kept on globalThis because Next bundles route modules separately: one database per process.
-const holder = globalThis as typeof globalThis & { __memgwDatabase?: Promise<Database> };
+const holder = globalThis as typeof globalThis & {
+  __memgwDatabase?: Promise<Database>;
+  __memgwDatabaseGivenUp?: Error;
+};
 
 /** The process's database, opened and migrated on first use (never at module load: `next build` imports routes). */
 export function getDatabase(): Promise<Database> {
+  if (holder.__memgwDatabaseGivenUp) return Promise.reject(holder.__memgwDatabaseGivenUp);
   holder.__memgwDatabase ??= openDatabase().catch((error) => {
     holder.__memgwDatabase = undefined;
     throw error;
@@ -38,6 +42,14 @@ export function getDatabase(): Promise<Database> {
 
 export async function db(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
+}
+
+/**
+ * A server whose start failed is on its way out: no request may open the database behind it (it could
+ * succeed a moment later and answer 200 from a process that is exiting), so every later use gets `error`.
+ */
+export function giveUpDatabase(error: Error): void {
+  holder.__memgwDatabaseGivenUp = error;
 }
 
 export async function closeDatabase(): Promise<void> {
@@ -90,7 +102,7 @@ function pgliteCacheMegabytes(): number {
 }
 
 async function openPglite(dir: string): Promise<Database> {
-  const lock = acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
+  const lock = await acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
   let pglite: PGlite | undefined;
   try {
     pglite = await PGlite.create({

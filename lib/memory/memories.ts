@@ -14,6 +14,15 @@ import { noteSearchGrowth } from "./search-maintenance";
 
 // Short statements: PGlite runs on the server's main thread, so a write never holds it for long.
 const ROWS_PER_STATEMENT = 100;
+// Chunk rows cost far more than memory rows (vector index, postings, statistics).
+const CHUNKS_PER_STATEMENT = 32;
+/**
+ * A batch is written a few memories at a time, each group in a transaction of its own: PGlite has one
+ * connection, and one transaction for a whole batch of 100 × 52,000 characters (3,000 chunks) held every
+ * other write of every organization for over a minute. One embedding call's worth of chunks per group
+ * (an organization's remember waits for at most one such group of another's: well under a second).
+ */
+const CHUNKS_PER_TRANSACTION = 32;
 
 interface PreparedMemory {
   id: string;
@@ -37,61 +46,56 @@ export function memoryItems(body: RememberBody): MemoryItem[] {
 }
 
 /**
- * Stores memories: chunks them, embeds every chunk in one call (outside any transaction), then writes
- * memories, chunks, BM25 postings and term statistics in one transaction. When it returns, recall finds them.
+ * Stores memories: chunks them, embeds the chunks (outside any transaction; the embedder shares its time
+ * fairly between organizations and keys), and writes memories, chunks, BM25 postings and term statistics a
+ * group of memories at a time, each group as soon as its vectors are back. When it returns, recall finds
+ * them all. Each memory is stored whole or not at all; a batch is all-or-nothing as far as a failure
+ * within the request goes (what it had written is deleted again before the error is returned), but other
+ * requests may see its first memories before it returns, and a process that dies mid-batch leaves those.
  */
 export async function remember(principal: Principal, target: Target, items: MemoryItem[], activity: ActivityNote = {}) {
   const namespace = await resolveTarget(principal, target);
   activity.namespaceId = namespace.id;
-  const prepared: PreparedMemory[] = items.map((item) => ({
-    id: newId("mem"),
-    content: item.content,
-    metadata: item.metadata ?? {},
-    scopes: effectiveScopes(principal.scopes, item.scopes),
-    identityId: item.identity_id ?? null,
-    chunks: chunkText(item.content),
-  }));
+  const prepared: PreparedMemory[] = [];
+  for (const item of items) {
+    const chunks = chunkText(item.content);
+    prepared.push({
+      id: newId("mem"),
+      content: item.content,
+      metadata: item.metadata ?? {},
+      scopes: effectiveScopes(principal.scopes, item.scopes),
+      identityId: item.identity_id ?? null,
+      chunks,
+    });
+    // Splitting runs on the server's one thread (a 100 × 52,000-character batch: about a second of it):
+    // other requests get a turn after each long memory instead of waiting for the whole batch.
+    if (chunks.length > 1) await new Promise((resume) => setImmediate(resume));
+  }
   const provider = embedder();
-  const vectors = await provider.embed(prepared.flatMap((m) => m.chunks), "ingest");
-
-  const chunkRows = prepared.flatMap((memory) =>
-    memory.chunks.map((content, position) => ({
-      id: newId("chk"),
-      memory_id: memory.id,
-      position,
-      content,
-      metadata: memory.metadata,
-      scopes: memory.scopes,
-      identity_id: memory.identityId,
-    })),
-  );
-  chunkRows.forEach((row, i) => Object.assign(row, { embedding: vectorLiteral(vectors[i]) }));
+  const groups = transactionGroups(prepared);
+  // Every group is queued for embedding now, in order; each is written while the next ones are embedded.
+  const requester = { orgId: principal.orgId, keyId: principal.keyId };
+  const embeddings = groups.map((group) => provider.embed(group.flatMap((m) => m.chunks), "ingest", requester));
+  for (const pending of embeddings) pending.catch(() => undefined); // awaited in turn below, never unhandled
 
   const prisma = await db();
   const now = new Date();
-  await prisma.$transaction(async (tx) => {
-    for (let i = 0; i < prepared.length; i += ROWS_PER_STATEMENT) {
-      await tx.memory.createMany({
-        data: prepared.slice(i, i + ROWS_PER_STATEMENT).map((m) => ({
-          id: m.id,
-          orgId: principal.orgId,
-          namespaceId: namespace.id,
-          content: m.content,
-          metadata: m.metadata,
-          scopes: m.scopes,
-          identityId: m.identityId,
-          apiKeyId: principal.keyId,
-          chunkCount: m.chunks.length,
-          createdAt: now,
-          updatedAt: now,
-        })),
-      });
+  const written: string[] = [];
+  try {
+    for (const [index, group] of groups.entries()) {
+      const vectors = await embeddings[index];
+      await prisma.$transaction((tx) => writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors));
+      written.push(...group.map((m) => m.id));
     }
-    for (let i = 0; i < chunkRows.length; i += ROWS_PER_STATEMENT) {
-      await insertChunks(tx, principal.orgId, namespace.id, provider.model, now, chunkRows.slice(i, i + ROWS_PER_STATEMENT));
+  } catch (error) {
+    if (written.length > 0) {
+      await prisma
+        .$transaction((tx) => deleteMemories(tx, principal.orgId, namespace.id, written))
+        .catch((cleanup) => console.error("[memgw] removing a failed batch's stored memories failed:", cleanup));
     }
-  });
-  noteSearchGrowth(chunkRows.length);
+    throw error;
+  }
+  noteSearchGrowth(prepared.reduce((sum, m) => sum + m.chunks.length, 0));
   return {
     namespace,
     memories: prepared.map((m) => ({
@@ -108,9 +112,69 @@ export async function remember(principal: Principal, target: Target, items: Memo
   };
 }
 
+/** Consecutive memories, as many as fit in CHUNKS_PER_TRANSACTION chunks (at least one memory each). */
+function transactionGroups(memories: PreparedMemory[]): PreparedMemory[][] {
+  const groups: PreparedMemory[][] = [];
+  let chunks = Infinity;
+  for (const memory of memories) {
+    if (chunks + memory.chunks.length > CHUNKS_PER_TRANSACTION) {
+      groups.push([]);
+      chunks = 0;
+    }
+    groups[groups.length - 1].push(memory);
+    chunks += memory.chunks.length;
+  }
+  return groups;
+}
+
+/** Writes memories and their chunks (`vectors`: one per chunk, in order), in short statements. */
+async function writeMemories(
+  tx: Tx,
+  principal: Principal,
+  namespaceId: string,
+  model: string,
+  now: Date,
+  memories: PreparedMemory[],
+  vectors: number[][],
+) {
+  for (let i = 0; i < memories.length; i += ROWS_PER_STATEMENT) {
+    await tx.memory.createMany({
+      data: memories.slice(i, i + ROWS_PER_STATEMENT).map((m) => ({
+        id: m.id,
+        orgId: principal.orgId,
+        namespaceId,
+        content: m.content,
+        metadata: m.metadata,
+        scopes: m.scopes,
+        identityId: m.identityId,
+        apiKeyId: principal.keyId,
+        chunkCount: m.chunks.length,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    });
+  }
+  const chunkRows = memories.flatMap((memory) =>
+    memory.chunks.map((content, position) => ({
+      id: newId("chk"),
+      memory_id: memory.id,
+      position,
+      content,
+      metadata: memory.metadata,
+      scopes: memory.scopes,
+      identity_id: memory.identityId,
+    })),
+  );
+  const rows = chunkRows.map((row, i) => ({ ...row, embedding: vectorLiteral(vectors[i]) }));
+  for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
+    await insertChunks(tx, principal.orgId, namespaceId, model, now, rows.slice(i, i + CHUNKS_PER_STATEMENT));
+  }
+}
+
 /**
  * Writes chunks with their BM25 postings and the namespace's term statistics in one statement, each
- * chunk's text tokenized once.
+ * chunk's text tokenized once; chunks with scopes also count toward their scope signature's statistics
+ * (what a key with scopes is scored over, lib/memory/search.ts).
  */
 async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: string, now: Date, rows: object[]) {
   await tx.$executeRawUnsafe(
@@ -141,6 +205,20 @@ async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: s
        SELECT $2, count(*), COALESCE(sum(term_count), 0) FROM lengths
        ON CONFLICT (namespace_id) DO UPDATE SET chunk_count = namespace_search_stats.chunk_count + EXCLUDED.chunk_count,
                                                 total_terms = namespace_search_stats.total_terms + EXCLUDED.total_terms
+     ),
+     scope_statistics AS (
+       INSERT INTO scope_search_stats (namespace_id, scope_key, scopes, chunk_count, total_terms)
+       SELECT $2, md5(i.scopes::text), i.scopes, count(*), COALESCE(sum(l.term_count), 0)
+       FROM input i JOIN lengths l ON l.id = i.id WHERE i.scopes <> '{}'::jsonb GROUP BY i.scopes
+       ON CONFLICT (namespace_id, scope_key) DO UPDATE
+         SET chunk_count = scope_search_stats.chunk_count + EXCLUDED.chunk_count,
+             total_terms = scope_search_stats.total_terms + EXCLUDED.total_terms
+     ),
+     scope_term_counts AS (
+       INSERT INTO scope_terms (namespace_id, scope_key, term, df)
+       SELECT $2, md5(i.scopes::text), t.lexeme, count(*)
+       FROM terms t JOIN input i ON i.id = t.id WHERE i.scopes <> '{}'::jsonb GROUP BY i.scopes, t.lexeme
+       ON CONFLICT (namespace_id, scope_key, term) DO UPDATE SET df = scope_terms.df + EXCLUDED.df
      )
      INSERT INTO namespace_terms (namespace_id, term, df)
      SELECT $2, lexeme, count(*) FROM terms GROUP BY lexeme
@@ -153,7 +231,10 @@ async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: s
   );
 }
 
-/** Takes chunks about to be deleted out of their namespace's document frequencies and length totals. */
+/**
+ * Takes chunks about to be deleted out of the document frequencies and length totals of their namespace
+ * and of their scope signature.
+ */
 async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
   if (chunkIds.length === 0) return;
   await tx.$executeRawUnsafe(
@@ -170,6 +251,33 @@ async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: str
      WHERE s.namespace_id = $1`,
     namespaceId,
     chunkIds,
+  );
+  const [scoped] = await tx.$queryRawUnsafe<{ any: boolean }[]>(
+    `SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY($1::text[]) AND scopes <> '{}'::jsonb) AS any`,
+    chunkIds,
+  );
+  if (!scoped.any) return;
+  await tx.$executeRawUnsafe(
+    `UPDATE scope_terms t SET df = t.df - gone.n
+     FROM (SELECT md5(c.scopes::text) AS scope_key, p.term, count(*) AS n
+           FROM chunk_terms p JOIN memory_chunks c ON c.id = p.chunk_id
+           WHERE p.chunk_id = ANY($2::text[]) AND c.scopes <> '{}'::jsonb GROUP BY c.scopes, p.term) gone
+     WHERE t.namespace_id = $1 AND t.scope_key = gone.scope_key AND t.term = gone.term`,
+    namespaceId,
+    chunkIds,
+  );
+  await tx.$executeRawUnsafe(`DELETE FROM scope_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
+  await tx.$executeRawUnsafe(
+    `UPDATE scope_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
+     FROM (SELECT md5(scopes::text) AS scope_key, count(*) AS n, COALESCE(sum(term_count), 0) AS terms
+           FROM memory_chunks WHERE id = ANY($2::text[]) AND scopes <> '{}'::jsonb GROUP BY scopes) gone
+     WHERE s.namespace_id = $1 AND s.scope_key = gone.scope_key`,
+    namespaceId,
+    chunkIds,
+  );
+  await tx.$executeRawUnsafe(
+    `DELETE FROM scope_search_stats WHERE namespace_id = $1 AND chunk_count <= 0`,
+    namespaceId,
   );
 }
 
@@ -205,12 +313,21 @@ export async function forget(principal: Principal, body: ForgetBody, activity: A
     );
     const doomed = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`, ...params);
     const memoryIds = doomed.map((row) => row.id);
-    for (let i = 0; i < memoryIds.length; i += ROWS_PER_STATEMENT * 10) {
-      const batch = memoryIds.slice(i, i + ROWS_PER_STATEMENT * 10);
-      const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM memory_chunks WHERE memory_id = ANY($1::text[])`, batch);
-      await subtractTermStatistics(tx, namespace.id, chunks.map((c) => c.id));
-      await tx.memory.deleteMany({ where: { id: { in: batch }, orgId: principal.orgId, namespaceId: namespace.id } });
-    }
+    await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
     return { namespace, deleted: memoryIds.length, memoryIds };
   });
+}
+
+/** Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term statistics. */
+async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
+  for (let i = 0; i < memoryIds.length; i += ROWS_PER_STATEMENT * 10) {
+    const batch = memoryIds.slice(i, i + ROWS_PER_STATEMENT * 10);
+    const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM memory_chunks WHERE org_id = $1 AND memory_id = ANY($2::text[])`,
+      orgId,
+      batch,
+    );
+    await subtractTermStatistics(tx, namespaceId, chunks.map((c) => c.id));
+    await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
+  }
 }

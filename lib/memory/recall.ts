@@ -38,6 +38,7 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     topK: body.top_k,
     minScore: body.min_score,
     scopes: effectiveScopes(principal.scopes, body.scopes),
+    statisticsScopes: principal.scopes,
     identityId: body.identity_id,
     metadata: body.metadata,
     queryVector,

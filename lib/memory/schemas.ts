@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
+import { identifier, record, text } from "@/lib/validation/strings";
 
 /** Limits on memory operations (README "Limits"). */
 export const LIMITS = {
@@ -14,11 +15,15 @@ export const LIMITS = {
   forgetIds: 1_000,
 } as const;
 
+const TargetId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 const Target = {
-  namespace_id: z.string({ error: "must be a string" }).min(1).max(255).optional(),
-  external_reference_id: z.string({ error: "must be a string" }).min(1).max(255).optional(),
+  namespace_id: TargetId.optional(),
+  external_reference_id: TargetId.optional(),
 };
 export type Target = { namespace_id?: string; external_reference_id?: string };
+
+/** The OpenAPI document's statement of the rule exactlyOneTarget enforces. */
+const TARGET_RULE = { oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] };
 
 function exactlyOneTarget(body: Target, ctx: z.RefinementCtx) {
   if ((body.namespace_id === undefined) === (body.external_reference_id === undefined)) {
@@ -26,23 +31,26 @@ function exactlyOneTarget(body: Target, ctx: z.RefinementCtx) {
   }
 }
 
-const Content = z
-  .string({ error: "must be a string" })
-  .max(LIMITS.contentChars, `must be at most ${LIMITS.contentChars} characters`)
-  .refine((text) => text.trim().length > 0, "must not be empty");
+const Content = text({ max: LIMITS.contentChars, notBlank: true });
 
-export const IdentityId = z.string({ error: "must be a string" }).min(1, "must be 1 to 255 characters").max(255, "must be 1 to 255 characters");
+export const IdentityId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 
-const MetadataValue = z.union([z.string(), z.number(), z.boolean(), z.null()], {
+const MetadataValue = z.union([text(), z.number(), z.boolean(), z.null()], {
   error: "metadata values must be strings, numbers, booleans or null",
 });
-export const Metadata = z
-  .record(z.string().min(1).max(128), MetadataValue)
+export const Metadata = record(identifier({ min: 1, max: 128 }), MetadataValue)
   .refine((m) => Object.keys(m).length <= LIMITS.metadataKeys, `at most ${LIMITS.metadataKeys} keys`)
-  .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes, `at most ${LIMITS.metadataBytes} bytes as JSON`);
+  .refine(
+    (m) => Buffer.byteLength(JSON.stringify(m)) <= LIMITS.metadataBytes,
+    `at most ${LIMITS.metadataBytes} bytes as JSON`,
+  )
+  .meta({ maxProperties: LIMITS.metadataKeys });
 export type Metadata = z.infer<typeof Metadata>;
 
-const ScopesInput = Scopes.refine((s) => Object.keys(s).length <= LIMITS.scopePairs, `at most ${LIMITS.scopePairs} scope pairs`);
+const ScopesInput = Scopes.refine(
+  (s) => Object.keys(s).length <= LIMITS.scopePairs,
+  `at most ${LIMITS.scopePairs} scope pairs`,
+).meta({ maxProperties: LIMITS.scopePairs });
 
 const MemoryFields = {
   metadata: Metadata.optional(),
@@ -70,13 +78,11 @@ export const RememberBody = z
     if ((body.content === undefined) === (body.memories === undefined)) {
       ctx.addIssue({ code: "custom", message: "send either content or memories", path: [] });
     }
-  });
+  })
+  .meta({ allOf: [TARGET_RULE, { oneOf: [{ required: ["content"] }, { required: ["memories"] }] }] });
 export type RememberBody = z.infer<typeof RememberBody>;
 
-const Query = z
-  .string({ error: "must be a string" })
-  .max(LIMITS.queryChars, `must be at most ${LIMITS.queryChars} characters`)
-  .refine((text) => text.trim().length > 0, "must not be empty");
+const Query = text({ max: LIMITS.queryChars, notBlank: true });
 
 export const RecallBody = z
   .strictObject({
@@ -88,7 +94,8 @@ export const RecallBody = z
     identity_id: IdentityId.optional(),
     metadata: Metadata.optional().describe("only memories whose metadata has these exact values"),
   })
-  .superRefine(exactlyOneTarget);
+  .superRefine(exactlyOneTarget)
+  .meta(TARGET_RULE);
 export type RecallBody = z.infer<typeof RecallBody>;
 
 const ASK_TOP_K_MESSAGE = `must be a whole number from 1 to ${LIMITS.askTopK}`;
@@ -107,16 +114,21 @@ export const AskBody = z
     scopes: ScopesInput.optional(),
     identity_id: IdentityId.optional(),
   })
-  .superRefine(exactlyOneTarget);
+  .superRefine(exactlyOneTarget)
+  .meta(TARGET_RULE);
 export type AskBody = z.infer<typeof AskBody>;
 
 export const ForgetBody = z
   .strictObject({
     ...Target,
-    memory_ids: z.array(z.string().min(1)).min(1, "list at least one id").max(LIMITS.forgetIds, `at most ${LIMITS.forgetIds} ids`).optional(),
+    memory_ids: z
+      .array(identifier({ min: 1 }))
+      .min(1, "list at least one id")
+      .max(LIMITS.forgetIds, `at most ${LIMITS.forgetIds} ids`)
+      .optional(),
     identity_id: IdentityId.optional(),
-    scopes: ScopesInput.optional(),
-    metadata: Metadata.optional(),
+    scopes: ScopesInput.meta({ maxProperties: LIMITS.scopePairs, minProperties: 1 }).optional(),
+    metadata: Metadata.meta({ maxProperties: LIMITS.metadataKeys, minProperties: 1 }).optional(),
     all: z.literal(true, { error: "must be true (omit it otherwise)" }).optional(),
   })
   .superRefine((body, ctx) => {
@@ -130,10 +142,21 @@ export const ForgetBody = z
     }
     if (body.scopes && Object.keys(body.scopes).length === 0) ctx.addIssue({ code: "custom", message: "must name at least one scope", path: ["scopes"] });
     if (body.metadata && Object.keys(body.metadata).length === 0) ctx.addIssue({ code: "custom", message: "must name at least one key", path: ["metadata"] });
+  })
+  .meta({
+    allOf: [
+      TARGET_RULE,
+      {
+        oneOf: [
+          { required: ["all"] },
+          { anyOf: ["memory_ids", "identity_id", "scopes", "metadata"].map((selector) => ({ required: [selector] })) },
+        ],
+      },
+    ],
   });
 export type ForgetBody = z.infer<typeof ForgetBody>;
 
-export const MemoryIdParams = z.strictObject({ id: z.string().min(1) });
+export const MemoryIdParams = z.strictObject({ id: identifier({ min: 1 }) });
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 

@@ -32,6 +32,13 @@ export interface SearchRequest {
   topK: number;
   minScore?: number;
   scopes?: Scopes;
+  /**
+   * The scopes of the key searching: BM25's statistics (chunk count, average length, document
+   * frequencies) are taken over the chunks carrying them, what the key may see, so that its scores do not
+   * depend on memories outside its scopes. Absent or empty: the whole namespace. Scopes the request adds
+   * only filter, as metadata does: they narrow what the caller already sees.
+   */
+  statisticsScopes?: Scopes;
   identityId?: string;
   metadata?: Metadata;
   mode?: SearchMode;
@@ -111,11 +118,28 @@ function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
   const query = add(request.query);
   const k1 = add(request.bm25?.k1 ?? BM25.k1);
   const b = add(request.bm25?.b ?? BM25.b);
-  const statistics = `stats AS (
+  const scoped = request.statisticsScopes && Object.keys(request.statisticsScopes).length > 0;
+  // Scoped: summed over the scope signatures (distinct scopes objects) that contain the key's pairs.
+  const totals = scoped
+    ? `scope_sets AS MATERIALIZED (
+       SELECT scope_key, chunk_count, total_terms FROM scope_search_stats
+       WHERE namespace_id = ${ns} AND scopes @> ${add(JSON.stringify(request.statisticsScopes))}::jsonb
+     ),
+     totals AS (SELECT sum(chunk_count) AS chunk_count, sum(total_terms) AS total_terms FROM scope_sets)`
+    : `totals AS (SELECT max(chunk_count) AS chunk_count, max(total_terms) AS total_terms
+                FROM namespace_search_stats WHERE namespace_id = ${ns})`;
+  const documentFrequency = scoped
+    ? `LEFT JOIN LATERAL (SELECT sum(st.df) AS df
+                          FROM scope_sets s
+                          JOIN scope_terms st
+                            ON st.namespace_id = ${ns} AND st.scope_key = s.scope_key AND st.term = q.lexeme) t ON true`
+    : `LEFT JOIN namespace_terms t ON t.namespace_id = ${ns} AND t.term = q.lexeme`;
+  const statistics = `${totals},
+     stats AS (
        SELECT n, ${k1}::float8 * (1 - ${b}::float8) AS k1_a, ${k1}::float8 * ${b}::float8 / avg_terms AS k1_b
-       FROM (SELECT COALESCE(max(chunk_count), 0)::float8 AS n,
-                    GREATEST(COALESCE(max(total_terms)::float8 / NULLIF(max(chunk_count), 0), 1), 1) AS avg_terms
-             FROM namespace_search_stats WHERE namespace_id = ${ns}) s
+       FROM (SELECT COALESCE(chunk_count, 0)::float8 AS n,
+                    GREATEST(COALESCE(total_terms::float8 / NULLIF(chunk_count, 0), 1), 1) AS avg_terms
+             FROM totals) s
      ),
      -- Every meaningful query term counts toward the best possible score, also one no chunk has.
      -- idf carries the (k1 + 1) factor of BM25.
@@ -124,7 +148,7 @@ function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
               (${k1}::float8 + 1) * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
        FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', ${query}))) q
        CROSS JOIN stats
-       LEFT JOIN namespace_terms t ON t.namespace_id = ${ns} AND t.term = q.lexeme
+       ${documentFrequency}
      )`;
   // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
   const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;

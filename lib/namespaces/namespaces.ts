@@ -1,6 +1,6 @@
 import { ApiError, notFound } from "@/lib/api/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/api/pagination";
-import { actorOf, grantsOf, type Principal } from "@/lib/auth/principal";
+import { actorOf, assertNamespaceWideAllowed, grantsOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -9,6 +9,8 @@ import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "
 
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a
 // grant to the principal: a namespace of another organization, or not granted, is simply not found.
+// Managing namespaces and grants is refused to keys with scopes (assertNamespaceWideAllowed), here and
+// not only in the HTTP layer, since every caller of the domain goes through these functions.
 function visibleTo(principal: Principal) {
   return { orgId: principal.orgId, grants: { some: grantsOf(principal) } };
 }
@@ -52,6 +54,7 @@ async function assertUnique(
 
 /** Creates the namespace and grants it to its creator, in one transaction. */
 export async function createNamespace(principal: Principal, input: CreateNamespaceBody) {
+  assertNamespaceWideAllowed(principal, "creating a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id });
@@ -75,6 +78,7 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
 }
 
 export async function updateNamespace(principal: Principal, id: string, input: UpdateNamespaceBody) {
+  assertNamespaceWideAllowed(principal, "changing a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await findVisible(tx, principal, id);
@@ -92,6 +96,7 @@ export async function updateNamespace(principal: Principal, id: string, input: U
 
 /** Deletes the namespace; its grants (and, later, memories) go with it by cascade. */
 export async function deleteNamespace(principal: Principal, id: string) {
+  assertNamespaceWideAllowed(principal, "deleting a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const namespace = await findVisible(tx, principal, id);
@@ -102,6 +107,7 @@ export async function deleteNamespace(principal: Principal, id: string) {
 }
 
 export async function listGrants(principal: Principal, namespaceId: string) {
+  assertNamespaceWideAllowed(principal, "listing a namespace's grants");
   const prisma = await db();
   await findVisible(prisma, principal, namespaceId);
   return prisma.namespaceGrant.findMany({
@@ -111,6 +117,7 @@ export async function listGrants(principal: Principal, namespaceId: string) {
 }
 
 export async function createGrant(principal: Principal, namespaceId: string, input: CreateGrantBody) {
+  assertNamespaceWideAllowed(principal, "granting access to a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await findVisible(tx, principal, namespaceId);
@@ -134,6 +141,7 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
 }
 
 export async function deleteGrant(principal: Principal, namespaceId: string, grantId: string) {
+  assertNamespaceWideAllowed(principal, "removing a grant");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     await findVisible(tx, principal, namespaceId);

@@ -1,18 +1,13 @@
 import { z } from "zod";
 import { publicUrl } from "@/lib/config";
+import { identifier, name, text } from "@/lib/validation/strings";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 
-export const NamespaceName = z
-  .string({ error: "must be a string" })
-  .min(1, "must be 1 to 255 characters")
-  .max(255, "must be 1 to 255 characters")
-  .refine((name) => name.trim().length > 0, "must not be only white space");
-export const Description = z.string({ error: "must be a string" }).max(10_000, "must be at most 10000 characters");
-export const ExternalReferenceId = z
-  .string({ error: "must be a string" })
-  .min(1, "must be 1 to 255 characters")
-  .max(255, "must be 1 to 255 characters");
+/** Unique in its organization once normalized: names that look the same are the same name. */
+export const NamespaceName = name({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
+export const Description = text({ max: 10_000 });
+export const ExternalReferenceId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 
 export const CreateNamespaceBody = z.strictObject({
   name: NamespaceName,
@@ -27,11 +22,12 @@ export const UpdateNamespaceBody = z
     description: Description.nullable().optional().describe("null clears it"),
     external_reference_id: ExternalReferenceId.nullable().optional().describe("null clears it"),
   })
-  .refine((body) => Object.values(body).some((value) => value !== undefined), "send at least one field to change");
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "send at least one field to change")
+  .meta({ minProperties: 1 });
 export type UpdateNamespaceBody = z.infer<typeof UpdateNamespaceBody>;
 
-export const NamespaceIdParams = z.strictObject({ id: z.string().min(1) });
-export const GrantIdParams = z.strictObject({ id: z.string().min(1), grantId: z.string().min(1) });
+export const NamespaceIdParams = z.strictObject({ id: identifier({ min: 1 }) });
+export const GrantIdParams = z.strictObject({ id: identifier({ min: 1 }), grantId: identifier({ min: 1 }) });
 
 export const NamespaceSchema = z.object({
   id: z.string(),
@@ -47,10 +43,14 @@ export type NamespaceJson = z.infer<typeof NamespaceSchema>;
 
 export const CreateGrantBody = z
   .strictObject({
-    api_key_id: z.string().min(1).optional(),
-    user_id: z.string().min(1).optional(),
+    api_key_id: identifier({ min: 1 }).optional(),
+    user_id: identifier({ min: 1 }).optional(),
   })
-  .refine((body) => (body.api_key_id === undefined) !== (body.user_id === undefined), "send exactly one of api_key_id and user_id");
+  .refine(
+    (body) => (body.api_key_id === undefined) !== (body.user_id === undefined),
+    "send exactly one of api_key_id and user_id",
+  )
+  .meta({ oneOf: [{ required: ["api_key_id"] }, { required: ["user_id"] }] });
 export type CreateGrantBody = z.infer<typeof CreateGrantBody>;
 
 export const GrantSchema = z.object({

@@ -1,4 +1,5 @@
 import { ApiError, notFound } from "@/lib/api/errors";
+import { settleKeysOfDepartingMember } from "@/lib/auth/api-keys";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -86,15 +87,35 @@ export async function changeMemberRole(input: { orgId: string; userId: string; r
   });
 }
 
-/** Takes effect on the member's next request: console pages read membership on every request. */
-export async function removeMember(input: { orgId: string; userId: string; byRole?: Role }, actor: Actor) {
+/**
+ * Takes effect on the member's next request: console pages read membership on every request. The keys
+ * they created are revoked, or, with `transferKeysTo` (a remaining member, usually the person removing
+ * them), handed over to that member and bounded by their role from then on.
+ */
+export async function removeMember(
+  input: { orgId: string; userId: string; byRole?: Role; transferKeysTo?: string },
+  actor: Actor,
+) {
   const prisma = await db();
-  await prisma.$transaction(async (tx) => {
+  return prisma.$transaction(async (tx) => {
     const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
     if (!membership) throw notFound(`Member ${input.userId}`);
     assertMayTouchOwners(input.byRole, [membership.role]);
     if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
+    const { orgId, userId, transferKeysTo } = input;
+    if (transferKeysTo !== undefined) await assertMayReceiveKeys(tx, orgId, userId, transferKeysTo);
     await tx.membership.delete({ where: { id: membership.id } });
     await recordAudit(tx, { orgId: input.orgId, actor, action: "member.remove", targetType: "user", targetId: input.userId, details: { role: membership.role } });
+    return settleKeysOfDepartingMember(tx, { orgId, userId, transferTo: transferKeysTo }, actor);
   });
+}
+
+async function assertMayReceiveKeys(tx: Tx, orgId: string, leaving: string, receiver: string) {
+  if (receiver === leaving) {
+    throw new ApiError("BAD_REQUEST", "The keys of a member being removed cannot be handed over to that same member.");
+  }
+  const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId, userId: receiver } } });
+  if (!membership) {
+    throw new ApiError("BAD_REQUEST", `User ${receiver} is not a member of this organization, so cannot take over keys.`);
+  }
 }

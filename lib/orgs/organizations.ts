@@ -17,7 +17,7 @@ export function slugify(name: string): string {
 }
 
 /** Console paths that are not organizations (`/{org-slug}/…` shares the URL space with them). */
-const RESERVED_SLUGS = ["api", "sign-in", "sign-up", "sign-out", "_next", "favicon.svg", "settings", "new"];
+const RESERVED_SLUGS = ["api", "account", "sign-in", "sign-up", "sign-out", "_next", "favicon.svg", "settings", "new"];
 
 export async function createOrganization(name: string, actor: Actor) {
   const prisma = await db();

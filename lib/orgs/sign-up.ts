@@ -1,5 +1,11 @@
 import { ApiError } from "@/lib/api/errors";
+import { createMagicLink } from "@/lib/auth/magic-link";
+import { sendMail } from "@/lib/auth/mail";
+import { hashPassword } from "@/lib/auth/passwords";
+import { rateLimitMessage, SIGN_IN_RULES } from "@/lib/auth/sign-in-limits";
+import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
+import { firstRefusal } from "@/lib/rate-limit/limiter";
 import { addMember } from "./members";
 import { createOrganization } from "./organizations";
 import type { z } from "zod";
@@ -10,17 +16,104 @@ export function signUpAllowed(): boolean {
   return process.env.ALLOW_SIGNUP !== "false";
 }
 
-/** A new user with a password and a new organization they own. */
-export async function signUp(input: z.infer<typeof SignUpForm>) {
-  if (!signUpAllowed()) throw new ApiError("FORBIDDEN", "Sign-up is turned off on this server. Ask an administrator for an invitation.");
+export interface SignUpResult {
+  /**
+   * True only for the very first account of a server that has none: it is ready at once and the form
+   * signs in with its password. Every other sign-up is finished from the mailed link.
+   */
+  ready: boolean;
+}
+
+/**
+ * A sign-up, answered the same whether or not the address already has an account, so the form cannot
+ * tell who uses the gateway:
+ * - a new address gets its account and a new organization it owns, with the password not usable until
+ *   the link mailed to the address is used ("finish signing up", a magic link that confirms it);
+ * - an address that has an account gets a mail saying so, and nothing changes.
+ * The first account of an empty server is the exception (no account exists, so nothing can be learnt):
+ * it is ready at once, so that a fresh `npm start` without mail set up can be used right away.
+ * Counted per client address and per email like sign-in.
+ */
+export async function signUp(
+  input: z.infer<typeof SignUpForm>,
+  client: { clientAddress: string },
+): Promise<SignUpResult> {
+  if (!signUpAllowed()) {
+    throw new ApiError("FORBIDDEN", "Sign-up is turned off on this server. Ask an administrator for an invitation.");
+  }
+  const refused = await firstRefusal([
+    [SIGN_IN_RULES.signUpPerIp, client.clientAddress],
+    [SIGN_IN_RULES.signUpPerEmail, input.email],
+  ]);
+  if (refused) {
+    throw new ApiError("RATE_LIMITED", rateLimitMessage(refused), undefined, { "retry-after": String(refused.resetSeconds) });
+  }
+
+  const prisma = await db();
+  if ((await prisma.user.count()) === 0) {
+    if (await createAccount(input, { pending: false })) return { ready: true };
+  }
+  const existing = await prisma.user.findUnique({ where: { email: input.email } });
+  // An existing account is as slow to answer as a new one (which hashes the password).
+  const created = existing
+    ? await hashPassword(input.password).then(() => null)
+    : await createAccount(input, { pending: true });
+  if (!created) {
+    await sendMail(alreadyRegisteredMail(input.email));
+    return { ready: false };
+  }
+  const { org } = created;
+  const link = await createMagicLink(input.email, `/${org.slug}/keys`);
+  await sendMail(finishSignUpMail(input.email, org.name, link));
+  return { ready: false };
+}
+
+async function createAccount(input: z.infer<typeof SignUpForm>, options: { pending: boolean }) {
   const user = await createUser({ email: input.email, password: input.password }).catch((error) => {
-    if (error instanceof ApiError && error.code === "CONFLICT") throw new ApiError("CONFLICT", "An account with this email already exists. Sign in instead.");
+    // Two sign-ups of one address at the same moment: the second is answered like any existing address.
+    if (error instanceof ApiError && error.code === "CONFLICT") return null;
     throw error;
   });
+  if (!user) return null;
   const actor = { type: "user", id: user.id } as const;
   const org = await createOrganization(input.organization, actor);
   await addMember({ orgId: org.id, userId: user.id, role: "owner" }, actor);
   const prisma = await db();
-  await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: org.id } });
+  await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: org.id, signUpPending: options.pending } });
   return { user, org };
+}
+
+function finishSignUpMail(to: string, orgName: string, link: string) {
+  const expiry = "The link works once, within 10 minutes. After that, sign in with a magic link from the sign-in page.";
+  const ignore =
+    "If you did not sign up, ignore this email: the password that was entered does not work until the link is used.";
+  const ready = (name: string) => `Your Memory Gateway account and the organization ${name} are ready.`;
+  return {
+    to,
+    subject: "Finish signing up to Memory Gateway",
+    text: `${ready(orgName)} Finish signing up:\n${link}\n\n${expiry}\n\n${ignore}`,
+    html:
+      `<p>${ready(escapeHtml(orgName))}</p><p><a href="${link}">Finish signing up</a></p>` +
+      `<p>${expiry}</p><p>${ignore}</p>`,
+  };
+}
+
+function alreadyRegisteredMail(to: string) {
+  const signIn = `${publicUrl()}/sign-in`;
+  const magicLink = `${publicUrl()}/sign-in?method=magic_link`;
+  const text =
+    "Someone tried to sign up to Memory Gateway with this address, which already has an account. Nothing was changed.";
+  const notYou = "If it was not you, ignore this email.";
+  return {
+    to,
+    subject: "You already have a Memory Gateway account",
+    text: `${text}\n\nSign in: ${signIn}\nForgot your password? Ask for a sign-in link: ${magicLink}\n\n${notYou}`,
+    html:
+      `<p>${text}</p><p><a href="${signIn}">Sign in</a> · <a href="${magicLink}">Email me a sign-in link</a></p>` +
+      `<p>${notYou}</p>`,
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,5 +1,5 @@
 // Calls the real route modules under app/api/v1 with real Request objects, as Next would.
-type RouteModule = Record<string, (request: Request, context: { params: Promise<Record<string, string | string[]>> }) => Promise<Response>>;
+type RouteModule = Record<string, (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>>;
 
 const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
 
@@ -17,6 +17,12 @@ const routes: Route[] = Object.entries(modules)
     let rank = 0;
     const source = segments
       .map((segment) => {
+        const optionalCatchAll = /^\[\[\.\.\.(\w+)\]\]$/.exec(segment);
+        if (optionalCatchAll) {
+          names.push(optionalCatchAll[1]);
+          rank += 100;
+          return "(?:/(.*))?";
+        }
         const catchAll = /^\[\.\.\.(\w+)\]$/.exec(segment);
         if (catchAll) {
           names.push(catchAll[1]);
@@ -57,7 +63,11 @@ export async function routeRequest(request: Request): Promise<Response> {
   if (!route) throw new Error(`No route file matches ${path}`);
   const match = route.pattern.exec(path)!;
   const params = Object.fromEntries(
-    route.names.map((name, i) => [name, route.pattern.source.includes("(.+)") && i === route.names.length - 1 ? match[i + 1].split("/") : decodeURIComponent(match[i + 1])]),
+    route.names.map((name, i) => {
+      const value = match[i + 1];
+      const catchAll = /\(\.[+*]\)\)?\??$/.test(route.pattern.source) && i === route.names.length - 1;
+      return [name, catchAll ? (value ? value.split("/") : undefined) : decodeURIComponent(value)];
+    }),
   );
   const handler = (await route.load())[request.method];
   if (!handler) return new Response(null, { status: 405 });

@@ -17,7 +17,8 @@ export async function createKey(orgId: string, options: KeyOptions = {}) {
     {
       orgId,
       name: options.name ?? "test key",
-      permissions: options.permissions ?? [...PERMISSIONS],
+      // A key with scopes cannot have NAMESPACE_MANAGE (namespace-wide operations are refused to it).
+      permissions: options.permissions ?? PERMISSIONS.filter((p) => Object.keys(options.scopes ?? {}).length === 0 || p !== "NAMESPACE_MANAGE"),
       scopes: options.scopes,
       namespaceIds: options.namespaceIds,
     },

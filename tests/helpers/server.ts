@@ -14,6 +14,8 @@ export function freePort(): Promise<number> {
 }
 
 export interface RunningServer {
+  /** The server's process id (with `unreaped`, `process` is its parent). */
+  pid: number;
   process: ChildProcess;
   base: string;
   output: () => string;
@@ -21,31 +23,43 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** `npm start` (scripts/start.mjs) as a child process, resolved once /api/v1/health answers 200. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * `npm start` (scripts/start.mjs) as a child process, resolved once /api/v1/health answers 200. With
+ * `unreaped`, its parent is a process that never reaps it (`sleep`): killed, it stays a zombie until stop().
+ */
+export async function startServer(env: Record<string, string>, { unreaped = false } = {}): Promise<RunningServer> {
   const port = Number(env.PORT);
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [path.join(process.cwd(), "scripts/start.mjs")], {
+  const start = [process.execPath, path.join(process.cwd(), "scripts/start.mjs")];
+  const options = {
     env: { ...process.env, MEMGW_PROCESS_ROLE: undefined, PUBLIC_URL: base, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+    stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"],
+  };
+  const child = unreaped
+    ? spawn("sh", ["-c", '"$@" & echo "server pid $!"; exec sleep 600', "sh", ...start], options)
+    : spawn(start[0], start.slice(1), options);
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const server: RunningServer = {
+    pid: child.pid!,
     process: child,
     base,
     output: () => output,
     exited,
     async stop() {
-      if (child.exitCode === null) child.kill("SIGTERM");
+      if (unreaped) {
+        killIfAlive(server.pid);
+        child.kill("SIGKILL");
+      } else if (child.exitCode === null) child.kill("SIGTERM");
       await exited;
     },
   };
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+    if (unreaped) server.pid = Number(/server pid (\d+)/.exec(output)?.[1] ?? 0);
     try {
       const response = await fetch(`${base}/api/v1/health`);
       if (response.status === 200 && output.includes("is ready at")) return server;
@@ -56,4 +70,12 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
   }
   await server.stop();
   throw new Error(`server did not become healthy:\n${output}`);
+}
+
+function killIfAlive(pid: number) {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
 }

@@ -2,7 +2,7 @@ import { LocalEmbeddingProvider } from "./local";
 import { OpenAIEmbeddingProvider } from "./openai";
 import type { EmbeddingProvider } from "./provider";
 
-export type { EmbeddingPriority, EmbeddingProvider } from "./provider";
+export type { EmbeddingPriority, EmbeddingProvider, EmbeddingRequester } from "./provider";
 
 const holder = globalThis as typeof globalThis & { __memgwEmbedder?: EmbeddingProvider; __memgwEmbedderReady?: boolean };
 

@@ -6,11 +6,22 @@ import { projectRoot } from "@/lib/config";
 // Taken at run time, out of the bundler's sight: Next's bundler rewrites `new Worker(...)` into a chunk
 // of its own, while the worker must be the plain script beside this file in every runtime (Next, tsx, vitest).
 const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
-import { normalize, type EmbeddingPriority, type EmbeddingProvider } from "./provider";
+import { FairQueue } from "./fair-queue";
+import { normalize, type EmbeddingPriority, type EmbeddingProvider, type EmbeddingRequester } from "./provider";
 
 const MAX_TEXTS_PER_CALL = 32;
-/** Jobs an ingestion worker holds: 32 texts take it about 0.7 s (2.2 s on WASM alone), so 4 outlast any single write of a batch. */
-const INGEST_JOBS_AHEAD = 4;
+/**
+ * Jobs an ingestion worker holds: the one it runs and the next, so that it goes on at once even while this
+ * thread is busy in a write statement (32 chunks take it about 1 s, longer than any one statement of a
+ * remember). Every job held is one that another organization's remember, arriving now, waits behind.
+ */
+const INGEST_JOBS_AHEAD = 2;
+/**
+ * The largest ingestion job the worker kept for queries takes, when it has no query to run: a single short
+ * memory then never waits behind another organization's batch on the ingestion worker, and a query that
+ * arrives meanwhile waits at most this many texts (about a tenth of a second).
+ */
+const SMALL_INGEST_TEXTS = 4;
 
 interface Job {
   id: number;
@@ -33,14 +44,18 @@ interface PoolWorker {
 
 /**
  * The default, offline provider: Universal Sentence Encoder lite (512-d, weights shipped in the npm
- * package) on a pool of worker threads. With two or more workers, one serves queries only, and queued
- * queries always go before queued ingestion.
+ * package) on a pool of worker threads. With two or more workers, one is kept for queries (and small
+ * ingestion jobs when it has no query); queued queries always go before queued ingestion, and queued
+ * ingestion is taken in turn between the organizations, then the keys, that it is for.
  */
 export class LocalEmbeddingProvider implements EmbeddingProvider {
   readonly model = "use-lite-512";
   readonly dimensions = 512;
   private readonly workers: PoolWorker[];
-  private readonly queue: Job[] = [];
+  /** Queued queries, first come first served: they go before any ingestion. */
+  private readonly queries: Job[] = [];
+  /** Queued ingestion, shared fairly between organizations and then keys (see FairQueue). */
+  private readonly ingestion = new FairQueue<Job>();
   private nextId = 1;
   private closed = false;
   private allReady = false;
@@ -98,12 +113,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       this.allReady = true;
     } catch (error) {
       this.loadFailure ??= new ApiError("SERVICE_UNAVAILABLE", `The local embedding model could not be loaded: ${(error as Error).message}`);
-      for (const job of this.queue.splice(0)) job.reject(this.loadFailure);
+      for (const job of this.takeQueued()) job.reject(this.loadFailure);
       throw this.loadFailure;
     }
   }
 
-  async embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
+  async embed(texts: string[], priority: EmbeddingPriority, requester?: EmbeddingRequester): Promise<number[][]> {
     if (this.closed) throw new Error("The embedding provider is closed.");
     if (this.loadFailure) throw this.loadFailure;
     if (texts.length === 0) return [];
@@ -114,7 +129,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     for (let start = 0; start < order.length; start += MAX_TEXTS_PER_CALL) {
       const slice = order.slice(start, start + MAX_TEXTS_PER_CALL);
       calls.push(
-        this.run(slice.map((s) => s.text), priority).then((vectors) => {
+        this.run(slice.map((s) => s.text), priority, requester).then((vectors) => {
           slice.forEach((s, i) => (out[s.index] = vectors[i]));
         }),
       );
@@ -123,15 +138,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     return out;
   }
 
-  private run(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
+  private run(texts: string[], priority: EmbeddingPriority, requester?: EmbeddingRequester): Promise<number[][]> {
     return new Promise((resolve, reject) => {
       const job: Job = { id: this.nextId++, texts, priority, resolve, reject };
-      if (priority === "query") {
-        const firstIngest = this.queue.findIndex((queued) => queued.priority === "ingest");
-        this.queue.splice(firstIngest === -1 ? this.queue.length : firstIngest, 0, job);
-      } else {
-        this.queue.push(job);
-      }
+      if (priority === "query") this.queries.push(job);
+      else this.ingestion.push(requester, job);
       // Hand the job over now, not on a later tick: the caller goes on to run SQL on this thread
       // meanwhile, and the worker should be embedding during it.
       if (this.allReady) this.dispatch();
@@ -143,20 +154,23 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     for (const entry of this.workers) {
       while (entry.inFlight.length < entry.capacity) {
         // A query goes only to an idle worker: behind a job already there it would wait for no reason.
-        const index = this.queue.findIndex(
-          (job) => (!entry.queriesOnly || job.priority === "query") && (job.priority === "ingest" || entry.inFlight.length === 0),
-        );
-        if (index === -1) break;
-        const [job] = this.queue.splice(index, 1);
+        const query = entry.inFlight.length === 0 ? this.queries.shift() : undefined;
+        const fits = entry.queriesOnly ? (next: Job) => next.texts.length <= SMALL_INGEST_TEXTS : undefined;
+        const job = query ?? this.ingestion.shift(fits);
+        if (!job) break;
         entry.inFlight.push(job);
         entry.worker.postMessage({ id: job.id, texts: job.texts });
       }
     }
   }
 
+  private takeQueued(): Job[] {
+    return [...this.queries.splice(0), ...this.ingestion.drain()];
+  }
+
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new Error("The embedding provider was closed."));
+    for (const job of this.takeQueued()) job.reject(new Error("The embedding provider was closed."));
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
 }

@@ -1,11 +1,17 @@
 /** Queries are waited on by a person; ingestion can wait for them. */
 export type EmbeddingPriority = "query" | "ingest";
 
+/** Whom an ingestion is for: a provider that queues work shares it fairly between organizations, then keys. */
+export interface EmbeddingRequester {
+  orgId: string;
+  keyId?: string;
+}
+
 export interface EmbeddingProvider {
   /** Recorded on every chunk: vectors of different models are never compared. */
   readonly model: string;
   readonly dimensions: number;
-  embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]>;
+  embed(texts: string[], priority: EmbeddingPriority, requester?: EmbeddingRequester): Promise<number[][]>;
   close(): Promise<void>;
 }
 

@@ -2,6 +2,7 @@
 import NextAuth from "next-auth";
 import { authOptions } from "@/lib/auth/console-auth";
 import { signInRateLimit } from "@/lib/auth/sign-in-limits";
+import { clientAddress } from "@/lib/net/client-address";
 
 type Context = { params: Promise<{ nextauth: string[] }> };
 
@@ -9,7 +10,8 @@ async function handler(request: Request, context: Context) {
   const [action, providerId] = (await context.params).nextauth ?? [];
   const limited = await signInRateLimit(request, action, providerId);
   if (limited) return limited;
-  return NextAuth(request as never, context as never, await authOptions(providerId));
+  const client = { userAgent: request.headers.get("user-agent"), clientAddress: clientAddress(request.headers) };
+  return NextAuth(request as never, context as never, await authOptions(providerId, client));
 }
 
 export { handler as GET, handler as POST };

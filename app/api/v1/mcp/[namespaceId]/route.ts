@@ -16,4 +16,4 @@ function methodNotAllowed(request: Request) {
   );
 }
 
-export { methodNotAllowed as GET, methodNotAllowed as DELETE };
+export { methodNotAllowed as GET, methodNotAllowed as DELETE, methodNotAllowed as PUT, methodNotAllowed as PATCH };

@@ -1,0 +1,61 @@
+import { redirect } from "next/navigation";
+import { AccountPanel } from "@/components/account-panel";
+import { SignOutButton } from "@/components/sign-out-button";
+import { ssoLinks } from "@/lib/auth/account";
+import { deviceName, listConsoleSessions } from "@/lib/auth/console-sessions";
+import { db } from "@/lib/db";
+import { currentSession, landingPath, METHOD_LABELS } from "@/lib/console/session";
+import type { SignInMethod } from "@/lib/auth/console-auth";
+
+export const dynamic = "force-dynamic";
+
+const when = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
+
+type Search = Promise<{ linked?: string }>;
+
+export default async function AccountPage({ searchParams }: { searchParams: Search }) {
+  const session = await currentSession();
+  if (!session) redirect(`/sign-in?callbackUrl=${encodeURIComponent("/account")}`);
+  const prisma = await db();
+  const [user, sessions, links, home] = await Promise.all([
+    prisma.user.findUniqueOrThrow({ where: { id: session.userId } }),
+    listConsoleSessions(session.userId),
+    ssoLinks(session.userId),
+    landingPath(session.userId),
+  ]);
+  const linkedOrg = (await searchParams).linked;
+  return (
+    <div className="min-h-screen">
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-4 px-6 py-3">
+          <a href="/" className="text-sm font-semibold text-indigo-600">Memory Gateway</a>
+          <a href={home} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+            Back to the console
+          </a>
+          <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
+            <span data-testid="signed-in-as">{user.email}</span>
+            <SignOutButton />
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-5xl px-6 py-8">
+        <AccountPanel
+          email={user.email}
+          hasPassword={Boolean(user.passwordHash)}
+          signedInWith={METHOD_LABELS[session.method as SignInMethod]}
+          linkedOrgName={links.find((link) => link.linked && link.orgSlug === linkedOrg)?.orgName}
+          sessions={sessions.map((s) => ({
+            id: s.id,
+            device: deviceName(s.userAgent),
+            address: s.clientAddress ?? "unknown",
+            method: METHOD_LABELS[s.method as SignInMethod] ?? s.method,
+            signedInAt: when(s.createdAt),
+            lastActiveAt: when(s.lastSeenAt),
+            current: s.id === session.sessionId,
+          }))}
+          ssoLinks={links}
+        />
+      </main>
+    </div>
+  );
+}

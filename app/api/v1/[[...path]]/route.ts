@@ -1,0 +1,10 @@
+// /api/v1 itself and any other path under it — a 404 in the envelope rather than an HTML page
+import { apiErrorResponse } from "@/lib/api/envelope";
+
+function notFound(request: Request) {
+  const { pathname } = new URL(request.url);
+  return apiErrorResponse("NOT_FOUND", `No API route ${request.method} ${pathname}. See /api/v1/openapi.json.`);
+}
+
+// OPTIONS too: Next's default would answer 204 and list every method for a path that does not exist.
+export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };

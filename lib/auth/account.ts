@@ -1,0 +1,55 @@
+import { ApiError } from "@/lib/api/errors";
+import { db } from "@/lib/db";
+import { endConsoleSessions } from "./console-sessions";
+import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./lockout";
+import { hashPassword, verifyPassword } from "./passwords";
+import { ssoProviderId } from "./sso";
+
+/**
+ * A new password for a signed-in user: the current one is required (a session left open on a shared
+ * computer is not enough), wrong guesses count towards the sign-in lock-out, and every other session
+ * of the user ends, so whoever knew the old password is signed out everywhere.
+ */
+export async function changePassword(input: {
+  userId: string;
+  currentSessionId: string;
+  currentPassword: string;
+  newPassword: string;
+}) {
+  const prisma = await db();
+  const user = await prisma.user.findUniqueOrThrow({ where: { id: input.userId } });
+  const field = (message: string) => new ApiError("BAD_REQUEST", message, [{ field: "current_password", message }]);
+  if (!user.passwordHash) {
+    throw field("This account has no password yet: it signs in with a magic link or single sign-on.");
+  }
+  if (await lockedUntil(user.email)) throw field("Too many wrong passwords. Try again in 15 minutes.");
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
+    await recordFailedSignIn(user.email);
+    throw field("The current password is not right.");
+  }
+  await clearFailedSignIns(user.email);
+  const passwordHash = await hashPassword(input.newPassword);
+  await prisma.user.update({ where: { id: user.id }, data: { passwordHash, signUpPending: false } });
+  return { endedSessions: await endConsoleSessions(user.id, input.currentSessionId) };
+}
+
+/**
+ * The organizations whose single sign-on the user may link from the account page: those they belong
+ * to that allow SSO, each with whether their identity is linked already.
+ */
+export async function ssoLinks(userId: string) {
+  const prisma = await db();
+  const [memberships, accounts] = await Promise.all([
+    prisma.membership.findMany({
+      where: { userId, org: { allowSso: true, oidcConnection: { isNot: null } } },
+      include: { org: true },
+      orderBy: { createdAt: "asc" },
+    }),
+    prisma.account.findMany({ where: { userId }, select: { provider: true } }),
+  ]);
+  const linked = new Set(accounts.map((account) => account.provider));
+  return memberships.map(({ org }) => {
+    const providerId = ssoProviderId(org.id);
+    return { orgName: org.name, orgSlug: org.slug, providerId, linked: linked.has(providerId) };
+  });
+}

@@ -1,0 +1,68 @@
+import net from "node:net";
+
+/**
+ * The header in which the server (scripts/start.mjs) hands the socket's peer address to route handlers
+ * and server actions, which cannot see the socket. The server deletes any copy a client sent before
+ * setting it, and says so by setting MEMGW_SERVER_SETS_CLIENT_ADDRESS=1 in its environment; under any
+ * other server (`next start`, `next dev`) a client could write the header itself, so it is not read.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-memgw-client-address";
+export const SERVER_SETS_CLIENT_ADDRESS = "MEMGW_SERVER_SETS_CLIENT_ADDRESS";
+
+type HeaderSource = Pick<Headers, "get">;
+
+function normalize(address: string): string {
+  const bare = address.trim().replace(/^\[|\]$/g, "");
+  // A dual-stack socket reports IPv4 peers as ::ffff:a.b.c.d; one client, one key.
+  return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare) ? bare.slice(7) : bare.toLowerCase();
+}
+
+let cachedSetting: string | undefined;
+let cachedList: net.BlockList | null = null;
+
+/** TRUSTED_PROXIES: comma-separated IP addresses or CIDR ranges of the reverse proxies in front of the server. */
+function trustedProxies(): net.BlockList | null {
+  const setting = process.env.TRUSTED_PROXIES?.trim() ?? "";
+  if (setting === cachedSetting) return cachedList;
+  cachedSetting = setting;
+  cachedList = null;
+  if (!setting) return null;
+  const list = new net.BlockList();
+  for (const entry of setting.split(",").map((part) => part.trim()).filter(Boolean)) {
+    const [address, bits] = entry.split("/");
+    const family = net.isIP(normalize(address));
+    if (!family) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range.`);
+    const type = family === 4 ? "ipv4" : "ipv6";
+    if (bits === undefined) list.addAddress(normalize(address), type);
+    else list.addSubnet(normalize(address), Number(bits), type);
+  }
+  cachedList = list;
+  return list;
+}
+
+function isTrusted(list: net.BlockList, address: string): boolean {
+  const family = net.isIP(address);
+  return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
+}
+
+/**
+ * The address of the client that sent a request, for rate limits and the session list: the socket's
+ * peer, unless TRUSTED_PROXIES names that peer; only then X-Forwarded-For is read, right to left,
+ * skipping the trusted proxies, and the first address that is not one of them is the client. Anything
+ * to the left of it was written by the client itself and is ignored. "unknown" when the server did not
+ * say (a server other than scripts/start.mjs): every such client then shares one budget.
+ */
+export function clientAddress(headers: HeaderSource): string {
+  const peer = process.env[SERVER_SETS_CLIENT_ADDRESS] === "1" ? headers.get(CLIENT_ADDRESS_HEADER) : null;
+  if (!peer || !net.isIP(normalize(peer))) return "unknown";
+  let client = normalize(peer);
+  const trusted = trustedProxies();
+  if (!trusted || !isTrusted(trusted, client)) return client;
+  const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(normalize).filter(Boolean);
+  for (let i = hops.length - 1; i >= 0; i--) {
+    if (!net.isIP(hops[i])) break;
+    client = hops[i];
+    if (!isTrusted(trusted, client)) break;
+  }
+  return client;
+}

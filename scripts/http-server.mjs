@@ -1,0 +1,138 @@
+// The HTTP server in front of Next. What Node's HTTP layer answers by itself (431, malformed requests)
+// and what Next answers badly under /api/v1 (a malformed URL: a plain-text 500; an unknown method: an
+// empty 400 or a plain-text 500) go out in the API's JSON envelope; and it drains on shutdown.
+import http from "node:http";
+
+// Next routes these to the API's handlers, which answer every one of them in the envelope.
+const API_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+/** The socket peer's address, for lib/net/client-address.ts (its CLIENT_ADDRESS_HEADER). */
+export const CLIENT_ADDRESS_HEADER = "x-memgw-client-address";
+const API_HEADERS = { "content-type": "application/json", "cache-control": "no-store, no-transform" };
+
+// Node's own answers to a request it cannot parse, by the parser's error code; any other code is a 400.
+const CLIENT_ERRORS = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: "REQUEST_HEADERS_TOO_LARGE",
+    message: `The request's headers are larger than ${http.maxHeaderSize} bytes.`,
+  },
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, code: "PAYLOAD_TOO_LARGE", message: "Chunk extensions too long." },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, code: "REQUEST_TIMEOUT", message: "The request was not received in time." },
+};
+const MALFORMED_REQUEST = {
+  status: 400,
+  code: "BAD_REQUEST",
+  message: "The HTTP request is malformed.",
+  details: [{ field: "request", message: "is not valid HTTP/1.1" }],
+};
+
+const INTERNAL_ERROR = {
+  status: 500,
+  code: "INTERNAL_SERVER_ERROR",
+  message: "Something went wrong on our side. Please try again.",
+};
+
+function envelope({ code, message, details }) {
+  return JSON.stringify({ success: false, error: { code, message, ...(details ? { details } : {}) } });
+}
+
+/** The path of a request target, in origin form (`/a?b`) or absolute form (`http://host/a?b`). */
+function targetPath(target) {
+  const authority = /^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i.exec(target);
+  return (authority ? target.slice(authority[0].length) : target).split(/[?#]/, 1)[0];
+}
+
+/** Under /api/v1 as Next routes it (`/api/v1x` is a console path; `/api/v1%…` is not, but is no page either). */
+export function isApiPath(target) {
+  return /^\/api\/v1(?![\w.~-])/.test(targetPath(target));
+}
+
+/** Why part of a URL (`path` or `query`) is malformed, if it is. */
+function urlProblem(part) {
+  // Node passes bytes outside ASCII through; a URL has none (they are percent-encoded).
+  if (/[^\x21-\x7e]/.test(part)) return "contains characters that must be percent-encoded";
+  try {
+    decodeURIComponent(part);
+  } catch {
+    return "has malformed percent-encoding: a % not followed by two hex digits, or bytes that are not UTF-8";
+  }
+  if (/%00/.test(part)) return "contains an encoded NUL character (%00)";
+  return undefined;
+}
+
+/** Why an API request cannot be handled at all, as an error with its status; undefined when it can. */
+function apiRequestProblem(request) {
+  const target = request.url ?? "";
+  if (!isApiPath(target)) return undefined;
+  const path = targetPath(target);
+  const queryStart = target.search(/[?#]/);
+  const query = queryStart === -1 ? "" : target.slice(queryStart);
+  const details = Object.entries({ path, query })
+    .map(([field, part]) => ({ field, message: urlProblem(part) }))
+    .filter((detail) => detail.message);
+  if (details.length > 0) {
+    const message = `Malformed URL. ${details.map((d) => `${d.field}: ${d.message}`).join("; ")}`;
+    return { status: 400, code: "BAD_REQUEST", message, details };
+  }
+  if (!API_METHODS.includes(request.method)) {
+    const message = `${request.method} is not an HTTP method of this API.`;
+    return { status: 405, code: "METHOD_NOT_ALLOWED", message, headers: { allow: API_METHODS.join(", ") } };
+  }
+  return undefined;
+}
+
+function sendEnvelope(response, error) {
+  const body = envelope(error);
+  response.writeHead(error.status, { ...API_HEADERS, ...error.headers, "content-length": Buffer.byteLength(body) });
+  response.end(body);
+}
+
+/**
+ * An HTTP server handing requests to Next's `handle`. `drain(ms)` stops accepting connections, lets the
+ * requests in flight finish (closing each connection once it is idle), and cuts what is left after `ms`.
+ */
+export function createGatewayServer(handle) {
+  let draining = false;
+  const server = http.createServer((request, response) => {
+    if (draining) response.setHeader("connection", "close");
+    // Once its response is out, a kept-alive connection is idle: close it rather than wait for its timeout.
+    response.on("finish", () => draining && setImmediate(() => server.closeIdleConnections()));
+    const problem = apiRequestProblem(request);
+    if (problem) return sendEnvelope(response, problem);
+    // Route handlers cannot see the socket: hand its peer address over in a header a client cannot
+    // forge (any copy it sent is replaced). lib/net/client-address.ts reads it.
+    request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    Promise.resolve(handle(request, response)).catch((error) => {
+      console.error("[memgw] request failed:", error);
+      if (response.headersSent) return response.destroy();
+      if (isApiPath(request.url ?? "")) return sendEnvelope(response, INTERNAL_ERROR);
+      response.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
+    });
+  });
+
+  server.on("clientError", (error, socket) => {
+    // Mid-response (a pipelined request after one being answered), a reply would corrupt the stream.
+    if (error.code === "ECONNRESET" || !socket.writable || socket._httpMessage?._headerSent) return socket.destroy();
+    const problem = CLIENT_ERRORS[error.code] ?? MALFORMED_REQUEST;
+    const body = envelope(problem);
+    const head = [`HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}`];
+    for (const [name, value] of Object.entries(API_HEADERS)) head.push(`${name}: ${value}`);
+    head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close");
+    socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
+  });
+
+  server.drain = (timeoutMs) =>
+    new Promise((resolve) => {
+      draining = true;
+      const deadline = setTimeout(() => {
+        console.error(`[memgw] requests still running after ${timeoutMs / 1000} s are cut off.`);
+        server.closeAllConnections();
+      }, timeoutMs);
+      server.close(() => {
+        clearTimeout(deadline);
+        resolve();
+      });
+      server.closeIdleConnections();
+    });
+  return server;
+}

@@ -1,0 +1,116 @@
+// The OpenAPI document says everything a generated client needs: every path (health and MCP included),
+// every status a route can answer, and the rules the schemas enforce beyond plain types.
+import Ajv2020 from "ajv/dist/2020";
+import addFormats from "ajv-formats";
+import { expect, test } from "vitest";
+import { api } from "./helpers/api";
+import { createNamespace, createTenant } from "./helpers/fixtures";
+
+async function document() {
+  const response = await api("GET", "/openapi.json");
+  expect(response.status).toBe(200);
+  return response.body;
+}
+
+function requestValidator(doc: any, path: string, method = "post") {
+  const ajv = new Ajv2020({ strict: false });
+  addFormats(ajv);
+  ajv.addSchema(doc, "openapi");
+  const ref = `openapi#/paths/${path.replace(/\//g, "~1")}/${method}/requestBody/content/application~1json/schema`;
+  return ajv.compile({ $ref: ref });
+}
+
+test("lists /health, /openapi.json and the MCP endpoint beside the API's operations", async () => {
+  const doc = await document();
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/openapi.json", "/mcp/{namespace_id}"]));
+  expect(doc.paths["/health"].get.security).toBeUndefined();
+  expect(Object.keys(doc.paths["/health"].get.responses)).toEqual(["200", "500", "503"]);
+  const mcp = doc.paths["/mcp/{namespace_id}"].post;
+  expect(mcp.security).toEqual([{ apiKey: [] }]);
+  const parameters = mcp.parameters.map((p: { name: string; in: string }) => `${p.in}:${p.name}`);
+  expect(parameters).toEqual(["path:namespace_id", "header:Accept", "header:X-Identity-Id"]);
+  const statuses = ["200", "202", "400", "401", "404", "406", "413", "415", "429"];
+  expect(Object.keys(mcp.responses)).toEqual(expect.arrayContaining(statuses));
+});
+
+test("every other method of every path is documented as 405 with Allow, and the routes answer so", async () => {
+  const doc = await document();
+  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+    expect(Object.keys(item).sort(), path).toEqual(["delete", "get", "patch", "post", "put"]);
+  }
+  expect(doc.paths["/recall"].get.responses["405"].headers.Allow).toBeDefined();
+  const refused = [["GET", "/recall"], ["PUT", "/namespaces"], ["DELETE", "/health"], ["GET", "/mcp/ns_1"]];
+  refused.push(["PATCH", "/mcp/ns_1"]);
+  for (const [method, path] of refused) {
+    const response = await api(method, path);
+    expect({ method, path, status: response.status }).toEqual({ method, path, status: 405 });
+    expect(response.body.error.code).toBe("METHOD_NOT_ALLOWED");
+  }
+});
+
+test("413 where bodies exist, 429 with Retry-After on key-authenticated routes, 502/503 where models run", async () => {
+  const doc = await document();
+  for (const [path, item] of Object.entries<Record<string, any>>(doc.paths)) {
+    for (const [method, operation] of Object.entries<any>(item)) {
+      if (operation.requestBody) expect(operation.responses, `${method} ${path}`).toHaveProperty("413");
+      if (operation.security) {
+        expect(operation.responses["429"]?.headers?.["Retry-After"], `${method} ${path}`).toBeDefined();
+      }
+    }
+  }
+  for (const path of ["/remember", "/recall", "/ask"]) {
+    expect(Object.keys(doc.paths[path].post.responses)).toEqual(expect.arrayContaining(["502", "503"]));
+  }
+});
+
+test("exactly one of namespace_id and external_reference_id is a oneOf: refused by document and API", async () => {
+  const doc = await document();
+  for (const path of ["/remember", "/recall", "/ask", "/forget"]) {
+    const schema = doc.paths[path].post.requestBody.content["application/json"].schema;
+    const rules = [schema, ...(schema.allOf ?? [])];
+    const target = JSON.stringify([{ required: ["namespace_id"] }, { required: ["external_reference_id"] }]);
+    expect(rules.some((rule: any) => JSON.stringify(rule.oneOf) === target), path).toBe(true);
+  }
+  const recall = requestValidator(doc, "/recall");
+  expect(recall({ namespace_id: "ns_1", query: "tea" })).toBe(true);
+  expect(recall({ external_reference_id: "crm-1", query: "tea" })).toBe(true);
+  expect(recall({ namespace_id: "ns_1", external_reference_id: "crm-1", query: "tea" })).toBe(false);
+  expect(recall({ query: "tea" })).toBe(false);
+  expect(recall({ namespace_id: "ns_1", query: "   " })).toBe(false);
+  expect(recall({ namespace_id: "ns_1", query: "a\u0000b" })).toBe(false);
+  const remember = requestValidator(doc, "/remember");
+  expect(remember({ namespace_id: "ns_1", content: "x", memories: [{ content: "y" }] })).toBe(false);
+  expect(remember({ namespace_id: "ns_1", content: "x", metadata: { "k\u0000": 1 } })).toBe(false);
+  const forget = requestValidator(doc, "/forget");
+  expect(forget({ namespace_id: "ns_1", all: true })).toBe(true);
+  expect(forget({ namespace_id: "ns_1", all: true, identity_id: "u1" })).toBe(false);
+  expect(forget({ namespace_id: "ns_1" })).toBe(false);
+  expect(forget({ namespace_id: "ns_1", scopes: {} })).toBe(false);
+  const createNamespaceBody = requestValidator(doc, "/namespaces");
+  expect(createNamespaceBody({ name: "  Café  " })).toBe(true);
+  expect(createNamespaceBody({ name: "a\u200bb" })).toBe(false);
+  expect(createNamespaceBody({ name: " " })).toBe(false);
+  expect(requestValidator(doc, "/namespaces/{id}/grants")({ api_key_id: "k", user_id: "u" })).toBe(false);
+});
+
+test("requests the document accepts, the API accepts too; those it refuses get 400", async () => {
+  const doc = await document();
+  const { key } = await createTenant();
+  const ns = await createNamespace(key, { external_reference_id: "crm-7" });
+  const recall = requestValidator(doc, "/recall");
+  const forget = requestValidator(doc, "/forget");
+  const cases: [string, (body: unknown) => boolean | Promise<unknown>, Record<string, unknown>][] = [
+    ["/recall", recall, { external_reference_id: "crm-7", query: "anything" }],
+    ["/recall", recall, { namespace_id: ns.id, query: "anything", top_k: 100, min_score: 0 }],
+    ["/recall", recall, { namespace_id: ns.id, external_reference_id: "crm-7", query: "anything" }],
+    ["/recall", recall, { query: "anything" }],
+    ["/forget", forget, { namespace_id: ns.id, metadata: { topic: "x" } }],
+    ["/forget", forget, { namespace_id: ns.id, metadata: {} }],
+    ["/forget", forget, { namespace_id: ns.id, all: true, memory_ids: ["m"] }],
+  ];
+  for (const [path, validate, body] of cases) {
+    const valid = validate(body) === true;
+    const response = await api("POST", path, { key, body });
+    expect({ path, body, status: response.status }).toEqual({ path, body, status: valid ? 200 : 400 });
+  }
+}, 180_000);
