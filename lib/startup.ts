@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { apiRateLimitPerMinute } from "@/lib/api/key-rate-limit";
 import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
@@ -6,6 +7,7 @@ import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
@@ -86,6 +88,9 @@ type GatewayHost = { started(gateway: Gateway): void };
 export async function startGateway(): Promise<void> {
   let gateway: Gateway;
   try {
+    // Settings read per request are checked now: a wrong one stops the start, not every request.
+    apiRateLimitPerMinute();
+    checkTrustedProxiesSetting();
     const database = await getDatabase();
     const bootstrap = await bootstrapFromEnv();
     const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}`;

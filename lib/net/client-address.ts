@@ -40,6 +40,11 @@ function trustedProxies(): net.BlockList | null {
   return list;
 }
 
+/** Throws when TRUSTED_PROXIES cannot be read, so that a wrong setting stops the start instead of a request. */
+export function checkTrustedProxiesSetting(): void {
+  trustedProxies();
+}
+
 function isTrusted(list: net.BlockList, address: string): boolean {
   const family = net.isIP(address);
   return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
