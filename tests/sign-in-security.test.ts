@@ -67,6 +67,10 @@ describe("outbound requests to user-set URLs (item 10)", () => {
     process.env.ALLOW_PRIVATE_OUTBOUND = "true";
     expect(checkOutboundUrl("http://127.0.0.1:2592").port).toBe("2592");
     expect(() => checkOutboundUrl("https://169.254.169.254/latest", "issuer")).toThrow(/metadata/);
+    // The same address written as IPv6 (IPv4-mapped, hex or dotted) is refused as well.
+    for (const url of ["http://[::ffff:169.254.169.254]/latest", "http://[::ffff:a9fe:a9fe]/latest"]) {
+      expect(() => checkOutboundUrl(url, "issuer"), url).toThrow(/metadata/);
+    }
     expect(() => checkOutboundUrl("javascript:alert(1)", "issuer")).toThrow(/https/);
   });
 

@@ -152,7 +152,7 @@ describe("names that look the same are the same name", () => {
     const created = await api("POST", "/namespaces", { key, body: { name: "  Caf\u00e9 notes\t".replace("\t", " ") } });
     expect(created.status).toBe(201);
     expect(created.body.data.name).toBe("Caf\u00e9 notes");
-    for (const twin of ["Cafe\u0301 notes", "Caf\u00e9 notes  ", "\u3000Caf\u00e9 notes"]) {
+    for (const twin of ["Cafe\u0301 notes", "Caf\u00e9 notes  ", "\u3000Caf\u00e9 notes", "Caf\u00e9\u00a0notes", "Caf\u00e9\u3000notes"]) {
       const response = await api("POST", "/namespaces", { key, body: { name: twin } });
       expect({ twin, status: response.status }).toEqual({ twin, status: 409 });
     }
@@ -165,7 +165,7 @@ describe("names that look the same are the same name", () => {
   test("zero-width, bidirectional-override, control and white-space-only names are refused with 400", async () => {
     const { key } = await createTenant();
     const invisible = ["sales\u200b", "\u202Egnp.exe", "a\u2066b\u2069", "line\nbreak", "tab\there", "\ufeffbom"];
-    invisible.push("soft\u00adhyphen");
+    invisible.push("soft\u00adhyphen", "prod\ufe0f", "prod\u034f", "prod\u{e0100}", "\u3164", "\u2800", "a\u115fb");
     for (const name of [...invisible, "   "]) {
       const response = await api("POST", "/namespaces", { key, body: { name } });
       expect({ name, status: response.status }).toEqual({ name, status: 400 });

@@ -63,9 +63,10 @@ export function refusedAddress(address: string): string | null {
   const family = net.isIP(bare);
   if (!family) return "is not an IP address";
   if (METADATA_ADDRESSES.has(bare.toLowerCase())) return "is a cloud metadata address";
-  if (privateOutboundAllowed()) return null;
+  // An IPv6 form of an IPv4 address (::ffff:169.254.169.254) is that address, metadata check included.
   const mapped = family === 6 ? embeddedIpv4(bare) : null;
   if (mapped) return refusedAddress(mapped);
+  if (privateOutboundAllowed()) return null;
   if (nonPublic.check(bare, family === 4 ? "ipv4" : "ipv6")) return "is a private, loopback or link-local address";
   return null;
 }

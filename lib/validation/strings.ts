@@ -5,10 +5,12 @@ import { z } from "zod";
 
 /**
  * Characters a person cannot see or that reorder what they see: controls (Cc), format characters (Cf:
- * zero-width space/joiners, bidirectional overrides and isolates, the byte-order mark, soft hyphen) and
- * the line/paragraph separators. Two names differing only by them look the same.
+ * zero-width space/joiners, bidirectional overrides and isolates, the byte-order mark, soft hyphen), the
+ * line/paragraph separators, the default-ignorable code points (variation selectors, the combining
+ * grapheme joiner, Hangul fillers, tag characters) and the blank braille pattern, which renders as a
+ * space. Two names differing only by them look the same.
  */
-const INVISIBLE = String.raw`\p{Cc}\p{Cf}\p{Zl}\p{Zp}`;
+const INVISIBLE = String.raw`\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\u2800`;
 // With the `u` flag a well-formed surrogate pair is one code point above U+FFFF, so only an unpaired
 // surrogate falls in \uD800-\uDFFF.
 const UNSTORABLE = String.raw`\u0000\uD800-\uDFFF`;
@@ -85,6 +87,8 @@ export function identifier(length: Length = {}): z.ZodString {
  */
 export function name(length: Length = {}): z.ZodString {
   return bounded(matching(NAME_PATTERN, "name"), length)
+    // A no-break or ideographic space looks like a space: "my ns" is one name however its spaces were typed.
+    .overwrite((value) => value.replace(/\p{Zs}/gu, " "))
     .normalize("NFC")
     .trim()
     .describe("NFC-normalized and trimmed; control, zero-width and bidirectional-override characters are refused");
