@@ -33,7 +33,9 @@ type Principal = Awaited<ReturnType<typeof benchPrincipal>>;
 async function benchPrincipal() {
   const org = await createOrganization("Benchmark", SYSTEM_ACTOR);
   const { key } = await createApiKey({ orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] }, SYSTEM_ACTOR);
-  return { kind: "api_key" as const, orgId: org.id, keyId: key.id, name: key.name, permissions: key.permissions as never, scopes: {} };
+  const permissions = key.permissions as never;
+  // An operator key (no creator), as `memgw key create` makes.
+  return { kind: "api_key" as const, orgId: org.id, keyId: key.id, name: key.name, permissions, scopes: {}, creator: null };
 }
 
 /** Loads a dataset's documents as memories (title + text) through remember(), 100 at a time. */

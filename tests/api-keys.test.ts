@@ -1,8 +1,20 @@
 import { describe, expect, test } from "vitest";
 import { displayKeySecret, generateKeySecret, hashKeySecret, revokeApiKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db";
-import { api } from "./helpers/api";
+import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+
+/** An MCP `initialize` to a namespace's endpoint: its status says whether the key reaches the namespace. */
+function mcpInitialize(namespaceId: string, key: string) {
+  const params = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } };
+  const headers = {
+    authorization: `Bearer ${key}`,
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params });
+  return routeRequest(new Request(`http://gateway.test/api/v1/mcp/${namespaceId}`, { method: "POST", headers, body }));
+}
 
 describe("401 UNAUTHORIZED", () => {
   test.each([
@@ -133,7 +145,8 @@ describe("a key never exceeds its creator's current role", () => {
       },
       { type: "user", id: admin.id },
     );
-    return { org, owner, admin, ns, keyId: key.id, secret, byOwner: { type: "user" as const, id: owner.id } };
+    const byOwner = { type: "user" as const, id: owner.id };
+    return { org, operatorKey, owner, admin, ns, keyId: key.id, secret, byOwner };
   }
 
   async function auditOf(orgId: string, targetId: string) {
@@ -143,8 +156,11 @@ describe("a key never exceeds its creator's current role", () => {
   }
 
   test("a demoted admin's MANAGE key gets 403 saying why on manage routes, keeps what members may do", async () => {
-    const { org, admin, ns, secret, byOwner } = await teamWithAdminKey();
+    const { org, operatorKey, admin, ns, secret, byOwner } = await teamWithAdminKey();
     const { changeMemberRole } = await import("@/lib/orgs/members");
+    // As a member, the admin's key keeps only the namespaces granted to the admin too (see the next tests).
+    const grant = { key: operatorKey, body: { user_id: admin.id } };
+    expect((await api("POST", `/namespaces/${ns.id}/grants`, grant)).status).toBe(201);
     expect((await api("POST", "/namespaces", { key: secret, body: { name: "before-demotion" } })).status).toBe(201);
 
     await changeMemberRole({ orgId: org.id, userId: admin.id, role: "member", byRole: "owner" }, byOwner);
@@ -162,6 +178,65 @@ describe("a key never exceeds its creator's current role", () => {
     // Bounded, not stripped: promoting them back restores what the key was given.
     await changeMemberRole({ orgId: org.id, userId: admin.id, role: "admin", byRole: "owner" }, byOwner);
     expect((await api("POST", "/namespaces", { key: secret, body: { name: "after-promotion" } })).status).toBe(201);
+  });
+
+  test("a demoted creator's key loses namespaces not granted to them (404), regains them on promotion", async () => {
+    const { org, operatorKey, admin, ns, secret, byOwner } = await teamWithAdminKey();
+    const { changeMemberRole } = await import("@/lib/orgs/members");
+    const tea = { namespace_id: ns.id, content: "Tea is green." };
+    const memoryId = (await api("POST", "/remember", { key: operatorKey, body: tea })).body.data.id;
+    const more = { namespace_id: ns.id, content: "More tea." };
+    const reach = async () => ({
+      namespace: (await api("GET", `/namespaces/${ns.id}`, { key: secret })).status,
+      listed: (await api("GET", "/namespaces", { key: secret })).body.data.map((n: { id: string }) => n.id),
+      memory: (await api("GET", `/memories/${memoryId}`, { key: secret })).status,
+      recall: (await api("POST", "/recall", { key: secret, body: { namespace_id: ns.id, query: "tea" } })).status,
+      remember: (await api("POST", "/remember", { key: secret, body: more })).status,
+      mcp: (await mcpInitialize(ns.id, secret)).status,
+    });
+    const reachable = { namespace: 200, listed: [ns.id], memory: 200, recall: 200, remember: 201, mcp: 200 };
+    expect(await reach()).toEqual(reachable);
+
+    await changeMemberRole({ orgId: org.id, userId: admin.id, role: "member", byRole: "owner" }, byOwner);
+    expect(await reach()).toEqual({ namespace: 404, listed: [], memory: 404, recall: 404, remember: 404, mcp: 404 });
+    const prisma = await db();
+    expect(await prisma.memory.count({ where: { namespaceId: ns.id } })).toBe(2);
+
+    await changeMemberRole({ orgId: org.id, userId: admin.id, role: "admin", byRole: "owner" }, byOwner);
+    expect(await reach()).toEqual(reachable);
+  });
+
+  test("a member's key loses a namespace when the member's own grant to it is removed", async () => {
+    const { org, key: operatorKey } = await createTenant();
+    const { inviteMember } = await import("@/lib/orgs/members");
+    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const member = await inviteMember({ orgId: org.id, email: uniqueEmail("member"), role: "member" }, SYSTEM);
+    const [granted, other] = [await createNamespace(operatorKey), await createNamespace(operatorKey)];
+    const userGrants = [];
+    for (const ns of [granted, other]) {
+      const grant = { key: operatorKey, body: { user_id: member.id } };
+      userGrants.push((await api("POST", `/namespaces/${ns.id}/grants`, grant)).body.data.id as string);
+    }
+    const { secret } = await createApiKey(
+      {
+        orgId: org.id,
+        name: "member's app",
+        permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+        namespaceIds: [granted.id, other.id],
+        createdById: member.id,
+      },
+      { type: "user", id: member.id },
+    );
+    const status = async (id: string) => (await api("GET", `/namespaces/${id}`, { key: secret })).status;
+    expect([await status(granted.id), await status(other.id)]).toEqual([200, 200]);
+
+    const ungrant = await api("DELETE", `/namespaces/${other.id}/grants/${userGrants[1]}`, { key: operatorKey });
+    expect(ungrant.status).toBe(200);
+    expect([await status(granted.id), await status(other.id)]).toEqual([200, 404]);
+    const write = await api("POST", "/remember", { key: secret, body: { namespace_id: other.id, content: "No." } });
+    expect(write.status).toBe(404);
+    const listed = (await api("GET", "/namespaces", { key: secret })).body.data.map((n: { id: string }) => n.id);
+    expect(listed).toEqual([granted.id]);
   });
 
   test("removing a member revokes their keys on the spot, audited with the removal", async () => {

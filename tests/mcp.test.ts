@@ -153,5 +153,69 @@ test("no key → 401; a namespace not granted to the key or of another organizat
 
   const get = await routeRequest(new Request(endpointOf(ns.id), { method: "GET", headers: { authorization: `Bearer ${key}` } }));
   expect(get.status).toBe(405);
-  expect(get.headers.get("allow")).toBe("POST");
+  expect(get.headers.get("allow")).toBe("POST, OPTIONS");
+  const refusal = (await get.json()).error;
+  expect(refusal).toMatchObject({ code: "METHOD_NOT_ALLOWED", message: expect.stringContaining("MCP clients POST") });
+  // OPTIONS as on every API route: 204 with Allow, before any key is checked.
+  const options = await routeRequest(new Request(endpointOf(ns.id), { method: "OPTIONS" }));
+  expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
+});
+
+/** A raw POST to a namespace's MCP endpoint, as an MCP client sends it. */
+function post(namespaceId: string, key: string, body: string, headers: Record<string, string> = {}) {
+  return routeRequest(
+    new Request(endpointOf(namespaceId), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        ...headers,
+      },
+      body,
+    }),
+  );
+}
+
+test("a JSON-RPC batch is refused with a JSON-RPC error and runs nothing: one POST, one message", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const remember = (id: number) => ({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "remember", arguments: { content: `Batched memory ${id}.` } },
+  });
+  const batch = await post(ns.id, key, JSON.stringify([remember(1), remember(2), remember(3)]));
+  expect(batch.status).toBe(400);
+  expect(batch.headers.get("ratelimit-limit")).not.toBeNull();
+  const refusal = await batch.json();
+  expect(refusal).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600 } });
+  expect(refusal.error.message).toContain("batches are not supported");
+  expect((await storedCounts(ns.id)).memories).toBe(0);
+  expect((await post(ns.id, key, "[]")).status).toBe(400);
+
+  // One message per POST still works, and malformed JSON is the transport's usual JSON-RPC parse error.
+  const single = await post(ns.id, key, JSON.stringify(remember(4)));
+  expect(single.status).toBe(200);
+  expect((await single.json()).result.isError).toBeFalsy();
+  expect((await storedCounts(ns.id)).memories).toBe(1);
+  const malformed = await post(ns.id, key, "{");
+  expect(malformed.status).toBe(400);
+  expect((await malformed.json()).error.code).toBe(-32700);
+  // The transport still refuses a wrong Content-Type (415) and Accept (406) when the body parses.
+  expect((await post(ns.id, key, JSON.stringify(remember(5)), { "content-type": "text/plain" })).status).toBe(415);
+  expect((await post(ns.id, key, JSON.stringify(remember(6)), { accept: "application/json" })).status).toBe(406);
+  expect((await storedCounts(ns.id)).memories).toBe(1);
+});
+
+test("the MCP body limit is the API's: past 5 MB → 413 in the envelope", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const { MAX_BODY_BYTES } = await import("@/lib/api/body");
+  const pad = "x".repeat(MAX_BODY_BYTES);
+  const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad } });
+  const response = await post(ns.id, key, huge);
+  expect(response.status).toBe(413);
+  expect((await response.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
 });

@@ -26,7 +26,7 @@ export async function generateApiKey(orgSlug: string, form: unknown) {
       { orgId: context.orgId, name: input.name, permissions: input.permissions, scopes: input.scopes, namespaceIds: input.namespace_ids, createdById: context.userId },
       context.actor,
     );
-    revalidatePath(`/${orgSlug}/keys`);
+    revalidatePath(`/${context.orgSlug}/keys`);
     return { id: key.id, name: key.name, secret };
   });
 }
@@ -36,7 +36,7 @@ export async function revokeKey(orgSlug: string, form: unknown) {
     // Members revoke the keys they created; owners and admins any key of the organization.
     const createdById = context.role === "member" ? context.userId : undefined;
     await revokeApiKey(input.key_id, context.actor, { orgId: context.orgId, createdById });
-    revalidatePath(`/${orgSlug}/keys`);
+    revalidatePath(`/${context.orgSlug}/keys`);
     return null;
   });
 }
@@ -45,7 +45,7 @@ export async function invite(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: InviteForm }, form, async (context, input) => {
     await inviteMember({ orgId: context.orgId, email: input.email, role: input.role, byRole: context.role }, context.actor);
     await sendInvitation({ email: input.email, orgName: context.orgName, orgSlug: context.orgSlug, invitedBy: context.email });
-    revalidatePath(`/${orgSlug}/members`);
+    revalidatePath(`/${context.orgSlug}/members`);
     return null;
   });
 }
@@ -53,7 +53,7 @@ export async function invite(orgSlug: string, form: unknown) {
 export async function changeRole(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: RoleForm }, form, async (context, input) => {
     await changeMemberRole({ orgId: context.orgId, userId: input.user_id, role: input.role, byRole: context.role }, context.actor);
-    revalidatePath(`/${orgSlug}/members`);
+    revalidatePath(`/${context.orgSlug}/members`);
     return null;
   });
 }
@@ -65,8 +65,8 @@ export async function remove(orgSlug: string, form: unknown) {
       { orgId: context.orgId, userId: input.user_id, byRole: context.role, transferKeysTo },
       context.actor,
     );
-    revalidatePath(`/${orgSlug}/members`);
-    revalidatePath(`/${orgSlug}/keys`);
+    revalidatePath(`/${context.orgSlug}/members`);
+    revalidatePath(`/${context.orgSlug}/keys`);
     return { revoked: settled.revoked.length, transferred: settled.transferred.length };
   });
 }
@@ -83,7 +83,7 @@ export async function savePolicy(orgSlug: string, form: unknown) {
       );
     }
     await updateSignInPolicy(context.orgId, policy, context.actor);
-    revalidatePath(`/${orgSlug}/settings`);
+    revalidatePath(`/${context.orgSlug}/settings`);
     return null;
   });
 }
@@ -91,7 +91,7 @@ export async function savePolicy(orgSlug: string, form: unknown) {
 export async function saveSso(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: OWNERS, input: OidcConnectionForm }, form, async (context, input) => {
     await saveOidcConnection(context.orgId, input, context.actor);
-    revalidatePath(`/${orgSlug}/settings`);
+    revalidatePath(`/${context.orgSlug}/settings`);
     return null;
   });
 }

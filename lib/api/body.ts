@@ -9,9 +9,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new ApiError("BAD_REQUEST", "Send the body as JSON with `Content-Type: application/json`.");
   }
-  const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await readLimited(request);
+  const text = await readBodyText(request);
   if (!text.trim()) throw new ApiError("BAD_REQUEST", "The request body is empty; send a JSON object.");
   let value: unknown;
   try {
@@ -25,7 +23,10 @@ export async function readJsonBody(request: Request): Promise<unknown> {
   return value;
 }
 
-async function readLimited(request: Request): Promise<string> {
+/** The request's body as text, 413 PAYLOAD_TOO_LARGE past MAX_BODY_BYTES (declared or as it arrives). */
+export async function readBodyText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
   if (!request.body) return "";
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -11,11 +11,17 @@ type RouteHandler = (request: Request, context: any) => Response | Promise<Respo
  * (Next's own 405 has an empty body), and OPTIONS. Done per route rather than in a proxy in front of
  * the API, which cost 2 ms on every request.
  */
-export function apiRoute(handlers: Partial<Record<Method, RouteHandler>>): Record<Method | "OPTIONS", RouteHandler> {
+export function apiRoute(
+  handlers: Partial<Record<Method, RouteHandler>>,
+  /** `notAllowed`: what the 405's message adds after "use …", e.g. why the route takes only those methods. */
+  options: { notAllowed?: string } = {},
+): Record<Method | "OPTIONS", RouteHandler> {
   const allowed = METHODS.filter((method) => handlers[method]);
   const allow = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const why = options.notAllowed ? ` ${options.notAllowed}` : "";
+  const message = (method: string) => `${method} is not allowed here; use ${allowed.join(", ")}.${why}`;
   const notAllowed = (request: Request) =>
-    errorResponse(new ApiError("METHOD_NOT_ALLOWED", `${request.method} is not allowed here; use ${allowed.join(", ")}.`, undefined, { allow }));
+    errorResponse(new ApiError("METHOD_NOT_ALLOWED", message(request.method), undefined, { allow }));
   const route = Object.fromEntries(METHODS.map((method) => [method, handlers[method] ?? notAllowed])) as Record<Method | "OPTIONS", RouteHandler>;
   route.OPTIONS = () => new Response(null, { status: 204, headers: { allow } });
   return route;

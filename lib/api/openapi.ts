@@ -136,8 +136,9 @@ function openApiOperation() {
 
 /**
  * POST /mcp/{namespace_id}: the namespace's MCP endpoint (Streamable HTTP, stateless). Its body and
- * replies are JSON-RPC 2.0, described loosely; the transport's own refusals (406, 415, a malformed
- * message) are JSON-RPC errors, the gateway's (key, namespace, path id) the API's error envelope.
+ * replies are JSON-RPC 2.0, described loosely, one message per POST (no batches: lib/mcp/http.ts); refusals
+ * of the message (406, 415, malformed JSON or message, a batch) are JSON-RPC errors, the gateway's (key,
+ * namespace, path id, body size) the API's error envelope.
  */
 function mcpOperation() {
   const pathParameters = parametersOf({ params: McpPathParams });
@@ -170,9 +171,8 @@ function mcpOperation() {
       required: true,
       content: {
         "application/json": {
-          schema: {
-            anyOf: [message, { type: "array", items: message, minItems: 1 }],
-          },
+          // JSON-RPC batches (arrays) are refused: MCP removed them in protocol version 2025-06-18.
+          schema: message,
         },
       },
     },
@@ -180,12 +180,14 @@ function mcpOperation() {
       "200": {
         description: "The JSON-RPC reply (a tool's failure is a result with isError: true)",
         content: {
-          "application/json": { schema: { anyOf: [message, { type: "array", items: message }] } },
+          "application/json": { schema: message },
         },
       },
-      "202": { description: "Accepted: the body held only notifications or responses" },
+      "202": { description: "Accepted: the message was a notification or a response" },
       "400": {
-        description: "A malformed path id (error envelope) or a malformed JSON-RPC message (JSON-RPC error)",
+        description:
+          "A malformed path id (error envelope), or malformed JSON, a malformed JSON-RPC message or a batch " +
+          "(JSON-RPC error: one message per POST)",
         content: { "application/json": { schema: jsonRpcOrError } },
       },
       ...errorResponses([401, 404, 429]),

@@ -22,6 +22,11 @@ export interface ApiKeyPrincipal {
   /** Permissions the key was given that its creator's current role no longer allows. */
   withheld?: { creatorRole: Role; permissions: Permission[] };
   scopes: Scopes;
+  /**
+   * The member who created the key and their current role; null for operator keys (made on the `memgw`
+   * command line). A member's key reaches only the namespaces the member is granted too (see namespaceAccess).
+   */
+  creator: { userId: string; role: Role } | null;
 }
 
 export function generateKeySecret(): string {
@@ -177,6 +182,7 @@ export async function authenticateApiKey(authorization: string | null): Promise<
     name: key.name,
     ...boundedPermissions(key),
     scopes: parseScopes(key.scopes),
+    creator: key.created_by_id && key.creator_role ? { userId: key.created_by_id, role: key.creator_role } : null,
   };
 }
 

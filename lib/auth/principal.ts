@@ -10,8 +10,22 @@ export function actorOf(principal: Principal): Actor {
 }
 
 /** The grant rows that give this principal access to a namespace. */
-export function grantsOf(principal: Principal) {
+export function grantsOf(principal: Pick<Principal, "keyId">) {
   return { apiKeyId: principal.keyId };
+}
+
+/**
+ * The namespaces a principal may use, as a Prisma filter on namespaces: those of its organization granted
+ * to the key and, when the key's creator is now a member, also granted to that member. A member may only
+ * give a key the namespaces granted to them (console key creation), so a key must not keep a namespace
+ * once its creator could no longer grant it: demoted from owner or admin, or their own grant removed.
+ * Owners' and admins' keys, and operator keys (no creator), reach every namespace granted to the key.
+ * Checked in the same query as the namespace itself (an EXISTS more), never a separate round trip.
+ */
+export function namespaceAccess(principal: Pick<Principal, "orgId" | "keyId" | "creator">) {
+  const { creator } = principal;
+  const creatorGrant = creator?.role === "member" ? [{ grants: { some: { userId: creator.userId } } }] : [];
+  return { orgId: principal.orgId, AND: [{ grants: { some: grantsOf(principal) } }, ...creatorGrant] };
 }
 
 export function hasScopes(principal: Pick<Principal, "scopes">): boolean {

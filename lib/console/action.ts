@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { organizationAccess } from "./session";
 
 export type ActionResult<T = null> = { ok: true; data: T } | { ok: false; error: string; fields?: Record<string, string> };
@@ -23,15 +24,19 @@ export interface ConsoleContext {
  * One console mutation, the console's counterpart of runOperation: re-reads the session, membership and
  * the organization's sign-in policy, checks the role, parses the input with the form's zod schema
  * (the same one the browser validated with) and turns failures into a message for the form.
+ * `orgSlug` is as raw as the form: a server action can be called with any arguments, so it is checked
+ * before anything else (no session or database read for a slug no organization can have).
  */
 export async function runConsoleAction<S extends z.ZodType, T>(
-  orgSlug: string,
+  orgSlug: unknown,
   options: { roles: readonly Role[]; input: S },
   raw: unknown,
   handler: (context: ConsoleContext, input: z.output<S>) => Promise<T>,
 ): Promise<ActionResult<T>> {
+  const slug = OrganizationSlug.safeParse(orgSlug);
+  if (!slug.success) return { ok: false, error: "Unknown organization." };
   try {
-    const access = await organizationAccess(orgSlug);
+    const access = await organizationAccess(slug.data);
     if (!access) return { ok: false, error: "Your session has ended. Sign in again." };
     if (!access.membership) return { ok: false, error: "You are not a member of this organization." };
     if (access.blocked) return { ok: false, error: "This organization does not allow the way you signed in." };

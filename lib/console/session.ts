@@ -2,6 +2,7 @@ import { getServerSession, type Session } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import { authOptions, type SignInMethod } from "@/lib/auth/console-auth";
 import { db } from "@/lib/db";
+import { OrganizationSlug } from "@/lib/orgs/organizations";
 
 export async function currentSession(): Promise<Session | null> {
   const session = await getServerSession(await authOptions());
@@ -32,6 +33,8 @@ export type OrganizationAccess = Awaited<ReturnType<typeof organizationAccess>>;
 export async function organizationAccess(slug: string) {
   const session = await currentSession();
   if (!session) return null;
+  // A page's slug comes from the URL as typed: one no organization can have (a NUL, say) is not found.
+  if (!OrganizationSlug.safeParse(slug).success) return { session, membership: null, blocked: false } as const;
   const prisma = await db();
   const membership = await prisma.membership.findFirst({
     where: { userId: session.userId, org: { slug } },

@@ -1,4 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { readBodyText } from "@/lib/api/body";
 import { toErrorResponse } from "@/lib/api/envelope";
 import { countKeyRequest, withRateLimitHeaders } from "@/lib/api/key-rate-limit";
 import { validationError } from "@/lib/api/errors";
@@ -21,16 +22,54 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
     const params = McpPathParams.safeParse({ namespace_id: namespaceId });
     if (!params.success) throw validationError(params.error, "path");
     const namespace = await resolveTarget(key, params.data);
+    const message = await readMessage(request);
+    if (message instanceof Response) return withRateLimitHeaders(message, limitHeaders);
     const server = memoryMcpServer({ key, namespace, identityHeader: request.headers.get("x-identity-id") || undefined });
     // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return withRateLimitHeaders(await transport.handleRequest(request), limitHeaders);
+      // The transport still checks Accept (406) and Content-Type (415) before it looks at the message.
+      return withRateLimitHeaders(await transport.handleRequest(request, { parsedBody: message.parsed }), limitHeaders);
     } finally {
       await server.close();
     }
   } catch (error) {
     return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
   }
+}
+
+/**
+ * The POST's JSON-RPC message, read here rather than by the transport so that a batch is refused. The SDK
+ * accepts a JSON array of up to 100 messages in one POST, and every tools/call in it would run on the one
+ * count this request made against the key's rate limit. MCP has no batches since protocol version
+ * 2025-06-18 (SDK clients never send one), so a POST carries one message: one request, one count.
+ * The body limit is the API's (413 in the envelope, like every route). Malformed JSON and batches are
+ * refused as JSON-RPC errors, as the transport refuses a malformed message: the client speaks JSON-RPC
+ * here, and its library can show the error's message.
+ */
+async function readMessage(request: Request): Promise<{ parsed: unknown } | Response> {
+  const text = await readBodyText(request);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return jsonRpcError(-32700, "Parse error: Invalid JSON");
+  }
+  if (Array.isArray(parsed)) {
+    return jsonRpcError(
+      -32600,
+      "Invalid Request: JSON-RPC batches are not supported (MCP removed them in protocol version 2025-06-18); " +
+        "send one message per POST.",
+    );
+  }
+  return { parsed };
+}
+
+/** A 400 as the transport answers one: a JSON-RPC error with a null id (the message's id is unknown or ambiguous). */
+function jsonRpcError(code: number, message: string): Response {
+  return Response.json(
+    { jsonrpc: "2.0", error: { code, message }, id: null },
+    { status: 400, headers: { "cache-control": "no-store" } },
+  );
 }

@@ -1,6 +1,6 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import { notFound } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/principal";
+import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -288,7 +288,7 @@ export async function getMemory(principal: Principal, id: string, activity: Acti
     where: {
       id,
       orgId: principal.orgId,
-      namespace: { grants: { some: { apiKeyId: principal.keyId } } },
+      namespace: namespaceAccess(principal),
       AND: Object.entries(principal.scopes).map(([name, value]) => ({ scopes: { path: [name], equals: value } })),
     },
   });

@@ -1,6 +1,6 @@
 import { ApiError, notFound } from "@/lib/api/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/api/pagination";
-import { actorOf, assertNamespaceWideAllowed, grantsOf, type Principal } from "@/lib/auth/principal";
+import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -8,16 +8,14 @@ import { newId } from "@/lib/ids";
 import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "./schemas";
 
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a
-// grant to the principal: a namespace of another organization, or not granted, is simply not found.
+// grant to the principal (namespaceAccess): a namespace of another organization, or not granted, is
+// simply not found.
 // Managing namespaces and grants is refused to keys with scopes (assertNamespaceWideAllowed), here and
 // not only in the HTTP layer, since every caller of the domain goes through these functions.
-function visibleTo(principal: Principal) {
-  return { orgId: principal.orgId, grants: { some: grantsOf(principal) } };
-}
 
 export async function listNamespaces(principal: Principal, query: PaginationQuery) {
   const prisma = await db();
-  const where = visibleTo(principal);
+  const where = namespaceAccess(principal);
   const [items, total] = await Promise.all([
     prisma.namespace.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageWindow(query) }),
     prisma.namespace.count({ where }),
@@ -31,7 +29,7 @@ export async function getNamespace(principal: Principal, id: string) {
 }
 
 async function findVisible(tx: Tx, principal: Principal, id: string) {
-  const namespace = await tx.namespace.findFirst({ where: { id, ...visibleTo(principal) } });
+  const namespace = await tx.namespace.findFirst({ where: { id, ...namespaceAccess(principal) } });
   if (!namespace) throw notFound(`Namespace ${id}`);
   return namespace;
 }
@@ -157,7 +155,7 @@ export async function deleteGrant(principal: Principal, namespaceId: string, gra
 export async function resolveTarget(principal: Principal, target: { namespace_id?: string; external_reference_id?: string }) {
   const prisma = await db();
   const where = target.namespace_id ? { id: target.namespace_id } : { externalReferenceId: target.external_reference_id };
-  const namespace = await prisma.namespace.findFirst({ where: { ...where, ...visibleTo(principal) } });
+  const namespace = await prisma.namespace.findFirst({ where: { ...where, ...namespaceAccess(principal) } });
   if (!namespace) throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
   return namespace;
 }

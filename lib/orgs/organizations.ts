@@ -2,6 +2,7 @@ import { ApiError, notFound } from "@/lib/api/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { identifier } from "@/lib/validation/strings";
 
 export { OrganizationName } from "./schemas";
 
@@ -15,6 +16,12 @@ export function slugify(name: string): string {
     .slice(0, 48);
   return slug || "org";
 }
+
+/**
+ * An organization's slug as slugify makes it (48 characters, and a "-2" suffix when taken), with room to
+ * spare: checked before a slug sent to the console reaches a query (a NUL would make PostgreSQL fail).
+ */
+export const OrganizationSlug = identifier({ min: 1, max: 64 }).regex(/^[a-z0-9-]+$/, "must be an organization slug");
 
 /** Console paths that are not organizations (`/{org-slug}/…` shares the URL space with them). */
 const RESERVED_SLUGS = ["api", "account", "sign-in", "sign-up", "sign-out", "_next", "favicon.svg", "settings", "new"];
