@@ -23,7 +23,8 @@ describe("with no server running (the CLI opens the embedded database itself)", 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-cli-"));
   const run = (...args: string[]) => memgw(args, { DATA_DIR: dir });
 
-  test("each command prints JSON, and an org, owner and key made by it work", async () => {
+  // Five processes, the first creating and migrating a new embedded database (~20 s on a busy 2-core machine).
+  test("each command prints JSON, and an org, owner and key made by it work", { timeout: 180_000 }, async () => {
     const org = await run("org", "create", "--name", "Acme Robotics");
     expect(org.code).toBe(0);
     expect(org.json).toMatchObject({ name: "Acme Robotics", slug: "acme-robotics" });
