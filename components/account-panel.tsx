@@ -1,7 +1,7 @@
 "use client";
 import { useState } from "react";
-import { changePasswordAction, endAllSessionsAction, endSessionAction } from "@/app/account/actions";
-import { PasswordChangeForm } from "@/lib/auth/account-schemas";
+import { changePasswordAction, endAllSessionsAction, endSessionAction, setPasswordAction } from "@/app/account/actions";
+import { PasswordChangeForm, PasswordSetForm } from "@/lib/auth/account-schemas";
 import { startSsoSignIn } from "./start-sso";
 import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
 
@@ -38,6 +38,7 @@ export function AccountPanel(props: {
   );
   const [errors, setErrors] = useState<FieldErrors>({});
   const [sessions, setSessions] = useState(props.sessions);
+  const [hasPassword, setHasPassword] = useState(props.hasPassword);
   const [busy, setBusy] = useState(false);
 
   async function run<T>(action: () => Promise<T>) {
@@ -66,6 +67,21 @@ export function AccountPanel(props: {
       const others = result.data.endedSessions;
       const ended = others === 1 ? "1 other session was" : `${others} other sessions were`;
       setMessage({ tone: "success", text: `Password changed. ${ended} signed out.` });
+    });
+  }
+
+  async function submitNewPassword(form: FormData) {
+    const input = PasswordSetForm.safeParse({ new_password: String(form.get("new_password") ?? "") });
+    if (!input.success) return setErrors(fieldErrors(input.error.issues));
+    await run(async () => {
+      const result = await setPasswordAction(input.data);
+      setErrors(result.ok ? {} : (result.fields ?? {}));
+      if (!result.ok) return setMessage({ tone: "error", text: result.error });
+      setHasPassword(true);
+      setSessions((rows) => rows.filter((row) => row.current));
+      const others = result.data.endedSessions;
+      const ended = others === 1 ? "1 other session was" : `${others} other sessions were`;
+      setMessage({ tone: "success", text: `Password set: you can now sign in with it. ${ended} signed out.` });
     });
   }
 
@@ -130,8 +146,8 @@ export function AccountPanel(props: {
         </ul>
       </Card>
 
-      <Card title="Password" description="Changing it signs out every other session.">
-        {props.hasPassword ? (
+      <Card title="Password" description="Changing or setting it signs out every other session.">
+        {hasPassword ? (
           <form action={submitPassword} className="grid gap-4 sm:grid-cols-2" noValidate>
             <Field label="Current password" error={errors.current_password}>
               <Input name="current_password" type="password" autoComplete="current-password" />
@@ -144,7 +160,18 @@ export function AccountPanel(props: {
             </div>
           </form>
         ) : (
-          <p className="text-sm text-slate-700">This account has no password: it signs in with a magic link or single sign-on.</p>
+          <form action={submitNewPassword} className="grid gap-4 sm:grid-cols-2" noValidate>
+            <p className="text-sm text-slate-700 sm:col-span-2">
+              This account has no password: it signs in with a magic link or single sign-on. Set one to sign in
+              with it too.
+            </p>
+            <Field label="New password" error={errors.new_password} hint="At least 8 characters.">
+              <Input name="new_password" type="password" autoComplete="new-password" />
+            </Field>
+            <div className="sm:col-span-2">
+              <Button type="submit" disabled={busy}>Set password</Button>
+            </div>
+          </form>
         )}
       </Card>
 

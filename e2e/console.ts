@@ -1,13 +1,16 @@
 // Steps the console tests share.
 import { expect, type Page } from "@playwright/test";
-import { nextLinkTo } from "./mail";
+import { nextFinishLinkTo } from "./mail";
 
 // Next.js's route announcer is an alert too: the page's own are inside <main>.
 export const alertOn = (page: Page) => page.getByRole("main").getByRole("alert");
 export const unique = () => Math.random().toString(36).slice(2, 8);
 export const PASSWORD = "a long console password";
 
-/** Signs up a new address and finishes from the link mailed to it (the address's first mail). */
+/**
+ * Signs up a new address and finishes from the link mailed to it (the address's first mail), which
+ * asks for the password chosen in the form.
+ */
 export async function signUp(page: Page, email: string, organization: string) {
   await page.goto("/sign-up");
   await page.getByLabel("Email").fill(email);
@@ -15,7 +18,9 @@ export async function signUp(page: Page, email: string, organization: string) {
   await page.getByLabel("Organization name").fill(organization);
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByRole("main").getByRole("status")).toContainText(`Check your inbox: we sent a message to ${email}.`);
-  await page.goto(await nextLinkTo(email));
+  await page.goto(await nextFinishLinkTo(email));
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Finish signing up" }).click();
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 }
 

@@ -14,10 +14,19 @@ export function mailsTo(address: string): string[] {
 
 /** Waits for the next mail to an address and returns the sign-in link in it. */
 export async function nextLinkTo(address: string, seen = 0): Promise<string> {
+  return nextLink(address, seen, /https?:\/\/\S+\/api\/auth\/callback\/email\?\S+/);
+}
+
+/** Waits for the next mail to an address and returns the finish-sign-up link in it. */
+export async function nextFinishLinkTo(address: string, seen = 0): Promise<string> {
+  return nextLink(address, seen, /https?:\/\/\S+\/sign-up\/finish\?\S+/);
+}
+
+async function nextLink(address: string, seen: number, pattern: RegExp): Promise<string> {
   await expect.poll(() => mailsTo(address).length, { timeout: 10_000 }).toBeGreaterThan(seen);
   const mail = mailsTo(address)[seen];
-  const link = /https?:\/\/\S+\/api\/auth\/callback\/email\?\S+/.exec(mail)?.[0];
-  if (!link) throw new Error(`No sign-in link in:\n${mail}`);
+  const link = pattern.exec(mail)?.[0];
+  if (!link) throw new Error(`No ${pattern} link in:\n${mail}`);
   return link.replace(/&amp;/g, "&").replace(/["<>].*$/, "");
 }
 

@@ -2,7 +2,7 @@
 // sign-out, the account page's session controls, and a sign-up that does not reveal who has an account.
 import { expect, test, type Page } from "@playwright/test";
 import { alertOn, PASSWORD, signInWithPassword, signOut, signUp, unique } from "./console";
-import { mailsTo } from "./mail";
+import { mailsTo, nextFinishLinkTo, nextLinkTo } from "./mail";
 
 const status = (page: Page) => page.getByRole("main").getByRole("status");
 
@@ -122,5 +122,54 @@ test("sign-up answers the same for an address that has an account, and mails tha
   await signInWithPassword(page, taken, "somebody else's password");
   await expect(alertOn(page)).toHaveText("The email or password is not right.");
   await signInWithPassword(page, taken);
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+});
+
+test("a sign-up started by someone else never gives them the account: the owner's magic link drops their password", async ({ page, browser }) => {
+  const victim = `wren-${unique()}@example.com`;
+  // The attacker signs up with the victim's address and a password of their own.
+  const attacker = await (await browser.newContext()).newPage();
+  await attacker.goto("/sign-up");
+  await attacker.getByLabel("Email").fill(victim);
+  await attacker.getByLabel("Password").fill("the attacker's password");
+  await attacker.getByLabel("Organization name").fill(`Trap ${unique()}`);
+  await attacker.getByRole("button", { name: "Create account" }).click();
+  await expect(status(attacker)).toContainText("Check your inbox");
+
+  // The victim opens the mailed link: it asks for the password, which they do not know.
+  const finish = await nextFinishLinkTo(victim);
+  expect(mailsTo(victim)[0]).toContain("The link asks for the password you chose when signing up.");
+  await page.goto(finish);
+  await expect(page.getByRole("heading", { name: "Finish signing up" })).toBeVisible();
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `test-results/screenshots/finish-sign-up-${width}.png`, fullPage: true });
+  }
+  await page.getByLabel("Password").fill("a guess of the victim");
+  await page.getByRole("button", { name: "Finish signing up" }).click();
+  await expect(page.getByRole("main").getByText("That is not the password chosen at sign-up.").first()).toBeVisible();
+
+  // The victim signs in with a magic link instead: the address is theirs, the attacker's password is gone.
+  await page.goto("/sign-in?method=magic_link");
+  await page.getByLabel("Email").fill(victim);
+  await page.getByRole("button", { name: "Email me a sign-in link" }).click();
+  await expect(status(page)).toContainText("a sign-in link is on its way");
+  await page.goto(await nextLinkTo(victim, 1));
+  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await signInWithPassword(attacker, victim, "the attacker's password");
+  await expect(alertOn(attacker)).toHaveText("The email or password is not right.");
+  // The finish link, had the attacker got it, no longer makes their password work either.
+  await attacker.goto(finish);
+  await attacker.getByLabel("Password").fill("the attacker's password");
+  await attacker.getByRole("button", { name: "Finish signing up" }).click();
+  await expect(alertOn(attacker)).toContainText("already finished");
+
+  // The account page sets a password without a current one.
+  await page.goto("/account");
+  await page.getByLabel("New password").fill("the victim's own password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect(status(page)).toContainText("Password set");
+  await signOut(page);
+  await signInWithPassword(page, victim, "the victim's own password");
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 });

@@ -104,9 +104,10 @@ test("an SSO-only organization refuses a password session, explains why and offe
   await saveSignInMethods(page, { sso: true, password: true, magicLink: true });
   await expect(page.getByRole("main").getByRole("status")).toHaveText("Sign-in methods saved.");
 
-  // Signed in with the sign-up's magic link, the owner cannot turn magic links off and lock themselves out.
+  // Signed in with the sign-up's password (the finish page signs in with it), the owner cannot turn
+  // passwords off and lock themselves out.
   await saveSignInMethods(page, { sso: true, password: false, magicLink: false });
-  await expect(alertOn(page)).toContainText("You signed in with magic link, which this change turns off.");
+  await expect(alertOn(page)).toContainText("You signed in with password, which this change turns off.");
   await page.reload();
   await expect(page.getByLabel("Password", { exact: true })).toBeChecked();
 

@@ -7,13 +7,13 @@ import { custom, Issuer } from "openid-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { changePassword } from "@/lib/auth/account";
-import { authOptions } from "@/lib/auth/console-auth";
+import { authOptions, ssoProfileFields } from "@/lib/auth/console-auth";
 import { consoleSessionActive, endConsoleSessions, listConsoleSessions, startConsoleSession } from "@/lib/auth/console-sessions";
 import { signInRateLimit } from "@/lib/auth/sign-in-limits";
 import { saveOidcConnection, ssoProviderId } from "@/lib/auth/sso";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
-import { clientAddress } from "@/lib/net/client-address";
+import { clientAddress, rateLimitAddress } from "@/lib/net/client-address";
 import { checkOutboundUrl, outboundHttpOptions } from "@/lib/net/outbound";
 import { createOrganization, updateSignInPolicy } from "@/lib/orgs/organizations";
 import { createUser } from "@/lib/orgs/users";
@@ -175,6 +175,92 @@ describe("client address and sign-in rate limits (item 12)", () => {
       if (i < 30) expect(refused).toBeNull();
     }
     expect(refused?.status).toBe(429);
+  });
+});
+
+describe("rate limits that a repeated field or a new IPv6 address dodged (review of issue 12)", () => {
+  function authRequest(path: string, body: string, address: string) {
+    return new Request(`http://gateway.test/api/auth/${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-memgw-client-address": address },
+      body,
+    });
+  }
+
+  test("a form naming the email twice is refused with 400 (next-auth would mail the last, the limit counted the first)", async () => {
+    const victim = `victim-${unique()}@example.com`;
+    // The victim's per-email budget is used up.
+    for (let i = 0; i < 5; i++) {
+      expect(await signInRateLimit(authRequest("signin/email", `email=${victim}`, `198.51.100.${150 + i}`), "signin", "email")).toBeNull();
+    }
+    const body = `email=${encodeURIComponent(`decoy-${unique()}@example.com`)}&email=${encodeURIComponent(victim)}`;
+    const refused = await signInRateLimit(authRequest("signin/email", body, "198.51.100.160"), "signin", "email");
+    expect(refused?.status).toBe(400);
+    expect(await refused?.json()).toMatchObject({ error: { code: "BAD_REQUEST" } });
+    const password = await signInRateLimit(
+      authRequest("callback/credentials", `${body}&password=guess`, "198.51.100.161"),
+      "callback",
+      "credentials",
+    );
+    expect(password?.status).toBe(400);
+    // One email field is read as next-auth reads it.
+    const single = await signInRateLimit(authRequest("signin/email", `email=${victim}`, "198.51.100.162"), "signin", "email");
+    expect(single?.status).toBe(429);
+  });
+
+  test("IPv6 clients are counted by their /64 prefix; the session list keeps the full address", async () => {
+    expect(rateLimitAddress("198.51.100.7")).toBe("198.51.100.7");
+    expect(rateLimitAddress("2001:db8:1:2:aaaa:bbbb:cccc:dddd")).toBe("2001:db8:1:2::/64");
+    expect(rateLimitAddress("2001:0db8:0001:0002::1")).toBe("2001:db8:1:2::/64");
+    expect(rateLimitAddress("2001:db8::1")).toBe("2001:db8:0:0::/64");
+    expect(rateLimitAddress("::1")).toBe("0:0:0:0::/64");
+    expect(rateLimitAddress("64:ff9b::198.51.100.7")).toBe("64:ff9b:0:0::/64");
+    expect(rateLimitAddress("fe80::1%eth0")).toBe("fe80:0:0:0::/64");
+    expect(rateLimitAddress("unknown")).toBe("unknown");
+    const full = "2001:db8:5:6:1:2:3:4";
+    expect(clientAddress(new Headers({ "x-memgw-client-address": `[${full}]` }))).toBe(full);
+
+    // 30 magic-link requests an address per 15 minutes: a new address of the same /64 each time is no way round.
+    const prefix = `2001:db8:${Math.floor(Math.random() * 0xffff).toString(16)}:7`;
+    let refused: Response | null = null;
+    for (let i = 0; i < 31 && !refused; i++) {
+      const body = new URLSearchParams({ email: `rotating-${unique()}@example.com` }).toString();
+      refused = await signInRateLimit(authRequest("signin/email", body, `${prefix}:${i.toString(16)}:1:2:3`), "signin", "email");
+      if (i < 30) expect(refused).toBeNull();
+    }
+    expect(refused?.status).toBe(429);
+  });
+});
+
+describe("SSO profile data (review of issue 12)", () => {
+  test("the email is checked like every other address and the name like every other name", () => {
+    expect(ssoProfileFields({ email: "Ann@Acme.test", name: "  Ann Lee " })).toEqual({ email: "ann@acme.test", name: "Ann Lee" });
+    for (const name of ["Ann\u0000", "Ann\ud800", "Ann\u202egnp.exe", "x".repeat(1_000_000), "", 42, null, undefined]) {
+      expect(ssoProfileFields({ email: "ann@acme.test", name }).name).toBeNull();
+    }
+    for (const email of ["not an email", "ann@acme.test\u0000", "ann@acme.test,evil.example", `${"a".repeat(300)}@acme.test`, 7, undefined]) {
+      expect(ssoProfileFields({ email, name: "Ann" }).email).toBe("");
+    }
+  });
+
+  test("an invalid email refuses the SSO sign-in with its own message; the adapter never stores an unchecked profile", async () => {
+    const org = await createOrganization(`Profile ${unique()}`, SYSTEM_ACTOR);
+    await saveOidcConnection(org.id, { issuer: "https://idp.example.com", client_id: "gateway", client_secret: "secret", allowed_domains: ["acme.test"] }, SYSTEM_ACTOR);
+    await updateSignInPolicy(org.id, { allowPassword: true, allowMagicLink: true, allowSso: true }, SYSTEM_ACTOR);
+    const options = await authOptions(ssoProviderId(org.id));
+    const provider = options.providers.find((p) => p.id === ssoProviderId(org.id)) as unknown as {
+      profile: (profile: Record<string, unknown>) => { id: string; email: string; name: string | null };
+    };
+    const user = provider.profile({ sub: "idp-1", email: "ann@acme.test\u0000", name: "Ann\u202e" });
+    expect(user).toEqual({ id: "idp-1", email: "", name: null });
+    const account = { provider: ssoProviderId(org.id), type: "oauth" as const, providerAccountId: "idp-1" };
+    expect(await options.callbacks!.signIn!({ user, account, profile: { email_verified: true } as never })).toBe("/sign-in?error=SsoEmailInvalid");
+
+    const adapter = options.adapter!;
+    await expect(adapter.createUser!({ email: "not an email", name: "Ann", emailVerified: null } as never)).rejects.toThrow("SsoEmailInvalid");
+    const email = `ann-${unique()}@acme.test`;
+    const created = await adapter.createUser!({ email: email.toUpperCase(), name: `Ann${"\ud800"}`, emailVerified: null } as never);
+    expect(created).toMatchObject({ email, name: null });
   });
 });
 

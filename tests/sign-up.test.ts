@@ -1,10 +1,14 @@
 // Sign-up (issue 12, item 14): the same answer for a new and an existing address, the password of an
 // unconfirmed sign-up does not sign in, and sign-up is rate limited like sign-in.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
+import { setPassword } from "@/lib/auth/account";
 import { authOptions } from "@/lib/auth/console-auth";
+import { startConsoleSession } from "@/lib/auth/console-sessions";
+import { lockedUntil } from "@/lib/auth/lockout";
+import { createMagicLink } from "@/lib/auth/magic-link";
 import { verifyPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db";
-import { signUp } from "@/lib/orgs/sign-up";
+import { finishSignUp, signUp } from "@/lib/orgs/sign-up";
 
 const unique = () => Math.random().toString(36).slice(2, 8);
 let mails: string[] = [];
@@ -47,7 +51,9 @@ test("an existing address gets the same answer as a new one, a mail instead of a
   expect(mails.filter((mail) => mail.includes(`mail to ${existing}`))).toEqual([expect.stringContaining("You already have a Memory Gateway account")]);
   const [finish] = mails.filter((mail) => mail.includes(`mail to ${fresh}`));
   expect(finish).toContain("Finish signing up");
-  expect(finish).toMatch(/\/api\/auth\/callback\/email\?/);
+  expect(finish).toContain("The link asks for the password you chose when signing up.");
+  expect(finish).toContain("If you did not sign up, ignore this email");
+  expect(finish).toMatch(/\/sign-up\/finish\?/);
 
   // Nothing changed for the existing account.
   const after = await prisma.user.findUniqueOrThrow({ where: { email: existing }, include: { memberships: true } });
@@ -57,18 +63,99 @@ test("an existing address gets the same answer as a new one, a mail instead of a
   expect(await passwordSignIn(existing, "an attacker's guess")).toBe("InvalidCredentials");
 });
 
-test("the password of a sign-up signs in only once the mailed link confirmed the address", async () => {
+/** The token of the finish-sign-up link last mailed to an address. */
+function finishToken(email: string): string {
+  const mail = mails.filter((line) => line.includes(`mail to ${email}`)).at(-1) ?? "";
+  const link = /\/sign-up\/finish\?(\S+)/.exec(mail)?.[1];
+  if (!link) throw new Error(`no finish link in ${mail}`);
+  const params = new URLSearchParams(link);
+  expect(params.get("email")).toBe(email);
+  return params.get("token")!;
+}
+
+const signInEvent = async (user: { id: string; email: string }) =>
+  (await authOptions()).events!.signIn!({ user, account: { provider: "email", type: "email", providerAccountId: user.email } });
+
+test("the password of a sign-up signs in only once the finish page got both the mailed token and that password", async () => {
   const email = `pending-${unique()}@example.com`;
   await signUp({ email, password: "a pending password", organization: "Pending" }, { clientAddress: "198.51.100.4" });
   // Exactly the answer to a wrong password: the form's filler cannot learn that the address was new.
   expect(await passwordSignIn(email, "a pending password")).toBe("InvalidCredentials");
-
-  // Using the link: next-auth's email callback runs the signIn event for the user.
+  const token = finishToken(email);
   const prisma = await db();
   const user = await prisma.user.findUniqueOrThrow({ where: { email }, include: { memberships: { include: { org: true } } } });
   expect(user.memberships.map((m) => [m.org.name, m.role])).toEqual([["Pending", "owner"]]);
-  await (await authOptions()).events!.signIn!({ user: { id: user.id, email }, account: { provider: "email", type: "email", providerAccountId: email } });
+
+  // The password alone (a token that is not the mailed one) or the token alone (a wrong password) does nothing.
+  const expired = { code: "BAD_REQUEST", message: expect.stringMatching(/^This link has expired or was already used/) };
+  await expect(finishSignUp({ email, token: "0".repeat(64), password: "a pending password" })).rejects.toMatchObject(expired);
+  const other = `other-${unique()}@example.com`;
+  await signUp({ email: other, password: "a pending password", organization: "Other" }, { clientAddress: "198.51.100.5" });
+  await expect(finishSignUp({ email, token: finishToken(other), password: "a pending password" })).rejects.toMatchObject(expired);
+  await expect(finishSignUp({ email, token, password: "a wrong guess" })).rejects.toMatchObject({
+    code: "BAD_REQUEST",
+    details: [{ field: "password", message: "That is not the password chosen at sign-up." }],
+  });
+  expect(await passwordSignIn(email, "a pending password")).toBe("InvalidCredentials");
+  expect((await prisma.signInLockout.findUnique({ where: { email } }))?.failures).toBe(3);
+
+  // Both: confirmed, the password signs in, and the link is used up.
+  await finishSignUp({ email, token, password: "a pending password" });
+  expect(await prisma.user.findUniqueOrThrow({ where: { email } })).toMatchObject({ signUpPending: false });
   expect(await passwordSignIn(email, "a pending password")).toBe(user.id);
+  await expect(finishSignUp({ email, token, password: "a pending password" })).rejects.toMatchObject(expired);
+});
+
+test("wrong passwords on the finish page lock the address like password sign-in", async () => {
+  const email = `guess-${unique()}@example.com`;
+  await signUp({ email, password: "the chosen password", organization: "Guess" }, { clientAddress: "198.51.100.6" });
+  const token = finishToken(email);
+  for (let i = 0; i < 5; i++) await finishSignUp({ email, token, password: `guess ${i}` }).catch(() => undefined);
+  expect(await lockedUntil(email)).not.toBeNull();
+  await expect(finishSignUp({ email, token, password: "the chosen password" })).rejects.toMatchObject({
+    details: [{ field: "password", message: "Too many wrong passwords. Try again in 15 minutes." }],
+  });
+});
+
+test("a sign-up someone else started with my address: any other magic link confirms it without their password", async () => {
+  const prisma = await db();
+  // Every magic link the owner of the address may use: one asked for on the sign-in page (next-auth's
+  // own), an invitation, the "already have an account" mail's. Each runs the same signIn event.
+  for (const via of ["sign-in page", "invitation", "already registered"]) {
+    const victim = `victim-${unique()}@example.com`;
+    await signUp({ email: victim, password: "the attacker's password", organization: `Trap ${via}` }, { clientAddress: "198.51.100.7" });
+    const finishLink = finishToken(victim);
+    if (via === "invitation") await createMagicLink(victim, "/");
+    const user = await prisma.user.findUniqueOrThrow({ where: { email: victim } });
+    await signInEvent({ id: user.id, email: victim });
+
+    const after = await prisma.user.findUniqueOrThrow({ where: { email: victim } });
+    expect(after, via).toMatchObject({ signUpPending: false, passwordHash: null });
+    expect(await passwordSignIn(victim, "the attacker's password"), via).toBe("InvalidCredentials");
+    // The attacker, even holding the finish link, cannot bring the password back.
+    await expect(finishSignUp({ email: victim, token: finishLink, password: "the attacker's password" })).rejects.toMatchObject({
+      message: "This sign-up is already finished. Sign in from the sign-in page.",
+    });
+
+    // The owner sets a password of their own from /account, without a current one.
+    const [current, other] = [await startConsoleSession(user.id, "magic_link"), await startConsoleSession(user.id, "magic_link")];
+    expect(other).not.toBe(current);
+    expect(await setPassword({ userId: user.id, currentSessionId: current, newPassword: "the owner's password" })).toEqual({ endedSessions: 1 });
+    expect(await passwordSignIn(victim, "the owner's password")).toBe(user.id);
+    // Only once: after that, changing it needs the current one.
+    await expect(setPassword({ userId: user.id, currentSessionId: current, newPassword: "a takeover" })).rejects.toMatchObject({
+      code: "BAD_REQUEST",
+      details: [{ field: "new_password" }],
+    });
+  }
+
+  // A magic link of a confirmed account leaves its password alone.
+  const confirmed = `kept-${unique()}@example.com`;
+  await signUp({ email: confirmed, password: "a confirmed password", organization: "Kept" }, { clientAddress: "198.51.100.8" });
+  await finishSignUp({ email: confirmed, token: finishToken(confirmed), password: "a confirmed password" });
+  const kept = await prisma.user.findUniqueOrThrow({ where: { email: confirmed } });
+  await signInEvent({ id: kept.id, email: confirmed });
+  expect(await passwordSignIn(confirmed, "a confirmed password")).toBe(kept.id);
 });
 
 test("sign-up is limited per email (3 an hour) and per client address (20 an hour)", async () => {

@@ -2,8 +2,8 @@
 import type { Session } from "next-auth";
 import type { z } from "zod";
 import { ApiError } from "@/lib/api/errors";
-import { changePassword } from "@/lib/auth/account";
-import { PasswordChangeForm, SessionIdForm } from "@/lib/auth/account-schemas";
+import { changePassword, setPassword } from "@/lib/auth/account";
+import { PasswordChangeForm, PasswordSetForm, SessionIdForm } from "@/lib/auth/account-schemas";
 import { endConsoleSession, endConsoleSessions } from "@/lib/auth/console-sessions";
 import type { ActionResult } from "@/lib/console/action";
 import { currentSession } from "@/lib/console/session";
@@ -44,6 +44,15 @@ export async function changePasswordAction(form: unknown): Promise<ActionResult<
       currentPassword: input.current_password,
       newPassword: input.new_password,
     });
+  });
+}
+
+/** A first password for an account without one. */
+export async function setPasswordAction(form: unknown): Promise<ActionResult<{ endedSessions: number }>> {
+  return accountAction(async (session) => {
+    const input = parse(PasswordSetForm, form);
+    const { userId, sessionId } = session;
+    return setPassword({ userId, currentSessionId: sessionId, newPassword: input.new_password });
   });
 }
 

@@ -9,4 +9,8 @@ export const PasswordChangeForm = z.strictObject({
 });
 export type PasswordChangeForm = z.infer<typeof PasswordChangeForm>;
 
+/** A first password, for an account that has none (no current password to give). */
+export const PasswordSetForm = z.strictObject({ new_password: Password });
+export type PasswordSetForm = z.infer<typeof PasswordSetForm>;
+
 export const SessionIdForm = z.strictObject({ session_id: identifier({ min: 1, max: 100 }) });

@@ -20,7 +20,7 @@ export async function changePassword(input: {
   const user = await prisma.user.findUniqueOrThrow({ where: { id: input.userId } });
   const field = (message: string) => new ApiError("BAD_REQUEST", message, [{ field: "current_password", message }]);
   if (!user.passwordHash) {
-    throw field("This account has no password yet: it signs in with a magic link or single sign-on.");
+    throw field("This account has no password yet: set one without a current password.");
   }
   if (await lockedUntil(user.email)) throw field("Too many wrong passwords. Try again in 15 minutes.");
   if (!(await verifyPassword(user.passwordHash, input.currentPassword))) {
@@ -31,6 +31,27 @@ export async function changePassword(input: {
   const passwordHash = await hashPassword(input.newPassword);
   await prisma.user.update({ where: { id: user.id }, data: { passwordHash, signUpPending: false } });
   return { endedSessions: await endConsoleSessions(user.id, input.currentSessionId) };
+}
+
+/**
+ * A first password for a signed-in account that has none (it signs in with magic links or SSO, or a
+ * sign-up was confirmed by a magic link, which drops the password typed into the sign-up form). No
+ * current password exists to ask for; the session proves the address. Every other session ends, as
+ * for a change.
+ */
+export async function setPassword(input: { userId: string; currentSessionId: string; newPassword: string }) {
+  const prisma = await db();
+  const passwordHash = await hashPassword(input.newPassword);
+  // Only while there is none: a password set meanwhile (another tab) is changed only with it.
+  const { count } = await prisma.user.updateMany({
+    where: { id: input.userId, passwordHash: null },
+    data: { passwordHash, signUpPending: false },
+  });
+  if (count === 0) {
+    const message = "This account has a password already: change it with the current one.";
+    throw new ApiError("BAD_REQUEST", message, [{ field: "new_password", message }]);
+  }
+  return { endedSessions: await endConsoleSessions(input.userId, input.currentSessionId) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { outboundHttpOptions } from "@/lib/net/outbound";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { addMember } from "@/lib/orgs/members";
-import { Email } from "@/lib/orgs/users";
+import { Email, PersonName } from "@/lib/orgs/schemas";
 import { serverSecret } from "@/lib/secrets";
 import { safeCallbackPath } from "./callback-url";
 import {
@@ -58,6 +58,18 @@ async function authorizePassword(credentials: Record<string, string> | undefined
   return { id: user.id, email: user.email, name: user.name };
 }
 
+/**
+ * An identity provider's email and name, held to the rules of every other input: an organization's
+ * provider can send anything. An email that is not one becomes "" and the sign-in is refused
+ * (SsoEmailInvalid); a name that could not be typed into a form (U+0000, a lone surrogate, a bidi
+ * override, over 255 characters) is dropped, since the account does not need one.
+ */
+export function ssoProfileFields(profile: Record<string, unknown>): { email: string; name: string | null } {
+  const email = Email.safeParse(profile.email);
+  const name = PersonName.safeParse(profile.name);
+  return { email: email.success ? email.data : "", name: name.success && name.data ? name.data : null };
+}
+
 type SsoConnection = NonNullable<Awaited<ReturnType<typeof ssoSignInConnection>>>;
 
 function ssoProvider(connection: SsoConnection): OAuthConfig<Record<string, unknown>> {
@@ -87,7 +99,7 @@ function ssoProvider(connection: SsoConnection): OAuthConfig<Record<string, unkn
     // An identity signs in to an existing account only once that account linked it (from /account,
     // signed in); otherwise next-auth refuses with OAuthAccountNotLinked.
     profile(profile) {
-      return { id: String(profile.sub), email: String(profile.email ?? "").toLowerCase(), name: (profile.name as string) ?? null };
+      return { id: String(profile.sub), ...ssoProfileFields(profile) };
     },
   };
 }
@@ -97,8 +109,13 @@ function adapter(prisma: Awaited<ReturnType<typeof db>>): Adapter {
   const base = PrismaAdapter(prisma as never) as Adapter;
   return {
     ...base,
-    createUser: async ({ email, name, emailVerified }: Omit<AdapterUser, "id">) =>
-      prisma.user.create({ data: { id: newId("usr"), email: email.toLowerCase(), name: name ?? null, emailVerified } }) as never,
+    // Only SSO creates users through the adapter (a magic link never does): the profile is checked again
+    // here, so that nothing unchecked is stored even if a provider's profile() skipped it.
+    createUser: async ({ email: rawEmail, name: rawName, emailVerified }: Omit<AdapterUser, "id">) => {
+      const { email, name } = ssoProfileFields({ email: rawEmail, name: rawName });
+      if (!email) throw new Error("SsoEmailInvalid");
+      return prisma.user.create({ data: { id: newId("usr"), email, name, emailVerified } }) as never;
+    },
     linkAccount: async (account: AdapterAccount) => {
       await prisma.account.create({
         data: { id: newId("acc"), userId: account.userId, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
@@ -185,8 +202,10 @@ export async function authOptions(providerId?: string, client: SessionClient = {
           return Boolean(await prisma.user.findUnique({ where: { email: String(user.email).toLowerCase() } }));
         }
         if (connection && account?.provider === ssoProviderId(connection.org.id)) {
-          const email = String(user.email ?? "").toLowerCase();
-          if (!email || (profile as { email_verified?: boolean } | undefined)?.email_verified === false) return "/sign-in?error=SsoUnverified";
+          const email = String(user.email ?? "");
+          if (!email) return "/sign-in?error=SsoEmailInvalid";
+          const verified = (profile as { email_verified?: boolean } | undefined)?.email_verified;
+          if (verified === false) return "/sign-in?error=SsoUnverified";
           if (!connection.allowedDomains.includes(emailDomain(email))) return "/sign-in?error=SsoDomain";
         }
         return true;
@@ -215,9 +234,17 @@ export async function authOptions(providerId?: string, client: SessionClient = {
         }
       },
       async signIn({ user, account }) {
-        // A magic link (the sign-up mail's included) proves the address: a pending sign-up is confirmed.
-        const confirmed = account?.provider === "email" ? { signUpPending: false } : {};
-        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date(), ...confirmed } });
+        // A magic link proves the address but not who typed a pending sign-up's password: anyone can sign
+        // up with someone else's address. The account is confirmed without that password (it becomes
+        // passwordless; /account sets a new one). Only the finish-sign-up page, which asks for the
+        // password as well as the mailed token, keeps it (finishSignUp in lib/orgs/sign-up.ts).
+        if (account?.provider === "email") {
+          await prisma.user.updateMany({
+            where: { id: user.id, signUpPending: true },
+            data: { signUpPending: false, passwordHash: null },
+          });
+        }
+        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
         // First SSO sign-in of an allowed domain joins the organization as a member.
         const orgId = orgIdOfSsoProvider(account?.provider);
         if (orgId && !(await prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } }))) {

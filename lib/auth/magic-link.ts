@@ -6,21 +6,50 @@ import { sendMail } from "./mail";
 
 export const MAGIC_LINK_MAX_AGE_SECONDS = 10 * 60;
 
-/**
- * A magic link that next-auth's email provider accepts, for mail the console sends itself
- * (invitations). Same token, hash (SHA-256 of token + secret), expiry and URL as next-auth's own
- * sign-in mail (next-auth/core/lib/email/signin.js), so its callback verifies and consumes it once.
- */
-export async function createMagicLink(email: string, callbackPath: string): Promise<string> {
+/** How verification_tokens stores a token: as next-auth's email provider hashes it (SHA-256 of token + secret). */
+function hashToken(token: string): string {
+  return createHash("sha256").update(`${token}${serverSecret("NEXTAUTH_SECRET")}`).digest("hex");
+}
+
+/** A new single-use token for an address, valid for 10 minutes; only its hash is stored. */
+export async function createEmailToken(email: string): Promise<string> {
   const token = randomBytes(32).toString("hex");
   const prisma = await db();
   await prisma.verificationToken.create({
     data: {
       identifier: email,
-      token: createHash("sha256").update(`${token}${serverSecret("NEXTAUTH_SECRET")}`).digest("hex"),
+      token: hashToken(token),
       expires: new Date(Date.now() + MAGIC_LINK_MAX_AGE_SECONDS * 1000),
     },
   });
+  return token;
+}
+
+/** Whether a mailed token for the address is stored and not expired (it stays usable). */
+export async function emailTokenValid(email: string, token: string): Promise<boolean> {
+  const prisma = await db();
+  const row = await prisma.verificationToken.findUnique({
+    where: { identifier_token: { identifier: email, token: hashToken(token) } },
+  });
+  return Boolean(row && row.expires > new Date());
+}
+
+/** Uses a mailed token up: true only for the one caller that deleted it while it was valid. */
+export async function consumeEmailToken(email: string, token: string): Promise<boolean> {
+  const prisma = await db();
+  const { count } = await prisma.verificationToken.deleteMany({
+    where: { identifier: email, token: hashToken(token), expires: { gt: new Date() } },
+  });
+  return count === 1;
+}
+
+/**
+ * A magic link that next-auth's email provider accepts, for mail the console sends itself
+ * (invitations). Same token, hash, expiry and URL as next-auth's own sign-in mail
+ * (next-auth/core/lib/email/signin.js), so its callback verifies and consumes it once.
+ */
+export async function createMagicLink(email: string, callbackPath: string): Promise<string> {
+  const token = await createEmailToken(email);
   const params = new URLSearchParams({ callbackUrl: `${publicUrl()}${callbackPath}`, token, email });
   return `${publicUrl()}/api/auth/callback/email?${params}`;
 }

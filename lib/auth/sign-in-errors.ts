@@ -4,6 +4,7 @@ export const SIGN_IN_ERRORS: Record<string, string> = {
   Locked: "Too many failed sign-ins for this email. Try again in 15 minutes, or sign in with a magic link.",
   RateLimited: "Too many attempts. Wait a few minutes before trying again.",
   SsoDomain: "Your identity provider signed you in, but your email domain is not allowed for this organization.",
+  SsoEmailInvalid: "Your identity provider did not send a valid email address, so you cannot sign in with it.",
   SsoUnverified: "Your identity provider did not confirm your email address.",
   Verification: "This sign-in link has expired or was already used. Ask for a new one.",
   AccessDenied: "That sign-in was refused.",

@@ -1,5 +1,5 @@
 import { publicUrl } from "@/lib/config";
-import { clientAddress } from "@/lib/net/client-address";
+import { clientAddress, rateLimitAddress } from "@/lib/net/client-address";
 import { Email } from "@/lib/orgs/users";
 import { firstRefusal, type RateLimitRule, type RateLimitVerdict } from "@/lib/rate-limit/limiter";
 
@@ -33,18 +33,25 @@ export function normalizeSignInEmail(value: unknown): string | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** A body that names `email` more than once: refused, since readers disagree on which one counts. */
+const REPEATED_EMAIL = Symbol("repeated email");
+
 /**
- * The email a next-auth POST names, read the way next-auth reads the body: JSON or form-encoded.
+ * The email a next-auth POST names, read the way next-auth reads the body (next-auth/next/utils.js
+ * getBody: JSON, or form-encoded through Object.fromEntries, where the last of repeated fields wins).
+ * A repeated form field is refused outright, so no reader can count one address and mail another.
  * Anything that is not an address is counted as it was sent, so a malformed value cannot dodge the
  * limit either.
  */
-async function emailOf(request: Request): Promise<string | null> {
+async function emailOf(request: Request): Promise<string | null | typeof REPEATED_EMAIL> {
   const type = request.headers.get("content-type") ?? "";
   let raw: unknown;
   try {
     if (type.includes("application/json")) raw = ((await request.clone().json()) as { email?: unknown } | null)?.email;
     else if (type.includes("application/x-www-form-urlencoded")) {
-      raw = new URLSearchParams(await request.clone().text()).get("email");
+      const values = new URLSearchParams(await request.clone().text()).getAll("email");
+      if (values.length > 1) return REPEATED_EMAIL;
+      raw = values[0];
     }
   } catch {
     return null;
@@ -77,8 +84,17 @@ export async function signInRateLimit(
         : null;
   if (!rules) return null;
   const email = await emailOf(request);
+  if (email === REPEATED_EMAIL) {
+    return Response.json(
+      {
+        url: `${publicUrl()}/sign-in?error=AccessDenied`,
+        error: { code: "BAD_REQUEST", message: "The email field is given more than once." },
+      },
+      { status: 400 },
+    );
+  }
   const [perAddress, perEmail] = rules;
-  const checks: [RateLimitRule, string][] = [[perAddress, clientAddress(request.headers)]];
+  const checks: [RateLimitRule, string][] = [[perAddress, rateLimitAddress(clientAddress(request.headers))]];
   if (email) checks.push([perEmail, email]);
   const refused = await firstRefusal(checks);
   if (!refused) return null;

@@ -71,3 +71,31 @@ export function clientAddress(headers: HeaderSource): string {
   }
   return client;
 }
+
+/** The eight 16-bit groups of an IPv6 address (embedded IPv4 included), or null when it is not one. */
+function ipv6Groups(address: string): number[] | null {
+  if (net.isIP(address) !== 6) return null;
+  let text = address.replace(/%.*$/, "");
+  const v4 = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (v4) {
+    const [a, b, c, d] = v4.slice(1).map(Number);
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.includes("::") ? text.split("::") : [text, undefined];
+  const parse = (part: string | undefined) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const left = parse(head);
+  const right = parse(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * The key a client address is counted under by every per-address rate limit (sign-in, magic links,
+ * sign-up). An IPv4 address is one client; an IPv6 client usually holds a whole /64 (SLAAC, privacy
+ * addresses) and can take a new address from it for each request, so it is counted by its /64 prefix.
+ * The session list keeps showing the full address.
+ */
+export function rateLimitAddress(address: string): string {
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64`;
+}

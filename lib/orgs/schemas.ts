@@ -15,6 +15,15 @@ export const PersonName = name({ max: 255 });
 export const RoleName = z.enum(["owner", "admin", "member"], "must be owner, admin or member");
 
 export const SignUpForm = z.strictObject({ email: Email, password: Password, organization: OrganizationName });
+/**
+ * The page the finish-sign-up mail links to: the mailed token and address, and the password chosen at
+ * sign-up (any length it could have had, so a wrong one is told apart from a malformed form).
+ */
+export const FinishSignUpForm = z.strictObject({
+  email: Email,
+  token: identifier({ min: 1, max: 200 }),
+  password: text({ max: PASSWORD_MAX_LENGTH }).min(1, "enter the password you chose"),
+});
 export const InviteForm = z.strictObject({ email: Email, role: RoleName });
 export const RoleForm = z.strictObject({ user_id: identifier({ min: 1 }), role: RoleName });
 export const MemberForm = z.strictObject({ user_id: identifier({ min: 1 }) });

@@ -1,15 +1,17 @@
 import { ApiError } from "@/lib/api/errors";
-import { createMagicLink } from "@/lib/auth/magic-link";
+import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/lockout";
+import { consumeEmailToken, createEmailToken, emailTokenValid } from "@/lib/auth/magic-link";
 import { sendMail } from "@/lib/auth/mail";
-import { hashPassword } from "@/lib/auth/passwords";
+import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { rateLimitMessage, SIGN_IN_RULES } from "@/lib/auth/sign-in-limits";
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
+import { rateLimitAddress } from "@/lib/net/client-address";
 import { firstRefusal } from "@/lib/rate-limit/limiter";
 import { addMember } from "./members";
 import { createOrganization } from "./organizations";
 import type { z } from "zod";
-import type { SignUpForm } from "./schemas";
+import type { FinishSignUpForm, SignUpForm } from "./schemas";
 import { createUser } from "./users";
 
 export function signUpAllowed(): boolean {
@@ -28,7 +30,8 @@ export interface SignUpResult {
  * A sign-up, answered the same whether or not the address already has an account, so the form cannot
  * tell who uses the gateway:
  * - a new address gets its account and a new organization it owns, with the password not usable until
- *   the link mailed to the address is used ("finish signing up", a magic link that confirms it);
+ *   it is entered again on the page the mailed link opens (finishSignUp): the link proves the address,
+ *   the password proves that whoever holds the address also filled in the form;
  * - an address that has an account gets a mail saying so, and nothing changes.
  * The first account of an empty server is the exception (no account exists, so nothing can be learnt):
  * it is ready at once, so that a fresh `npm start` without mail set up can be used right away.
@@ -42,7 +45,7 @@ export async function signUp(
     throw new ApiError("FORBIDDEN", "Sign-up is turned off on this server. Ask an administrator for an invitation.");
   }
   const refused = await firstRefusal([
-    [SIGN_IN_RULES.signUpPerIp, client.clientAddress],
+    [SIGN_IN_RULES.signUpPerIp, rateLimitAddress(client.clientAddress)],
     [SIGN_IN_RULES.signUpPerEmail, input.email],
   ]);
   if (refused) {
@@ -62,10 +65,44 @@ export async function signUp(
     await sendMail(alreadyRegisteredMail(input.email));
     return { ready: false };
   }
-  const { org } = created;
-  const link = await createMagicLink(input.email, `/${org.slug}/keys`);
-  await sendMail(finishSignUpMail(input.email, org.name, link));
+  const token = await createEmailToken(input.email);
+  const link = `${publicUrl()}/sign-up/finish?${new URLSearchParams({ token, email: input.email })}`;
+  await sendMail(finishSignUpMail(input.email, created.org.name, link));
   return { ready: false };
+}
+
+/**
+ * Finishes a sign-up from the mailed link's page: the pending password becomes usable only for whoever
+ * both holds the link (owns the address) and knows the password (filled in the form). Either alone is
+ * not enough: someone else may have signed up with the address, and a magic link of any other kind
+ * makes a pending account passwordless instead (events.signIn in lib/auth/console-auth.ts).
+ * Wrong passwords count towards the sign-in lock-out; the token is used up only by the right one, so
+ * a typo does not cost the link. The caller then signs in with the same email and password.
+ */
+export async function finishSignUp(input: z.infer<typeof FinishSignUpForm>): Promise<void> {
+  const { email, token, password } = input;
+  const expired = new ApiError(
+    "BAD_REQUEST",
+    "This link has expired or was already used. Sign in with a magic link from the sign-in page instead; " +
+      "you can then set a password on your account page.",
+  );
+  const wrongPassword = (message: string) => new ApiError("BAD_REQUEST", message, [{ field: "password", message }]);
+  if (!(await emailTokenValid(email, token))) throw expired;
+  if (await lockedUntil(email)) throw wrongPassword("Too many wrong passwords. Try again in 15 minutes.");
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { email } });
+  if (!user?.signUpPending || !user.passwordHash) {
+    throw new ApiError("BAD_REQUEST", "This sign-up is already finished. Sign in from the sign-in page.");
+  }
+  if (!(await verifyPassword(user.passwordHash, password))) {
+    await recordFailedSignIn(email);
+    const locked = await lockedUntil(email);
+    throw wrongPassword(locked ? "Too many wrong passwords. Try again in 15 minutes." : "That is not the password chosen at sign-up.");
+  }
+  // Two tabs submitting at once: only the one that uses the token up confirms the account.
+  if (!(await consumeEmailToken(email, token))) throw expired;
+  await prisma.user.updateMany({ where: { id: user.id, signUpPending: true }, data: { signUpPending: false } });
+  await clearFailedSignIns(email);
 }
 
 async function createAccount(input: z.infer<typeof SignUpForm>, options: { pending: boolean }) {
@@ -84,17 +121,20 @@ async function createAccount(input: z.infer<typeof SignUpForm>, options: { pendi
 }
 
 function finishSignUpMail(to: string, orgName: string, link: string) {
-  const expiry = "The link works once, within 10 minutes. After that, sign in with a magic link from the sign-in page.";
+  const asks = "The link asks for the password you chose when signing up.";
+  const expiry =
+    "It works once, within 10 minutes. After that (or if you forgot the password), sign in with a magic link " +
+    "from the sign-in page and set a password on your account page.";
   const ignore =
-    "If you did not sign up, ignore this email: the password that was entered does not work until the link is used.";
+    "If you did not sign up, ignore this email: the password that was entered does not work without this link.";
   const ready = (name: string) => `Your Memory Gateway account and the organization ${name} are ready.`;
   return {
     to,
     subject: "Finish signing up to Memory Gateway",
-    text: `${ready(orgName)} Finish signing up:\n${link}\n\n${expiry}\n\n${ignore}`,
+    text: `${ready(orgName)} Finish signing up:\n${link}\n\n${asks} ${expiry}\n\n${ignore}`,
     html:
       `<p>${ready(escapeHtml(orgName))}</p><p><a href="${link}">Finish signing up</a></p>` +
-      `<p>${expiry}</p><p>${ignore}</p>`,
+      `<p>${asks} ${expiry}</p><p>${ignore}</p>`,
   };
 }
 
