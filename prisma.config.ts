@@ -1,7 +1,7 @@
 import { defineConfig } from "prisma/config";
 
 // The Prisma CLI is used only for `prisma generate` and `prisma migrate diff`; migrations are applied
-// by the application itself (lib/db/migrate.ts) because the CLI's schema engine cannot be downloaded here.
+// by the application itself (lib/db/migrate.ts): the CLI cannot reach the embedded database inside the server.
 export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },

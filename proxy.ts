@@ -1,14 +1,14 @@
 // Console server actions from another site (or none) get 403, not the 500 Next answers on its own check.
 import type { NextRequest } from "next/server";
-import { errorResponse } from "@/lib/api/envelope";
-import { ApiError } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/http/envelope";
+import { errorReport } from "@/lib/http/errors";
 import { serverActionOriginProblem } from "@/lib/console/origin";
 
 export function proxy(request: NextRequest) {
   if (request.method !== "POST") return;
   const problem = serverActionOriginProblem(request.headers);
   if (!problem) return;
-  return errorResponse(new ApiError("FORBIDDEN", `${problem} Console actions are accepted only from this site.`));
+  return errorResponse(errorReport("FORBIDDEN", `${problem} Console actions are accepted only from this site.`));
 }
 
 export const config = {

@@ -17,6 +17,8 @@ export interface LatencyResult {
   rememberPerSecond: number;
   rememberRatio: number;
   rememberBatch: number;
+  /** When the data was kept from an earlier run (BENCH_DATA_DIR): when that run loaded it. */
+  reusedLoadFrom?: string;
   recall: RecallLatency[];
   /** Scoped recall: see ScopedRecallLatency. */
   scopedRecall?: ScopedRecallLatency;
@@ -109,7 +111,9 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     if (reuse) {
       const previous = JSON.parse(fs.readFileSync(loadedFile, "utf8"));
       options.log(`  reusing ${previous.memories} memories loaded in ${dataDir}`);
-      return { ...previous, ...(await measureRecall(previous.namespaceId)) };
+      // The load figures are that run's, measured in its conditions: the report says so.
+      const reusedLoadFrom: string = previous.loadedAt ?? "an earlier run";
+      return { ...previous, reusedLoadFrom, ...(await measureRecall(previous.namespaceId)) };
     }
     const namespace = await call("/namespaces", { name: "bench" });
     const batch = 100;
@@ -148,7 +152,7 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
       rememberBatch: batch,
     };
-    if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id }));
+    if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id, loadedAt: new Date().toISOString() }));
     return { ...load, ...(await measureRecall(namespace.id)) };
   } finally {
     await server.stop();

@@ -1,5 +1,5 @@
 // Retrieval quality through the same lib/ functions the API uses: nDCG@10 and recall@100 for hybrid,
-// vector-only and full-text-only search on the BEIR datasets in ../shared/datasets.
+// vector-only and full-text-only search on the BEIR datasets in BENCH_DATASETS_DIR (docs/benchmark-datasets.md).
 import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
@@ -32,10 +32,21 @@ type Principal = Awaited<ReturnType<typeof benchPrincipal>>;
 
 async function benchPrincipal() {
   const org = await createOrganization("Benchmark", SYSTEM_ACTOR);
-  const { key } = await createApiKey({ orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] }, SYSTEM_ACTOR);
+  const { key } = await createApiKey(
+    { orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] },
+    SYSTEM_ACTOR,
+  );
   const permissions = key.permissions as never;
   // An operator key (no creator), as `memgw key create` makes.
-  return { kind: "api_key" as const, orgId: org.id, keyId: key.id, name: key.name, permissions, scopes: {}, creator: null };
+  return {
+    kind: "api_key" as const,
+    orgId: org.id,
+    keyId: key.id,
+    name: key.name,
+    permissions,
+    scopes: {},
+    creator: null,
+  };
 }
 
 /** Loads a dataset's documents as memories (title + text) through remember(), 100 at a time. */
@@ -44,16 +55,32 @@ export async function loadIntoNamespace(principal: Principal, dataset: Dataset, 
   const started = performance.now();
   for (let i = 0; i < dataset.docs.length; i += 100) {
     const batch = dataset.docs.slice(i, i + 100);
-    await remember(principal, { namespace_id: namespace.id }, batch.map((d) => ({ content: d.title ? `${d.title}\n${d.text}` : d.text, metadata: { doc_id: d.id } })));
-    if ((i / 100) % 10 === 0) log(`  ${dataset.name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+    await remember(
+      principal,
+      { namespace_id: namespace.id },
+      batch.map((d) => ({ content: d.title ? `${d.title}\n${d.text}` : d.text, metadata: { doc_id: d.id } })),
+    );
+    if ((i / 100) % 10 === 0)
+      log(
+        `  ${dataset.name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
   }
   return namespace;
 }
 
 /** nDCG@10 and recall@100 of each run over the dataset's queries, against a loaded namespace. */
-export async function evaluate(orgId: string, namespaceId: string, dataset: Dataset, queryVectors: number[][], runs: Run[], log: (line: string) => void) {
+export async function evaluate(
+  orgId: string,
+  namespaceId: string,
+  dataset: Dataset,
+  queryVectors: number[][],
+  runs: Run[],
+  log: (line: string) => void,
+) {
   const docOf = new Map<string, string>();
-  for (const m of await (await db()).memory.findMany({ where: { namespaceId }, select: { id: true, metadata: true } })) {
+  for (const m of await (
+    await db()
+  ).memory.findMany({ where: { namespaceId }, select: { id: true, metadata: true } })) {
     docOf.set(m.id, (m.metadata as { doc_id: string }).doc_id);
   }
   const rows: QualityRow[] = [];
@@ -62,7 +89,15 @@ export async function evaluate(orgId: string, namespaceId: string, dataset: Data
     let recall = 0;
     const t0 = performance.now();
     for (const [qi, query] of dataset.queries.entries()) {
-      const results = await searchChunks({ orgId, namespaceId, query: query.text, topK: 100, mode: run.mode, queryVector: queryVectors[qi], bm25: run.bm25 });
+      const results = await searchChunks({
+        orgId,
+        namespaceId,
+        query: query.text,
+        topK: 100,
+        mode: run.mode,
+        queryVector: queryVectors[qi],
+        bm25: run.bm25,
+      });
       const ranked = results.map((r) => docOf.get(r.memoryId)!);
       ndcg += ndcgAt(ranked, dataset.qrels.get(query.id)!, 10);
       recall += recallAt(ranked, dataset.qrels.get(query.id)!, 100);
@@ -79,7 +114,9 @@ export async function evaluate(orgId: string, namespaceId: string, dataset: Data
     };
     rows.push(row);
     const label = `${run.mode}${run.bm25 ? ` k1=${run.bm25.k1} b=${run.bm25.b}` : ""}`;
-    log(`  ${dataset.name} ${label}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  (${row.ms.toFixed(1)} ms/query)`);
+    log(
+      `  ${dataset.name} ${label}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  (${row.ms.toFixed(1)} ms/query)`,
+    );
   }
   return rows;
 }
@@ -91,7 +128,11 @@ export function cachedEmbedder() {
   return cache;
 }
 
-export async function measureQuality(options: { datasetsDir: string; datasets: string[]; log: (line: string) => void }) {
+export async function measureQuality(options: {
+  datasetsDir: string;
+  datasets: string[];
+  log: (line: string) => void;
+}) {
   const cache = cachedEmbedder();
   const principal = await benchPrincipal();
   const rows: QualityRow[] = [];
@@ -99,7 +140,10 @@ export async function measureQuality(options: { datasetsDir: string; datasets: s
     const dataset = loadDataset(options.datasetsDir, name);
     const namespace = await loadIntoNamespace(principal, dataset, options.log);
     await (await db()).$executeRawUnsafe("VACUUM ANALYZE");
-    const queryVectors = await cache.embed(dataset.queries.map((q) => q.text), "query");
+    const queryVectors = await cache.embed(
+      dataset.queries.map((q) => q.text),
+      "query",
+    );
     const runs: Run[] = [{ mode: "hybrid" }, { mode: "vector" }, { mode: "fulltext" }];
     rows.push(...(await evaluate(principal.orgId, namespace.id, dataset, queryVectors, runs, options.log)));
   }

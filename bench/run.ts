@@ -1,7 +1,8 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|report (report:
-// rewrite docs/benchmarks.md from the saved results).
+// rewrite docs/benchmarks.md from the saved results), BENCH_DATASETS_DIR (default bench/.cache/datasets; how to
+// obtain the datasets: docs/benchmark-datasets.md).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,11 +12,20 @@ import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES } from "./latency";
+import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
 
 const root = path.resolve(import.meta.dirname, "..");
-const datasetsDir = path.resolve(root, "../shared/datasets");
+const datasetsDir = configuredDatasetsDir();
 const only = process.env.BENCH_ONLY;
+if (only !== "report") {
+  try {
+    assertDatasetsPresent(datasetsDir, only === "fairness" ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
+}
 const machine = {
   cpu: os.cpus()[0]?.model.trim(),
   cores: os.cpus().length,
@@ -27,7 +37,9 @@ const commit = execSync("git rev-parse --short HEAD", { cwd: root }).toString().
 const dirty = execSync("git status --porcelain", { cwd: root }).toString().trim() !== "";
 const stamp = new Date().toISOString();
 console.log(`Memory Gateway benchmark — commit ${commit}${dirty ? " (uncommitted changes)" : ""}, ${stamp}`);
-console.log(`Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`);
+console.log(
+  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`,
+);
 
 const resultsDir = path.join(root, "bench/results");
 fs.mkdirSync(resultsDir, { recursive: true });
@@ -51,7 +63,10 @@ if (only !== "quality" && only !== "fairness" && only !== "report") {
   console.log(`\nLatency and throughput over HTTP — production build, ${memories} memories:`);
   buildIfNeeded();
   latency = await measureLatency({ datasetsDir, memories, log: console.log });
-  fs.writeFileSync(path.join(resultsDir, `latency-${memories}.json`), JSON.stringify({ ...meta, ...latency }, null, 2) + "\n");
+  fs.writeFileSync(
+    path.join(resultsDir, `latency-${memories}.json`),
+    JSON.stringify({ ...meta, ...latency }, null, 2) + "\n",
+  );
 }
 
 if (only === undefined || only === "fairness") {
@@ -64,27 +79,67 @@ if (only === undefined || only === "fairness") {
 writeReport();
 
 function writeReport() {
-  const read = (file: string) => (fs.existsSync(path.join(resultsDir, file)) ? JSON.parse(fs.readFileSync(path.join(resultsDir, file), "utf8")) : undefined);
+  const read = (file: string) =>
+    fs.existsSync(path.join(resultsDir, file))
+      ? JSON.parse(fs.readFileSync(path.join(resultsDir, file), "utf8"))
+      : undefined;
   const q = read("quality.json");
-  const latencies = fs.readdirSync(resultsDir).filter((f) => /^latency-\d+\.json$/.test(f)).sort().map(read);
-  const lines = ["# Benchmarks", "", "Produced by `npm run bench` (bench/run.ts); raw figures in `bench/results/*.json`.", ""];
+  const latencies = fs
+    .readdirSync(resultsDir)
+    .filter((f) => /^latency-\d+\.json$/.test(f))
+    .sort()
+    .map(read);
+  const lines = [
+    "# Benchmarks",
+    "",
+    "Produced by `npm run bench` (bench/run.ts); raw figures in `bench/results/*.json`; the datasets and how to " +
+      "obtain them: [benchmark-datasets.md](benchmark-datasets.md).",
+    "",
+  ];
   if (q) {
-    lines.push(`## Retrieval quality`, "", `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, through the same lib/ functions as the API.`, "");
-    lines.push("| dataset | docs | queries | search | nDCG@10 | recall@100 | ms/query |", "|---|---|---|---|---|---|---|");
+    lines.push(
+      `## Retrieval quality`,
+      "",
+      `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, through the same lib/ functions as the API.`,
+      "",
+    );
+    lines.push(
+      "| dataset | docs | queries | search | nDCG@10 | recall@100 | ms/query |",
+      "|---|---|---|---|---|---|---|",
+    );
     for (const r of q.rows) {
-      const mode = r.mode === "hybrid" ? "hybrid (default)" : r.mode === "vector" ? "vector only (pgvector cosine)" : `full-text only (BM25 k1=${r.bm25.k1} b=${r.bm25.b})`;
-      lines.push(`| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`);
+      const mode =
+        r.mode === "hybrid"
+          ? "hybrid (default)"
+          : r.mode === "vector"
+            ? "vector only (pgvector cosine)"
+            : `full-text only (BM25 k1=${r.bm25.k1} b=${r.bm25.b})`;
+      lines.push(
+        `| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`,
+      );
     }
     lines.push("");
   }
   for (const l of latencies) {
-    lines.push(`## Latency and throughput, ${l.memories} memories`, "", `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory. Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`, "");
+    lines.push(
+      `## Latency and throughput, ${l.memories} memories`,
+      "",
+      `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory. Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`,
+      "",
+    );
     lines.push("| measure | value |", "|---|---|");
-    const aroundLoad = l.rawEmbedderBeforeAfter ? ` (mean of ${l.rawEmbedderBeforeAfter.map((r: number) => r.toFixed(1)).join(" before and ")} after the load)` : "";
-    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad} |`);
-    lines.push(`| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder) |`);
+    const aroundLoad = l.rawEmbedderBeforeAfter
+      ? ` (mean of ${l.rawEmbedderBeforeAfter.map((r: number) => r.toFixed(1)).join(" before and ")} after the load)`
+      : "";
+    const loadedBy = l.reusedLoadFrom ? ` — measured by the run that loaded the kept data (${l.reusedLoadFrom}), not this one` : "";
+    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad}${loadedBy} |`);
+    lines.push(
+      `| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder)${loadedBy} |`,
+    );
     for (const r of l.recall) {
-      lines.push(`| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`);
+      lines.push(
+        `| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`,
+      );
     }
     if (l.scopedRecall) {
       const figures = (r: { p50: number; p95: number; p99: number }) =>
@@ -100,10 +155,17 @@ function writeReport() {
   }
   const f = read("fairness.json");
   if (f) {
-    lines.push(`## Fairness between organizations`, "", `Commit ${f.commit}, ${f.date}; ${f.machine.cpu}, ${f.machine.cores} cores. Production build, embedded PGlite, over HTTP on loopback. One organization sends ${f.batchMemories} memories of ${f.batchChars.toLocaleString("en")} characters in one request; while it runs, another organization sends ${f.singles} single memories one after another.`, "");
+    lines.push(
+      `## Fairness between organizations`,
+      "",
+      `Commit ${f.commit}, ${f.date}; ${f.machine.cpu}, ${f.machine.cores} cores. Production build, embedded PGlite, over HTTP on loopback. One organization sends ${f.batchMemories} memories of ${f.batchChars.toLocaleString("en")} characters in one request; while it runs, another organization sends ${f.singles} single memories one after another.`,
+      "",
+    );
     lines.push("| measure | value |", "|---|---|");
     lines.push(`| the batch (${f.batchChunks} chunks) | ${f.batchSeconds.toFixed(1)} s |`);
-    lines.push(`| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`);
+    lines.push(
+      `| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`,
+    );
     lines.push("");
   }
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });

@@ -1,6 +1,11 @@
 "use client";
 import { useState } from "react";
-import { changePasswordAction, endAllSessionsAction, endSessionAction, setPasswordAction } from "@/app/account/actions";
+import {
+  changePasswordAction,
+  endAllSessionsAction,
+  endSessionAction,
+  setPasswordAction,
+} from "@/lib/console/actions/account";
 import { PasswordChangeForm, PasswordSetForm } from "@/lib/auth/account-schemas";
 import { startSsoSignIn } from "./start-sso";
 import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";

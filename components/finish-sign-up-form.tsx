@@ -1,7 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { finishSignUpAction } from "@/app/sign-up/finish/actions";
+import { finishSignUpAction } from "@/lib/console/actions/finish-sign-up";
 import { Button, Field, Input, Notice, type FieldErrors } from "./ui";
 
 export function FinishSignUpForm({ email, token }: { email: string; token: string }) {

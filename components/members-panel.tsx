@@ -1,7 +1,10 @@
 "use client";
 import { useState } from "react";
-import { changeRole, invite, remove } from "@/app/[org]/actions";
+import { changeRole, invite, remove } from "@/lib/console/actions/org";
+import { assignableRoles, ROLES } from "@/lib/auth/permissions";
+import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
+import { Dialog } from "./dialog";
 import { Button, Card, Field, fieldErrors, Input, Notice, useHydrated, type FieldErrors } from "./ui";
 
 interface MemberKey { id: string; name: string; display: string }
@@ -9,7 +12,7 @@ interface MemberRow {
   userId: string;
   email: string;
   name: string | null;
-  role: "owner" | "admin" | "member";
+  role: Role;
   joinedAt: string;
   lastSignInAt: string | null;
   /** The active API keys they created: removing them revokes these, or hands them to the remover. */
@@ -22,7 +25,7 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
   const [removing, setRemoving] = useState<MemberRow>();
   const hydrated = useHydrated();
   const manages = props.role !== "member";
-  const roles = props.role === "owner" ? ["owner", "admin", "member"] : ["admin", "member"];
+  const roles = assignableRoles(props.role);
 
   async function report(result: { ok: boolean; error?: string; fields?: FieldErrors }, success: string) {
     if (result.ok) setMessage({ tone: "success", text: success });
@@ -69,7 +72,9 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
                   {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
                     <select aria-label={`Role of ${m.email}`} defaultValue={m.role} disabled={!hydrated} className="rounded-md border border-slate-300 px-2 py-1 text-sm"
                       onChange={async (e) => report(await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
-                      {["owner", "admin", "member"].filter((r) => roles.includes(r) || r === m.role).map((r) => <option key={r} value={r}>{r}</option>)}
+                      {ROLES.filter((r) => roles.includes(r) || r === m.role).map((r) => (
+                        <option key={r} value={r}>{r}</option>
+                      ))}
                     </select>
                   ) : m.role}
                 </td>
@@ -125,50 +130,39 @@ function RemoveDialog(props: {
   const count = member.keys.length;
   const buttons = "mt-5 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end";
   return (
-    <div
-      className="fixed inset-0 z-10 flex items-center justify-center bg-slate-900/40 p-4"
-      onKeyDown={(e) => e.key === "Escape" && props.onCancel()}
-    >
-      <div
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="remove-member-title"
-        className="max-h-full w-full max-w-lg overflow-y-auto rounded-lg bg-white p-6 shadow-xl"
-      >
-        <h2 id="remove-member-title" className="break-words text-lg font-semibold">Remove {member.email}?</h2>
-        <p className="mt-2 text-sm text-slate-700">They lose access to this organization on their very next request.</p>
-        {count > 0 ? (
-          <>
-            <p className="mt-3 text-sm text-slate-700">
-              They created {plural(count, "active API key")}. Revoke them, or take them over: they keep working as yours,
-              within your role&apos;s permissions.
-            </p>
-            <ul
-              aria-label={`API keys of ${member.email}`}
-              className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-200 text-sm"
-            >
-              {member.keys.map((key) => (
-                <li key={key.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-3 py-2">
-                  <span className="break-all font-medium text-slate-800">{key.name}</span>
-                  <code className="text-xs text-slate-500">{key.display}</code>
-                </li>
-              ))}
-            </ul>
-            <div className={buttons}>
-              <Button variant="secondary" autoFocus onClick={props.onCancel}>Cancel</Button>
-              <Button variant="secondary" onClick={() => props.onRemove("take_over")}>Take them over</Button>
-              <Button variant="danger" onClick={() => props.onRemove("revoke")}>
-                Revoke their {plural(count, "key")}
-              </Button>
-            </div>
-          </>
-        ) : (
+    <Dialog title={`Remove ${member.email}?`} onClose={props.onCancel}>
+      <p className="text-sm text-slate-700">They lose access to this organization on their very next request.</p>
+      {count > 0 ? (
+        <>
+          <p className="mt-3 text-sm text-slate-700">
+            They created {plural(count, "active API key")}. Revoke them, or take them over: they keep working as yours,
+            within your role&apos;s permissions.
+          </p>
+          <ul
+            aria-label={`API keys of ${member.email}`}
+            className="mt-3 divide-y divide-slate-100 rounded-md border border-slate-200 text-sm"
+          >
+            {member.keys.map((key) => (
+              <li key={key.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-3 py-2">
+                <span className="break-all font-medium text-slate-800">{key.name}</span>
+                <code className="text-xs text-slate-500">{key.display}</code>
+              </li>
+            ))}
+          </ul>
           <div className={buttons}>
-            <Button variant="secondary" autoFocus onClick={props.onCancel}>Cancel</Button>
-            <Button variant="danger" onClick={() => props.onRemove("revoke")}>Remove</Button>
+            <Button variant="secondary" onClick={props.onCancel}>Cancel</Button>
+            <Button variant="secondary" onClick={() => props.onRemove("take_over")}>Take them over</Button>
+            <Button variant="danger" onClick={() => props.onRemove("revoke")}>
+              Revoke their {plural(count, "key")}
+            </Button>
           </div>
-        )}
-      </div>
-    </div>
+        </>
+      ) : (
+        <div className={buttons}>
+          <Button variant="secondary" onClick={props.onCancel}>Cancel</Button>
+          <Button variant="danger" onClick={() => props.onRemove("revoke")}>Remove</Button>
+        </div>
+      )}
+    </Dialog>
   );
 }

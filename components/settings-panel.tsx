@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { savePolicy, saveSso } from "@/app/[org]/actions";
+import { savePolicy, saveSso } from "@/lib/console/actions/org";
 import { OidcConnectionForm } from "@/lib/auth/schemas";
 import { PolicyForm } from "@/lib/orgs/schemas";
 import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";

@@ -1,7 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { startSso } from "@/app/sign-in/actions";
+import { startSso } from "@/lib/console/actions/sign-in";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { SsoStartForm } from "@/lib/auth/schemas";
 import { SIGN_IN_ERRORS as MESSAGES } from "@/lib/auth/sign-in-errors";

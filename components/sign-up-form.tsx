@@ -1,7 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { useState } from "react";
-import { signUpAction } from "@/app/sign-up/actions";
+import { signUpAction } from "@/lib/console/actions/sign-up";
 import { SignUpForm as SignUpSchema } from "@/lib/orgs/schemas";
 import { Button, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
 

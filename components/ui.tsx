@@ -1,6 +1,7 @@
 "use client";
 // Small tailwind pieces shared by the console's forms and pages.
 import { useSyncExternalStore, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+import { fieldMessages, issueDetails } from "@/lib/errors";
 
 const noSubscription = () => () => {};
 
@@ -67,5 +68,5 @@ export function Card({ title, description, children, actions }: { title: string;
 export type FieldErrors = Record<string, string>;
 
 export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
-  return Object.fromEntries(issues.map((issue) => [issue.path.map(String).join(".") || "form", issue.message]));
+  return fieldMessages(issueDetails(issues));
 }

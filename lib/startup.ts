@@ -1,16 +1,19 @@
 import { z } from "zod";
-import { apiRateLimitPerMinute } from "@/lib/api/key-rate-limit";
+import { serveAdminCommands } from "@/lib/admin/socket";
 import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
+import { apiRateLimitPerMinute } from "@/lib/auth/key-rate-limit";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
+import { issueDetails } from "@/lib/errors";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
+import { signUpAllowed } from "@/lib/orgs/sign-up";
 
 const InitEnv = z.object({
   MEMGW_INIT_ORG_NAME: OrganizationName,
@@ -28,7 +31,7 @@ export async function bootstrapFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   if (!names.some((name) => env[name])) return "skipped";
   const parsed = InitEnv.safeParse(env);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    const problems = issueDetails(parsed.error.issues).map(({ field, message }) => `${field}: ${message}`).join("; ");
     throw new Error(`Headless start needs all of ${names.join(", ")}. ${problems}`);
   }
   const init = parsed.data;
@@ -50,14 +53,21 @@ export async function bootstrapFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
 }
 
 function firstRunHelp(): string {
-  return [
-    "",
-    "The database is empty. Create the first organization, user and API key:",
+  const viaCli = [
     '  npx memgw org create --name "Acme"',
     "  npx memgw user create --email you@example.com --password 'choose-a-password'",
     "  npx memgw member add --org acme --user you@example.com --role owner",
     '  npx memgw key create --org acme --name "my app" --permissions NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE',
     "(or set MEMGW_INIT_ORG_NAME, MEMGW_INIT_USER_EMAIL, MEMGW_INIT_USER_PASSWORD and MEMGW_INIT_API_KEY before starting)",
+  ];
+  if (!signUpAllowed()) {
+    return ["", "The database is empty. Create the first organization, user and API key:", ...viaCli].join("\n");
+  }
+  return [
+    "",
+    `The database is empty. Open ${publicUrl()}/sign-up to create your account and its organization`,
+    "(the very first account is ready at once), then make API keys in the console. Or, from the command line:",
+    ...viaCli,
   ].join("\n");
 }
 
@@ -92,10 +102,15 @@ export async function startGateway(): Promise<void> {
     apiRateLimitPerMinute();
     checkTrustedProxiesSetting();
     const database = await getDatabase();
+    // `npx memgw` reaches a running server through this socket (embedded database only).
+    await serveAdminCommands(database);
     const bootstrap = await bootstrapFromEnv();
     const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}`;
     const lines = [
       `Memory Gateway is ready at ${publicUrl()}`,
+      signUpAllowed()
+        ? `  Console: ${publicUrl()}/sign-up to create your account, ${publicUrl()}/sign-in to sign in`
+        : `  Console: ${publicUrl()}/sign-in (sign-up is turned off: people join by invitation)`,
       `  API: ${publicUrl()}/api/v1 (OpenAPI: ${publicUrl()}/api/v1/openapi.json)`,
       `  Database: ${where}; migrations applied now: ${database.migrations.applied.length}`,
     ];

@@ -8,8 +8,23 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
-const SOURCES = ["app", "components", "lib", "public", "prisma", "instrumentation.ts", "proxy.ts", "next.config.js", "postcss.config.mjs", "package.json", "tsconfig.json"];
+/** The folders the build reads; with them, every top-level file of the kinds below (see topLevelSources). */
+const SOURCE_DIRS = ["app", "components", "lib", "public", "prisma", "types"];
+/** Top-level files that Next writes itself: fingerprinted, each build would change them and call for the next. */
+const WRITTEN_BY_NEXT = new Set(["next-env.d.ts"]);
 const SKIP = new Set(["node_modules", "generated"]);
+
+/**
+ * The top-level files (configuration, proxy.ts, instrumentation.ts, package files), found rather than named,
+ * so that a file added, renamed or removed never leaves a stale name here.
+ */
+function topLevelSources() {
+  return fs
+    .readdirSync(root, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /\.(ts|js|mjs|cjs|json)$/.test(entry.name) && !WRITTEN_BY_NEXT.has(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+}
 /** The build directory (MEMGW_DIST_DIR, as next.config.js reads it). */
 export const distDir = () => path.join(root, process.env.MEMGW_DIST_DIR || ".next");
 const fingerprintFile = () => path.join(distDir(), "memgw-sources.sha256");
@@ -28,7 +43,7 @@ function* files(entry) {
 
 export function sourceFingerprint() {
   const hash = createHash("sha256");
-  for (const source of SOURCES) {
+  for (const source of [...SOURCE_DIRS, ...topLevelSources()]) {
     for (const file of files(source)) hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
   }
   return hash.digest("hex");
@@ -51,7 +66,7 @@ export function buildIfNeeded({ quiet = false } = {}) {
   try {
     execFileSync(command, args, { cwd: root, stdio: quiet ? "pipe" : "inherit" });
   } catch (error) {
-    if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`);
+    if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`, { cause: error });
     throw error;
   }
   return true;

@@ -1,5 +1,5 @@
 // postinstall: generate the Prisma client offline. `prisma generate` never runs the schema engine,
-// but the CLI insists on finding one, and it cannot be downloaded here; any existing file satisfies it.
+// but the CLI insists on finding one (or downloading it); any existing file satisfies it, so no download.
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 

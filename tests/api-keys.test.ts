@@ -111,7 +111,7 @@ describe("key storage", () => {
     const make = (permissions: ("NAMESPACE_READ" | "NAMESPACE_MANAGE")[]) =>
       createApiKey({ orgId: org.id, name: "m", permissions, createdById: user.id }, { type: "user", id: user.id });
     await expect(make(["NAMESPACE_READ"])).resolves.toBeTruthy();
-    await expect(make(["NAMESPACE_MANAGE"])).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(make(["NAMESPACE_MANAGE"])).rejects.toMatchObject({ name: "ForbiddenError" });
   });
 
   test("creating and revoking keys is in the audit log", async () => {
@@ -280,7 +280,7 @@ describe("a key never exceeds its creator's current role", () => {
     // Handing keys to someone who is not a member is refused, and nothing changes.
     const other = await inviteMember({ orgId: org.id, email: uniqueEmail("other"), role: "member" }, SYSTEM);
     const toStranger = removeMember({ orgId: org.id, userId: other.id, transferKeysTo: admin.id }, byOwner);
-    await expect(toStranger).rejects.toMatchObject({ code: "BAD_REQUEST" });
+    await expect(toStranger).rejects.toMatchObject({ name: "InvalidError" });
     expect(await prisma.membership.count({ where: { orgId: org.id, userId: other.id } })).toBe(1);
   });
 
@@ -292,5 +292,57 @@ describe("a key never exceeds its creator's current role", () => {
     const response = await api("GET", "/namespaces", { key: secret });
     expect(response.status).toBe(401);
     expect(response.body.error.code).toBe("UNAUTHORIZED");
+  });
+});
+
+// One key-creation policy (createApiKey), whoever asks: the console, the CLI, the start-up bootstrap.
+describe("the key-creation policy is the same for the console and the command line", () => {
+  test("a member may grant a key only the namespaces granted to them", async () => {
+    const { org, key } = await createTenant();
+    const { inviteMember } = await import("@/lib/orgs/members");
+    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const email = `grantor-${Date.now()}@example.com`;
+    const member = await inviteMember({ orgId: org.id, email, role: "member" }, { type: "system" });
+    const ns = await createNamespace(key);
+    const make = () =>
+      createApiKey(
+        { orgId: org.id, name: "m", permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id], createdById: member.id },
+        { type: "user", id: member.id },
+      );
+    const refusal = { name: "ForbiddenError", message: `You cannot grant namespace ${ns.id}.` };
+    await expect(make()).rejects.toMatchObject(refusal);
+    expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.id } })).status).toBe(201);
+    await expect(make()).resolves.toMatchObject({ namespaceIds: [ns.id] });
+  });
+
+  test("the CLI is refused a key with more than 100 namespaces, with the console form's words", async () => {
+    const { org } = await createTenant();
+    const { runAdminCommand } = await import("@/lib/admin/commands");
+    const { ApiKeyForm } = await import("@/lib/auth/schemas");
+    const namespaceIds = Array.from({ length: 101 }, (_, i) => `ns_${i}`);
+    const form = ApiKeyForm.safeParse({
+      name: "k",
+      permissions: ["NAMESPACE_READ"],
+      scopes: {},
+      namespace_ids: namespaceIds,
+    });
+    expect(form.error?.issues).toMatchObject([{ path: ["namespace_ids"] }]);
+    const args = { org: org.id, name: "k", permissions: "NAMESPACE_READ", grant: namespaceIds };
+    const cli = runAdminCommand("key create", args);
+    await expect(cli).rejects.toMatchObject({
+      name: "InvalidError",
+      details: [{ field: "namespace_ids", message: form.error!.issues[0].message }],
+    });
+    const prisma = await db();
+    expect(await prisma.apiKey.count({ where: { orgId: org.id, name: "k" } })).toBe(0);
+  });
+
+  test("scopes typed as key=value are read the same way by the console and the CLI", async () => {
+    const { parseScopePairs } = await import("@/lib/auth/scopes");
+    const scopes = { team: "sales", region: "eu" };
+    expect(parseScopePairs(" team = sales , region=eu ,".split(","))).toEqual({ scopes });
+    expect(parseScopePairs([" team = sales ", "region=eu"])).toEqual({ scopes });
+    expect(parseScopePairs(["=sales"])).toEqual({ error: '"=sales" is not of the form key=value' });
+    expect(parseScopePairs(["team"])).toEqual({ error: '"team" is not of the form key=value' });
   });
 });

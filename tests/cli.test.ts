@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
+import { serveAdminCommands } from "@/lib/admin/socket";
 import { dataDir } from "@/lib/config";
 import { db, getDatabase } from "@/lib/db";
 import { readLockOwner } from "@/lib/db/lock";
@@ -94,7 +95,8 @@ describe("with no server running (the CLI opens the embedded database itself)", 
 
 describe("while the server runs (the CLI goes through the process that owns the data)", () => {
   test("commands are carried out by the owner, and their keys work at once", async () => {
-    await getDatabase(); // this test process is the owner, as the server would be
+    // This test process is the owner, serving admin commands as the server's start-up does.
+    await serveAdminCommands(await getDatabase());
     const owner = readLockOwner(dataDir());
     expect(owner?.pid).toBe(process.pid);
     expect(owner?.socketPath).toBeTruthy();

@@ -6,7 +6,7 @@ import { z } from "zod";
 
 const getServerSession = vi.hoisted(() => vi.fn());
 vi.mock("next-auth", () => ({ getServerSession }));
-vi.mock("@/lib/auth/console-auth", () => ({ authOptions: async () => ({}) }));
+vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 
 const { runConsoleAction } = await import("@/lib/console/action");
 const { organizationAccess } = await import("@/lib/console/session");
@@ -50,7 +50,7 @@ describe("runConsoleAction", () => {
   });
 
   test("the actions of /{org-slug} answer so too (a NUL from a crafted call)", async () => {
-    const actions = await import("@/app/[org]/actions");
+    const actions = await import("@/lib/console/actions/org");
     for (const action of [actions.generateApiKey, actions.revokeKey, actions.invite, actions.savePolicy]) {
       expect(await action("acme\u0000", {})).toEqual({ ok: false, error: "Unknown organization." });
     }

@@ -7,6 +7,9 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded, distDir } from "../scripts/build-if-needed.mjs";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 
+// The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
+process.env.MEMGW_DIST_DIR = ".next-test-server";
+
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-origin-"));
 let server: RunningServer;
 let startSso: string;

@@ -15,7 +15,7 @@ const REQUESTS_PER_OPERATION = 40;
 const REQUESTS_PER_REFUSED_METHOD = 3;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON Schema nodes of any shape
+// JSON Schema nodes of any shape.
 type Schema = Record<string, any>;
 
 /** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
@@ -192,7 +192,7 @@ function breakValue(original: Json): Json {
     return value;
   }
   const target = random.pick(candidates);
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- walking the generated JSON
+  // Walking the generated JSON, of any shape.
   const parent = target.slice(0, -1).reduce<any>((node, key) => node[key], value);
   const key = target[target.length - 1];
   if (mutation === 1 && !Array.isArray(parent)) delete parent[key];

@@ -212,7 +212,7 @@ test("a JSON-RPC batch is refused with a JSON-RPC error and runs nothing: one PO
 test("the MCP body limit is the API's: past 5 MB → 413 in the envelope", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key);
-  const { MAX_BODY_BYTES } = await import("@/lib/api/body");
+  const { MAX_BODY_BYTES } = await import("@/lib/http/body");
   const pad = "x".repeat(MAX_BODY_BYTES);
   const huge = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { pad } });
   const response = await post(ns.id, key, huge);

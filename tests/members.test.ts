@@ -24,7 +24,7 @@ test("an invitation creates a password-less account once, and role changes and r
   const email = `new-${unique()}@example.com`;
   const invited = await inviteMember({ orgId: org.id, email, role: "member", byRole: "owner" }, actor);
   expect(invited).toMatchObject({ email, passwordHash: null });
-  await expect(inviteMember({ orgId: org.id, email, role: "admin", byRole: "owner" }, actor)).rejects.toMatchObject({ code: "CONFLICT" });
+  await expect(inviteMember({ orgId: org.id, email, role: "admin", byRole: "owner" }, actor)).rejects.toMatchObject({ name: "ConflictError" });
   const prisma = await db();
   expect(await prisma.user.count({ where: { email } })).toBe(1);
 
@@ -61,7 +61,7 @@ test("an admin can neither make an owner nor change or remove one, and nothing c
     () => changeMemberRole({ orgId: org.id, userId: owner.id, role: "member", byRole: "admin" }, byAdmin),
     () => removeMember({ orgId: org.id, userId: owner.id, byRole: "admin" }, byAdmin),
   ];
-  for (const refusal of refusals) await expect(refusal()).rejects.toMatchObject({ code: "FORBIDDEN" });
+  for (const refusal of refusals) await expect(refusal()).rejects.toMatchObject({ name: "ForbiddenError" });
   expect(await listMembers(org.id)).toEqual(before);
 
   await changeMemberRole({ orgId: org.id, userId: member.id, role: "admin", byRole: "admin" }, byAdmin);

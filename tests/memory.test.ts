@@ -182,7 +182,10 @@ describe("recall", () => {
     const all = (await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday" } })).body.data;
     expect(all).toHaveLength(4);
     expect(all[0].content).toBe(MEETING);
-    for (const match of all) expect(match.score).toBeGreaterThanOrEqual(0), expect(match.score).toBeLessThanOrEqual(1);
+    for (const match of all) {
+      expect(match.score).toBeGreaterThanOrEqual(0);
+      expect(match.score).toBeLessThanOrEqual(1);
+    }
     expect(all.map((m: { score: number }) => m.score)).toEqual([...all.map((m: { score: number }) => m.score)].sort((a, b) => b - a));
     expect(Object.keys(all[0]).sort()).toEqual(["chunk_id", "content", "created_at", "identity_id", "memory_id", "metadata", "scopes", "score"]);
     expect((await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday", top_k: 2 } })).body.data).toHaveLength(2);

@@ -1,4 +1,4 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -160,11 +160,16 @@ describe("GET/PATCH/DELETE /namespaces/{id}", () => {
   test("PATCH changes the given fields, clears with null, and moves updated_at", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key, { name: "before", description: "d", external_reference_id: "r" });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const response = await api("PATCH", `/namespaces/${ns.id}`, { key, body: { name: "after", description: null } });
+    // A minute later by the clock (only Date is faked: timers and I/O run as usual).
+    const later = new Date(Date.now() + 60_000);
+    vi.useFakeTimers({ toFake: ["Date"], now: later });
+    const response = await api("PATCH", `/namespaces/${ns.id}`, { key, body: { name: "after", description: null } }).finally(
+      () => vi.useRealTimers(),
+    );
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ id: ns.id, name: "after", description: null, external_reference_id: "r" });
-    expect(response.body.data.updated_at > response.body.data.created_at).toBe(true);
+    expect(response.body.data.updated_at).toBe(later.toISOString());
+    expect(response.body.data.created_at < later.toISOString()).toBe(true);
     expect((await api("GET", `/namespaces/${ns.id}`, { key })).body.data.name).toBe("after");
   });
 

@@ -23,7 +23,10 @@ const INIT = {
 const auth = { authorization: `Bearer ${INIT.MEMGW_INIT_API_KEY}` };
 const tempDir = (name: string) => fs.mkdtempSync(path.join(os.tmpdir(), `memgw-${name}-`));
 
-/** Resolves once `condition` holds (checked every 20 ms), or fails after `ms`. */
+/**
+ * Resolves once `condition` holds (checked every 20 ms), or fails after `ms`. Polling, because what it
+ * waits on is the operating system's (another process's state, a port that may answer): no event tells it.
+ */
 async function until(condition: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await condition())) {

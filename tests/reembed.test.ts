@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { db } from "@/lib/db";
+import { serveAdminCommands } from "@/lib/admin/socket";
+import { db, getDatabase } from "@/lib/db";
 import { closeEmbedder, embedder } from "@/lib/memory/embeddings";
 import { reembedNamespace } from "@/lib/memory/reembed";
 import { memgw } from "./helpers/cli";
@@ -44,7 +45,9 @@ test("after a change of embedding model, reembed moves every chunk to the new mo
   expect(embedCall.headers.authorization).toBe("Bearer sk-test");
   expect((await recallContents(key, { namespace_id: ns.id, query: "what does the parrot eat" }))[0]).toBe(notes[0]);
 
-  // The command line runs the same re-embedding in the owning process; a second run finds nothing to do.
+  // The command line runs the same re-embedding in the owning process (this one, serving admin commands as
+  // the server's start-up does); a second run finds nothing to do.
+  await serveAdminCommands(await getDatabase());
   const cli = await memgw(["reembed", "--namespace", ns.id]);
   expect(cli.code).toBe(0);
   expect(cli.json).toEqual({ namespace_id: ns.id, model: "test-embed-1", reembedded_chunks: 0 });

@@ -3,7 +3,8 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
+import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts } from "./helpers/memory";
@@ -137,7 +138,7 @@ describe("namespace-wide operations are refused to keys with scopes", () => {
       () => listGrants(principal, ns.id),
       () => createGrant(principal, ns.id, { api_key_id: manager.id }),
     ]) {
-      await expect(call()).rejects.toMatchObject({ code: "FORBIDDEN" });
+      await expect(call()).rejects.toMatchObject({ name: "ForbiddenError" });
     }
     expect((await storedCounts(ns.id)).memories).toBe(2);
   });
@@ -149,7 +150,7 @@ describe("namespace-wide operations are refused to keys with scopes", () => {
       { orgId: org.id, name: "scoped manager", permissions: ["NAMESPACE_READ", "NAMESPACE_MANAGE"], scopes: { team: "s" } },
       SYSTEM_ACTOR,
     );
-    await expect(attempt).rejects.toMatchObject({ code: "BAD_REQUEST", details: [{ field: "permissions" }] });
+    await expect(attempt).rejects.toMatchObject({ name: "InvalidError", details: [{ field: "permissions" }] });
     const prisma = await db();
     expect(await prisma.apiKey.count({ where: { orgId: org.id, name: "scoped manager" } })).toBe(0);
   });
@@ -243,6 +244,79 @@ describe("BM25 statistics of a scoped key cover only what it may see", () => {
     expect(await prisma.$queryRawUnsafe(`SELECT * FROM scope_search_stats WHERE namespace_id = $1`, ns.id)).toEqual([]);
   });
 });
+
+describe("a scope filter selects chunks by their scope signature", () => {
+  const MEMORIES = [
+    { content: "Kayak trip down the river on Saturday morning.", scopes: { team: "b" } },
+    { content: "The river kayak club meets at the boathouse.", scopes: { team: "b", region: "eu" } },
+    { content: "Canoe and kayak rental prices went up this spring.", scopes: { team: "b", region: "us" } },
+    { content: "A kayak paddle left in the office kitchen.", scopes: { team: "a" } },
+    { content: "River cruises along the Danube in summer." },
+  ];
+
+  test("chunks and postings carry the signature of their scopes, and the migration's backfill sets it", async () => {
+    const { key: admin } = await createTenant();
+    const ns = await createNamespace(admin);
+    await rememberAll(admin, ns.id, MEMORIES);
+    expect(await signatureMismatches(ns.id)).toEqual({ chunks: 0, postings: 0, signed: 4 });
+
+    const prisma = await db();
+    const migrationFile = path.join("prisma", "migrations", "20261122230000_scope_signature_on_chunks", "migration.sql");
+    const backfill = fs
+      .readFileSync(migrationFile, "utf8")
+      .split(";")
+      .map((sql) => sql.replace(/^--.*$/gm, "").trim())
+      .filter((sql) => sql.startsWith("UPDATE"));
+    expect(backfill).toHaveLength(2);
+    await prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe(`UPDATE chunk_terms SET scope_key = NULL WHERE namespace_id = $1`, ns.id);
+      await tx.$executeRawUnsafe(`UPDATE memory_chunks SET scope_key = NULL WHERE namespace_id = $1`, ns.id);
+      expect((await signatureMismatches(ns.id, tx)).signed).toBe(0);
+      for (const sql of backfill) await tx.$executeRawUnsafe(sql);
+    });
+    expect(await signatureMismatches(ns.id)).toEqual({ chunks: 0, postings: 0, signed: 4 });
+  });
+
+  test("every mode finds the memories of every signature holding the pairs, ranked as over those alone", async () => {
+    const { org, key: admin } = await createTenant();
+    const mixed = await createNamespace(admin);
+    const alone = await createNamespace(admin);
+    const teamB = MEMORIES.filter((m) => m.scopes?.team === "b");
+    await rememberAll(admin, mixed.id, MEMORIES);
+    await rememberAll(admin, alone.id, teamB);
+    const query = "kayak on the river";
+    // Small selections are scanned exactly; a limit of 0 sends them through the HNSW index instead.
+    for (const [mode, exactVectorScanLimit] of [["vector", 0], ["vector", undefined], ["fulltext", 0], ["hybrid", 0], ["hybrid", undefined]] as const) {
+      const search = (namespaceId: string, scopes?: Record<string, string>) =>
+        searchChunks({ orgId: org.id, namespaceId, query, topK: 10, mode, scopes, statisticsScopes: { team: "b" }, exactVectorScanLimit });
+      const filtered = await search(mixed.id, { team: "b" });
+      expect(filtered.map((m) => m.content).sort(), mode).toEqual(teamB.map((m) => m.content).sort());
+      const expected = await search(alone.id);
+      // Equal scores are ordered by chunk id, which differs between the namespaces.
+      const scored = (matches: typeof filtered) => matches.map((m) => [m.score, m.content]).sort();
+      expect(scored(filtered), mode).toEqual(scored(expected));
+      expect(filtered.map((m) => m.score), mode).toEqual(expected.map((m) => m.score));
+      // Two pairs select one signature; a pair no chunk carries selects nothing.
+      const eu = await search(mixed.id, { team: "b", region: "eu" });
+      expect(eu.map((m) => m.content), mode).toEqual([MEMORIES[1].content]);
+      expect(await search(mixed.id, { team: "c" }), mode).toEqual([]);
+    }
+  });
+});
+
+/** Chunks and postings whose scope signature is not that of the chunk's scopes, and how many are signed. */
+async function signatureMismatches(namespaceId: string, tx?: Tx) {
+  const [row] = await (tx ?? (await db())).$queryRawUnsafe<{ chunks: number; postings: number; signed: number }[]>(
+    `SELECT
+       (SELECT count(*) FROM memory_chunks WHERE namespace_id = $1
+          AND scope_key IS DISTINCT FROM (CASE WHEN scopes <> '{}'::jsonb THEN md5(scopes::text) END))::int AS chunks,
+       (SELECT count(*) FROM chunk_terms p JOIN memory_chunks c ON c.id = p.chunk_id
+          WHERE p.namespace_id = $1 AND p.scope_key IS DISTINCT FROM c.scope_key)::int AS postings,
+       (SELECT count(*) FROM memory_chunks WHERE namespace_id = $1 AND scope_key IS NOT NULL)::int AS signed`,
+    namespaceId,
+  );
+  return row;
+}
 
 /** Rows where the per-scope statistics differ from what the chunks and postings say. */
 async function scopeStatisticsMismatches(namespaceId: string) {

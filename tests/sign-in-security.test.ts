@@ -7,9 +7,10 @@ import { custom, Issuer } from "openid-client";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { changePassword } from "@/lib/auth/account";
-import { authOptions, ssoProfileFields } from "@/lib/auth/console-auth";
+import { authOptions } from "@/lib/console/auth";
+import { ssoProfileFields } from "@/lib/orgs/sign-in";
 import { consoleSessionActive, endConsoleSessions, listConsoleSessions, startConsoleSession } from "@/lib/auth/console-sessions";
-import { signInRateLimit } from "@/lib/auth/sign-in-limits";
+import { signInRateLimit } from "@/lib/console/sign-in-rate-limit";
 import { saveOidcConnection, ssoProviderId } from "@/lib/auth/sso";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
@@ -79,7 +80,7 @@ describe("outbound requests to user-set URLs (item 10)", () => {
     const form = { client_id: "gateway", client_secret: "secret", allowed_domains: ["acme.test"] };
     for (const issuer of ["http://idp.acme.test", "https://127.0.0.1:8080", "https://[fd00::1]"]) {
       const refused = await saveOidcConnection(org.id, { ...form, issuer }, SYSTEM_ACTOR).catch((error) => error);
-      expect(refused).toMatchObject({ code: "BAD_REQUEST", details: [{ field: "issuer" }] });
+      expect(refused).toMatchObject({ name: "OutboundUrlError", details: [{ field: "issuer" }] });
     }
     const prisma = await db();
     expect(await prisma.oidcConnection.findUnique({ where: { orgId: org.id } })).toBeNull();
@@ -292,7 +293,7 @@ describe("console sessions end on the server (item 13)", () => {
     const user = await createUser({ email: `change-${unique()}@example.com`, password: "the old password" });
     const [current, laptop, phone] = [await startConsoleSession(user.id, "password"), await startConsoleSession(user.id, "password"), await startConsoleSession(user.id, "magic_link")];
     const change = (currentPassword: string) => changePassword({ userId: user.id, currentSessionId: current, currentPassword, newPassword: "the new password" });
-    await expect(change("a wrong guess")).rejects.toMatchObject({ code: "BAD_REQUEST", details: [{ field: "current_password" }] });
+    await expect(change("a wrong guess")).rejects.toMatchObject({ name: "InvalidError", details: [{ field: "current_password" }] });
     expect(await listConsoleSessions(user.id)).toHaveLength(3);
 
     expect(await change("the old password")).toEqual({ endedSessions: 2 });

@@ -2,7 +2,7 @@
 // unconfirmed sign-up does not sign in, and sign-up is rate limited like sign-in.
 import { afterEach, beforeEach, expect, test, vi } from "vitest";
 import { setPassword } from "@/lib/auth/account";
-import { authOptions } from "@/lib/auth/console-auth";
+import { authOptions } from "@/lib/console/auth";
 import { startConsoleSession } from "@/lib/auth/console-sessions";
 import { lockedUntil } from "@/lib/auth/lockout";
 import { createMagicLink } from "@/lib/auth/magic-link";
@@ -87,13 +87,13 @@ test("the password of a sign-up signs in only once the finish page got both the 
   expect(user.memberships.map((m) => [m.org.name, m.role])).toEqual([["Pending", "owner"]]);
 
   // The password alone (a token that is not the mailed one) or the token alone (a wrong password) does nothing.
-  const expired = { code: "BAD_REQUEST", message: expect.stringMatching(/^This link has expired or was already used/) };
+  const expired = { name: "InvalidError", message: expect.stringMatching(/^This link has expired or was already used/) };
   await expect(finishSignUp({ email, token: "0".repeat(64), password: "a pending password" })).rejects.toMatchObject(expired);
   const other = `other-${unique()}@example.com`;
   await signUp({ email: other, password: "a pending password", organization: "Other" }, { clientAddress: "198.51.100.5" });
   await expect(finishSignUp({ email, token: finishToken(other), password: "a pending password" })).rejects.toMatchObject(expired);
   await expect(finishSignUp({ email, token, password: "a wrong guess" })).rejects.toMatchObject({
-    code: "BAD_REQUEST",
+    name: "InvalidError",
     details: [{ field: "password", message: "That is not the password chosen at sign-up." }],
   });
   expect(await passwordSignIn(email, "a pending password")).toBe("InvalidCredentials");
@@ -144,7 +144,7 @@ test("a sign-up someone else started with my address: any other magic link confi
     expect(await passwordSignIn(victim, "the owner's password")).toBe(user.id);
     // Only once: after that, changing it needs the current one.
     await expect(setPassword({ userId: user.id, currentSessionId: current, newPassword: "a takeover" })).rejects.toMatchObject({
-      code: "BAD_REQUEST",
+      name: "InvalidError",
       details: [{ field: "new_password" }],
     });
   }
@@ -162,10 +162,10 @@ test("sign-up is limited per email (3 an hour) and per client address (20 an hou
   const email = `limited-${unique()}@example.com`;
   for (let i = 0; i < 3; i++) await signUp({ email, password: "a long password", organization: "Limited" }, { clientAddress: `198.51.100.${10 + i}` });
   const refused = await signUp({ email, password: "a long password", organization: "Limited" }, { clientAddress: "198.51.100.20" }).catch((error) => error);
-  expect(refused).toMatchObject({ code: "RATE_LIMITED", headers: { "retry-after": expect.stringMatching(/^\d+$/) } });
+  expect(refused).toMatchObject({ name: "RateLimitedError", retryAfterSeconds: expect.any(Number) });
   expect(refused.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
 
   const address = "203.0.113.50";
   for (let i = 0; i < 20; i++) await signUp({ email: `many-${i}-${unique()}@example.com`, password: "a long password", organization: "Many" }, { clientAddress: address });
-  await expect(signUp({ email: `many-${unique()}@example.com`, password: "a long password", organization: "Many" }, { clientAddress: address })).rejects.toMatchObject({ code: "RATE_LIMITED" });
+  await expect(signUp({ email: `many-${unique()}@example.com`, password: "a long password", organization: "Many" }, { clientAddress: address })).rejects.toMatchObject({ name: "RateLimitedError" });
 });

@@ -1,4 +1,4 @@
-import type { SignInMethod } from "@/lib/auth/console-auth";
+import type { SignInMethod } from "@/lib/auth/console-sessions";
 
 declare module "next-auth" {
   interface Session {

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { SignOutButton } from "@/components/sign-out-button";
+import { RememberOrganization } from "@/components/remember-organization";
 import { Notice } from "@/components/ui";
-import { db } from "@/lib/db";
-import { allowedMethods, METHOD_LABELS, requireOrganization, userOrganizations } from "@/lib/console/session";
+import { allowedMethods, METHOD_LABELS, requireOrganization } from "@/lib/console/session";
+import { organizationsOfUser } from "@/lib/orgs/members";
 
 export const dynamic = "force-dynamic";
 
@@ -11,14 +12,12 @@ export default async function OrganizationLayout({ children, params }: { childre
   const { org: slug } = await params;
   const access = await requireOrganization(slug);
   const { org, user, session } = access;
-  const organizations = await userOrganizations(user.id);
-  if (!access.blocked && user.lastOrgId !== org.id) {
-    const prisma = await db();
-    await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: org.id } });
-  }
+  const organizations = await organizationsOfUser(user.id);
   const nav = [["keys", "API keys"], ["members", "Members"], ["settings", "Settings"]];
   return (
     <div className="min-h-screen">
+      {/* Rendering only reads: the browser records the organization opened, for the next sign-in to land here. */}
+      {!access.blocked && user.lastOrgId !== org.id && <RememberOrganization orgSlug={org.slug} />}
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-4 px-6 py-3">
           <a href="/" className="text-sm font-semibold text-indigo-600">Memory Gateway</a>

@@ -3,9 +3,9 @@ import { AccountPanel } from "@/components/account-panel";
 import { SignOutButton } from "@/components/sign-out-button";
 import { ssoLinks } from "@/lib/auth/account";
 import { deviceName, listConsoleSessions } from "@/lib/auth/console-sessions";
-import { db } from "@/lib/db";
 import { currentSession, landingPath, METHOD_LABELS } from "@/lib/console/session";
-import type { SignInMethod } from "@/lib/auth/console-auth";
+import type { SignInMethod } from "@/lib/auth/console-sessions";
+import { findUser } from "@/lib/orgs/users";
 
 export const dynamic = "force-dynamic";
 
@@ -16,9 +16,8 @@ type Search = Promise<{ linked?: string }>;
 export default async function AccountPage({ searchParams }: { searchParams: Search }) {
   const session = await currentSession();
   if (!session) redirect(`/sign-in?callbackUrl=${encodeURIComponent("/account")}`);
-  const prisma = await db();
   const [user, sessions, links, home] = await Promise.all([
-    prisma.user.findUniqueOrThrow({ where: { id: session.userId } }),
+    findUser(session.userId),
     listConsoleSessions(session.userId),
     ssoLinks(session.userId),
     landingPath(session.userId),

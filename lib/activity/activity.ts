@@ -18,7 +18,10 @@ export interface ActivityEntry extends ActivityNote {
   latencyMs: number;
 }
 
-/** One row per memory operation (successful or refused), shown per identity in the console. */
+/**
+ * One row per memory operation (successful or refused): which key, namespace and identity, its status and
+ * latency. Nothing in the gateway reads it back yet: operators query it by organization, identity and time.
+ */
 export async function recordActivity(entry: ActivityEntry): Promise<void> {
   const prisma = await db();
   await prisma.activityLog.create({

@@ -1,9 +1,10 @@
-import { ApiError } from "@/lib/api/errors";
 import { dataDir, databaseUrl } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
+import { DomainError } from "@/lib/errors";
+import { describeError } from "@/lib/http/errors";
 import { adminCommands, isAdminCommand, runAdminCommand } from "./commands";
-import { sendAdminCommand } from "./socket";
+import { AdminCommandError, sendAdminCommand, serveAdminCommands } from "./socket";
 
 const HELP = `memgw — Memory Gateway admin command line (prints JSON)
 
@@ -68,7 +69,8 @@ async function execute(command: string, args: Record<string, unknown>): Promise<
 
 async function runHere(command: string, args: Record<string, unknown>) {
   process.env.MEMGW_PROCESS_ROLE ??= "cli";
-  await getDatabase();
+  // While it holds the data directory, commands of other `memgw` processes are carried out here too.
+  await serveAdminCommands(await getDatabase());
   try {
     return await runAdminCommand(command, args);
   } finally {
@@ -90,6 +92,12 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`memgw: ${message.replace(/\s*\n\s*/g, " ")}\n`);
-    return error instanceof UsageError || (error instanceof ApiError && error.code === "BAD_REQUEST") ? 2 : 1;
+    return error instanceof UsageError || errorCode(error) === "BAD_REQUEST" ? 2 : 1;
   }
+}
+
+/** The error code of a command's failure, whether it ran here or in the process that owns the data. */
+function errorCode(error: unknown): string | undefined {
+  if (error instanceof AdminCommandError) return error.code;
+  return error instanceof DomainError ? describeError(error).code : undefined;
 }

@@ -1,15 +1,16 @@
 import { z } from "zod";
-import { ApiError, validationError } from "@/lib/api/errors";
+import { InvalidError, issueDetails } from "@/lib/errors";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { Permission, ROLES } from "@/lib/auth/permissions";
-import { Scopes } from "@/lib/auth/scopes";
+import { parseScopePairs, Scopes } from "@/lib/auth/scopes";
+import { KeyName } from "@/lib/auth/schemas";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { reembedNamespace } from "@/lib/memory/reembed";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, findUser, Password } from "@/lib/orgs/users";
 import { PersonName } from "@/lib/orgs/schemas";
-import { identifier, name } from "@/lib/validation/strings";
+import { identifier } from "@/lib/validation/strings";
 
 // Flags may repeat (`--grant a --grant b`); the command line hands them over as a string or a list.
 const repeated = z
@@ -19,20 +20,15 @@ const repeated = z
 /** An organization, user, namespace or key named on the command line by id (or slug, or email). */
 const Reference = identifier({ min: 1 });
 
-const KeyName = name({ max: 255 }).min(1, "must not be empty");
 const PermissionList = z
   .string()
   .transform((list) => list.split(",").map((p) => p.trim()).filter(Boolean))
   .pipe(z.array(Permission, { error: `must be a comma-separated list of ${Permission.options.join(", ")}` }).min(1, "must name at least one permission"));
 const ScopePairs = repeated
   .transform((pairs, ctx) => {
-    const scopes: Record<string, string> = {};
-    for (const pair of pairs) {
-      const eq = pair.indexOf("=");
-      if (eq < 1) ctx.addIssue({ code: "custom", message: `"${pair}" is not of the form key=value` });
-      else scopes[pair.slice(0, eq)] = pair.slice(eq + 1);
-    }
-    return scopes;
+    const parsed = parseScopePairs(pairs);
+    if ("error" in parsed) ctx.addIssue({ code: "custom", message: parsed.error });
+    return "error" in parsed ? {} : parsed.scopes;
   })
   .pipe(Scopes);
 
@@ -63,7 +59,7 @@ export const adminCommands = {
     },
   }),
   "member add": command({
-    usage: "member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role owner|admin|member",
+    usage: `member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role ${ROLES.join("|")}`,
     args: z.strictObject({ org: Reference, user: Reference, role: z.enum(ROLES) }),
     async run(args) {
       const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
@@ -122,14 +118,16 @@ export function isAdminCommand(name: string): name is AdminCommandName {
 }
 
 export async function runAdminCommand(name: string, rawArgs: Record<string, unknown>): Promise<unknown> {
-  if (!isAdminCommand(name)) throw new ApiError("BAD_REQUEST", `Unknown command "${name}". Run \`npx memgw --help\`.`);
+  if (!isAdminCommand(name)) throw new InvalidError(`Unknown command "${name}". Run \`npx memgw --help\`.`);
   const definition = adminCommands[name] as AdminCommand<z.ZodType>;
   const parsed = definition.args.safeParse(rawArgs);
   if (!parsed.success) {
-    const message = parsed.error.issues
-      .map((issue) => (issue.path.length ? `--${issue.path[0].toString()}: ${issue.message}` : issue.message))
+    const details = issueDetails(parsed.error.issues);
+    // Named as the command line names them: `--scope: …` for an issue deeper in a flag's value.
+    const message = details
+      .map(({ field, message }) => (field ? `--${field.split(".")[0]}: ${message}` : message))
       .join("; ");
-    throw new ApiError("BAD_REQUEST", `${message}. Usage: npx memgw ${definition.usage}`, validationError(parsed.error, "body").details);
+    throw new InvalidError(`${message}. Usage: npx memgw ${definition.usage}`, details);
   }
   return definition.run(parsed.data);
 }

@@ -3,7 +3,10 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { ApiError, type ErrorCode } from "@/lib/api/errors";
+import { dataDir } from "@/lib/config";
+import type { Database } from "@/lib/db";
+import { DomainError } from "@/lib/errors";
+import { describeError, type ErrorCode } from "@/lib/http/errors";
 
 // The process that owns a PGlite data directory serves admin commands on a unix socket beside it, so
 // that `npx memgw` works while the server runs without a second process opening the same files.
@@ -19,6 +22,29 @@ export function adminSocketPath(dir: string): string {
 
 type AdminReply = { ok: true; result: unknown } | { ok: false; error: { code: ErrorCode; message: string } };
 
+/** An admin command's failure as the process that ran it reported it: its error code and message. */
+export class AdminCommandError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "AdminCommandError";
+  }
+}
+
+/**
+ * Serves admin commands for the embedded database this process has opened, and publishes the socket in
+ * the data directory's lock file for `npx memgw` to find; it stops when the database closes. Called by
+ * whatever opened the database to serve from it (the server's start-up, the CLI), once.
+ */
+export async function serveAdminCommands(database: Database): Promise<void> {
+  if (!database.lock) return; // PostgreSQL: the CLI connects to it directly
+  const socket = await serveAdminSocket(dataDir());
+  database.lock.update({ socketPath: socket.path });
+  database.beforeClose(socket.close);
+}
+
 export async function serveAdminSocket(dir: string): Promise<{ path: string; close(): Promise<void> }> {
   const socketPath = adminSocketPath(dir);
   fs.rmSync(socketPath, { force: true }); // left by a process that died; we hold the data directory lock
@@ -31,11 +57,13 @@ export async function serveAdminSocket(dir: string): Promise<{ path: string; clo
       const { runAdminCommand } = await import("./commands");
       reply = { ok: true, result: await runAdminCommand(String(command), args ?? {}) };
     } catch (error) {
-      if (!(error instanceof ApiError)) console.error("[memgw] admin command failed:", error);
-      reply = {
-        ok: false,
-        error: error instanceof ApiError ? { code: error.code, message: error.message } : { code: "INTERNAL_SERVER_ERROR", message: (error as Error).message },
-      };
+      if (error instanceof DomainError) {
+        const { code, message } = describeError(error);
+        reply = { ok: false, error: { code, message } };
+      } else {
+        console.error("[memgw] admin command failed:", error);
+        reply = { ok: false, error: { code: "INTERNAL_SERVER_ERROR", message: (error as Error).message } };
+      }
     }
     response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(reply));
   });
@@ -65,7 +93,7 @@ export function sendAdminCommand(socketPath: string, command: string, args: Reco
         try {
           const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AdminReply;
           if (reply.ok) resolve(reply.result);
-          else reject(new ApiError(reply.error.code, reply.error.message));
+          else reject(new AdminCommandError(reply.error.code, reply.error.message));
         } catch (error) {
           reject(error);
         }

@@ -1,175 +1,100 @@
-import { z } from "zod";
-import {
-  CreateGrantBody,
-  CreateNamespaceBody,
-  DeletedSchema,
-  GrantIdParams,
-  GrantSchema,
-  NamespaceIdParams,
-  NamespaceSchema,
-  UpdateNamespaceBody,
-} from "@/lib/namespaces/schemas";
-import {
-  AskBody,
-  AskResultSchema,
-  ForgetBody,
-  ForgetResultSchema,
-  MatchSchema,
-  MemoryIdParams,
-  MemorySchema,
-  RecallBody,
-  RememberBody,
-} from "@/lib/memory/schemas";
+import { operations } from "@/lib/operations/catalogue";
 import { endpoint } from "./endpoint";
-import { PaginationQuery } from "./pagination";
 
-/** Every operation of the API (DESIGN.md §3). Routes under app/api/v1 and /openapi.json are built from this table. */
+/**
+ * Every operation of the catalogue (lib/operations) on its HTTP method and path (docs/api.md). Routes
+ * under app/api/v1 and /openapi.json are built from this table.
+ */
 export const endpoints = {
-  listNamespaces: endpoint({
+  listNamespaces: endpoint(operations.listNamespaces, {
     method: "GET",
     path: "/namespaces",
     tag: "Namespaces",
     summary: "List the namespaces granted to the key",
-    permission: "NAMESPACE_READ",
-    query: PaginationQuery,
-    response: NamespaceSchema,
-    paginated: true,
   }),
-  createNamespace: endpoint({
+  createNamespace: endpoint(operations.createNamespace, {
     method: "POST",
     path: "/namespaces",
     tag: "Namespaces",
     summary: "Create a namespace; the creating key is granted access to it",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "creating a namespace",
-    body: CreateNamespaceBody,
-    response: NamespaceSchema,
-    successStatus: 201,
     errors: [409],
   }),
-  getNamespace: endpoint({
+  getNamespace: endpoint(operations.getNamespace, {
     method: "GET",
     path: "/namespaces/{id}",
     tag: "Namespaces",
     summary: "Get a namespace by id",
-    permission: "NAMESPACE_READ",
-    params: NamespaceIdParams,
-    response: NamespaceSchema,
     errors: [404],
   }),
-  updateNamespace: endpoint({
+  updateNamespace: endpoint(operations.updateNamespace, {
     method: "PATCH",
     path: "/namespaces/{id}",
     tag: "Namespaces",
     summary: "Change a namespace's name, description or external_reference_id",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "changing a namespace",
-    params: NamespaceIdParams,
-    body: UpdateNamespaceBody,
-    response: NamespaceSchema,
     errors: [404, 409],
   }),
-  deleteNamespace: endpoint({
+  deleteNamespace: endpoint(operations.deleteNamespace, {
     method: "DELETE",
     path: "/namespaces/{id}",
     tag: "Namespaces",
     summary: "Delete a namespace with everything in it and every grant to it",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "deleting a namespace",
-    params: NamespaceIdParams,
-    response: DeletedSchema,
     errors: [404],
   }),
-  listGrants: endpoint({
+  listGrants: endpoint(operations.listGrants, {
     method: "GET",
     path: "/namespaces/{id}/grants",
     tag: "Grants",
     summary: "List the API keys and users granted access to a namespace",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "listing a namespace's grants",
-    params: NamespaceIdParams,
-    response: z.array(GrantSchema),
     errors: [404],
   }),
-  createGrant: endpoint({
+  createGrant: endpoint(operations.createGrant, {
     method: "POST",
     path: "/namespaces/{id}/grants",
     tag: "Grants",
     summary: "Grant an API key or a user of the same organization access to a namespace",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "granting access to a namespace",
-    params: NamespaceIdParams,
-    body: CreateGrantBody,
-    response: GrantSchema,
-    successStatus: 201,
     errors: [404, 409],
   }),
-  deleteGrant: endpoint({
+  deleteGrant: endpoint(operations.deleteGrant, {
     method: "DELETE",
     path: "/namespaces/{id}/grants/{grantId}",
     tag: "Grants",
     summary: "Remove a grant",
-    permission: "NAMESPACE_MANAGE",
-    namespaceWide: "removing a grant",
-    params: GrantIdParams,
-    response: DeletedSchema,
     errors: [404],
   }),
-  remember: endpoint({
+  remember: endpoint(operations.remember, {
     method: "POST",
     path: "/remember",
     tag: "Memory",
     summary: "Store a memory (`content`) or a batch (`memories`, 1 to 100); it can be recalled as soon as this returns",
-    permission: "NAMESPACE_WRITE",
-    body: RememberBody,
-    response: z.union([MemorySchema, z.array(MemorySchema)]),
-    successStatus: 201,
-    activity: "remember",
     errors: [404, 502, 503],
   }),
-  recall: endpoint({
+  recall: endpoint(operations.recall, {
     method: "POST",
     path: "/recall",
     tag: "Memory",
     summary: "Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata",
-    permission: "NAMESPACE_READ",
-    body: RecallBody,
-    response: z.array(MatchSchema),
-    activity: "recall",
     errors: [404, 502, 503],
   }),
-  ask: endpoint({
+  ask: endpoint(operations.ask, {
     method: "POST",
     path: "/ask",
     tag: "Memory",
     summary:
       "An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): written by the configured chat model, or by the built-in extractive answerer offline",
-    permission: "NAMESPACE_READ",
-    body: AskBody,
-    response: AskResultSchema,
-    activity: "ask",
     errors: [404, 502, 503],
   }),
-  forget: endpoint({
+  forget: endpoint(operations.forget, {
     method: "POST",
     path: "/forget",
     tag: "Memory",
     summary: "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; irreversible",
-    permission: "NAMESPACE_WRITE",
-    body: ForgetBody,
-    response: ForgetResultSchema,
-    activity: "forget",
     errors: [404],
   }),
-  getMemory: endpoint({
+  getMemory: endpoint(operations.getMemory, {
     method: "GET",
     path: "/memories/{id}",
     tag: "Memory",
     summary: "One memory, in a namespace granted to the key and within its scopes",
-    permission: "NAMESPACE_READ",
-    params: MemoryIdParams,
-    response: MemorySchema,
-    activity: "get_memory",
     errors: [404],
   }),
-};
+} satisfies Record<keyof typeof operations, unknown>;

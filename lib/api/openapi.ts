@@ -1,17 +1,17 @@
 import { z } from "zod";
 import { publicUrl } from "@/lib/config";
-import { McpPathParams } from "@/lib/mcp/schemas";
-import { MAX_BODY_BYTES } from "./body";
+import { MAX_BODY_BYTES } from "@/lib/http/body";
+import { ERROR_STATUS, ErrorBodySchema } from "@/lib/http/errors";
+import { PaginationSchema } from "@/lib/http/pagination";
+import { McpPathParams } from "@/lib/operations/catalogue";
 import type { Endpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
-import { ERROR_STATUS, ErrorBodySchema } from "./errors";
-import { PaginationSchema } from "./pagination";
 
 const STATUS_TEXT: Record<number, string> = Object.fromEntries(
   Object.entries(ERROR_STATUS).map(([code, status]) => [status, code]),
 );
 
-/** The methods a route answers: every other one gets 405 with `Allow` (lib/api/methods.ts). */
+/** The methods a route answers: every other one gets 405 with `Allow` (lib/http/methods.ts). */
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output") {
@@ -56,7 +56,7 @@ function errorResponses(statuses: number[]) {
   );
 }
 
-function parametersOf(ep: Pick<Endpoint, "params" | "query">) {
+function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }) {
   const parameters: object[] = [];
   for (const [location, schema] of [["path", ep.params], ["query", ep.query]] as const) {
     if (!schema) continue;
@@ -75,11 +75,12 @@ function successContent(data: z.ZodType, paginated = false) {
 }
 
 function operationOf(name: string, ep: Endpoint) {
-  const keyAuthenticated = ep.permission !== undefined;
+  const op = ep.operation;
+  const keyAuthenticated = op.permission !== undefined;
   const errorStatuses = [
     400,
     ...(keyAuthenticated ? [401, 403, 429] : []),
-    ...(ep.body ? [413] : []),
+    ...(op.body ? [413] : []),
     ...(ep.errors ?? []),
     500,
   ];
@@ -87,15 +88,15 @@ function operationOf(name: string, ep: Endpoint) {
     operationId: name,
     summary: ep.summary,
     tags: [ep.tag],
-    ...(ep.permission ? { description: `Requires the ${ep.permission} permission.` } : {}),
-    parameters: parametersOf(ep),
-    ...(ep.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(ep.body, "input") } } } }
+    ...(op.permission ? { description: `Requires the ${op.permission} permission.` } : {}),
+    parameters: parametersOf(op),
+    ...(op.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } }
       : {}),
     responses: {
-      [String(ep.successStatus ?? 200)]: {
+      [String(op.successStatus ?? 200)]: {
         description: "Success",
-        content: successContent(ep.paginated ? z.array(ep.response) : ep.response, ep.paginated),
+        content: successContent(op.paginated ? z.array(op.response) : op.response, op.paginated),
       },
       ...errorResponses(errorStatuses),
     },

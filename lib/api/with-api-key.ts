@@ -1,36 +1,35 @@
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { readJsonBody } from "./body";
+import { countKeyRequest } from "@/lib/auth/key-rate-limit";
+import { readJsonBody } from "@/lib/http/body";
+import { successResponse, toErrorResponse } from "@/lib/http/envelope";
+import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
+import { runOperation } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
-import { successResponse, toErrorResponse } from "./envelope";
-import { countKeyRequest, withRateLimitHeaders } from "./key-rate-limit";
-import { runOperation, type Handler } from "./operation";
-
-export type { RequestContext } from "./operation";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 /**
  * The one request wrapper of the HTTP API: authenticates the API key from the `Authorization` header,
  * counts the request against the key's rate limit (429 past it; `RateLimit-*` headers on every answer),
- * runs the endpoint's operation (permission, validation, handler, response schema, activity row; see
+ * runs the endpoint's operation (permission, validation, function, response schema, activity row; see
  * runOperation) and answers in the envelope, errors included.
  */
-export function withApiKey<E extends Endpoint>(endpoint: E, handler: Handler<E>) {
+export function withApiKey(endpoint: Endpoint) {
   return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
     const started = performance.now();
     let limitHeaders: Record<string, string> = {};
     try {
       const key = await authenticateApiKey(request.headers.get("authorization"));
-      limitHeaders = await countKeyRequest(key);
+      const quota = await countKeyRequest(key);
+      if (quota) limitHeaders = rateLimitHeaders(quota);
       const result = await runOperation(
-        endpoint,
+        endpoint.operation,
         key,
         {
           params: (await routeContext?.params) ?? {},
           query: Object.fromEntries(new URL(request.url).searchParams),
           body: () => readJsonBody(request),
         },
-        handler,
         started,
       );
       return withRateLimitHeaders(successResponse(result.data, result.status, result.pagination), limitHeaders);

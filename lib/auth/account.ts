@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { InvalidError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { endConsoleSessions } from "./console-sessions";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./lockout";
@@ -18,7 +18,7 @@ export async function changePassword(input: {
 }) {
   const prisma = await db();
   const user = await prisma.user.findUniqueOrThrow({ where: { id: input.userId } });
-  const field = (message: string) => new ApiError("BAD_REQUEST", message, [{ field: "current_password", message }]);
+  const field = (message: string) => new InvalidError(message, [{ field: "current_password", message }]);
   if (!user.passwordHash) {
     throw field("This account has no password yet: set one without a current password.");
   }
@@ -49,7 +49,7 @@ export async function setPassword(input: { userId: string; currentSessionId: str
   });
   if (count === 0) {
     const message = "This account has a password already: change it with the current one.";
-    throw new ApiError("BAD_REQUEST", message, [{ field: "new_password", message }]);
+    throw new InvalidError(message, [{ field: "new_password", message }]);
   }
   return { endedSessions: await endConsoleSessions(input.userId, input.currentSessionId) };
 }

@@ -1,11 +1,12 @@
 import { createHmac, randomBytes } from "node:crypto";
-import { ApiError, notFound } from "@/lib/api/errors";
+import { ForbiddenError, InvalidError, notFound, UnauthenticatedError } from "@/lib/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { base58, newId } from "@/lib/ids";
 import { serverSecret } from "@/lib/secrets";
-import { ROLE_PERMISSIONS, type Permission } from "./permissions";
+import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
+import { KEY_NAMESPACES_MAX, TOO_MANY_KEY_NAMESPACES } from "./schemas";
 import { parseScopes, type Scopes } from "./scopes";
 
 const SECRET_PREFIX = "mgw_";
@@ -47,27 +48,38 @@ export interface CreateApiKeyInput {
   permissions: Permission[];
   scopes?: Scopes;
   namespaceIds?: string[];
-  /** The console user creating the key; the key's permissions may not exceed their role. */
+  /**
+   * The member creating the key (the console), whose role and namespaces bound it. Absent for the operator
+   * (the `memgw` command line): nothing bounds an operator key but its organization.
+   */
   createdById?: string;
   /** A caller-chosen secret (headless bootstrap only); otherwise one is generated. */
   secret?: string;
 }
 
+/**
+ * The whole key-creation policy, the same for the console, the CLI and the start-up bootstrap:
+ * - who: a member of the organization (any role), or the operator;
+ * - namespaces: at most KEY_NAMESPACES_MAX, of the organization, and for a member only those they may use
+ *   themselves (namespacesOfMember);
+ * - permissions: at most what the creator's role allows (ROLE_PERMISSIONS);
+ * - scopes: a key with scopes cannot manage namespaces.
+ */
 export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
   assertScopedKeyCannotManage(input.permissions, input.scopes);
+  const namespaceIds = [...new Set(input.namespaceIds ?? [])];
+  if (namespaceIds.length > KEY_NAMESPACES_MAX) {
+    const message = `A key is granted at most ${KEY_NAMESPACES_MAX} namespaces when created.`;
+    throw new InvalidError(message, [{ field: "namespace_ids", message: TOO_MANY_KEY_NAMESPACES }]);
+  }
   const secret = input.secret ?? generateKeySecret();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const org = await tx.organization.findUnique({ where: { id: input.orgId } });
     if (!org) throw notFound(`Organization ${input.orgId}`);
-    if (input.createdById) await assertRoleAllows(tx, input.orgId, input.createdById, input.permissions);
-    const namespaceIds = [...new Set(input.namespaceIds ?? [])];
-    const namespaces = await tx.namespace.findMany({
-      where: { orgId: input.orgId, id: { in: namespaceIds } },
-      select: { id: true },
-    });
-    const missing = namespaceIds.filter((id) => !namespaces.some((ns) => ns.id === id));
-    if (missing.length) throw notFound(`Namespace ${missing.join(", ")} in organization ${input.orgId}`);
+    const creator = input.createdById ? await creatingMember(tx, input.orgId, input.createdById) : null;
+    await assertNamespacesGrantable(tx, input.orgId, creator, namespaceIds);
+    if (creator) assertRoleAllows(creator.role, input.permissions);
 
     const key = await tx.apiKey.create({
       data: {
@@ -110,17 +122,40 @@ function assertScopedKeyCannotManage(permissions: Permission[], scopes: Scopes |
   const message =
     "A key with scopes cannot have NAMESPACE_MANAGE: managing a namespace reaches beyond any scope. " +
     "Create a separate key without scopes to manage namespaces.";
-  throw new ApiError("BAD_REQUEST", message, [{ field: "permissions", message }]);
+  throw new InvalidError(message, [{ field: "permissions", message }]);
 }
 
-async function assertRoleAllows(tx: Tx, orgId: string, userId: string, permissions: Permission[]) {
+async function creatingMember(tx: Tx, orgId: string, userId: string) {
   const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId, userId } } });
   if (!membership) throw notFound(`Organization ${orgId}`);
-  const allowed = ROLE_PERMISSIONS[membership.role];
+  return { userId, role: membership.role };
+}
+
+/**
+ * The namespaces exist in the organization and, for a member, are theirs to grant: a member cannot give
+ * a key more reach than they have.
+ */
+async function assertNamespacesGrantable(
+  tx: Tx,
+  orgId: string,
+  creator: { userId: string; role: Role } | null,
+  namespaceIds: string[],
+) {
+  if (namespaceIds.length === 0) return;
+  const reachable = await tx.namespace.findMany({
+    where: { orgId, id: { in: namespaceIds }, ...(creator && namespacesOfMember(creator)) },
+    select: { id: true },
+  });
+  const refused = namespaceIds.filter((id) => !reachable.some((ns) => ns.id === id));
+  if (refused.length === 0) return;
+  if (creator) throw new ForbiddenError(`You cannot grant namespace ${refused.join(", ")}.`);
+  throw notFound(`Namespace ${refused.join(", ")} in organization ${orgId}`);
+}
+
+function assertRoleAllows(role: Role, permissions: Permission[]) {
+  const allowed = ROLE_PERMISSIONS[role];
   const excess = permissions.filter((permission) => !allowed.includes(permission));
-  if (excess.length) {
-    throw new ApiError("FORBIDDEN", `A ${membership.role} cannot create a key with ${excess.join(", ")}.`);
-  }
+  if (excess.length) throw new ForbiddenError(`A ${role} cannot create a key with ${excess.join(", ")}.`);
 }
 
 /**
@@ -150,9 +185,9 @@ const UNAUTHORIZED_HINT = "Send an API key as `Authorization: Bearer mgw_…`.";
 
 /** The principal of an `Authorization` header, or 401. Missing, malformed, unknown, revoked and expired keys look alike. */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiKeyPrincipal> {
-  if (!authorization) throw new ApiError("UNAUTHORIZED", `Missing API key. ${UNAUTHORIZED_HINT}`);
+  if (!authorization) throw new UnauthenticatedError(`Missing API key. ${UNAUTHORIZED_HINT}`);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new ApiError("UNAUTHORIZED", `Malformed Authorization header. ${UNAUTHORIZED_HINT}`);
+  if (!match) throw new UnauthenticatedError(`Malformed Authorization header. ${UNAUTHORIZED_HINT}`);
   const prisma = await db();
   // One statement: the key and its creator's current role in the key's organization (a key never does
   // more than its creator's role allows now, not only when it was created).
@@ -169,7 +204,7 @@ export async function authenticateApiKey(authorization: string | null): Promise<
   // or hands over their keys; this also covers keys from before that, and any path that missed it).
   const creatorGone = key?.created_by_id != null && key.creator_role === null;
   if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || creatorGone) {
-    throw new ApiError("UNAUTHORIZED", "Invalid, revoked or expired API key.");
+    throw new UnauthenticatedError("Invalid, revoked or expired API key.");
   }
   const lastUsedAt = key.last_used_at && new Date(key.last_used_at);
   if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {

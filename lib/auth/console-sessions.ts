@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { base58 } from "@/lib/ids";
 
+/** How a console session was established; an organization's policy says which may open it. */
+export type SignInMethod = "password" | "magic_link" | "sso";
+
 /** How long a console session lasts without a new sign-in (the cookie's lifetime too). */
 export const CONSOLE_SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;
 // "Last active" is written at most this often, so a busy console does not write on every request.

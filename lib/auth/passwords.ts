@@ -1,6 +1,6 @@
 import { hash, verify } from "@node-rs/argon2";
 
-// argon2id with OWASP's recommended minimum (DESIGN.md §5): m = 19 MiB, t = 2, p = 1.
+// argon2id with OWASP's recommended minimum (docs/decisions.md): m = 19 MiB, t = 2, p = 1.
 const ARGON2ID = 2;
 export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 

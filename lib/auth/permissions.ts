@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Role } from "@/lib/generated/prisma/enums";
+import { Role } from "@/lib/generated/prisma/enums";
 
 export const PERMISSIONS = ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE", "INTEGRATION_MANAGE"] as const;
 export const Permission = z.enum(PERMISSIONS);
@@ -12,4 +12,18 @@ export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   member: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
 };
 
-export const ROLES = ["owner", "admin", "member"] as const satisfies readonly Role[];
+/** The roles of a membership, from the schema's enum (the most powerful first). */
+export const ROLES = Object.values(Role) as [Role, ...Role[]];
+
+/** The roles a member of `role` may give (invite as, change to, or take away): only owners touch owners. */
+export function assignableRoles(role: Role): Role[] {
+  return role === "owner" ? ROLES : ROLES.filter((assignable) => assignable !== "owner");
+}
+
+/**
+ * The namespaces a member may use and grant to the keys they create, as a Prisma filter on namespaces:
+ * owners and admins every namespace of the organization, members those granted to them.
+ */
+export function namespacesOfMember(member: { userId: string; role: Role }) {
+  return member.role === "member" ? { grants: { some: { userId: member.userId } } } : {};
+}

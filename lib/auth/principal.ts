@@ -1,8 +1,9 @@
-import { ApiError } from "@/lib/api/errors";
+import { ForbiddenError } from "@/lib/errors";
 import type { Actor } from "@/lib/audit/audit";
 import type { ApiKeyPrincipal } from "./api-keys";
+import { namespacesOfMember } from "./permissions";
 
-/** Who is acting. The console adds a user principal; grants and audit entries work for either. */
+/** Who is acting on the API and MCP: an API key. Console users act through lib/console, audited as a user Actor. */
 export type Principal = ApiKeyPrincipal;
 
 export function actorOf(principal: Principal): Actor {
@@ -24,7 +25,7 @@ export function grantsOf(principal: Pick<Principal, "keyId">) {
  */
 export function namespaceAccess(principal: Pick<Principal, "orgId" | "keyId" | "creator">) {
   const { creator } = principal;
-  const creatorGrant = creator?.role === "member" ? [{ grants: { some: { userId: creator.userId } } }] : [];
+  const creatorGrant = creator ? [namespacesOfMember(creator)] : [];
   return { orgId: principal.orgId, AND: [{ grants: { some: grantsOf(principal) } }, ...creatorGrant] };
 }
 
@@ -40,8 +41,7 @@ export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
 export function assertNamespaceWideAllowed(principal: Pick<Principal, "scopes">, operation: string) {
   if (!hasScopes(principal)) return;
   const pairs = Object.entries(principal.scopes).map(([name, value]) => `${name}=${value}`).join(", ");
-  throw new ApiError(
-    "FORBIDDEN",
+  throw new ForbiddenError(
     `This API key is limited to scopes ${pairs}; ${operation} reaches beyond them ` +
       "(every scope's memories, other keys' access), so only a key without scopes may do it.",
   );

@@ -4,11 +4,18 @@ import { identifier, name, text } from "@/lib/validation/strings";
 import { Permission } from "./permissions";
 import { Scopes } from "./scopes";
 
+/** The longest key name: the API's limit for every name it accepts. */
+export const KEY_NAME_MAX_LENGTH = 255;
+export const KeyName = name({ max: KEY_NAME_MAX_LENGTH }).min(1, "give the key a name you will recognize");
+/** The most namespaces one key is granted when created (more are granted one by one through the API). */
+export const KEY_NAMESPACES_MAX = 100;
+export const TOO_MANY_KEY_NAMESPACES = `grant at most ${KEY_NAMESPACES_MAX} namespaces`;
+
 export const ApiKeyForm = z.strictObject({
-  name: name({ max: 100 }).min(1, "give the key a name you will recognize"),
+  name: KeyName,
   permissions: z.array(Permission).min(1, "choose at least one permission"),
   scopes: Scopes,
-  namespace_ids: z.array(identifier({ min: 1 })).max(100, "grant at most 100 namespaces"),
+  namespace_ids: z.array(identifier({ min: 1 })).max(KEY_NAMESPACES_MAX, TOO_MANY_KEY_NAMESPACES),
 });
 export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 

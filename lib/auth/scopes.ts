@@ -21,3 +21,18 @@ export function parseScopes(value: unknown): Scopes {
   const parsed = StoredScopes.safeParse(value);
   return parsed.success ? parsed.data : {};
 }
+
+/**
+ * Scopes as people type them, `key=value` pairs: the console's comma-separated field (split before), the
+ * command line's repeated `--scope`. Each pair and both sides of its "=" are trimmed, empty pairs skipped;
+ * the result is then checked with Scopes. A pair without a key and an "=" is named in the error.
+ */
+export function parseScopePairs(pairs: readonly string[]): { scopes: Record<string, string> } | { error: string } {
+  const scopes: Record<string, string> = {};
+  for (const pair of pairs.map((p) => p.trim()).filter(Boolean)) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) return { error: `"${pair}" is not of the form key=value` };
+    scopes[pair.slice(0, eq).trim()] = pair.slice(eq + 1).trim();
+  }
+  return { scopes };
+}

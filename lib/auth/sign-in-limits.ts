@@ -1,6 +1,6 @@
-import { publicUrl } from "@/lib/config";
-import { clientAddress, rateLimitAddress } from "@/lib/net/client-address";
-import { Email } from "@/lib/orgs/users";
+import { RateLimitedError } from "@/lib/errors";
+import { rateLimitAddress } from "@/lib/net/client-address";
+import { Email } from "./account-schemas";
 import { firstRefusal, type RateLimitRule, type RateLimitVerdict } from "@/lib/rate-limit/limiter";
 
 const FIFTEEN_MINUTES = 15 * 60_000;
@@ -33,76 +33,28 @@ export function normalizeSignInEmail(value: unknown): string | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** A body that names `email` more than once: refused, since readers disagree on which one counts. */
-const REPEATED_EMAIL = Symbol("repeated email");
-
-/**
- * The email a next-auth POST names, read the way next-auth reads the body (next-auth/next/utils.js
- * getBody: JSON, or form-encoded through Object.fromEntries, where the last of repeated fields wins).
- * A repeated form field is refused outright, so no reader can count one address and mail another.
- * Anything that is not an address is counted as it was sent, so a malformed value cannot dodge the
- * limit either.
- */
-async function emailOf(request: Request): Promise<string | null | typeof REPEATED_EMAIL> {
-  const type = request.headers.get("content-type") ?? "";
-  let raw: unknown;
-  try {
-    if (type.includes("application/json")) raw = ((await request.clone().json()) as { email?: unknown } | null)?.email;
-    else if (type.includes("application/x-www-form-urlencoded")) {
-      const values = new URLSearchParams(await request.clone().text()).getAll("email");
-      if (values.length > 1) return REPEATED_EMAIL;
-      raw = values[0];
-    }
-  } catch {
-    return null;
-  }
-  if (raw === undefined || raw === null) return null;
-  return normalizeSignInEmail(raw) ?? JSON.stringify(raw).slice(0, 1000);
-}
-
 /** "Too many attempts. Try again in 3 minutes." */
 export function rateLimitMessage(verdict: RateLimitVerdict): string {
   const minutes = Math.ceil(verdict.resetSeconds / 60);
   return `Too many attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
 }
 
+/** The sign-in attempts counted against limits: a password sign-in, a magic-link request. */
+export type SignInAttempt = "password" | "magic_link";
+
+const ATTEMPT_RULES: Record<SignInAttempt, [perAddress: RateLimitRule, perEmail: RateLimitRule]> = {
+  password: [SIGN_IN_RULES.passwordPerIp, SIGN_IN_RULES.passwordPerEmail],
+  magic_link: [SIGN_IN_RULES.magicLinkPerIp, SIGN_IN_RULES.magicLinkPerEmail],
+};
+
 /**
- * A 429 for a password sign-in or magic-link request over its limits (per client address and per
- * email), shaped as next-auth's client expects (`{ url }` with the error) and with `Retry-After`.
+ * Counts a sign-in attempt against its limits: per client address and, when the attempt names one, per
+ * email (as normalizeSignInEmail has it, or as sent when it is no address). Throws RateLimitedError past either.
  */
-export async function signInRateLimit(
-  request: Request,
-  action?: string,
-  providerId?: string,
-): Promise<Response | null> {
-  if (request.method !== "POST") return null;
-  const rules: [RateLimitRule, RateLimitRule] | null =
-    action === "callback" && providerId === "credentials"
-      ? [SIGN_IN_RULES.passwordPerIp, SIGN_IN_RULES.passwordPerEmail]
-      : action === "signin" && providerId === "email"
-        ? [SIGN_IN_RULES.magicLinkPerIp, SIGN_IN_RULES.magicLinkPerEmail]
-        : null;
-  if (!rules) return null;
-  const email = await emailOf(request);
-  if (email === REPEATED_EMAIL) {
-    return Response.json(
-      {
-        url: `${publicUrl()}/sign-in?error=AccessDenied`,
-        error: { code: "BAD_REQUEST", message: "The email field is given more than once." },
-      },
-      { status: 400 },
-    );
-  }
-  const [perAddress, perEmail] = rules;
-  const checks: [RateLimitRule, string][] = [[perAddress, rateLimitAddress(clientAddress(request.headers))]];
+export async function countSignInAttempt(attempt: SignInAttempt, email: string | null, address: string): Promise<void> {
+  const [perAddress, perEmail] = ATTEMPT_RULES[attempt];
+  const checks: [RateLimitRule, string][] = [[perAddress, rateLimitAddress(address)]];
   if (email) checks.push([perEmail, email]);
   const refused = await firstRefusal(checks);
-  if (!refused) return null;
-  return Response.json(
-    {
-      url: `${publicUrl()}/sign-in?error=RateLimited`,
-      error: { code: "RATE_LIMITED", message: rateLimitMessage(refused) },
-    },
-    { status: 429, headers: { "retry-after": String(refused.resetSeconds) } },
-  );
+  if (refused) throw new RateLimitedError(rateLimitMessage(refused), refused.resetSeconds);
 }

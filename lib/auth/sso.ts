@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "@/lib/api/errors";
+import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db";
@@ -35,7 +35,7 @@ export async function saveOidcConnection(orgId: string, input: OidcConnectionFor
   return prisma.$transaction(async (tx) => {
     const existing = await tx.oidcConnection.findUnique({ where: { orgId } });
     if (!existing && !input.client_secret) {
-      throw new ApiError("BAD_REQUEST", "A client secret is needed to set up SSO.", [{ field: "client_secret", message: "must not be empty" }]);
+      throw new InvalidError("A client secret is needed to set up SSO.", [{ field: "client_secret", message: "must not be empty" }]);
     }
     const id = existing?.id ?? newId("sso");
     const clientSecretEncrypted = input.client_secret ? encrypt(input.client_secret, secretContext(orgId, id)) : existing!.clientSecretEncrypted;
@@ -106,7 +106,7 @@ export async function findSsoOrganization(emailOrSlug: string) {
   });
   if (connections.length === 0) throw notFound(byEmail ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
   if (connections.length > 1) {
-    throw new ApiError("CONFLICT", `More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`);
+    throw new ConflictError(`More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`);
   }
   return connections[0].org;
 }

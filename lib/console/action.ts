@@ -1,12 +1,15 @@
 import type { Session } from "next-auth";
 import type { z } from "zod";
-import { ApiError } from "@/lib/api/errors";
 import type { Actor } from "@/lib/audit/audit";
+import { fieldMessages, issueDetails } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { describeError } from "@/lib/http/errors";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
-import { organizationAccess } from "./session";
+import { currentSession, organizationAccess } from "./session";
 
-export type ActionResult<T = null> = { ok: true; data: T } | { ok: false; error: string; fields?: Record<string, string> };
+/** What a console form shows when an action fails: a message, and one per field when fields are at fault. */
+export type ActionFailure = { ok: false; error: string; fields?: Record<string, string> };
+export type ActionResult<T = null> = { ok: true; data: T } | ActionFailure;
 
 export interface ConsoleContext {
   orgId: string;
@@ -41,13 +44,13 @@ export async function runConsoleAction<S extends z.ZodType, T>(
     if (!access.membership) return { ok: false, error: "You are not a member of this organization." };
     if (access.blocked) return { ok: false, error: "This organization does not allow the way you signed in." };
     if (!options.roles.includes(access.membership.role)) {
-      return { ok: false, error: `This needs the ${options.roles.join(" or ")} role; you are ${access.membership.role}.` };
+      return {
+        ok: false,
+        error: `This needs the ${options.roles.join(" or ")} role; you are ${access.membership.role}.`,
+      };
     }
-    const parsed = options.input.safeParse(raw);
-    if (!parsed.success) {
-      const fields = Object.fromEntries(parsed.error.issues.map((issue) => [issue.path.join(".") || "form", issue.message]));
-      return { ok: false, error: "Some fields need attention.", fields };
-    }
+    const parsed = parseForm(options.input, raw);
+    if (!parsed.ok) return parsed;
     const context: ConsoleContext = {
       orgId: access.membership.orgId,
       orgSlug: access.membership.org.slug,
@@ -60,13 +63,44 @@ export async function runConsoleAction<S extends z.ZodType, T>(
     };
     return { ok: true, data: await handler(context, parsed.data) };
   } catch (error) {
-    if (error instanceof ApiError && error.status < 500) {
-      const fields = error.details?.length
-        ? Object.fromEntries(error.details.map((detail) => [detail.field, detail.message]))
-        : undefined;
-      return { ok: false, error: error.message, ...(fields && { fields }) };
-    }
-    console.error("[memgw] console action failed:", error);
-    return { ok: false, error: "Something went wrong on our side. Please try again." };
+    return formFailure(error);
   }
+}
+
+/** A signed-in user's own action (the account page): no organization, only a session that still stands. */
+export async function runSignedInAction<S extends z.ZodType, T>(
+  input: S,
+  raw: unknown,
+  handler: (session: Session, input: z.output<S>) => Promise<T>,
+): Promise<ActionResult<T>> {
+  const session = await currentSession();
+  if (!session) return { ok: false, error: "Your session has ended. Sign in again." };
+  const parsed = parseForm(input, raw);
+  if (!parsed.ok) return parsed;
+  try {
+    return { ok: true, data: await handler(session, parsed.data) };
+  } catch (error) {
+    return formFailure(error);
+  }
+}
+
+/** The form parsed with the schema the browser validated with (raw input is never trusted), or what to fix. */
+export function parseForm<S extends z.ZodType>(
+  schema: S,
+  raw: unknown,
+): { ok: true; data: z.output<S> } | ActionFailure {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, error: "Some fields need attention.", fields: fieldMessages(issueDetails(parsed.error.issues)) };
+}
+
+/**
+ * A thrown error as the form's failure: a refusal keeps its message and field details; anything else is
+ * logged and shown as a generic message (a stack or a database message never reaches the browser).
+ */
+export function formFailure(error: unknown): ActionFailure {
+  const refusal = describeError(error);
+  if (refusal.status >= 500) return { ok: false, error: refusal.message };
+  const fields = refusal.details?.length ? fieldMessages(refusal.details) : undefined;
+  return { ok: false, error: refusal.message, ...(fields && { fields }) };
 }

@@ -1,8 +1,10 @@
 import { getServerSession, type Session } from "next-auth";
 import { notFound, redirect } from "next/navigation";
-import { authOptions, type SignInMethod } from "@/lib/auth/console-auth";
-import { db } from "@/lib/db";
+import type { SignInMethod } from "@/lib/auth/console-sessions";
+import { membershipBySlug, organizationsOfUser } from "@/lib/orgs/members";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
+import { lastOrganizationId } from "@/lib/orgs/users";
+import { authOptions } from "./auth";
 
 export async function currentSession(): Promise<Session | null> {
   const session = await getServerSession(await authOptions());
@@ -23,8 +25,6 @@ export function sessionAllowedIn(session: Session, org: PolicyOrganization): boo
   return allowedMethods(org).includes(session.method);
 }
 
-export type OrganizationAccess = Awaited<ReturnType<typeof organizationAccess>>;
-
 /**
  * The signed-in user's access to an organization, read afresh on every request (so removal, role and
  * policy changes apply to the very next one): null when there is no session, a 404 when the user is
@@ -35,11 +35,7 @@ export async function organizationAccess(slug: string) {
   if (!session) return null;
   // A page's slug comes from the URL as typed: one no organization can have (a NUL, say) is not found.
   if (!OrganizationSlug.safeParse(slug).success) return { session, membership: null, blocked: false } as const;
-  const prisma = await db();
-  const membership = await prisma.membership.findFirst({
-    where: { userId: session.userId, org: { slug } },
-    include: { org: true, user: true },
-  });
+  const membership = await membershipBySlug(session.userId, slug);
   if (!membership) return { session, membership: null, blocked: false } as const;
   return { session, membership, org: membership.org, user: membership.user, blocked: !sessionAllowedIn(session, membership.org) } as const;
 }
@@ -52,17 +48,9 @@ export async function requireOrganization(slug: string) {
   return access;
 }
 
-/** The organizations a user belongs to, for the switcher and for "open the last used one". */
-export async function userOrganizations(userId: string) {
-  const prisma = await db();
-  const memberships = await prisma.membership.findMany({ where: { userId }, include: { org: true }, orderBy: { createdAt: "asc" } });
-  return memberships.map((m) => ({ id: m.org.id, slug: m.org.slug, name: m.org.name, role: m.role }));
-}
-
 /** Where a signed-in user lands: the organization used last, else their first one. */
 export async function landingPath(userId: string): Promise<string> {
-  const prisma = await db();
-  const [user, organizations] = await Promise.all([prisma.user.findUnique({ where: { id: userId } }), userOrganizations(userId)]);
-  const last = organizations.find((org) => org.id === user?.lastOrgId) ?? organizations[0];
+  const [lastOrgId, organizations] = await Promise.all([lastOrganizationId(userId), organizationsOfUser(userId)]);
+  const last = organizations.find((org) => org.id === lastOrgId) ?? organizations[0];
   return last ? `/${last.slug}/keys` : "/sign-up?no_organization=1";
 }

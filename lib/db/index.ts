@@ -21,6 +21,8 @@ export interface Database {
   migrations: MigrationResult;
   /** The PGlite data directory lock, when this process owns one. */
   lock?: DataDirLock;
+  /** Runs `task` when the database closes, before it does: what serves from it (the admin socket) stops first. */
+  beforeClose(task: () => Promise<void>): void;
   close(): Promise<void>;
 }
 
@@ -44,6 +46,13 @@ export async function db(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
 }
 
+/** Readiness: the database is open, migrated and answers a query. Returns which kind it is. */
+export async function checkDatabase(): Promise<Database["kind"]> {
+  const database = await getDatabase();
+  await database.prisma.$queryRaw`SELECT 1`;
+  return database.kind;
+}
+
 /**
  * A server whose start failed is on its way out: no request may open the database behind it (it could
  * succeed a moment later and answer 200 from a process that is exiting), so every later use gets `error`.
@@ -56,6 +65,16 @@ export async function closeDatabase(): Promise<void> {
   const pending = holder.__memgwDatabase;
   holder.__memgwDatabase = undefined;
   if (pending) await (await pending).close();
+}
+
+function closeTasks() {
+  const tasks: (() => Promise<void>)[] = [];
+  return {
+    add: (task: () => Promise<void>) => void tasks.push(task),
+    run: async () => {
+      for (const task of tasks.splice(0).reverse()) await task();
+    },
+  };
 }
 
 async function openDatabase(): Promise<Database> {
@@ -77,11 +96,14 @@ async function openPostgres(url: string): Promise<Database> {
     client.release();
   }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const closing = closeTasks();
   return {
     prisma,
     kind: "postgres",
     migrations,
+    beforeClose: closing.add,
     async close() {
+      await closing.run();
       await prisma.$disconnect();
       await pool.end();
     },
@@ -115,19 +137,22 @@ async function openPglite(dir: string): Promise<Database> {
       query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,
     };
     const migrations = await applyMigrations(conn);
+    // A migration that rewrote rows of a database in use (a backfill) leaves dead rows and a cleared
+    // visibility map behind, and PGlite has no autovacuum: index-only scans would read the heap until
+    // the next maintenance pass.
+    if (migrations.applied.length && migrations.alreadyApplied) await pglite.exec("VACUUM (ANALYZE)");
     await pglite.exec(SEARCH_SETTINGS);
     const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-    const { serveAdminSocket } = await import("@/lib/admin/socket");
-    const adminSocket = await serveAdminSocket(dir);
-    lock.update({ socketPath: adminSocket.path });
     const opened = pglite;
+    const closing = closeTasks();
     return {
       prisma,
       kind: "pglite",
       migrations,
       lock,
+      beforeClose: closing.add,
       async close() {
-        await adminSocket.close();
+        await closing.run();
         await prisma.$disconnect();
         await opened.close();
         lock.release();

@@ -24,7 +24,7 @@ export function migrationsDir(): string {
 /**
  * Applies `prisma/migrations/<name>/migration.sql` in order, each in its own transaction, and records it
  * in `_prisma_migrations` with Prisma's sha256 checksum, so the Prisma CLI sees the same history. The
- * Prisma CLI cannot apply them itself here (its schema engine cannot be downloaded).
+ * Prisma CLI cannot apply them to the embedded database, which lives inside the server's process.
  */
 export async function applyMigrations(conn: SqlConnection, dir = migrationsDir()): Promise<MigrationResult> {
   // Not traced by the bundler: next.config.js ships prisma/migrations with outputFileTracingIncludes.
@@ -73,7 +73,7 @@ export async function applyMigrations(conn: SqlConnection, dir = migrationsDir()
         await conn.exec("COMMIT");
       } catch (error) {
         await conn.exec("ROLLBACK");
-        throw new Error(`Migration ${name} failed: ${(error as Error).message}`);
+        throw new Error(`Migration ${name} failed: ${(error as Error).message}`, { cause: error });
       }
       applied.push(name);
     }

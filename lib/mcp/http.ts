@@ -1,11 +1,12 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { readBodyText } from "@/lib/api/body";
-import { toErrorResponse } from "@/lib/api/envelope";
-import { countKeyRequest, withRateLimitHeaders } from "@/lib/api/key-rate-limit";
-import { validationError } from "@/lib/api/errors";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { countKeyRequest } from "@/lib/auth/key-rate-limit";
+import { invalidRequest } from "@/lib/errors";
+import { readBodyText } from "@/lib/http/body";
+import { toErrorResponse } from "@/lib/http/envelope";
+import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
-import { McpPathParams } from "./schemas";
+import { McpPathParams } from "@/lib/operations/catalogue";
 import { memoryMcpServer } from "./server";
 
 /**
@@ -18,9 +19,10 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
   try {
     const key = await authenticateApiKey(request.headers.get("authorization"));
     // The same per-key limit as the HTTP API: an agent's tool calls count with its application's requests.
-    limitHeaders = await countKeyRequest(key);
+    const quota = await countKeyRequest(key);
+    if (quota) limitHeaders = rateLimitHeaders(quota);
     const params = McpPathParams.safeParse({ namespace_id: namespaceId });
-    if (!params.success) throw validationError(params.error, "path");
+    if (!params.success) throw invalidRequest(params.error.issues, "path");
     const namespace = await resolveTarget(key, params.data);
     const message = await readMessage(request);
     if (message instanceof Response) return withRateLimitHeaders(message, limitHeaders);

@@ -1,12 +1,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { endpoints } from "@/lib/api/endpoints";
-import type { Endpoint } from "@/lib/api/endpoint";
-import { asApiError } from "@/lib/api/envelope";
-import { runOperation, type Handler } from "@/lib/api/operation";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
-import { askOperation, forgetOperation, recallOperation, rememberOperation } from "@/lib/memory/operations";
+import { describeError } from "@/lib/http/errors";
 import { AskBody, ForgetBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
+import { operations } from "@/lib/operations/catalogue";
+import type { Operation } from "@/lib/operations/operation";
+import { runOperation } from "@/lib/operations/run";
 
 export interface McpContext {
   key: ApiKeyPrincipal;
@@ -31,19 +30,23 @@ function instructions(namespace: McpContext["namespace"]): string {
   ].join("\n");
 }
 
-/** An MCP server for one namespace, for one request (stateless): the tools run the API's operations with the caller's key. */
+/**
+ * An MCP server for one namespace, for one request (stateless): the tools run the catalogue's operations
+ * with the caller's key. A failure is a tool error result: the error's code and message, as the API has them.
+ */
 export function memoryMcpServer(context: McpContext): McpServer {
   const server = new McpServer({ name: "memory-gateway", version: "0.1.0" }, { instructions: instructions(context.namespace) });
 
-  const run = async <E extends Endpoint>(endpoint: E, handler: Handler<E>, args: Record<string, unknown>): Promise<CallToolResult> => {
-    const body = { ...args, namespace_id: context.namespace.id, identity_id: args.identity_id ?? context.identityHeader };
+  const run = async (operation: Operation, args: Record<string, unknown>): Promise<CallToolResult> => {
+    const identityId = args.identity_id ?? context.identityHeader;
+    const body = { ...args, namespace_id: context.namespace.id, identity_id: identityId };
     try {
-      const { data } = await runOperation(endpoint, context.key, { body: async () => body }, handler);
+      const { data } = await runOperation(operation, context.key, { body: async () => body });
       return { content: [{ type: "text", text: JSON.stringify(data, null, 2) }] };
     } catch (error) {
-      const apiError = asApiError(error);
-      const details = apiError.details?.map((d) => `\n- ${d.field.replace(/^body\./, "")}: ${d.message}`).join("") ?? "";
-      return { isError: true, content: [{ type: "text", text: `${apiError.code}: ${apiError.message}${details}` }] };
+      const failure = describeError(error);
+      const details = failure.details?.map((d) => `\n- ${d.field.replace(/^body\./, "")}: ${d.message}`).join("") ?? "";
+      return { isError: true, content: [{ type: "text", text: `${failure.code}: ${failure.message}${details}` }] };
     }
   };
 
@@ -56,7 +59,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       inputSchema: { content: content.unwrap(), ...memoryFields },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
-    (args) => run(endpoints.remember, rememberOperation, args),
+    (args) => run(operations.remember, args),
   );
   server.registerTool(
     "recall",
@@ -66,7 +69,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       inputSchema: withoutTarget(RecallBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => run(endpoints.recall, recallOperation, args),
+    (args) => run(operations.recall, args),
   );
   server.registerTool(
     "ask",
@@ -76,7 +79,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       inputSchema: withoutTarget(AskBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    (args) => run(endpoints.ask, askOperation, args),
+    (args) => run(operations.ask, args),
   );
   server.registerTool(
     "forget",
@@ -86,7 +89,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       inputSchema: withoutTarget(ForgetBody.shape),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
-    (args) => run(endpoints.forget, forgetOperation, args),
+    (args) => run(operations.forget, args),
   );
   return server;
 }

@@ -1,5 +1,5 @@
 import OpenAI from "openai";
-import { ApiError } from "@/lib/api/errors";
+import { UpstreamError } from "@/lib/errors";
 import { openAIClient, openAITimeoutMs } from "./openai-client";
 import type { SourceJson } from "./schemas";
 
@@ -62,9 +62,9 @@ async function complete(client: OpenAI, model: string, messages: OpenAI.Chat.Cha
     return await client.chat.completions.create({ model, messages, temperature: 0 });
   } catch (error) {
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      throw new ApiError("UPSTREAM_ERROR", `The chat model (${model}) did not answer within ${openAITimeoutMs()} ms (OPENAI_TIMEOUT_MS).`);
+      throw new UpstreamError(`The chat model (${model}) did not answer within ${openAITimeoutMs()} ms (OPENAI_TIMEOUT_MS).`);
     }
     const status = error instanceof OpenAI.APIError && error.status ? ` with status ${error.status}` : "";
-    throw new ApiError("UPSTREAM_ERROR", `The chat model (${model}) failed${status}: ${(error as Error).message}`);
+    throw new UpstreamError(`The chat model (${model}) failed${status}: ${(error as Error).message}`);
   }
 }

@@ -1,5 +1,5 @@
 import type { ActivityNote } from "@/lib/activity/activity";
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
@@ -179,7 +179,8 @@ async function writeMemories(
 async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: string, now: Date, rows: object[]) {
   await tx.$executeRawUnsafe(
     `WITH input AS (
-       SELECT u.*, to_tsvector('${TEXT_SEARCH_CONFIG}', u.content) AS tsv
+       SELECT u.*, to_tsvector('${TEXT_SEARCH_CONFIG}', u.content) AS tsv,
+              CASE WHEN u.scopes <> '{}'::jsonb THEN md5(u.scopes::text) END AS scope_key
        FROM jsonb_to_recordset($5::jsonb) AS u(id text, memory_id text, position int, content text, embedding text,
                                               metadata jsonb, scopes jsonb, identity_id text)
      ),
@@ -191,14 +192,15 @@ async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: s
      ),
      chunks AS (
        INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
-                                  term_count, metadata, scopes, identity_id, created_at)
+                                  term_count, metadata, scopes, scope_key, identity_id, created_at)
        SELECT i.id, $1, $2, i.memory_id, i.position, i.content, i.embedding::vector, $3, l.term_count,
-              i.metadata, i.scopes, i.identity_id, $4::timestamptz
+              i.metadata, i.scopes, i.scope_key, i.identity_id, $4::timestamptz
        FROM input i JOIN lengths l ON l.id = i.id
      ),
      postings AS (
-       INSERT INTO chunk_terms (namespace_id, term, chunk_id, tf, term_count)
-       SELECT $2, t.lexeme, t.id, t.tf, l.term_count FROM terms t JOIN lengths l ON l.id = t.id
+       INSERT INTO chunk_terms (namespace_id, term, chunk_id, tf, term_count, scope_key)
+       SELECT $2, t.lexeme, t.id, t.tf, l.term_count, i.scope_key
+       FROM terms t JOIN lengths l ON l.id = t.id JOIN input i ON i.id = t.id
      ),
      statistics AS (
        INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms)
@@ -208,16 +210,16 @@ async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: s
      ),
      scope_statistics AS (
        INSERT INTO scope_search_stats (namespace_id, scope_key, scopes, chunk_count, total_terms)
-       SELECT $2, md5(i.scopes::text), i.scopes, count(*), COALESCE(sum(l.term_count), 0)
-       FROM input i JOIN lengths l ON l.id = i.id WHERE i.scopes <> '{}'::jsonb GROUP BY i.scopes
+       SELECT $2, i.scope_key, i.scopes, count(*), COALESCE(sum(l.term_count), 0)
+       FROM input i JOIN lengths l ON l.id = i.id WHERE i.scope_key IS NOT NULL GROUP BY i.scope_key, i.scopes
        ON CONFLICT (namespace_id, scope_key) DO UPDATE
          SET chunk_count = scope_search_stats.chunk_count + EXCLUDED.chunk_count,
              total_terms = scope_search_stats.total_terms + EXCLUDED.total_terms
      ),
      scope_term_counts AS (
        INSERT INTO scope_terms (namespace_id, scope_key, term, df)
-       SELECT $2, md5(i.scopes::text), t.lexeme, count(*)
-       FROM terms t JOIN input i ON i.id = t.id WHERE i.scopes <> '{}'::jsonb GROUP BY i.scopes, t.lexeme
+       SELECT $2, i.scope_key, t.lexeme, count(*)
+       FROM terms t JOIN input i ON i.id = t.id WHERE i.scope_key IS NOT NULL GROUP BY i.scope_key, t.lexeme
        ON CONFLICT (namespace_id, scope_key, term) DO UPDATE SET df = scope_terms.df + EXCLUDED.df
      )
      INSERT INTO namespace_terms (namespace_id, term, df)
@@ -253,15 +255,14 @@ async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: str
     chunkIds,
   );
   const [scoped] = await tx.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY($1::text[]) AND scopes <> '{}'::jsonb) AS any`,
+    `SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY($1::text[]) AND scope_key IS NOT NULL) AS any`,
     chunkIds,
   );
   if (!scoped.any) return;
   await tx.$executeRawUnsafe(
     `UPDATE scope_terms t SET df = t.df - gone.n
-     FROM (SELECT md5(c.scopes::text) AS scope_key, p.term, count(*) AS n
-           FROM chunk_terms p JOIN memory_chunks c ON c.id = p.chunk_id
-           WHERE p.chunk_id = ANY($2::text[]) AND c.scopes <> '{}'::jsonb GROUP BY c.scopes, p.term) gone
+     FROM (SELECT scope_key, term, count(*) AS n FROM chunk_terms
+           WHERE chunk_id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key, term) gone
      WHERE t.namespace_id = $1 AND t.scope_key = gone.scope_key AND t.term = gone.term`,
     namespaceId,
     chunkIds,
@@ -269,8 +270,8 @@ async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: str
   await tx.$executeRawUnsafe(`DELETE FROM scope_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
   await tx.$executeRawUnsafe(
     `UPDATE scope_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
-     FROM (SELECT md5(scopes::text) AS scope_key, count(*) AS n, COALESCE(sum(term_count), 0) AS terms
-           FROM memory_chunks WHERE id = ANY($2::text[]) AND scopes <> '{}'::jsonb GROUP BY scopes) gone
+     FROM (SELECT scope_key, count(*) AS n, COALESCE(sum(term_count), 0) AS terms
+           FROM memory_chunks WHERE id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key) gone
      WHERE s.namespace_id = $1 AND s.scope_key = gone.scope_key`,
     namespaceId,
     chunkIds,

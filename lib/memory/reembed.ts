@@ -1,4 +1,4 @@
-import { notFound } from "@/lib/api/errors";
+import { notFound } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { embedder } from "./embeddings";
 import { vectorLiteral } from "./sql";

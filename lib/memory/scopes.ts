@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ForbiddenError } from "@/lib/errors";
 import type { Scopes } from "@/lib/auth/scopes";
 
 /**
@@ -9,7 +9,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 export function effectiveScopes(keyScopes: Scopes, requested: Scopes | undefined): Scopes {
   for (const [name, value] of Object.entries(requested ?? {})) {
     if (name in keyScopes && keyScopes[name] !== value) {
-      throw new ApiError("FORBIDDEN", `This API key is limited to scope ${name}=${keyScopes[name]}; the request asked for ${name}=${value}.`);
+      throw new ForbiddenError(`This API key is limited to scope ${name}=${keyScopes[name]}; the request asked for ${name}=${value}.`);
     }
   }
   return { ...requested, ...keyScopes };

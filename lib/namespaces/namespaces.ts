@@ -1,6 +1,7 @@
-import { ApiError, notFound } from "@/lib/api/errors";
-import { pageWindow, type PaginationQuery } from "@/lib/api/pagination";
+import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
+import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -42,11 +43,11 @@ async function assertUnique(
 ) {
   const not = exceptId ? { NOT: { id: exceptId } } : {};
   if (fields.name !== undefined && (await tx.namespace.findFirst({ where: { orgId, name: fields.name, ...not } }))) {
-    throw new ApiError("CONFLICT", `A namespace named "${fields.name}" already exists in this organization.`);
+    throw new ConflictError(`A namespace named "${fields.name}" already exists in this organization.`);
   }
   const ref = fields.externalReferenceId;
   if (ref && (await tx.namespace.findFirst({ where: { orgId, externalReferenceId: ref, ...not } }))) {
-    throw new ApiError("CONFLICT", `A namespace with external_reference_id "${ref}" already exists in this organization.`);
+    throw new ConflictError(`A namespace with external_reference_id "${ref}" already exists in this organization.`);
   }
 }
 
@@ -123,14 +124,14 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
     if (input.api_key_id) {
       const key = await tx.apiKey.findFirst({ where: { id: input.api_key_id, orgId } });
       if (!key) throw notFound(`API key ${input.api_key_id}`);
-      if (key.revokedAt) throw new ApiError("BAD_REQUEST", `API key ${key.id} is revoked.`);
+      if (key.revokedAt) throw new InvalidError(`API key ${key.id} is revoked.`);
     } else {
       const member = await tx.membership.findFirst({ where: { orgId, userId: input.user_id } });
       if (!member) throw notFound(`User ${input.user_id}`);
     }
     const grantee = input.api_key_id ? { apiKeyId: input.api_key_id } : { userId: input.user_id! };
     if (await tx.namespaceGrant.findFirst({ where: { orgId, namespaceId, ...grantee } })) {
-      throw new ApiError("CONFLICT", `That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`);
+      throw new ConflictError(`That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`);
     }
     const grant = await tx.namespaceGrant.create({ data: { id: newId("grt"), orgId, namespaceId, ...grantee } });
     await recordAudit(tx, { orgId, actor: actorOf(principal), action: "grant.create", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespaceId, ...grantee } });
@@ -164,7 +165,7 @@ export async function resolveTarget(principal: Principal, target: { namespace_id
 export async function namespacesForMember(orgId: string, userId: string, role: Role) {
   const prisma = await db();
   return prisma.namespace.findMany({
-    where: { orgId, ...(role === "member" ? { grants: { some: { userId } } } : {}) },
+    where: { orgId, ...namespacesOfMember({ userId, role }) },
     select: { id: true, name: true },
     orderBy: { name: "asc" },
   });

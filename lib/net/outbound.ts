@@ -3,7 +3,7 @@ import type http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
-import { ApiError } from "@/lib/api/errors";
+import { InvalidError } from "@/lib/errors";
 
 /**
  * Guards for requests the server makes to URLs that users typed (an organization's SSO issuer, later
@@ -72,9 +72,9 @@ export function refusedAddress(address: string): string | null {
 }
 
 /** A refusal of an outbound URL or destination: a 400 naming the field the URL came from. */
-export class OutboundUrlError extends ApiError {
+export class OutboundUrlError extends InvalidError {
   constructor(message: string, field = "url") {
-    super("BAD_REQUEST", `The ${field.replace(/_/g, " ")} ${message}.`, [{ field, message }]);
+    super(`The ${field.replace(/_/g, " ")} ${message}.`, [{ field, message }]);
     this.name = "OutboundUrlError";
   }
 }

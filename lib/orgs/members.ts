@@ -1,5 +1,6 @@
-import { ApiError, notFound } from "@/lib/api/errors";
+import { ConflictError, ForbiddenError, InvalidError, notFound } from "@/lib/errors";
 import { settleKeysOfDepartingMember } from "@/lib/auth/api-keys";
+import { assignableRoles } from "@/lib/auth/permissions";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -10,7 +11,7 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
   return prisma.$transaction(async (tx) => {
     const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
     if (existing) {
-      throw new ApiError("CONFLICT", `User ${input.userId} is already a member (${existing.role}) of organization ${input.orgId}.`);
+      throw new ConflictError(`User ${input.userId} is already a member (${existing.role}) of organization ${input.orgId}.`);
     }
     const membership = await tx.membership.create({
       data: { id: newId("mbr"), orgId: input.orgId, userId: input.userId, role: input.role },
@@ -45,8 +46,8 @@ export async function listMembers(orgId: string) {
  * owners make, unmake or remove owners.
  */
 function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
-  if (byRole && byRole !== "owner" && roles.includes("owner")) {
-    throw new ApiError("FORBIDDEN", "Only owners can make someone owner, change an owner's role or remove an owner.");
+  if (byRole && roles.some((role) => !assignableRoles(byRole).includes(role))) {
+    throw new ForbiddenError("Only owners can make someone owner, change an owner's role or remove an owner.");
   }
 }
 
@@ -63,7 +64,7 @@ export async function inviteMember(input: { orgId: string; email: string; role: 
 
 async function assertOwnerRemains(tx: Tx, orgId: string, leaving: string) {
   const owners = await tx.membership.count({ where: { orgId, role: "owner", userId: { not: leaving } } });
-  if (owners === 0) throw new ApiError("CONFLICT", "An organization needs at least one owner: make someone else owner first.");
+  if (owners === 0) throw new ConflictError("An organization needs at least one owner: make someone else owner first.");
 }
 
 export async function changeMemberRole(input: { orgId: string; userId: string; role: Role; byRole?: Role }, actor: Actor) {
@@ -112,10 +113,33 @@ export async function removeMember(
 
 async function assertMayReceiveKeys(tx: Tx, orgId: string, leaving: string, receiver: string) {
   if (receiver === leaving) {
-    throw new ApiError("BAD_REQUEST", "The keys of a member being removed cannot be handed over to that same member.");
+    throw new InvalidError("The keys of a member being removed cannot be handed over to that same member.");
   }
   const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId, userId: receiver } } });
   if (!membership) {
-    throw new ApiError("BAD_REQUEST", `User ${receiver} is not a member of this organization, so cannot take over keys.`);
+    throw new InvalidError(`User ${receiver} is not a member of this organization, so cannot take over keys.`);
   }
+}
+
+/** A user's membership of the organization with this slug, with the organization and the user; or null. */
+export async function membershipBySlug(userId: string, orgSlug: string) {
+  const prisma = await db();
+  return prisma.membership.findFirst({ where: { userId, org: { slug: orgSlug } }, include: { org: true, user: true } });
+}
+
+/** The organizations a user belongs to, the first joined first. */
+export async function organizationsOfUser(userId: string) {
+  const prisma = await db();
+  const memberships = await prisma.membership.findMany({
+    where: { userId },
+    include: { org: true },
+    orderBy: { createdAt: "asc" },
+  });
+  return memberships.map((m) => ({ id: m.org.id, slug: m.org.slug, name: m.org.name, role: m.role }));
+}
+
+/** Whether a user is a member of an organization. */
+export async function isMember(orgId: string, userId: string): Promise<boolean> {
+  const prisma = await db();
+  return (await prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId } } })) !== null;
 }

@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "@/lib/api/errors";
+import { InvalidError, notFound } from "@/lib/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -54,7 +54,7 @@ export async function updateSignInPolicy(orgId: string, policy: { allowPassword:
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     if (policy.allowSso && !(await tx.oidcConnection.findUnique({ where: { orgId } }))) {
-      throw new ApiError("BAD_REQUEST", "Set up the SSO connection before allowing single sign-on.");
+      throw new InvalidError("Set up the SSO connection before allowing single sign-on.");
     }
     const org = await tx.organization.update({ where: { id: orgId }, data: policy });
     await recordAudit(tx, { orgId, actor, action: "sign_in_policy.update", targetType: "organization", targetId: orgId, details: policy });

@@ -1,18 +1,14 @@
 // Form and request schemas of organizations and users: importable by console forms in the browser.
 import { z } from "zod";
+import { Email, Password, PASSWORD_MAX_LENGTH } from "@/lib/auth/account-schemas";
+import { ROLES } from "@/lib/auth/permissions";
 import { identifier, name, text } from "@/lib/validation/strings";
 
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 256;
+// Accounts' own fields are lib/auth's (sign-in reads them too); organizations' forms use them.
+export { Email, Password, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, PersonName } from "@/lib/auth/account-schemas";
 
-export const Email = z.email("must be a valid email address").max(254).transform((email) => email.toLowerCase());
-export const Password = text()
-  .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
-  .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);
 export const OrganizationName = name({ max: 255 }).min(1, "must not be empty");
-/** A user's display name. */
-export const PersonName = name({ max: 255 });
-export const RoleName = z.enum(["owner", "admin", "member"], "must be owner, admin or member");
+export const RoleName = z.enum(ROLES, `must be ${ROLES.slice(0, -1).join(", ")} or ${ROLES.at(-1)}`);
 
 export const SignUpForm = z.strictObject({ email: Email, password: Password, organization: OrganizationName });
 /**
@@ -26,7 +22,6 @@ export const FinishSignUpForm = z.strictObject({
 });
 export const InviteForm = z.strictObject({ email: Email, role: RoleName });
 export const RoleForm = z.strictObject({ user_id: identifier({ min: 1 }), role: RoleName });
-export const MemberForm = z.strictObject({ user_id: identifier({ min: 1 }) });
 /** Removing a member: their keys are revoked, or taken over by the person removing them. */
 export const RemoveMemberForm = z.strictObject({
   user_id: identifier({ min: 1 }),

@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/api/errors";
+import { ConflictError, ForbiddenError, InvalidError, RateLimitedError } from "@/lib/errors";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/lockout";
 import { consumeEmailToken, createEmailToken, emailTokenValid } from "@/lib/auth/magic-link";
 import { sendMail } from "@/lib/auth/mail";
@@ -42,14 +42,14 @@ export async function signUp(
   client: { clientAddress: string },
 ): Promise<SignUpResult> {
   if (!signUpAllowed()) {
-    throw new ApiError("FORBIDDEN", "Sign-up is turned off on this server. Ask an administrator for an invitation.");
+    throw new ForbiddenError("Sign-up is turned off on this server. Ask an administrator for an invitation.");
   }
   const refused = await firstRefusal([
     [SIGN_IN_RULES.signUpPerIp, rateLimitAddress(client.clientAddress)],
     [SIGN_IN_RULES.signUpPerEmail, input.email],
   ]);
   if (refused) {
-    throw new ApiError("RATE_LIMITED", rateLimitMessage(refused), undefined, { "retry-after": String(refused.resetSeconds) });
+    throw new RateLimitedError(rateLimitMessage(refused), refused.resetSeconds);
   }
 
   const prisma = await db();
@@ -75,24 +75,23 @@ export async function signUp(
  * Finishes a sign-up from the mailed link's page: the pending password becomes usable only for whoever
  * both holds the link (owns the address) and knows the password (filled in the form). Either alone is
  * not enough: someone else may have signed up with the address, and a magic link of any other kind
- * makes a pending account passwordless instead (events.signIn in lib/auth/console-auth.ts).
+ * makes a pending account passwordless instead (events.signIn in lib/console/auth.ts).
  * Wrong passwords count towards the sign-in lock-out; the token is used up only by the right one, so
  * a typo does not cost the link. The caller then signs in with the same email and password.
  */
 export async function finishSignUp(input: z.infer<typeof FinishSignUpForm>): Promise<void> {
   const { email, token, password } = input;
-  const expired = new ApiError(
-    "BAD_REQUEST",
+  const expired = new InvalidError(
     "This link has expired or was already used. Sign in with a magic link from the sign-in page instead; " +
       "you can then set a password on your account page.",
   );
-  const wrongPassword = (message: string) => new ApiError("BAD_REQUEST", message, [{ field: "password", message }]);
+  const wrongPassword = (message: string) => new InvalidError(message, [{ field: "password", message }]);
   if (!(await emailTokenValid(email, token))) throw expired;
   if (await lockedUntil(email)) throw wrongPassword("Too many wrong passwords. Try again in 15 minutes.");
   const prisma = await db();
   const user = await prisma.user.findUnique({ where: { email } });
   if (!user?.signUpPending || !user.passwordHash) {
-    throw new ApiError("BAD_REQUEST", "This sign-up is already finished. Sign in from the sign-in page.");
+    throw new InvalidError("This sign-up is already finished. Sign in from the sign-in page.");
   }
   if (!(await verifyPassword(user.passwordHash, password))) {
     await recordFailedSignIn(email);
@@ -108,7 +107,7 @@ export async function finishSignUp(input: z.infer<typeof FinishSignUpForm>): Pro
 async function createAccount(input: z.infer<typeof SignUpForm>, options: { pending: boolean }) {
   const user = await createUser({ email: input.email, password: input.password }).catch((error) => {
     // Two sign-ups of one address at the same moment: the second is answered like any existing address.
-    if (error instanceof ApiError && error.code === "CONFLICT") return null;
+    if (error instanceof ConflictError) return null;
     throw error;
   });
   if (!user) return null;

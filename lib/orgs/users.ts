@@ -1,4 +1,4 @@
-import { ApiError, notFound } from "@/lib/api/errors";
+import { ConflictError, notFound } from "@/lib/errors";
 import { hashPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -9,7 +9,7 @@ export async function createUser(input: { email: string; password?: string; name
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const prisma = await db();
   const existing = await prisma.user.findUnique({ where: { email: input.email } });
-  if (existing) throw new ApiError("CONFLICT", `A user with email ${input.email} already exists.`);
+  if (existing) throw new ConflictError(`A user with email ${input.email} already exists.`);
   return prisma.user.create({
     data: { id: newId("usr"), email: input.email, name: input.name ?? null, passwordHash },
   });
@@ -23,4 +23,26 @@ export async function findUser(idOrEmail: string) {
   });
   if (!user) throw notFound(`User ${idOrEmail}`);
   return user;
+}
+
+/** A user by email (as stored: lower case), or null: signing in, an unknown address is not an error. */
+export async function userByEmail(email: string) {
+  const prisma = await db();
+  return prisma.user.findUnique({ where: { email: email.toLowerCase() } });
+}
+
+/** The organization a user opened last, where the console lands them after signing in; or null. */
+export async function lastOrganizationId(userId: string): Promise<string | null> {
+  const prisma = await db();
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { lastOrgId: true } });
+  return user?.lastOrgId ?? null;
+}
+
+/**
+ * Remembers the organization a member opened, for the next sign-in to land there. Only a member's own
+ * organization: any other id is ignored.
+ */
+export async function rememberLastOrganization(userId: string, orgId: string): Promise<void> {
+  const prisma = await db();
+  await prisma.user.updateMany({ where: { id: userId, memberships: { some: { orgId } } }, data: { lastOrgId: orgId } });
 }

@@ -26,6 +26,7 @@ const IDENTIFIER_PATTERN = new RegExp(`^[^${UNSTORABLE}${INVISIBLE}]*$`, "u");
 /** At least one visible character; white space only around it (trimmed away). */
 const NAME_PATTERN = new RegExp(`^\\p{Zs}*[^\\s${UNSTORABLE}${INVISIBLE}][^${UNSTORABLE}${INVISIBLE}]*$`, "u");
 
+// eslint-disable-next-line no-control-regex -- finding the NUL character is the point
 const NUL = /\u0000/;
 const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
 const INVISIBLE_CHARACTER = new RegExp(`[${INVISIBLE}]`, "u");

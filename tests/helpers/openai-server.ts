@@ -10,9 +10,12 @@ export interface RecordedRequest {
 
 /**
  * A local OpenAI-compatible HTTP server. Embeddings are a deterministic bag of hashed words, so
- * texts sharing words are close; `chat` decides each chat completion reply.
+ * texts sharing words are close; `chat` decides each chat completion reply (`hang`: none, the connection
+ * stays open until the client gives up).
  */
-export async function startOpenAIServer(options: { chat?: (body: any, request: RecordedRequest) => { status?: number; json?: unknown; delayMs?: number } } = {}) {
+export async function startOpenAIServer(
+  options: { chat?: (body: any, request: RecordedRequest) => { status?: number; json?: unknown; hang?: boolean } } = {},
+) {
   const requests: RecordedRequest[] = [];
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -32,8 +35,8 @@ export async function startOpenAIServer(options: { chat?: (body: any, request: R
       });
     }
     if (req.url?.endsWith("/chat/completions") && options.chat) {
-      const { status = 200, json, delayMs = 0 } = options.chat(body, recorded);
-      setTimeout(() => reply(status, json), delayMs);
+      const { status = 200, json, hang = false } = options.chat(body, recorded);
+      if (!hang) reply(status, json);
       return;
     }
     reply(404, { error: { message: "not here" } });
@@ -43,7 +46,11 @@ export async function startOpenAIServer(options: { chat?: (body: any, request: R
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

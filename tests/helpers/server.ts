@@ -24,8 +24,9 @@ export interface RunningServer {
 }
 
 /**
- * `npm start` (scripts/start.mjs) as a child process, resolved once /api/v1/health answers 200. With
- * `unreaped`, its parent is a process that never reaps it (`sleep`): killed, it stays a zombie until stop().
+ * `npm start` (scripts/start.mjs) as a child process, resolved once it says it is ready and /api/v1/health
+ * answers 200. With `unreaped`, its parent is a process that never reaps it (`sleep`): killed, it stays a
+ * zombie until stop().
  */
 export async function startServer(env: Record<string, string>, { unreaped = false } = {}): Promise<RunningServer> {
   const port = Number(env.PORT);
@@ -56,20 +57,27 @@ export async function startServer(env: Record<string, string>, { unreaped = fals
       await exited;
     },
   };
-  const deadline = Date.now() + 120_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
-    if (unreaped) server.pid = Number(/server pid (\d+)/.exec(output)?.[1] ?? 0);
-    try {
-      const response = await fetch(`${base}/api/v1/health`);
-      if (response.status === 200 && output.includes("is ready at")) return server;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  // The server announces "Memory Gateway is ready at" once it listens: wait for that line, or the exit.
+  const ready = await new Promise<boolean>((resolve) => {
+    const timeout = setTimeout(() => resolve(false), 120_000);
+    const settle = (isReady: boolean) => {
+      clearTimeout(timeout);
+      child.stdout!.off("data", onOutput);
+      child.stderr!.off("data", onOutput);
+      resolve(isReady);
+    };
+    const onOutput = () => output.includes("Memory Gateway is ready at") && settle(true);
+    child.stdout!.on("data", onOutput);
+    child.stderr!.on("data", onOutput);
+    // "close", not "exit": by then everything the process printed has been read.
+    child.once("close", () => settle(false));
+  });
+  if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output}`);
+  if (unreaped) server.pid = Number(/server pid (\d+)/.exec(output)?.[1] ?? 0);
+  const health = ready ? await fetch(`${base}/api/v1/health`).catch(() => undefined) : undefined;
+  if (health?.status === 200) return server;
   await server.stop();
-  throw new Error(`server did not become healthy:\n${output}`);
+  throw new Error(`server did not become healthy (health answered ${health?.status ?? "nothing"}):\n${output}`);
 }
 
 function killIfAlive(pid: number) {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Worker as WorkerThread } from "node:worker_threads";
-import { ApiError } from "@/lib/api/errors";
+import { UnavailableError } from "@/lib/errors";
 import { projectRoot } from "@/lib/config";
 
 // Taken at run time, out of the bundler's sight: Next's bundler rewrites `new Worker(...)` into a chunk
@@ -112,7 +112,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       await Promise.all(this.workers.map((w) => w.ready));
       this.allReady = true;
     } catch (error) {
-      this.loadFailure ??= new ApiError("SERVICE_UNAVAILABLE", `The local embedding model could not be loaded: ${(error as Error).message}`);
+      this.loadFailure ??= new UnavailableError(`The local embedding model could not be loaded: ${(error as Error).message}`);
       for (const job of this.takeQueued()) job.reject(this.loadFailure);
       throw this.loadFailure;
     }

@@ -1,5 +1,5 @@
 import type OpenAI from "openai";
-import { ApiError } from "@/lib/api/errors";
+import { UpstreamError } from "@/lib/errors";
 import { openAIClient } from "../openai-client";
 import { assertDimensions, EMBEDDING_DIMENSIONS, normalize, type EmbeddingProvider } from "./provider";
 
@@ -34,7 +34,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
         vectors = [...response.data].sort((a, b) => a.index - b.index).map((item) => item.embedding);
         assertDimensions(this.model, vectors);
       } catch (error) {
-        throw new ApiError("UPSTREAM_ERROR", `The embedding provider (${this.model}) failed: ${(error as Error).message}`);
+        throw new UpstreamError(`The embedding provider (${this.model}) failed: ${(error as Error).message}`);
       }
       out.push(...vectors.map((vector) => normalize(vector)));
     }

@@ -1,7 +1,7 @@
 // GET|POST /api/auth/* — console sign-in (next-auth): password, magic link and each organization's SSO
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/console-auth";
-import { signInRateLimit } from "@/lib/auth/sign-in-limits";
+import { authOptions } from "@/lib/console/auth";
+import { signInRateLimit } from "@/lib/console/sign-in-rate-limit";
 import { clientAddress } from "@/lib/net/client-address";
 
 type Context = { params: Promise<{ nextauth: string[] }> };

@@ -1,9 +1,11 @@
 // /api/v1 itself and any other path under it — a 404 in the envelope rather than an HTML page
-import { apiErrorResponse } from "@/lib/api/envelope";
+import { errorResponse } from "@/lib/http/envelope";
+import { errorReport } from "@/lib/http/errors";
 
 function notFound(request: Request) {
   const { pathname } = new URL(request.url);
-  return apiErrorResponse("NOT_FOUND", `No API route ${request.method} ${pathname}. See /api/v1/openapi.json.`);
+  const message = `No API route ${request.method} ${pathname}. See /api/v1/openapi.json.`;
+  return errorResponse(errorReport("NOT_FOUND", message));
 }
 
 // OPTIONS too: Next's default would answer 204 and list every method for a path that does not exist.

@@ -1,9 +1,8 @@
 // POST /api/v1/ask — an answer from memory with cited sources
 import { endpoints } from "@/lib/api/endpoints";
-import { apiRoute } from "@/lib/api/methods";
 import { withApiKey } from "@/lib/api/with-api-key";
-import { askOperation } from "@/lib/memory/operations";
+import { apiRoute } from "@/lib/http/methods";
 
-const askRoute = withApiKey(endpoints.ask, askOperation);
+const askRoute = withApiKey(endpoints.ask);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ POST: askRoute });

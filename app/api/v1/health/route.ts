@@ -1,16 +1,15 @@
 // GET /api/v1/health — readiness: 200 once the database is open and migrated; says whether embeddings are loaded
-import { successResponse, toErrorResponse } from "@/lib/api/envelope";
-import { apiRoute } from "@/lib/api/methods";
-import { getDatabase } from "@/lib/db";
+import { checkDatabase } from "@/lib/db";
+import { successResponse, toErrorResponse } from "@/lib/http/envelope";
+import { apiRoute } from "@/lib/http/methods";
 import { embedderReady } from "@/lib/memory/embeddings";
 
 export const dynamic = "force-dynamic";
 
 async function healthRoute() {
   try {
-    const database = await getDatabase();
-    await database.prisma.$queryRaw`SELECT 1`;
-    return successResponse({ status: "ok", database: database.kind, embeddings: embedderReady() ? "ready" : "loading" });
+    const database = await checkDatabase();
+    return successResponse({ status: "ok", database, embeddings: embedderReady() ? "ready" : "loading" });
   } catch (error) {
     return toErrorResponse(error);
   }

@@ -1,5 +1,5 @@
 // POST /api/v1/mcp/{namespace_id} — the namespace's MCP endpoint (Streamable HTTP, stateless)
-import { apiRoute } from "@/lib/api/methods";
+import { apiRoute } from "@/lib/http/methods";
 import { handleMcpRequest } from "@/lib/mcp/http";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { errorResponse } from "./envelope";
-import { ApiError } from "./errors";
+import { errorReport } from "./errors";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -21,7 +21,7 @@ export function apiRoute(
   const why = options.notAllowed ? ` ${options.notAllowed}` : "";
   const message = (method: string) => `${method} is not allowed here; use ${allowed.join(", ")}.${why}`;
   const notAllowed = (request: Request) =>
-    errorResponse(new ApiError("METHOD_NOT_ALLOWED", message(request.method), undefined, { allow }));
+    errorResponse(errorReport("METHOD_NOT_ALLOWED", message(request.method), { allow }));
   const route = Object.fromEntries(METHODS.map((method) => [method, handlers[method] ?? notAllowed])) as Record<Method | "OPTIONS", RouteHandler>;
   route.OPTIONS = () => new Response(null, { status: 204, headers: { allow } });
   return route;

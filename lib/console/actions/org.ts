@@ -1,29 +1,44 @@
 "use server";
-// The console's mutations under /{org-slug}: each is a runConsoleAction with its role and form schema.
+// The console's mutations under /{org-slug}: each is a runConsoleAction with its roles and form schema,
+// then one domain call.
 import { revalidatePath } from "next/cache";
+import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { sendInvitation } from "@/lib/auth/magic-link";
+import { ROLES } from "@/lib/auth/permissions";
 import { ApiKeyForm, KeyIdForm, OidcConnectionForm } from "@/lib/auth/schemas";
 import { saveOidcConnection } from "@/lib/auth/sso";
 import { runConsoleAction } from "@/lib/console/action";
 import { METHOD_LABELS, sessionAllowedIn } from "@/lib/console/session";
-import { namespacesForMember } from "@/lib/namespaces/namespaces";
-import { ApiError } from "@/lib/api/errors";
+import { InvalidError } from "@/lib/errors";
 import { changeMemberRole, inviteMember, removeMember } from "@/lib/orgs/members";
 import { updateSignInPolicy } from "@/lib/orgs/organizations";
 import { InviteForm, PolicyForm, RemoveMemberForm, RoleForm } from "@/lib/orgs/schemas";
+import { rememberLastOrganization } from "@/lib/orgs/users";
 
-const EVERYONE = ["owner", "admin", "member"] as const;
 const ADMINS = ["owner", "admin"] as const;
 const OWNERS = ["owner"] as const;
 
+/** The organization the user opened, for their next sign-in to land there (called by the page, not a form). */
+export async function rememberOrganization(orgSlug: string) {
+  return runConsoleAction(orgSlug, { roles: ROLES, input: z.undefined() }, undefined, async (context) => {
+    await rememberLastOrganization(context.userId, context.orgId);
+    return null;
+  });
+}
+
+/** The key-creation policy (who, which namespaces, which permissions, scopes) is createApiKey's. */
 export async function generateApiKey(orgSlug: string, form: unknown) {
-  return runConsoleAction(orgSlug, { roles: EVERYONE, input: ApiKeyForm }, form, async (context, input) => {
-    const grantable = new Set((await namespacesForMember(context.orgId, context.userId, context.role)).map((ns) => ns.id));
-    const refused = input.namespace_ids.filter((id) => !grantable.has(id));
-    if (refused.length) throw new ApiError("FORBIDDEN", `You cannot grant namespace ${refused.join(", ")}.`);
+  return runConsoleAction(orgSlug, { roles: ROLES, input: ApiKeyForm }, form, async (context, input) => {
     const { key, secret } = await createApiKey(
-      { orgId: context.orgId, name: input.name, permissions: input.permissions, scopes: input.scopes, namespaceIds: input.namespace_ids, createdById: context.userId },
+      {
+        orgId: context.orgId,
+        name: input.name,
+        permissions: input.permissions,
+        scopes: input.scopes,
+        namespaceIds: input.namespace_ids,
+        createdById: context.userId,
+      },
       context.actor,
     );
     revalidatePath(`/${context.orgSlug}/keys`);
@@ -32,7 +47,7 @@ export async function generateApiKey(orgSlug: string, form: unknown) {
 }
 
 export async function revokeKey(orgSlug: string, form: unknown) {
-  return runConsoleAction(orgSlug, { roles: EVERYONE, input: KeyIdForm }, form, async (context, input) => {
+  return runConsoleAction(orgSlug, { roles: ROLES, input: KeyIdForm }, form, async (context, input) => {
     // Members revoke the keys they created; owners and admins any key of the organization.
     const createdById = context.role === "member" ? context.userId : undefined;
     await revokeApiKey(input.key_id, context.actor, { orgId: context.orgId, createdById });
@@ -43,8 +58,9 @@ export async function revokeKey(orgSlug: string, form: unknown) {
 
 export async function invite(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: InviteForm }, form, async (context, input) => {
-    await inviteMember({ orgId: context.orgId, email: input.email, role: input.role, byRole: context.role }, context.actor);
-    await sendInvitation({ email: input.email, orgName: context.orgName, orgSlug: context.orgSlug, invitedBy: context.email });
+    const { orgId, orgName, orgSlug, role: byRole } = context;
+    await inviteMember({ orgId, email: input.email, role: input.role, byRole }, context.actor);
+    await sendInvitation({ email: input.email, orgName, orgSlug, invitedBy: context.email });
     revalidatePath(`/${context.orgSlug}/members`);
     return null;
   });
@@ -52,7 +68,8 @@ export async function invite(orgSlug: string, form: unknown) {
 
 export async function changeRole(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: ADMINS, input: RoleForm }, form, async (context, input) => {
-    await changeMemberRole({ orgId: context.orgId, userId: input.user_id, role: input.role, byRole: context.role }, context.actor);
+    const change = { orgId: context.orgId, userId: input.user_id, role: input.role, byRole: context.role };
+    await changeMemberRole(change, context.actor);
     revalidatePath(`/${context.orgSlug}/members`);
     return null;
   });
@@ -73,13 +90,18 @@ export async function remove(orgSlug: string, form: unknown) {
 
 export async function savePolicy(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { roles: OWNERS, input: PolicyForm }, form, async (context, input) => {
-    const policy = { allowPassword: input.allow_password, allowMagicLink: input.allow_magic_link, allowSso: input.allow_sso };
+    const policy = {
+      allowPassword: input.allow_password,
+      allowMagicLink: input.allow_magic_link,
+      allowSso: input.allow_sso,
+    };
     // An owner must not lock themselves out through a method they have not used yet (an SSO setup that
     // does not work, say): they first sign in with a method that stays allowed.
     if (!sessionAllowedIn(context.session, { id: context.orgId, ...policy })) {
-      throw new ApiError(
-        "BAD_REQUEST",
-        `You signed in with ${METHOD_LABELS[context.session.method]}, which this change turns off. Sign in with a method it keeps (for single sign-on, through this organization's identity provider), then save it again.`,
+      throw new InvalidError(
+        `You signed in with ${METHOD_LABELS[context.session.method]}, which this change turns off. ` +
+          "Sign in with a method it keeps (for single sign-on, through this organization's identity provider), " +
+          "then save it again.",
       );
     }
     await updateSignInPolicy(context.orgId, policy, context.actor);

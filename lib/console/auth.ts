@@ -1,73 +1,45 @@
-import { PrismaAdapter } from "@auth/prisma-adapter";
 import type { AuthOptions, User } from "next-auth";
 import { decode as decodeJwt } from "next-auth/jwt";
-import type { Adapter, AdapterAccount, AdapterUser } from "next-auth/adapters";
 import CredentialsProvider from "next-auth/providers/credentials";
 import EmailProvider from "next-auth/providers/email";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import type { TokenSet } from "openid-client";
 import { z } from "zod";
-import { publicUrl } from "@/lib/config";
-import { outboundHttpOptions } from "@/lib/net/outbound";
-import { db } from "@/lib/db";
-import { newId } from "@/lib/ids";
-import { addMember } from "@/lib/orgs/members";
-import { Email, PersonName } from "@/lib/orgs/schemas";
-import { serverSecret } from "@/lib/secrets";
-import { safeCallbackPath } from "./callback-url";
+// The console's sign-in: next-auth's options (providers, session cookie, callbacks and events), an adapter
+// over the domain's sign-in (lib/orgs/sign-in.ts) and console sessions (lib/auth/console-sessions.ts).
+import { Email } from "@/lib/auth/account-schemas";
+import { safeCallbackPath } from "@/lib/auth/callback-url";
 import {
   CONSOLE_SESSION_MAX_AGE_SECONDS,
   consoleSessionActive,
   endConsoleSession,
   startConsoleSession,
   type SessionClient,
-} from "./console-sessions";
-import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "./lockout";
-import { MAGIC_LINK_MAX_AGE_SECONDS } from "./magic-link";
-import { sendMail } from "./mail";
-import { hashPassword, needsRehash, verifyPassword } from "./passwords";
-import { normalizeSignInEmail } from "./sign-in-limits";
-import { emailDomain, orgIdOfSsoProvider, ssoProviderId, ssoSignInConnection } from "./sso";
-
-/** How a console session was established; an organization's policy says which may open it. */
-export type SignInMethod = "password" | "magic_link" | "sso";
+  type SignInMethod,
+} from "@/lib/auth/console-sessions";
+import { MAGIC_LINK_MAX_AGE_SECONDS } from "@/lib/auth/magic-link";
+import { sendMail } from "@/lib/auth/mail";
+import { normalizeSignInEmail } from "@/lib/auth/sign-in-limits";
+import { emailDomain, orgIdOfSsoProvider, ssoProviderId, ssoSignInConnection } from "@/lib/auth/sso";
+import { publicUrl } from "@/lib/config";
+import { outboundHttpOptions } from "@/lib/net/outbound";
+import {
+  accountExists,
+  consoleAccountsAdapter,
+  recordSignIn,
+  signInWithPassword,
+  ssoProfileFields,
+} from "@/lib/orgs/sign-in";
+import { serverSecret } from "@/lib/secrets";
 
 const PasswordSignIn = z.object({ email: Email, password: z.string().max(256) });
-
-// Verifying against a real hash when the account does not exist keeps both replies equally slow.
-let decoyHash: Promise<string> | undefined;
 
 async function authorizePassword(credentials: Record<string, string> | undefined): Promise<User> {
   const parsed = PasswordSignIn.safeParse(credentials ?? {});
   if (!parsed.success) throw new Error("InvalidCredentials");
-  const { email, password } = parsed.data;
-  if (await lockedUntil(email)) throw new Error("Locked");
-  const prisma = await db();
-  const user = await prisma.user.findUnique({ where: { email } });
-  const valid = await verifyPassword(user?.passwordHash ?? (await (decoyHash ??= hashPassword("decoy password"))), password);
-  // A sign-up whose address was not confirmed yet fails like a wrong password: whoever filled in the
-  // form must not learn from the password working that the address had no account before.
-  if (!user?.passwordHash || !valid || user.signUpPending) {
-    await recordFailedSignIn(email);
-    throw new Error((await lockedUntil(email)) ? "Locked" : "InvalidCredentials");
-  }
-  await clearFailedSignIns(email);
-  if (needsRehash(user.passwordHash)) {
-    await prisma.user.update({ where: { id: user.id }, data: { passwordHash: await hashPassword(password) } });
-  }
-  return { id: user.id, email: user.email, name: user.name };
-}
-
-/**
- * An identity provider's email and name, held to the rules of every other input: an organization's
- * provider can send anything. An email that is not one becomes "" and the sign-in is refused
- * (SsoEmailInvalid); a name that could not be typed into a form (U+0000, a lone surrogate, a bidi
- * override, over 255 characters) is dropped, since the account does not need one.
- */
-export function ssoProfileFields(profile: Record<string, unknown>): { email: string; name: string | null } {
-  const email = Email.safeParse(profile.email);
-  const name = PersonName.safeParse(profile.name);
-  return { email: email.success ? email.data : "", name: name.success && name.data ? name.data : null };
+  const signedIn = await signInWithPassword(parsed.data.email, parsed.data.password);
+  if ("refused" in signedIn) throw new Error(signedIn.refused);
+  return signedIn.user;
 }
 
 type SsoConnection = NonNullable<Awaited<ReturnType<typeof ssoSignInConnection>>>;
@@ -104,26 +76,6 @@ function ssoProvider(connection: SsoConnection): OAuthConfig<Record<string, unkn
   };
 }
 
-/** next-auth's Prisma adapter, with our ids, and without the identity provider's tokens (never used). */
-function adapter(prisma: Awaited<ReturnType<typeof db>>): Adapter {
-  const base = PrismaAdapter(prisma as never) as Adapter;
-  return {
-    ...base,
-    // Only SSO creates users through the adapter (a magic link never does): the profile is checked again
-    // here, so that nothing unchecked is stored even if a provider's profile() skipped it.
-    createUser: async ({ email: rawEmail, name: rawName, emailVerified }: Omit<AdapterUser, "id">) => {
-      const { email, name } = ssoProfileFields({ email: rawEmail, name: rawName });
-      if (!email) throw new Error("SsoEmailInvalid");
-      return prisma.user.create({ data: { id: newId("usr"), email, name, emailVerified } }) as never;
-    },
-    linkAccount: async (account: AdapterAccount) => {
-      await prisma.account.create({
-        data: { id: newId("acc"), userId: account.userId, type: account.type, provider: account.provider, providerAccountId: account.providerAccountId },
-      });
-    },
-  };
-}
-
 /**
  * next-auth's options. JWT sessions (the Credentials provider requires them); the session carries the
  * user and how they signed in, and every console request re-reads membership, role and the
@@ -133,7 +85,6 @@ function adapter(prisma: Awaited<ReturnType<typeof db>>): Adapter {
  */
 export async function authOptions(providerId?: string, client: SessionClient = {}): Promise<AuthOptions> {
   process.env.NEXTAUTH_URL ||= publicUrl();
-  const prisma = await db();
   const ssoOrgId = orgIdOfSsoProvider(providerId);
   const connection = ssoOrgId ? await ssoSignInConnection(ssoOrgId) : null;
   // The session this browser had when it signs in again (a magic link, linking SSO from /account):
@@ -141,7 +92,7 @@ export async function authOptions(providerId?: string, client: SessionClient = {
   let replacedSession: { uid: string; sid: string } | null = null;
   return {
     secret: serverSecret("NEXTAUTH_SECRET"),
-    adapter: adapter(prisma),
+    adapter: await consoleAccountsAdapter(),
     session: { strategy: "jwt", maxAge: CONSOLE_SESSION_MAX_AGE_SECONDS },
     jwt: {
       // A session cookie stands only while its console_sessions row does: signing out, "sign out
@@ -177,8 +128,7 @@ export async function authOptions(providerId?: string, client: SessionClient = {
         },
         // The same reply whether or not an account has the address: mail goes only to existing users.
         async sendVerificationRequest({ identifier, url }) {
-          const user = await prisma.user.findUnique({ where: { email: identifier.toLowerCase() } });
-          if (!user) return;
+          if (!(await accountExists(identifier))) return;
           await sendMail({
             to: identifier,
             subject: "Your Memory Gateway sign-in link",
@@ -199,7 +149,7 @@ export async function authOptions(providerId?: string, client: SessionClient = {
           // Asking for a link always succeeds (mail goes only to existing accounts, see above); using one
           // needs the account, so a link never creates one.
           if (email?.verificationRequest) return true;
-          return Boolean(await prisma.user.findUnique({ where: { email: String(user.email).toLowerCase() } }));
+          return accountExists(String(user.email));
         }
         if (connection && account?.provider === ssoProviderId(connection.org.id)) {
           const email = String(user.email ?? "");
@@ -234,23 +184,11 @@ export async function authOptions(providerId?: string, client: SessionClient = {
         }
       },
       async signIn({ user, account }) {
-        // A magic link proves the address but not who typed a pending sign-up's password: anyone can sign
-        // up with someone else's address. The account is confirmed without that password (it becomes
-        // passwordless; /account sets a new one). Only the finish-sign-up page, which asks for the
-        // password as well as the mailed token, keeps it (finishSignUp in lib/orgs/sign-up.ts).
-        if (account?.provider === "email") {
-          await prisma.user.updateMany({
-            where: { id: user.id, signUpPending: true },
-            data: { signUpPending: false, passwordHash: null },
-          });
-        }
-        await prisma.user.update({ where: { id: user.id }, data: { lastSignInAt: new Date() } });
-        // First SSO sign-in of an allowed domain joins the organization as a member.
-        const orgId = orgIdOfSsoProvider(account?.provider);
-        if (orgId && !(await prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId: user.id } } }))) {
-          await addMember({ orgId, userId: user.id, role: "member" }, { type: "user", id: user.id });
-        }
-        if (orgId) await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: orgId } });
+        // A magic link confirms a pending sign-up (without its password); a first SSO sign-in joins.
+        await recordSignIn(user.id, {
+          magicLink: account?.provider === "email",
+          ssoOrgId: orgIdOfSsoProvider(account?.provider),
+        });
       },
     },
   };

@@ -1,4 +1,4 @@
-import { ApiError } from "./errors";
+import { InvalidError, PayloadTooLargeError } from "@/lib/errors";
 
 /** The largest JSON body accepted, in bytes. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -7,18 +7,18 @@ export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 export async function readJsonBody(request: Request): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
-    throw new ApiError("BAD_REQUEST", "Send the body as JSON with `Content-Type: application/json`.");
+    throw new InvalidError("Send the body as JSON with `Content-Type: application/json`.");
   }
   const text = await readBodyText(request);
-  if (!text.trim()) throw new ApiError("BAD_REQUEST", "The request body is empty; send a JSON object.");
+  if (!text.trim()) throw new InvalidError("The request body is empty; send a JSON object.");
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new ApiError("BAD_REQUEST", `Malformed JSON body: ${(error as Error).message}`);
+    throw new InvalidError(`Malformed JSON body: ${(error as Error).message}`);
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    throw new ApiError("BAD_REQUEST", "The request body must be a JSON object.");
+    throw new InvalidError("The request body must be a JSON object.");
   }
   return value;
 }
@@ -45,5 +45,5 @@ export async function readBodyText(request: Request): Promise<string> {
 }
 
 function tooLarge() {
-  return new ApiError("PAYLOAD_TOO_LARGE", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+  return new PayloadTooLargeError(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 }

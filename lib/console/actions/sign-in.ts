@@ -1,8 +1,9 @@
 "use server";
-import { asApiError } from "@/lib/api/envelope";
+// The sign-in page's action; the sign-in itself is next-auth's (lib/console/auth.ts).
 import { SsoStartForm } from "@/lib/auth/schemas";
 import { findSsoOrganization, ssoProviderId } from "@/lib/auth/sso";
 import type { ActionResult } from "@/lib/console/action";
+import { describeError } from "@/lib/http/errors";
 
 /** "Continue with SSO": the provider of the organization a work email or slug belongs to. */
 export async function startSso(form: unknown): Promise<ActionResult<{ providerId: string; orgName: string }>> {
@@ -12,7 +13,11 @@ export async function startSso(form: unknown): Promise<ActionResult<{ providerId
     const org = await findSsoOrganization(parsed.data.email_or_slug);
     return { ok: true, data: { providerId: ssoProviderId(org.id), orgName: org.name } };
   } catch (error) {
-    const apiError = asApiError(error);
-    return { ok: false, error: apiError.code === "NOT_FOUND" ? "No organization uses single sign-on for that email or slug." : apiError.message };
+    const refusal = describeError(error);
+    const unknown = refusal.code === "NOT_FOUND";
+    return {
+      ok: false,
+      error: unknown ? "No organization uses single sign-on for that email or slug." : refusal.message,
+    };
   }
 }

@@ -1,0 +1,74 @@
+// `npm run lint`: typescript-eslint's recommended rules, React's hook rules, and the layers
+// (tools/eslint-layers.mjs): imports only point down, no two folders import each other, no file cycle in lib/.
+import js from "@eslint/js";
+import { defineConfig, globalIgnores } from "eslint/config";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
+import reactHooks from "eslint-plugin-react-hooks";
+import globals from "globals";
+import tseslint from "typescript-eslint";
+import layers from "./tools/eslint-layers.mjs";
+
+export default defineConfig(
+  globalIgnores([
+    "**/node_modules/**",
+    "**/.next*/**",
+    "lib/generated/**",
+    "native/*/build/**",
+    "bench/.cache/**",
+    "bench/results/tmp/**",
+    "test-results/**",
+    "playwright-report/**",
+    ".data/**",
+    "next-env.d.ts",
+  ]),
+  {
+    linterOptions: { reportUnusedDisableDirectives: "error" },
+    languageOptions: { globals: { ...globals.node } },
+  },
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    rules: {
+      // `_name` marks a parameter or binding kept for its position or its shape.
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    // Tests and benchmarks read JSON answers of every shape: typing each one would only restate the API.
+    files: ["tests/**", "e2e/**", "bench/**"],
+    rules: { "@typescript-eslint/no-explicit-any": "off" },
+  },
+  {
+    files: ["native/**/*.cjs"],
+    languageOptions: { sourceType: "commonjs" },
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+  {
+    files: ["app/**/*.tsx", "components/**/*.tsx"],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { "react-hooks": reactHooks },
+    rules: {
+      "react-hooks/rules-of-hooks": "error",
+      "react-hooks/exhaustive-deps": "error",
+    },
+  },
+  {
+    files: ["**/*.{ts,tsx,mts,mjs,js}"],
+    plugins: { layers },
+    rules: { "layers/imports": "error", "layers/no-folder-cycle": "error" },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx,mts,mjs}"],
+    plugins: { "import-x": importX },
+    settings: {
+      // Extensions and parsers as import-x's TypeScript preset has them; the resolver knows the `@/` alias.
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
+  },
+);

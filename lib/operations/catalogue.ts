@@ -1,0 +1,168 @@
+// Every operation an API key can run (docs/api.md): the HTTP API's routes and OpenAPI document
+// (lib/api/endpoints.ts) and the MCP tools (lib/mcp/server.ts) are built from this table.
+import { z } from "zod";
+import { Page, PaginationQuery } from "@/lib/http/pagination";
+import { ask } from "@/lib/memory/ask";
+import { forget, getMemory, memoryItems, remember } from "@/lib/memory/memories";
+import { matchJson, recall } from "@/lib/memory/recall";
+import {
+  AskBody,
+  AskResultSchema,
+  ForgetBody,
+  ForgetResultSchema,
+  MatchSchema,
+  MemoryIdParams,
+  MemorySchema,
+  memoryJson,
+  RecallBody,
+  RememberBody,
+} from "@/lib/memory/schemas";
+import {
+  createGrant,
+  createNamespace,
+  deleteGrant,
+  deleteNamespace,
+  getNamespace,
+  listGrants,
+  listNamespaces,
+  updateNamespace,
+} from "@/lib/namespaces/namespaces";
+import {
+  CreateGrantBody,
+  CreateNamespaceBody,
+  DeletedSchema,
+  GrantIdParams,
+  GrantSchema,
+  grantJson,
+  NamespaceIdParams,
+  NamespaceSchema,
+  namespaceJson,
+  UpdateNamespaceBody,
+} from "@/lib/namespaces/schemas";
+import { identifier } from "@/lib/validation/strings";
+import { operation } from "./operation";
+
+/** The namespace an MCP endpoint's tools run in, as its path names it: `/mcp/{namespace_id}`. */
+export const McpPathParams = z.strictObject({ namespace_id: identifier({ min: 1 }) });
+
+export const operations = {
+  listNamespaces: operation({
+    permission: "NAMESPACE_READ",
+    query: PaginationQuery,
+    response: NamespaceSchema,
+    paginated: true,
+    async run({ key, query }) {
+      const { items, total } = await listNamespaces(key, query);
+      return new Page(items.map(namespaceJson), total, query);
+    },
+  }),
+  createNamespace: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "creating a namespace",
+    body: CreateNamespaceBody,
+    response: NamespaceSchema,
+    successStatus: 201,
+    run: async ({ key, body }) => namespaceJson(await createNamespace(key, body)),
+  }),
+  getNamespace: operation({
+    permission: "NAMESPACE_READ",
+    params: NamespaceIdParams,
+    response: NamespaceSchema,
+    run: async ({ key, params }) => namespaceJson(await getNamespace(key, params.id)),
+  }),
+  updateNamespace: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "changing a namespace",
+    params: NamespaceIdParams,
+    body: UpdateNamespaceBody,
+    response: NamespaceSchema,
+    run: async ({ key, params, body }) => namespaceJson(await updateNamespace(key, params.id, body)),
+  }),
+  deleteNamespace: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "deleting a namespace",
+    params: NamespaceIdParams,
+    response: DeletedSchema,
+    run: ({ key, params }) => deleteNamespace(key, params.id),
+  }),
+  listGrants: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "listing a namespace's grants",
+    params: NamespaceIdParams,
+    response: z.array(GrantSchema),
+    run: async ({ key, params }) => (await listGrants(key, params.id)).map(grantJson),
+  }),
+  createGrant: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "granting access to a namespace",
+    params: NamespaceIdParams,
+    body: CreateGrantBody,
+    response: GrantSchema,
+    successStatus: 201,
+    run: async ({ key, params, body }) => grantJson(await createGrant(key, params.id, body)),
+  }),
+  deleteGrant: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "removing a grant",
+    params: GrantIdParams,
+    response: DeletedSchema,
+    run: ({ key, params }) => deleteGrant(key, params.id, params.grantId),
+  }),
+  // The memory operations note identity and counts for their activity row.
+  remember: operation({
+    permission: "NAMESPACE_WRITE",
+    body: RememberBody,
+    response: z.union([MemorySchema, z.array(MemorySchema)]),
+    successStatus: 201,
+    activity: "remember",
+    async run({ key, body, activity }) {
+      activity.identityId = body.identity_id;
+      const { memories } = await remember(key, body, memoryItems(body), activity);
+      activity.details = { memories: memories.length };
+      return body.content !== undefined ? memoryJson(memories[0]) : memories.map(memoryJson);
+    },
+  }),
+  recall: operation({
+    permission: "NAMESPACE_READ",
+    body: RecallBody,
+    response: z.array(MatchSchema),
+    activity: "recall",
+    async run({ key, body, activity }) {
+      activity.identityId = body.identity_id;
+      const { matches } = await recall(key, body, activity);
+      activity.details = { matches: matches.length };
+      return matches.map(matchJson);
+    },
+  }),
+  ask: operation({
+    permission: "NAMESPACE_READ",
+    body: AskBody,
+    response: AskResultSchema,
+    activity: "ask",
+    async run({ key, body, activity }) {
+      activity.identityId = body.identity_id;
+      return ask(key, body, activity);
+    },
+  }),
+  forget: operation({
+    permission: "NAMESPACE_WRITE",
+    body: ForgetBody,
+    response: ForgetResultSchema,
+    activity: "forget",
+    async run({ key, body, activity }) {
+      activity.identityId = body.identity_id;
+      const { deleted, memoryIds } = await forget(key, body, activity);
+      activity.details = { deleted };
+      return { deleted, memory_ids: memoryIds };
+    },
+  }),
+  getMemory: operation({
+    permission: "NAMESPACE_READ",
+    params: MemoryIdParams,
+    response: MemorySchema,
+    activity: "get_memory",
+    run: async ({ key, params, activity }) => memoryJson(await getMemory(key, params.id, activity)),
+  }),
+};
+
+export type OperationName = keyof typeof operations;

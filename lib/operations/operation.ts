@@ -1,0 +1,64 @@
+import type { z } from "zod";
+import type { ActivityNote, Operation as ActivityOperation } from "@/lib/activity/activity";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { Permission } from "@/lib/auth/permissions";
+
+type Schema = z.ZodType;
+
+/** What an operation's function receives: the key, its organization and the parsed parts of the input. */
+export interface OperationContext<
+  Body extends Schema | undefined = Schema | undefined,
+  Query extends Schema | undefined = Schema | undefined,
+  Params extends Schema | undefined = Schema | undefined,
+> {
+  org: { id: string };
+  key: ApiKeyPrincipal;
+  body: Parsed<Body>;
+  query: Parsed<Query>;
+  params: Parsed<Params>;
+  /** For memory operations: the function notes the namespace and identity for the activity log. */
+  activity: ActivityNote;
+}
+
+/**
+ * One operation an API key can run, whatever the transport: the single source of its permission, its
+ * validation and the domain function it calls. The HTTP API (lib/api/endpoints.ts binds each to a method
+ * and path, and documents it in OpenAPI) and the MCP tools are built from these.
+ */
+export interface Operation<
+  Body extends Schema | undefined = Schema | undefined,
+  Query extends Schema | undefined = Schema | undefined,
+  Params extends Schema | undefined = Schema | undefined,
+  Response extends Schema = Schema,
+> {
+  permission?: Permission;
+  /**
+   * What the operation does, when it reaches a whole namespace (every scope's memories or other keys'
+   * access), e.g. "deleting a namespace": a key with scopes is refused it.
+   */
+  namespaceWide?: string;
+  /** The input's parts: what it names (over HTTP the path), how to list (the query string), the payload (the body). */
+  params?: Params;
+  query?: Query;
+  body?: Body;
+  /** Schema of the result (of one item, for a paginated list): nothing else leaves the operation. */
+  response: Response;
+  paginated?: boolean;
+  /** 201 for an operation that creates what it returns: its success's status, over HTTP and in the activity log. */
+  successStatus?: 200 | 201;
+  /** A memory operation: every call is written to the activity log with its status and latency. */
+  activity?: ActivityOperation;
+  run(context: OperationContext<Body, Query, Params>): Promise<unknown>;
+}
+
+export function operation<
+  Body extends Schema | undefined,
+  Query extends Schema | undefined,
+  Params extends Schema | undefined,
+  Response extends Schema,
+>(definition: Operation<Body, Query, Params, Response>) {
+  return definition;
+}
+
+/** What the runner hands the function for a schema of its operation (the optional property's `undefined` removed). */
+export type Parsed<S> = [Exclude<S, undefined>] extends [never] ? undefined : z.infer<Exclude<S, undefined>>;

@@ -1,0 +1,83 @@
+import type { z } from "zod";
+import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
+import { missingPermissionMessage, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import { assertNamespaceWideAllowed } from "@/lib/auth/principal";
+import { ForbiddenError, invalidRequest } from "@/lib/errors";
+import { errorStatus } from "@/lib/http/errors";
+import { Page, type Pagination } from "@/lib/http/pagination";
+import type { Operation, OperationContext } from "./operation";
+
+/**
+ * What an operation is called with, before validation: over HTTP the path, query string and body; over
+ * MCP a tool's arguments.
+ */
+export interface OperationInput {
+  params?: Record<string, unknown>;
+  query?: Record<string, string>;
+  /** Read only once the key is known to have the permission (HTTP bodies can be large). */
+  body?: () => Promise<unknown>;
+}
+
+export interface OperationResult {
+  status: number;
+  data: unknown;
+  pagination?: Pagination;
+}
+
+/**
+ * One operation by an authenticated key, whatever the transport: checks the operation's permission
+ * (ForbiddenError), parses path, query and body with its schemas (InvalidError with `details[].field`
+ * like `body.memories.3.content`), runs its function, passes the result through the response schema (so
+ * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
+ * with the status they are answered with) without holding the result for it.
+ */
+export async function runOperation(
+  operation: Operation,
+  key: ApiKeyPrincipal,
+  input: OperationInput,
+  started = performance.now(),
+): Promise<OperationResult> {
+  const activity: ActivityNote = {};
+  let status = 500;
+  try {
+    if (operation.permission && !key.permissions.includes(operation.permission)) {
+      throw new ForbiddenError(missingPermissionMessage(key, operation.permission));
+    }
+    if (operation.namespaceWide) assertNamespaceWideAllowed(key, operation.namespaceWide);
+    const params = parse(operation.params, input.params ?? {}, "path");
+    const query = parse(operation.query, input.query ?? {}, "query");
+    const body = operation.body ? parse(operation.body, await input.body?.(), "body") : undefined;
+    const context: OperationContext = { org: { id: key.orgId }, key, body, query, params, activity };
+    const result = await operation.run(context);
+    status = operation.successStatus ?? 200;
+    if (result instanceof Page) {
+      const items = result.items.map((item) => operation.response.parse(item));
+      return { status, data: items, pagination: result.pagination };
+    }
+    return { status, data: operation.response.parse(result) };
+  } catch (error) {
+    status = errorStatus(error);
+    throw error;
+  } finally {
+    if (operation.activity) {
+      // Not awaited: the caller does not wait the millisecond the write takes. It starts before the
+      // response is returned, so on the embedded database (one connection, statements in order) any
+      // later statement sees it; on PostgreSQL it may land a moment after the response.
+      void recordActivity({
+        ...activity,
+        orgId: key.orgId,
+        apiKeyId: key.keyId,
+        operation: operation.activity,
+        status,
+        latencyMs: performance.now() - started,
+      }).catch((error) => console.error("[memgw] activity log write failed:", error));
+    }
+  }
+}
+
+function parse(schema: z.ZodType | undefined, value: unknown, location: "body" | "query" | "path") {
+  if (!schema) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw invalidRequest(parsed.error.issues, location);
+  return parsed.data;
+}
