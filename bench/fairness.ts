@@ -31,7 +31,10 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function measureFairness(options: { datasetsDir: string; log: (line: string) => void }): Promise<FairnessResult> {
+export async function measureFairness(options: {
+  datasetsDir: string;
+  log: (line: string) => void;
+}): Promise<FairnessResult> {
   const scifact = loadDataset(options.datasetsDir, "scifact");
   const corpus = scifact.docs.map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
   // Each long memory is consecutive abstracts of the corpus, so that every one is distinct prose.
@@ -57,9 +60,23 @@ export async function measureFairness(options: { datasetsDir: string; log: (line
   try {
     // The other organization and its key, made through the running server (the admin command line).
     const cli = (args: string[]) =>
-      JSON.parse(execFileSync(process.execPath, ["bin/memgw.mjs", ...args], { env: { ...process.env, DATA_DIR: dataDir }, encoding: "utf8" }));
+      JSON.parse(
+        execFileSync(process.execPath, ["bin/memgw.mjs", ...args], {
+          env: { ...process.env, DATA_DIR: dataDir },
+          encoding: "utf8",
+        }),
+      );
     const otherOrg = cli(["org", "create", "--name", "Chat app"]);
-    const otherKey = cli(["key", "create", "--org", otherOrg.id, "--name", "chat", "--permissions", "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE"]).secret;
+    const otherKey = cli([
+      "key",
+      "create",
+      "--org",
+      otherOrg.id,
+      "--name",
+      "chat",
+      "--permissions",
+      "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
+    ]).secret;
 
     // node:http rather than fetch: fetch gives up on a response that takes over 300 s, as the batch may on a busy machine.
     const call = (key: string, urlPath: string, body: unknown) =>
@@ -75,13 +92,15 @@ export async function measureFairness(options: { datasetsDir: string; log: (line
           response.on("data", (part) => (text += part));
           response.on("end", () => {
             const json = JSON.parse(text);
-            if ((response.statusCode ?? 500) >= 300) reject(new Error(`${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
+            if ((response.statusCode ?? 500) >= 300)
+              reject(new Error(`${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
             else resolve(json.data);
           });
         });
         request.end(JSON.stringify(body));
       });
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready") await new Promise((r) => setTimeout(r, 200));
+    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
+      await new Promise((r) => setTimeout(r, 200));
     const bulkNamespace = await call(bulkKey, "/namespaces", { name: "import" });
     const chatNamespace = await call(otherKey, "/namespaces", { name: "chat" });
     // One unmeasured remember each, so that neither pays for first-use compilation in the measure.
@@ -90,12 +109,13 @@ export async function measureFairness(options: { datasetsDir: string; log: (line
 
     const batchStarted = performance.now();
     let batchDone = false;
-    const batch = call(bulkKey, "/remember", { namespace_id: bulkNamespace.id, memories: documents.map((content) => ({ content })) }).then(
-      (stored: { chunk_count: number }[]) => {
-        batchDone = true;
-        return stored;
-      },
-    );
+    const batch = call(bulkKey, "/remember", {
+      namespace_id: bulkNamespace.id,
+      memories: documents.map((content) => ({ content })),
+    }).then((stored: { chunk_count: number }[]) => {
+      batchDone = true;
+      return stored;
+    });
     // Let the 5 MB request arrive and its chunks be queued before the first single memory is sent.
     await new Promise((r) => setTimeout(r, 3000));
     const latencies: number[] = [];
@@ -107,7 +127,9 @@ export async function measureFairness(options: { datasetsDir: string; log: (line
       if (!batchDone) singlesDuringBatch++;
     }
     latencies.sort((a, b) => a - b);
-    options.log(`  ${latencies.length} single remembers done (${singlesDuringBatch} while the batch ran); waiting for the batch`);
+    options.log(
+      `  ${latencies.length} single remembers done (${singlesDuringBatch} while the batch ran); waiting for the batch`,
+    );
     const stored = await batch;
     const batchSeconds = (performance.now() - batchStarted) / 1000;
     const result: FairnessResult = {

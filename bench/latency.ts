@@ -54,12 +54,18 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function measureLatency(options: { datasetsDir: string; memories: number; log: (line: string) => void }): Promise<LatencyResult> {
+export async function measureLatency(options: {
+  datasetsDir: string;
+  memories: number;
+  log: (line: string) => void;
+}): Promise<LatencyResult> {
   const scifact = loadDataset(options.datasetsDir, "scifact");
   const msmarco = loadDataset(options.datasetsDir, "msmarco-trecdl-subset");
   const corpus = [...msmarco.docs, ...scifact.docs].map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
   // Past the corpus size (the 100k option) texts repeat with a marker, so every memory is distinct.
-  const texts = Array.from({ length: options.memories }, (_, i) => (i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`));
+  const texts = Array.from({ length: options.memories }, (_, i) =>
+    i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`,
+  );
   const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
 
   // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries),
@@ -106,7 +112,8 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     return json.data;
   };
   try {
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready") await new Promise((r) => setTimeout(r, 200));
+    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
+      await new Promise((r) => setTimeout(r, 200));
     const loadedFile = path.join(dataDir, "bench-loaded.json");
     if (reuse) {
       const previous = JSON.parse(fs.readFileSync(loadedFile, "utf8"));
@@ -132,7 +139,10 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
           const stored = await call("/remember", { namespace_id: namespace.id, memories });
           chunks += stored.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0);
           loaded += stored.length;
-          if ((loaded / batch) % 10 === 0) options.log(`  loaded ${loaded}/${texts.length} (${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`);
+          if ((loaded / batch) % 10 === 0)
+            options.log(
+              `  loaded ${loaded}/${texts.length} (${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`,
+            );
         }
       }),
     );
@@ -141,7 +151,9 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     await new Promise((r) => setTimeout(r, 2000));
     const rawAfter = await measureRawEmbedder("after the load");
     const rawEmbedderPerSecond = (rawBefore + rawAfter) / 2;
-    options.log(`  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${(rememberPerSecond / rawEmbedderPerSecond * 100).toFixed(1)}% of the raw embedder's mean ${rawEmbedderPerSecond.toFixed(1)})`);
+    options.log(
+      `  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${((rememberPerSecond / rawEmbedderPerSecond) * 100).toFixed(1)}% of the raw embedder's mean ${rawEmbedderPerSecond.toFixed(1)})`,
+    );
 
     const load = {
       memories: texts.length,
@@ -152,7 +164,11 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
       rememberBatch: batch,
     };
-    if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...load, namespaceId: namespace.id, loadedAt: new Date().toISOString() }));
+    if (keptDir)
+      fs.writeFileSync(
+        loadedFile,
+        JSON.stringify({ ...load, namespaceId: namespace.id, loadedAt: new Date().toISOString() }),
+      );
     return { ...load, ...(await measureRecall(namespace.id)) };
   } finally {
     await server.stop();
@@ -195,10 +211,12 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
     }
     const scopedRecall = await measureScoped();
     const change = ((scopedRecall.keyScoped.p95 / scopedRecall.unscoped.p95 - 1) * 100).toFixed(1);
-    options.log(`  recall c=1 interleaved, team=${SCOPE_VALUES[0]} is 1/${SCOPE_VALUES.length} of the memories:\n` +
-      `    unscoped key: ${describe(scopedRecall.unscoped)}\n` +
-      `    unscoped key, request scopes {team: ${SCOPE_VALUES[0]}}: ${describe(scopedRecall.requestFiltered)}\n` +
-      `    key scoped to team=${SCOPE_VALUES[0]}: ${describe(scopedRecall.keyScoped)} (p95 ${change}% from unscoped)`);
+    options.log(
+      `  recall c=1 interleaved, team=${SCOPE_VALUES[0]} is 1/${SCOPE_VALUES.length} of the memories:\n` +
+        `    unscoped key: ${describe(scopedRecall.unscoped)}\n` +
+        `    unscoped key, request scopes {team: ${SCOPE_VALUES[0]}}: ${describe(scopedRecall.requestFiltered)}\n` +
+        `    key scoped to team=${SCOPE_VALUES[0]}: ${describe(scopedRecall.keyScoped)} (p95 ${change}% from unscoped)`,
+    );
     return { recall, scopedRecall };
 
     async function measureScoped(): Promise<ScopedRecallLatency> {
@@ -212,7 +230,8 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
       // The scoped statements (a scope filter, per-scope statistics) are warmed too, with unmeasured queries.
       for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES / 3)) {
         const query = text.split(/\s+/).slice(0, 8).join(" ");
-        for (const kind of kinds.slice(1)) await call("/recall", { namespace_id: namespaceId, query, scopes: kind.scopes }, kind.as);
+        for (const kind of kinds.slice(1))
+          await call("/recall", { namespace_id: namespaceId, query, scopes: kind.scopes }, kind.as);
       }
       const latencies = new Map<string, number[]>(kinds.map((kind) => [kind.name, []]));
       const started = performance.now();
@@ -243,8 +262,21 @@ export async function measureLatency(options: { datasetsDir: string; memories: n
   function createScopedKey(namespaceId: string): string {
     const output = execFileSync(
       process.execPath,
-      [path.join(process.cwd(), "bin/memgw.mjs"), "key", "create", "--org", "bench", "--name", "scoped bench", "--permissions", "NAMESPACE_READ",
-        "--grant", namespaceId, "--scope", `team=${SCOPE_VALUES[0]}`],
+      [
+        path.join(process.cwd(), "bin/memgw.mjs"),
+        "key",
+        "create",
+        "--org",
+        "bench",
+        "--name",
+        "scoped bench",
+        "--permissions",
+        "NAMESPACE_READ",
+        "--grant",
+        namespaceId,
+        "--scope",
+        `team=${SCOPE_VALUES[0]}`,
+      ],
       { env: { ...process.env, DATA_DIR: dataDir, MEMGW_PROCESS_ROLE: undefined }, encoding: "utf8" },
     );
     return JSON.parse(output).secret;

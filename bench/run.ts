@@ -131,8 +131,12 @@ function writeReport() {
     const aroundLoad = l.rawEmbedderBeforeAfter
       ? ` (mean of ${l.rawEmbedderBeforeAfter.map((r: number) => r.toFixed(1)).join(" before and ")} after the load)`
       : "";
-    const loadedBy = l.reusedLoadFrom ? ` — measured by the run that loaded the kept data (${l.reusedLoadFrom}), not this one` : "";
-    lines.push(`| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad}${loadedBy} |`);
+    const loadedBy = l.reusedLoadFrom
+      ? ` — measured by the run that loaded the kept data (${l.reusedLoadFrom}), not this one`
+      : "";
+    lines.push(
+      `| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad}${loadedBy} |`,
+    );
     lines.push(
       `| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder)${loadedBy} |`,
     );

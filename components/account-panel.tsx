@@ -109,7 +109,8 @@ export function AccountPanel(props: {
   }
 
   // Back here once the identity provider signed the person in; next-auth links it to this session's account.
-  const linkSso = (link: SsoLink) => startSsoSignIn(link.providerId, `/account?linked=${encodeURIComponent(link.orgSlug)}`);
+  const linkSso = (link: SsoLink) =>
+    startSsoSignIn(link.providerId, `/account?linked=${encodeURIComponent(link.orgSlug)}`);
 
   return (
     <div className="space-y-6">
@@ -124,11 +125,19 @@ export function AccountPanel(props: {
       <Card
         title="Active sessions"
         description="Every browser signed in to your account. Sign out any you do not recognize."
-        actions={<Button variant="danger" disabled={busy} onClick={endAll}>Sign out everywhere</Button>}
+        actions={
+          <Button variant="danger" disabled={busy} onClick={endAll}>
+            Sign out everywhere
+          </Button>
+        }
       >
         <ul className="divide-y divide-slate-100" aria-label="Active sessions">
           {sessions.map((row) => (
-            <li key={row.id} data-testid="session-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+            <li
+              key={row.id}
+              data-testid="session-row"
+              className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm"
+            >
               <div className="min-w-0">
                 <p className="font-medium text-slate-900">
                   {row.device}
@@ -161,20 +170,24 @@ export function AccountPanel(props: {
               <Input name="new_password" type="password" autoComplete="new-password" />
             </Field>
             <div className="sm:col-span-2">
-              <Button type="submit" disabled={busy}>Change password</Button>
+              <Button type="submit" disabled={busy}>
+                Change password
+              </Button>
             </div>
           </form>
         ) : (
           <form action={submitNewPassword} className="grid gap-4 sm:grid-cols-2" noValidate>
             <p className="text-sm text-slate-700 sm:col-span-2">
-              This account has no password: it signs in with a magic link or single sign-on. Set one to sign in
-              with it too.
+              This account has no password: it signs in with a magic link or single sign-on. Set one to sign in with it
+              too.
             </p>
             <Field label="New password" error={errors.new_password} hint="At least 8 characters.">
               <Input name="new_password" type="password" autoComplete="new-password" />
             </Field>
             <div className="sm:col-span-2">
-              <Button type="submit" disabled={busy}>Set password</Button>
+              <Button type="submit" disabled={busy}>
+                Set password
+              </Button>
             </div>
           </form>
         )}
@@ -189,7 +202,11 @@ export function AccountPanel(props: {
         ) : (
           <ul className="divide-y divide-slate-100">
             {props.ssoLinks.map((link) => (
-              <li key={link.providerId} data-testid="sso-link-row" className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm">
+              <li
+                key={link.providerId}
+                data-testid="sso-link-row"
+                className="flex flex-wrap items-center justify-between gap-3 py-3 text-sm"
+              >
                 <span className="font-medium">{link.orgName}</span>
                 {link.linked ? (
                   <Badge>Linked</Badge>
@@ -208,5 +225,9 @@ export function AccountPanel(props: {
 }
 
 function Badge({ children }: { children: string }) {
-  return <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800">{children}</span>;
+  return (
+    <span className="ml-2 rounded-full bg-emerald-100 px-2 py-0.5 text-xs font-medium text-emerald-800">
+      {children}
+    </span>
+  );
 }

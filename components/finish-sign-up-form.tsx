@@ -40,7 +40,9 @@ export function FinishSignUpForm({ email, token }: { email: string; token: strin
       <Field label="Password" error={errors.password}>
         <Input name="password" type="password" autoComplete="current-password" autoFocus />
       </Field>
-      <Button type="submit" disabled={busy} className="w-full">{busy ? "Finishing…" : "Finish signing up"}</Button>
+      <Button type="submit" disabled={busy} className="w-full">
+        {busy ? "Finishing…" : "Finish signing up"}
+      </Button>
     </form>
   );
 }

@@ -7,7 +7,11 @@ import { InviteForm } from "@/lib/orgs/schemas";
 import { Dialog } from "./dialog";
 import { Button, Card, Field, fieldErrors, Input, Notice, useHydrated, type FieldErrors } from "./ui";
 
-interface MemberKey { id: string; name: string; display: string }
+interface MemberKey {
+  id: string;
+  name: string;
+  display: string;
+}
 interface MemberRow {
   userId: string;
   email: string;
@@ -19,7 +23,12 @@ interface MemberRow {
   keys: MemberKey[];
 }
 
-export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; currentUserId: string; members: MemberRow[] }) {
+export function MembersPanel(props: {
+  orgSlug: string;
+  role: MemberRow["role"];
+  currentUserId: string;
+  members: MemberRow[];
+}) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
   const [removing, setRemoving] = useState<MemberRow>();
@@ -49,10 +58,22 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
       {manages && (
         <Card title="Invite someone" description="They get an email with a sign-in link to this organization.">
           <form action={sendInvite} className="flex flex-wrap items-end gap-3" noValidate>
-            <div className="min-w-64 flex-1"><Field label="Email" error={errors.email}><Input name="email" type="email" /></Field></div>
+            <div className="min-w-64 flex-1">
+              <Field label="Email" error={errors.email}>
+                <Input name="email" type="email" />
+              </Field>
+            </div>
             <Field label="Role" error={errors.role}>
-              <select name="role" defaultValue="member" className="rounded-md border border-slate-300 px-3 py-2 text-sm">
-                {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+              <select
+                name="role"
+                defaultValue="member"
+                className="rounded-md border border-slate-300 px-3 py-2 text-sm"
+              >
+                {roles.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
               </select>
             </Field>
             <Button type="submit">Send invitation</Button>
@@ -62,27 +83,54 @@ export function MembersPanel(props: { orgSlug: string; role: MemberRow["role"]; 
       <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
         <table className="min-w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>{["Member", "Role", "Joined", "Last sign-in", ""].map((h) => <th key={h} className="px-4 py-2 font-medium">{h}</th>)}</tr>
+            <tr>
+              {["Member", "Role", "Joined", "Last sign-in", ""].map((h) => (
+                <th key={h} className="px-4 py-2 font-medium">
+                  {h}
+                </th>
+              ))}
+            </tr>
           </thead>
           <tbody className="divide-y divide-slate-100">
             {props.members.map((m) => (
               <tr key={m.userId} data-testid="member-row">
-                <td className="px-4 py-2">{m.email}{m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}</td>
+                <td className="px-4 py-2">
+                  {m.email}
+                  {m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}
+                </td>
                 <td className="px-4 py-2">
                   {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
-                    <select aria-label={`Role of ${m.email}`} defaultValue={m.role} disabled={!hydrated} className="rounded-md border border-slate-300 px-2 py-1 text-sm"
-                      onChange={async (e) => report(await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }), `${m.email} is now ${e.target.value}.`)}>
+                    <select
+                      aria-label={`Role of ${m.email}`}
+                      defaultValue={m.role}
+                      disabled={!hydrated}
+                      className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                      onChange={async (e) =>
+                        report(
+                          await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }),
+                          `${m.email} is now ${e.target.value}.`,
+                        )
+                      }
+                    >
                       {ROLES.filter((r) => roles.includes(r) || r === m.role).map((r) => (
-                        <option key={r} value={r}>{r}</option>
+                        <option key={r} value={r}>
+                          {r}
+                        </option>
                       ))}
                     </select>
-                  ) : m.role}
+                  ) : (
+                    m.role
+                  )}
                 </td>
                 <td className="px-4 py-2 text-xs">{new Date(m.joinedAt).toLocaleDateString()}</td>
-                <td className="px-4 py-2 text-xs">{m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "invited, not signed in yet"}</td>
+                <td className="px-4 py-2 text-xs">
+                  {m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "invited, not signed in yet"}
+                </td>
                 <td className="px-4 py-2 text-right">
                   {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") && (
-                    <Button variant="secondary" onClick={() => setRemoving(m)}>Remove</Button>
+                    <Button variant="secondary" onClick={() => setRemoving(m)}>
+                      Remove
+                    </Button>
                   )}
                 </td>
               </tr>
@@ -150,8 +198,12 @@ function RemoveDialog(props: {
             ))}
           </ul>
           <div className={buttons}>
-            <Button variant="secondary" onClick={props.onCancel}>Cancel</Button>
-            <Button variant="secondary" onClick={() => props.onRemove("take_over")}>Take them over</Button>
+            <Button variant="secondary" onClick={props.onCancel}>
+              Cancel
+            </Button>
+            <Button variant="secondary" onClick={() => props.onRemove("take_over")}>
+              Take them over
+            </Button>
             <Button variant="danger" onClick={() => props.onRemove("revoke")}>
               Revoke their {plural(count, "key")}
             </Button>
@@ -159,8 +211,12 @@ function RemoveDialog(props: {
         </>
       ) : (
         <div className={buttons}>
-          <Button variant="secondary" onClick={props.onCancel}>Cancel</Button>
-          <Button variant="danger" onClick={() => props.onRemove("revoke")}>Remove</Button>
+          <Button variant="secondary" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button variant="danger" onClick={() => props.onRemove("revoke")}>
+            Remove
+          </Button>
         </div>
       )}
     </Dialog>

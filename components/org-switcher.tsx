@@ -1,7 +1,13 @@
 "use client";
 import { useHydrated } from "./ui";
 
-export function OrgSwitcher({ current, organizations }: { current: string; organizations: { slug: string; name: string }[] }) {
+export function OrgSwitcher({
+  current,
+  organizations,
+}: {
+  current: string;
+  organizations: { slug: string; name: string }[];
+}) {
   const hydrated = useHydrated();
   return (
     <label className="flex items-center gap-2 text-sm">
@@ -14,7 +20,9 @@ export function OrgSwitcher({ current, organizations }: { current: string; organ
         className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm font-medium"
       >
         {organizations.map((org) => (
-          <option key={org.slug} value={org.slug}>{org.name}</option>
+          <option key={org.slug} value={org.slug}>
+            {org.name}
+          </option>
         ))}
       </select>
     </label>

@@ -7,10 +7,18 @@ const noSubscription = () => () => {};
 
 /** False in the server's HTML, true once React owns the page. */
 export function useHydrated(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
-export function Button({ variant = "primary", className = "", ...props }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
+export function Button({
+  variant = "primary",
+  className = "",
+  ...props
+}: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
   const styles = {
     primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300",
     secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
@@ -20,10 +28,26 @@ export function Button({ variant = "primary", className = "", ...props }: Button
   // than one that is briefly disabled. Submit buttons need no guard: React replays early form submissions.
   const hydrated = useHydrated();
   const disabled = props.disabled || (props.onClick !== undefined && !hydrated);
-  return <button className={`rounded-md px-4 py-2 text-sm font-medium shadow-sm transition ${styles} ${className}`} {...props} disabled={disabled} />;
+  return (
+    <button
+      className={`rounded-md px-4 py-2 text-sm font-medium shadow-sm transition ${styles} ${className}`}
+      {...props}
+      disabled={disabled}
+    />
+  );
 }
 
-export function Field({ label, error, hint, children }: { label: string; error?: string; hint?: ReactNode; children: ReactNode }) {
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <div className="text-sm">
       <label className="block">
@@ -31,17 +55,30 @@ export function Field({ label, error, hint, children }: { label: string; error?:
         <div className="mt-1">{children}</div>
       </label>
       {hint && !error && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
-      {error && <p className="mt-1 text-xs text-rose-600" role="alert">{error}</p>}
+      {error && (
+        <p className="mt-1 text-xs text-rose-600" role="alert">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
 
 export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
-  return <input className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500" {...props} />;
+  return (
+    <input
+      className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+      {...props}
+    />
+  );
 }
 
 export function Notice({ tone = "info", children }: { tone?: "info" | "error" | "success"; children: ReactNode }) {
-  const styles = { info: "border-sky-200 bg-sky-50 text-sky-900", error: "border-rose-200 bg-rose-50 text-rose-900", success: "border-emerald-200 bg-emerald-50 text-emerald-900" }[tone];
+  const styles = {
+    info: "border-sky-200 bg-sky-50 text-sky-900",
+    error: "border-rose-200 bg-rose-50 text-rose-900",
+    success: "border-emerald-200 bg-emerald-50 text-emerald-900",
+  }[tone];
   return (
     <div className={`rounded-md border px-4 py-3 text-sm ${styles}`} role={tone === "error" ? "alert" : "status"}>
       {children}
@@ -49,7 +86,17 @@ export function Notice({ tone = "info", children }: { tone?: "info" | "error" | 
   );
 }
 
-export function Card({ title, description, children, actions }: { title: string; description?: ReactNode; children: ReactNode; actions?: ReactNode }) {
+export function Card({
+  title,
+  description,
+  children,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  children: ReactNode;
+  actions?: ReactNode;
+}) {
   return (
     <section className="rounded-lg border border-slate-200 bg-white shadow-sm">
       <header className="flex flex-wrap items-start justify-between gap-4 border-b border-slate-100 px-5 py-4">

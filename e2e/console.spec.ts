@@ -33,7 +33,10 @@ test("five wrong passwords lock the address, and then even the right one is refu
   await expect(alertOn(page)).toContainText("Too many failed sign-ins");
 });
 
-test("a key generated in the browser works against the API until it is revoked in the browser", async ({ page, request }) => {
+test("a key generated in the browser works against the API until it is revoked in the browser", async ({
+  page,
+  request,
+}) => {
   await signUp(page, `kim-${unique()}@example.com`, `Kim Corp ${unique()}`);
   await expect(page.getByText("No keys yet")).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/keys-empty.png", fullPage: true });
@@ -67,7 +70,9 @@ test("a key generated in the browser works against the API until it is revoked i
   expect((await request.get("/api/v1/namespaces", { headers })).status()).toBe(401);
 });
 
-test("switching organizations shows each one's own keys, and the last used one opens after sign-in", async ({ browser }) => {
+test("switching organizations shows each one's own keys, and the last used one opens after sign-in", async ({
+  browser,
+}) => {
   const email = `ana-${unique()}@example.com`;
   const ana = await browser.newPage();
   const alpha = `Alpha ${unique()}`;
@@ -107,7 +112,9 @@ test("a magic link arrives by mail, signs in once, and cannot be used again", as
   await page.getByRole("tab", { name: "Magic link" }).click();
   await page.getByLabel("Email").fill(email);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toContainText("If an account exists for that address, a sign-in link is on its way.");
+  await expect(page.getByRole("main").getByRole("status")).toContainText(
+    "If an account exists for that address, a sign-in link is on its way.",
+  );
   // The first mail to the address was the sign-up's.
   const link = await nextLinkTo(email, 1);
 
@@ -117,16 +124,23 @@ test("a magic link arrives by mail, signs in once, and cannot be used again", as
 
   const other = await browser.newPage();
   await other.goto(link);
-  await expect(other.getByRole("main").getByRole("alert")).toHaveText("This sign-in link has expired or was already used. Ask for a new one.");
+  await expect(other.getByRole("main").getByRole("alert")).toHaveText(
+    "This sign-in link has expired or was already used. Ask for a new one.",
+  );
 });
 
-test("asking for a magic link gives the same reply for an unknown address, and too many requests get a 429", async ({ page, request }) => {
+test("asking for a magic link gives the same reply for an unknown address, and too many requests get a 429", async ({
+  page,
+  request,
+}) => {
   const stranger = `nobody-${unique()}@example.com`;
   await page.goto("/sign-in");
   await page.getByRole("tab", { name: "Magic link" }).click();
   await page.getByLabel("Email").fill(stranger);
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toContainText("If an account exists for that address, a sign-in link is on its way.");
+  await expect(page.getByRole("main").getByRole("status")).toContainText(
+    "If an account exists for that address, a sign-in link is on its way.",
+  );
   expect(mailsTo(stranger)).toEqual([]);
 
   // Five requests per address in 15 minutes (the page's was the first); the sixth is refused.
@@ -141,7 +155,10 @@ test("asking for a magic link gives the same reply for an unknown address, and t
   await expect(alertOn(page)).toHaveText("Too many attempts. Wait a few minutes before trying again.");
 });
 
-test("an invited member signs in from the invitation; a role change and a removal apply on their next request", async ({ page, browser }) => {
+test("an invited member signs in from the invitation; a role change and a removal apply on their next request", async ({
+  page,
+  browser,
+}) => {
   await signUp(page, `omar-${unique()}@example.com`, `Omar Works ${unique()}`);
   const orgUrl = new URL(page.url()).pathname.split("/")[1];
   await page.getByRole("link", { name: "Members" }).click();
@@ -167,7 +184,10 @@ test("an invited member signs in from the invitation; a role change and a remova
   await expect(max.getByRole("button", { name: "Send invitation" })).toBeVisible();
 
   await maxRow.getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("dialog", { name: `Remove ${email}?` }).getByRole("button", { name: "Remove" }).click();
+  await page
+    .getByRole("dialog", { name: `Remove ${email}?` })
+    .getByRole("button", { name: "Remove" })
+    .click();
   await expect(page.getByRole("main").getByRole("status")).toHaveText(`${email} was removed.`);
   await expect(maxRow).toHaveCount(0);
   const response = await max.reload();

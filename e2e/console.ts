@@ -17,7 +17,9 @@ export async function signUp(page: Page, email: string, organization: string) {
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByLabel("Organization name").fill(organization);
   await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page.getByRole("main").getByRole("status")).toContainText(`Check your inbox: we sent a message to ${email}.`);
+  await expect(page.getByRole("main").getByRole("status")).toContainText(
+    `Check your inbox: we sent a message to ${email}.`,
+  );
   await page.goto(await nextFinishLinkTo(email));
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Finish signing up" }).click();

@@ -20,7 +20,12 @@ export async function startIdentityProvider(): Promise<() => Promise<void>> {
       const email = login.toLowerCase();
       return {
         accountId: email,
-        claims: async () => ({ sub: email, email, email_verified: !email.startsWith("unverified"), name: email.split("@")[0] }),
+        claims: async () => ({
+          sub: email,
+          email,
+          email_verified: !email.startsWith("unverified"),
+          name: email.split("@")[0],
+        }),
       };
     },
   });

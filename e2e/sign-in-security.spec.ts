@@ -36,16 +36,24 @@ test("after sign-out the old session cookie no longer opens the console", async 
   expect(await (await thief.request.get("/api/auth/session")).json()).toEqual({});
 });
 
-test("the account page lists sessions, signs out another one, changes the password and signs out everywhere", async ({ page, browser }) => {
+test("the account page lists sessions, signs out another one, changes the password and signs out everywhere", async ({
+  page,
+  browser,
+}) => {
   const email = `una-${unique()}@example.com`;
   await signUp(page, email, `Una Works ${unique()}`);
   // The laptop forges its address: the server records the socket's peer, never a client-sent header.
   const forged = { "x-memgw-client-address": "203.0.113.7", "x-forwarded-for": "198.51.100.1" };
-  const laptopContext = await browser.newContext({ userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0", extraHTTPHeaders: forged });
+  const laptopContext = await browser.newContext({
+    userAgent: "Mozilla/5.0 (X11; Linux x86_64) Firefox/140.0",
+    extraHTTPHeaders: forged,
+  });
   const laptop = await laptopContext.newPage();
   await signInWithPassword(laptop, email);
   await expect(laptop.getByRole("heading", { name: "API keys" })).toBeVisible();
-  const phone = await (await browser.newContext({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1" })).newPage();
+  const phone = await (
+    await browser.newContext({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1" })
+  ).newPage();
   await signInWithPassword(phone, email);
   await expect(phone.getByRole("heading", { name: "API keys" })).toBeVisible();
 
@@ -95,7 +103,9 @@ test("the account page lists sessions, signs out another one, changes the passwo
   await expect(phone.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
 });
 
-test("sign-up answers the same for an address that has an account, and mails that address instead", async ({ page }) => {
+test("sign-up answers the same for an address that has an account, and mails that address instead", async ({
+  page,
+}) => {
   const taken = `vera-${unique()}@example.com`;
   await signUp(page, taken, `Vera Co ${unique()}`);
   await signOut(page);
@@ -125,7 +135,10 @@ test("sign-up answers the same for an address that has an account, and mails tha
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 });
 
-test("a sign-up started by someone else never gives them the account: the owner's magic link drops their password", async ({ page, browser }) => {
+test("a sign-up started by someone else never gives them the account: the owner's magic link drops their password", async ({
+  page,
+  browser,
+}) => {
   const victim = `wren-${unique()}@example.com`;
   // The attacker signs up with the victim's address and a password of their own.
   const attacker = await (await browser.newContext()).newPage();

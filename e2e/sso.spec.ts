@@ -11,7 +11,12 @@ async function connectIdentityProvider(page: Page, request: APIRequestContext, d
   const redirectUri = (await page.getByTestId("sso-redirect-uri").innerText()).trim();
   expect(redirectUri).toMatch(/\/api\/auth\/callback\/sso-org_/);
   const registration = await request.post(`${IDP_ISSUER}/reg`, {
-    data: { redirect_uris: [redirectUri], grant_types: ["authorization_code"], response_types: ["code"], token_endpoint_auth_method: "client_secret_basic" },
+    data: {
+      redirect_uris: [redirectUri],
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "client_secret_basic",
+    },
   });
   expect(registration.status()).toBe(201);
   const client = await registration.json();
@@ -57,7 +62,11 @@ async function freshPage(browser: Browser) {
   return (await browser.newContext()).newPage();
 }
 
-test("SSO through the organization's identity provider: allowed domains join as members, others are refused", async ({ page, browser, request }) => {
+test("SSO through the organization's identity provider: allowed domains join as members, others are refused", async ({
+  page,
+  browser,
+  request,
+}) => {
   const domain = `acme-${unique()}.test`;
   const orgName = `Acme ${unique()}`;
   await signUp(page, `olga@${domain}`, orgName);
@@ -80,7 +89,9 @@ test("SSO through the organization's identity provider: allowed domains join as 
   const eve = await freshPage(browser);
   await signInWithSso(eve, slug, "eve@elsewhere.test");
   await expect(eve).toHaveURL(/\/sign-in\?error=SsoDomain/);
-  await expect(alertOn(eve)).toHaveText("Your identity provider signed you in, but your email domain is not allowed for this organization.");
+  await expect(alertOn(eve)).toHaveText(
+    "Your identity provider signed you in, but your email domain is not allowed for this organization.",
+  );
 
   // An address the identity provider has not verified is refused too.
   const unverified = await freshPage(browser);
@@ -94,7 +105,11 @@ test("SSO through the organization's identity provider: allowed domains join as 
   await expect(page.getByText("unverified-tom")).toHaveCount(0);
 });
 
-test("an SSO-only organization refuses a password session, explains why and offers single sign-on", async ({ page, request, browser }) => {
+test("an SSO-only organization refuses a password session, explains why and offers single sign-on", async ({
+  page,
+  request,
+  browser,
+}) => {
   const domain = `globex-${unique()}.test`;
   const owner = `hank@${domain}`;
   const orgName = `Globex ${unique()}`;
@@ -116,7 +131,9 @@ test("an SSO-only organization refuses a password session, explains why and offe
   const stranger = await freshPage(browser);
   await signInWithSso(stranger, owner, owner);
   await expect(stranger).toHaveURL(/\/sign-in\?.*error=OAuthAccountNotLinked/);
-  await expect(alertOn(stranger)).toContainText("sign in with your password or magic link, then link single sign-on from your account page");
+  await expect(alertOn(stranger)).toContainText(
+    "sign in with your password or magic link, then link single sign-on from your account page",
+  );
   await expect(stranger.getByTestId("signed-in-as")).toHaveCount(0);
   for (const width of [1280, 390]) {
     await stranger.setViewportSize({ width, height: 900 });
@@ -127,7 +144,9 @@ test("an SSO-only organization refuses a password session, explains why and offe
   await page.getByRole("link", { name: "Account" }).click();
   await page.getByRole("button", { name: `Link single sign-on of ${orgName}` }).click();
   await throughIdentityProvider(page, owner, /\/account\?linked=/);
-  await expect(page.getByRole("main").getByRole("status")).toHaveText(`Single sign-on of ${orgName} is linked to your account.`);
+  await expect(page.getByRole("main").getByRole("status")).toHaveText(
+    `Single sign-on of ${orgName} is linked to your account.`,
+  );
   await expect(page.getByTestId("sso-link-row")).toContainText("Linked");
 
   // Now the identity provider signs in to the same account (still owner).

@@ -26,19 +26,25 @@ const InitEnv = z.object({
  * Headless first start: with all four MEMGW_INIT_* variables set, creates that organization, its owner
  * and a full-permission key with that secret — once. Later starts find the key and change nothing.
  */
-export async function bootstrapFromEnv(env: NodeJS.ProcessEnv = process.env): Promise<"created" | "exists" | "skipped"> {
+export async function bootstrapFromEnv(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<"created" | "exists" | "skipped"> {
   const names = Object.keys(InitEnv.shape);
   if (!names.some((name) => env[name])) return "skipped";
   const parsed = InitEnv.safeParse(env);
   if (!parsed.success) {
-    const problems = issueDetails(parsed.error.issues).map(({ field, message }) => `${field}: ${message}`).join("; ");
+    const problems = issueDetails(parsed.error.issues)
+      .map(({ field, message }) => `${field}: ${message}`)
+      .join("; ");
     throw new Error(`Headless start needs all of ${names.join(", ")}. ${problems}`);
   }
   const init = parsed.data;
   const prisma = await db();
-  if (await prisma.apiKey.findUnique({ where: { secretHash: hashKeySecret(init.MEMGW_INIT_API_KEY) } })) return "exists";
+  if (await prisma.apiKey.findUnique({ where: { secretHash: hashKeySecret(init.MEMGW_INIT_API_KEY) } }))
+    return "exists";
 
-  const user = (await prisma.user.findUnique({ where: { email: init.MEMGW_INIT_USER_EMAIL } })) ??
+  const user =
+    (await prisma.user.findUnique({ where: { email: init.MEMGW_INIT_USER_EMAIL } })) ??
     (await createUser({ email: init.MEMGW_INIT_USER_EMAIL, password: init.MEMGW_INIT_USER_PASSWORD }));
   const owned = await prisma.organization.findFirst({
     where: { name: init.MEMGW_INIT_ORG_NAME, memberships: { some: { userId: user.id, role: "owner" } } },
@@ -46,7 +52,13 @@ export async function bootstrapFromEnv(env: NodeJS.ProcessEnv = process.env): Pr
   const org = owned ?? (await createOrganization(init.MEMGW_INIT_ORG_NAME, SYSTEM_ACTOR));
   if (!owned) await addMember({ orgId: org.id, userId: user.id, role: "owner" }, SYSTEM_ACTOR);
   await createApiKey(
-    { orgId: org.id, name: "Bootstrap key", permissions: [...PERMISSIONS], createdById: user.id, secret: init.MEMGW_INIT_API_KEY },
+    {
+      orgId: org.id,
+      name: "Bootstrap key",
+      permissions: [...PERMISSIONS],
+      createdById: user.id,
+      secret: init.MEMGW_INIT_API_KEY,
+    },
     SYSTEM_ACTOR,
   );
   return "created";
@@ -73,7 +85,9 @@ function firstRunHelp(): string {
 
 function embedderDescription(): string {
   const provider = embedder();
-  return provider instanceof LocalEmbeddingProvider ? `${provider.model}, matrix products on ${provider.kernels}` : provider.model;
+  return provider instanceof LocalEmbeddingProvider
+    ? `${provider.model}, matrix products on ${provider.kernels}`
+    : provider.model;
 }
 
 /** The started gateway, as the HTTP server hosting it (scripts/start.mjs) uses it. */
@@ -114,8 +128,11 @@ export async function startGateway(): Promise<void> {
       `  API: ${publicUrl()}/api/v1 (OpenAPI: ${publicUrl()}/api/v1/openapi.json)`,
       `  Database: ${where}; migrations applied now: ${database.migrations.applied.length}`,
     ];
-    if (bootstrap === "created") lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
-    lines.push(`  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`);
+    if (bootstrap === "created")
+      lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
+    lines.push(
+      `  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`,
+    );
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {

@@ -37,14 +37,20 @@ function* files(entry) {
     return;
   }
   for (const child of fs.readdirSync(full).sort()) {
-    if (!SKIP.has(child) && !child.startsWith(".next") && !child.endsWith(".test.ts")) yield* files(path.join(entry, child));
+    if (!SKIP.has(child) && !child.startsWith(".next") && !child.endsWith(".test.ts"))
+      yield* files(path.join(entry, child));
   }
 }
 
 export function sourceFingerprint() {
   const hash = createHash("sha256");
   for (const source of [...SOURCE_DIRS, ...topLevelSources()]) {
-    for (const file of files(source)) hash.update(file).update("\0").update(fs.readFileSync(path.join(root, file))).update("\0");
+    for (const file of files(source))
+      hash
+        .update(file)
+        .update("\0")
+        .update(fs.readFileSync(path.join(root, file)))
+        .update("\0");
   }
   return hash.digest("hex");
 }

@@ -7,13 +7,22 @@ test("every memory operation writes an activity row: operation, namespace, key, 
   const { org, key, keyId } = await createTenant();
   const ns = await createNamespace(key);
   const started = performance.now();
-  const remembered = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Dana prefers morning meetings.", identity_id: "dana" } });
+  const remembered = await api("POST", "/remember", {
+    key,
+    body: { namespace_id: ns.id, content: "Dana prefers morning meetings.", identity_id: "dana" },
+  });
   await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "meetings", identity_id: "dana" } });
   await api("GET", `/memories/${remembered.body.data.id}`, { key });
   await api("POST", "/forget", { key, body: { namespace_id: ns.id, identity_id: "dana" } });
   const scoped = await createKey(org.id, { scopes: { team: "a" }, namespaceIds: [ns.id] });
-  await api("POST", "/recall", { key: scoped.secret, body: { namespace_id: ns.id, query: "x", scopes: { team: "b" }, identity_id: "dana" } });
-  await api("POST", "/recall", { key: "mgw_unknown_key_000000000000000000000000", body: { namespace_id: ns.id, query: "x" } });
+  await api("POST", "/recall", {
+    key: scoped.secret,
+    body: { namespace_id: ns.id, query: "x", scopes: { team: "b" }, identity_id: "dana" },
+  });
+  await api("POST", "/recall", {
+    key: "mgw_unknown_key_000000000000000000000000",
+    body: { namespace_id: ns.id, query: "x" },
+  });
   const elapsedMs = performance.now() - started;
 
   const prisma = await db();

@@ -23,26 +23,29 @@ describe("401 UNAUTHORIZED", () => {
     ["a Bearer with nothing after it", { headers: { authorization: "Bearer " } }],
     ["an unknown key", { key: "mgw_thisKeyWasNeverIssued1234567890abcdef" }],
     ["a key in the query string instead of the header", { path: "/namespaces?api_key=" }],
-  ])("%s → 401 on every route", async (_label, options: { headers?: Record<string, string>; key?: string; path?: string }) => {
-    const { key } = await createTenant();
-    const ns = await createNamespace(key);
-    const routes: [string, string, unknown?][] = [
-      ["GET", options.path ? options.path + key : "/namespaces"],
-      ["POST", "/namespaces", { name: "x" }],
-      ["GET", `/namespaces/${ns.id}`],
-      ["PATCH", `/namespaces/${ns.id}`, { name: "y" }],
-      ["DELETE", `/namespaces/${ns.id}`],
-      ["GET", `/namespaces/${ns.id}/grants`],
-      ["POST", `/namespaces/${ns.id}/grants`, { api_key_id: "key_x" }],
-      ["DELETE", `/namespaces/${ns.id}/grants/grt_x`],
-    ];
-    for (const [method, path, body] of routes) {
-      const response = await api(method, path, { key: options.key, headers: options.headers, body });
-      expect(response.status, `${method} ${path}`).toBe(401);
-      expect(response.body).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
-    }
-    expect((await api("GET", `/namespaces/${ns.id}`, { key })).body.data.name).toBe(ns.name);
-  });
+  ])(
+    "%s → 401 on every route",
+    async (_label, options: { headers?: Record<string, string>; key?: string; path?: string }) => {
+      const { key } = await createTenant();
+      const ns = await createNamespace(key);
+      const routes: [string, string, unknown?][] = [
+        ["GET", options.path ? options.path + key : "/namespaces"],
+        ["POST", "/namespaces", { name: "x" }],
+        ["GET", `/namespaces/${ns.id}`],
+        ["PATCH", `/namespaces/${ns.id}`, { name: "y" }],
+        ["DELETE", `/namespaces/${ns.id}`],
+        ["GET", `/namespaces/${ns.id}/grants`],
+        ["POST", `/namespaces/${ns.id}/grants`, { api_key_id: "key_x" }],
+        ["DELETE", `/namespaces/${ns.id}/grants/grt_x`],
+      ];
+      for (const [method, path, body] of routes) {
+        const response = await api(method, path, { key: options.key, headers: options.headers, body });
+        expect(response.status, `${method} ${path}`).toBe(401);
+        expect(response.body).toMatchObject({ success: false, error: { code: "UNAUTHORIZED" } });
+      }
+      expect((await api("GET", `/namespaces/${ns.id}`, { key })).body.data.name).toBe(ns.name);
+    },
+  );
 
   test("authentication comes before validation: a bad body with no key is 401, not 400", async () => {
     const response = await api("POST", "/namespaces", { rawBody: "{nope" });
@@ -98,7 +101,9 @@ describe("key storage", () => {
     const longAgo = new Date(Date.now() - 61_000);
     await prisma.apiKey.update({ where: { id: app.id }, data: { lastUsedAt: longAgo } });
     await api("GET", "/namespaces", { key: app.secret });
-    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: app.id } })).lastUsedAt!.getTime()).toBeGreaterThan(longAgo.getTime());
+    expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: app.id } })).lastUsedAt!.getTime()).toBeGreaterThan(
+      longAgo.getTime(),
+    );
   });
 
   test("a key's permissions cannot exceed its creating member's role", async () => {
@@ -119,7 +124,9 @@ describe("key storage", () => {
     const app = await createKey(org.id);
     await revokeApiKey(app.id, { type: "system" });
     const prisma = await db();
-    const actions = (await prisma.auditLog.findMany({ where: { orgId: org.id, targetId: app.id }, orderBy: { createdAt: "asc" } })).map((e) => e.action);
+    const actions = (
+      await prisma.auditLog.findMany({ where: { orgId: org.id, targetId: app.id }, orderBy: { createdAt: "asc" } })
+    ).map((e) => e.action);
     expect(actions).toEqual(["api_key.create", "api_key.revoke"]);
   });
 });

@@ -22,7 +22,11 @@ function withoutModel() {
 async function tenantWithNotes() {
   const tenant = await createTenant();
   const ns = await createNamespace(tenant.key);
-  const memories = await rememberAll(tenant.key, ns.id, NOTES.map((content) => ({ content })));
+  const memories = await rememberAll(
+    tenant.key,
+    ns.id,
+    NOTES.map((content) => ({ content })),
+  );
   return { ...tenant, ns, ids: memories.map((m: { id: string }) => m.id) };
 }
 
@@ -31,7 +35,10 @@ describe("without a chat model (the offline default)", () => {
 
   test("the extractive answerer answers with the sentence that answers, citing its source", async () => {
     const { key, ns, ids } = await tenantWithNotes();
-    const response = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" } });
+    const response = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" },
+    });
     expect(response.status).toBe(200);
     const { answer, sources, model } = response.body.data;
     expect(model).toBe("extractive");
@@ -39,26 +46,38 @@ describe("without a chat model (the offline default)", () => {
     expect(dana).toMatchObject({ memory_id: ids[0], content: NOTES[0] });
     expect(answer).toContain(`She is unavailable on Fridays because she teaches a pottery class [${dana.index}].`);
     // Every cited index is a source.
-    for (const [, n] of answer.matchAll(/\[(\d+)\]/g)) expect(sources.map((s: { index: number }) => s.index)).toContain(Number(n));
+    for (const [, n] of answer.matchAll(/\[(\d+)\]/g))
+      expect(sources.map((s: { index: number }) => s.index)).toContain(Number(n));
     expect(sources.map((s: { index: number }) => s.index)).toEqual(sources.map((_: unknown, i: number) => i + 1));
   });
 
   test("a sentence that answers through a pronoun is kept with the sentence naming its subject, in the text's order", async () => {
     const { key, ns } = await tenantWithNotes();
-    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why can't Dana meet on Fridays?" } });
-    expect(body.data.answer).toBe("Dana prefers morning meetings [1]. She is unavailable on Fridays because she teaches a pottery class [1].");
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why can't Dana meet on Fridays?" },
+    });
+    expect(body.data.answer).toBe(
+      "Dana prefers morning meetings [1]. She is unavailable on Fridays because she teaches a pottery class [1].",
+    );
   });
 
   test("a paraphrase that shares no word with the memory is still answered from it", async () => {
     const { key, ns, ids } = await tenantWithNotes();
-    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "What food does my bird like?" } });
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "What food does my bird like?" },
+    });
     expect(body.data.sources[0].memory_id).toBe(ids[2]);
     expect(body.data.answer).toBe("Kiwi the parrot eats sunflower seeds and apple slices [1].");
   });
 
   test("with nothing relevant in memory the answer says so and cites nothing", async () => {
     const { key, ns } = await tenantWithNotes();
-    const { status, body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "What is the capital of Australia?" } });
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "What is the capital of Australia?" },
+    });
     expect(status).toBe(200);
     expect(body.data).toEqual({ answer: "Nothing in memory answers this question.", sources: [], model: "extractive" });
 
@@ -70,10 +89,15 @@ describe("without a chat model (the offline default)", () => {
   test("ask follows recall's rules: target, permission, scopes and identity", async () => {
     const { org, key, ns } = await tenantWithNotes();
     expect((await api("POST", "/ask", { key, body: { query: "Dana?" } })).status).toBe(400);
-    expect((await api("POST", "/ask", { key, body: { namespace_id: ns.id, external_reference_id: "x", query: "Dana?" } })).status).toBe(400);
+    expect(
+      (await api("POST", "/ask", { key, body: { namespace_id: ns.id, external_reference_id: "x", query: "Dana?" } }))
+        .status,
+    ).toBe(400);
     const badTopK = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Dana?", top_k: 21 } });
     expect(badTopK.status).toBe(400);
-    expect(badTopK.body.error.details).toEqual([{ field: "body.top_k", message: "must be a whole number from 1 to 20" }]);
+    expect(badTopK.body.error.details).toEqual([
+      { field: "body.top_k", message: "must be a whole number from 1 to 20" },
+    ]);
     expect((await api("POST", "/ask", { key, body: { namespace_id: "ns_missing", query: "Dana?" } })).status).toBe(404);
 
     const writer = await createKey(org.id, { permissions: ["NAMESPACE_WRITE"], namespaceIds: [ns.id] });
@@ -81,16 +105,33 @@ describe("without a chat model (the offline default)", () => {
     expect(refused.status).toBe(403);
 
     const teamA = await createKey(org.id, { scopes: { team: "a" }, namespaceIds: [ns.id] });
-    await api("POST", "/remember", { key: teamA.secret, body: { namespace_id: ns.id, content: "Team A ships the mobile release on Thursday.", identity_id: "sam" } });
+    await api("POST", "/remember", {
+      key: teamA.secret,
+      body: { namespace_id: ns.id, content: "Team A ships the mobile release on Thursday.", identity_id: "sam" },
+    });
     // Scored over team A's memories only (BM25 statistics follow the key's scopes): words that only other
     // scopes' memories have ("Dana", "meet") weigh on the question as in a namespace of A's memories alone.
     const question = "When does team A ship the mobile release?";
     const scoped = await api("POST", "/ask", { key: teamA.secret, body: { namespace_id: ns.id, query: question } });
-    expect(scoped.body.data.sources.map((s: { content: string }) => s.content)).toEqual(["Team A ships the mobile release on Thursday."]);
-    expect((await api("POST", "/ask", { key: teamA.secret, body: { namespace_id: ns.id, query: "x", scopes: { team: "b" } } })).status).toBe(403);
+    expect(scoped.body.data.sources.map((s: { content: string }) => s.content)).toEqual([
+      "Team A ships the mobile release on Thursday.",
+    ]);
+    expect(
+      (
+        await api("POST", "/ask", {
+          key: teamA.secret,
+          body: { namespace_id: ns.id, query: "x", scopes: { team: "b" } },
+        })
+      ).status,
+    ).toBe(403);
 
-    const forSam = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "When does the mobile release ship? Dana?", identity_id: "sam" } });
-    expect(forSam.body.data.sources.map((s: { content: string }) => s.content)).toEqual(["Team A ships the mobile release on Thursday."]);
+    const forSam = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "When does the mobile release ship? Dana?", identity_id: "sam" },
+    });
+    expect(forSam.body.data.sources.map((s: { content: string }) => s.content)).toEqual([
+      "Team A ships the mobile release on Thursday.",
+    ]);
   });
 });
 
@@ -110,8 +151,14 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
   });
 
   beforeAll(async () => {
-    openai = await startOpenAIServer({ chat: () => replies.shift() ?? { status: 500, json: { error: { message: "no reply queued" } } } });
-    Object.assign(process.env, { OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: "sk-test", CHAT_MODEL: "test-chat-1" });
+    openai = await startOpenAIServer({
+      chat: () => replies.shift() ?? { status: 500, json: { error: { message: "no reply queued" } } },
+    });
+    Object.assign(process.env, {
+      OPENAI_BASE_URL: openai.baseURL,
+      OPENAI_API_KEY: "sk-test",
+      CHAT_MODEL: "test-chat-1",
+    });
   });
   afterEach(() => {
     replies = [];
@@ -125,11 +172,16 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
   test("the SDK sends the model, the instructions and the numbered sources; a reply with valid citations is the answer", async () => {
     const { key, ns, ids } = await tenantWithNotes();
     replies = [completion("Dana teaches a pottery class on Fridays [1].")];
-    const { status, body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 } });
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 },
+    });
     expect(status).toBe(200);
     expect(body.data).toEqual({
       answer: "Dana teaches a pottery class on Fridays [1].",
-      sources: [{ index: 1, memory_id: ids[0], chunk_id: expect.any(String), content: NOTES[0], score: expect.any(Number) }],
+      sources: [
+        { index: 1, memory_id: ids[0], chunk_id: expect.any(String), content: NOTES[0], score: expect.any(Number) },
+      ],
       model: "test-chat-1-2026",
     });
     const [request] = chatRequests();
@@ -144,7 +196,10 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
   test("a reply citing a source that does not exist is asked again; the corrected reply is the answer", async () => {
     const { key, ns } = await tenantWithNotes();
     replies = [completion("Dana teaches pottery [4]."), completion("Dana teaches pottery on Fridays [1].")];
-    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 } });
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 },
+    });
     expect(body.data.answer).toBe("Dana teaches pottery on Fridays [1].");
     const retry = chatRequests()[1].body.messages;
     expect(retry.at(-2)).toEqual({ role: "assistant", content: "Dana teaches pottery [4]." });
@@ -154,7 +209,10 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
   test("a reply citing nothing, twice, is replaced by the extractive answer", async () => {
     const { key, ns } = await tenantWithNotes();
     replies = [completion("She teaches pottery."), completion("Pottery, on Fridays.")];
-    const { status, body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 } });
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 },
+    });
     expect(status).toBe(200);
     expect(chatRequests()).toHaveLength(2);
     expect(body.data.model).toBe("extractive");
@@ -164,21 +222,34 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
   test("invalid citations twice also fall back to the extractive answer", async () => {
     const { key, ns } = await tenantWithNotes();
     replies = [completion("Pottery [2]."), completion("Pottery [0].")];
-    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 } });
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?", top_k: 1 },
+    });
     expect(body.data.model).toBe("extractive");
   });
 
   test("with no relevant source the model is not called and the answer says nothing in memory answers", async () => {
     const { key, ns } = await tenantWithNotes();
-    const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "What is the capital of Australia?" } });
-    expect(body.data).toEqual({ answer: "Nothing in memory answers this question.", sources: [], model: "test-chat-1" });
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "What is the capital of Australia?" },
+    });
+    expect(body.data).toEqual({
+      answer: "Nothing in memory answers this question.",
+      sources: [],
+      model: "test-chat-1",
+    });
     expect(chatRequests()).toHaveLength(0);
   });
 
   test("a provider error is a 502 UPSTREAM_ERROR with a clear message, and is logged as such", async () => {
     const { org, key, ns } = await tenantWithNotes();
     replies = [{ status: 503, json: { error: { message: "model overloaded" } } }];
-    const { status, body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" } });
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" },
+    });
     expect(status).toBe(502);
     expect(body.error.code).toBe("UPSTREAM_ERROR");
     expect(body.error.message).toContain("The chat model (test-chat-1) failed with status 503");
@@ -193,7 +264,10 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
     process.env.OPENAI_TIMEOUT_MS = "300";
     replies = [{ ...completion("Too late [1]."), hang: true }];
     const started = performance.now();
-    const { status, body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" } });
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Why is Dana unavailable on Fridays?" },
+    });
     expect(performance.now() - started).toBeLessThan(2_500);
     expect(status).toBe(502);
     expect(body.error.message).toBe("The chat model (test-chat-1) did not answer within 300 ms (OPENAI_TIMEOUT_MS).");

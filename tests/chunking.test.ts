@@ -6,7 +6,10 @@ test("short content is one chunk, trimmed", () => {
 });
 
 test("long content splits on sentence boundaries, within the limit, each chunk repeating the previous one's last sentence", () => {
-  const sentences = Array.from({ length: 60 }, (_, i) => `Sentence number ${i} talks about topic ${i} in some detail for the reader.`);
+  const sentences = Array.from(
+    { length: 60 },
+    (_, i) => `Sentence number ${i} talks about topic ${i} in some detail for the reader.`,
+  );
   const chunks = chunkText(sentences.join(" "));
   expect(chunks.length).toBeGreaterThan(1);
   for (const chunk of chunks) {

@@ -40,9 +40,27 @@ describe("with no server running (the CLI opens the embedded database itself)", 
     expect(member.code).toBe(0);
     expect(member.json).toMatchObject({ org_id: org.json.id, user_id: user.json.id, role: "owner" });
 
-    const key = await run("key", "create", "--org", org.json.id, "--name", "support bot", "--permissions", "NAMESPACE_READ,NAMESPACE_WRITE", "--scope", "team=sales", "--scope=region=eu");
+    const key = await run(
+      "key",
+      "create",
+      "--org",
+      org.json.id,
+      "--name",
+      "support bot",
+      "--permissions",
+      "NAMESPACE_READ,NAMESPACE_WRITE",
+      "--scope",
+      "team=sales",
+      "--scope=region=eu",
+    );
     expect(key.code).toBe(0);
-    expect(key.json).toMatchObject({ org_id: org.json.id, name: "support bot", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"], scopes: { team: "sales", region: "eu" }, namespace_ids: [] });
+    expect(key.json).toMatchObject({
+      org_id: org.json.id,
+      name: "support bot",
+      permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+      scopes: { team: "sales", region: "eu" },
+      namespace_ids: [],
+    });
     expect(key.json.secret).toMatch(/^mgw_/);
     expect(key.json.display).toBe(`mgw_…${key.json.secret.slice(-4)}`);
 
@@ -62,11 +80,23 @@ describe("with no server running (the CLI opens the embedded database itself)", 
     [["org", "destroy", "--name", "x"], 2, /Unknown command "org destroy"/],
     [["user", "create", "--email", "not-an-email", "--password", "long enough"], 2, /--email: must be a valid email/],
     [["user", "create", "--email", "short@example.com", "--password", "123"], 2, /--password: must be at least 8/],
-    [["member", "add", "--org", "nope", "--user", "nobody@example.com", "--role", "owner"], 1, /Organization nope not found/],
+    [
+      ["member", "add", "--org", "nope", "--user", "nobody@example.com", "--role", "owner"],
+      1,
+      /Organization nope not found/,
+    ],
     [["member", "add", "--org", "x", "--user", "y", "--role", "emperor"], 2, /--role/],
     [["key", "create", "--org", "x", "--name", "k", "--permissions", "NAMESPACE_READ,FLY"], 2, /--permissions/],
-    [["key", "create", "--org", "x", "--name", "k", "--permissions", "NAMESPACE_READ", "--scope", "noequals"], 2, /key=value/],
-    [["key", "create", "--org", "missing-org", "--name", "k", "--permissions", "NAMESPACE_READ"], 1, /Organization missing-org not found/],
+    [
+      ["key", "create", "--org", "x", "--name", "k", "--permissions", "NAMESPACE_READ", "--scope", "noequals"],
+      2,
+      /key=value/,
+    ],
+    [
+      ["key", "create", "--org", "missing-org", "--name", "k", "--permissions", "NAMESPACE_READ"],
+      1,
+      /Organization missing-org not found/,
+    ],
     [["key", "revoke", "--id", "key_nope"], 1, /API key key_nope not found/],
   ])("memgw %j → exit %i with a one-line message", async (args, code, pattern) => {
     expectOneLineError(await run(...args), code, pattern);
@@ -75,20 +105,46 @@ describe("with no server running (the CLI opens the embedded database itself)", 
   test("a duplicate user and a duplicate membership are refused", async () => {
     await run("org", "create", "--name", "Dupes");
     expect((await run("user", "create", "--email", "twice@example.com", "--password", "long enough")).code).toBe(0);
-    expectOneLineError(await run("user", "create", "--email", "twice@example.com", "--password", "long enough"), 1, /already exists/);
-    expect((await run("member", "add", "--org", "dupes", "--user", "twice@example.com", "--role", "admin")).code).toBe(0);
-    expectOneLineError(await run("member", "add", "--org", "dupes", "--user", "twice@example.com", "--role", "member"), 1, /already a member/);
+    expectOneLineError(
+      await run("user", "create", "--email", "twice@example.com", "--password", "long enough"),
+      1,
+      /already exists/,
+    );
+    expect((await run("member", "add", "--org", "dupes", "--user", "twice@example.com", "--role", "admin")).code).toBe(
+      0,
+    );
+    expectOneLineError(
+      await run("member", "add", "--org", "dupes", "--user", "twice@example.com", "--role", "member"),
+      1,
+      /already a member/,
+    );
   });
 
   test("key create --grant must name namespaces of that organization", async () => {
     const org = await run("org", "create", "--name", "Granting");
-    expectOneLineError(await run("key", "create", "--org", org.json.id, "--name", "k", "--permissions", "NAMESPACE_READ", "--grant", "ns_nope"), 1, /ns_nope/);
+    expectOneLineError(
+      await run(
+        "key",
+        "create",
+        "--org",
+        org.json.id,
+        "--name",
+        "k",
+        "--permissions",
+        "NAMESPACE_READ",
+        "--grant",
+        "ns_nope",
+      ),
+      1,
+      /ns_nope/,
+    );
   });
 
   test("--help lists every command; no arguments prints help and exits 2", async () => {
     const help = await run("--help");
     expect(help.code).toBe(0);
-    for (const command of ["org create", "user create", "member add", "key create", "key revoke"]) expect(help.stdout).toContain(command);
+    for (const command of ["org create", "user create", "member add", "key create", "key revoke"])
+      expect(help.stdout).toContain(command);
     expect((await run()).code).toBe(2);
   });
 });
@@ -103,7 +159,16 @@ describe("while the server runs (the CLI goes through the process that owns the 
 
     const org = await memgw(["org", "create", "--name", "Live Org"]);
     expect(org.code).toBe(0);
-    const key = await memgw(["key", "create", "--org", org.json.id, "--name", "live", "--permissions", "NAMESPACE_READ,NAMESPACE_MANAGE"]);
+    const key = await memgw([
+      "key",
+      "create",
+      "--org",
+      org.json.id,
+      "--name",
+      "live",
+      "--permissions",
+      "NAMESPACE_READ,NAMESPACE_MANAGE",
+    ]);
     expect(key.code).toBe(0);
     const created = await api("POST", "/namespaces", { key: key.json.secret, body: { name: "made-live" } });
     expect(created.status).toBe(201);
@@ -111,7 +176,18 @@ describe("while the server runs (the CLI goes through the process that owns the 
     // The key can be granted a namespace made by another key of the same organization.
     const other = await createTenant();
     const ns = await createNamespace(other.key);
-    const granted = await memgw(["key", "create", "--org", other.org.slug, "--name", "g", "--permissions", "NAMESPACE_READ", "--grant", ns.id]);
+    const granted = await memgw([
+      "key",
+      "create",
+      "--org",
+      other.org.slug,
+      "--name",
+      "g",
+      "--permissions",
+      "NAMESPACE_READ",
+      "--grant",
+      ns.id,
+    ]);
     expect(granted.json.namespace_ids).toEqual([ns.id]);
     expect((await api("GET", `/namespaces/${ns.id}`, { key: granted.json.secret })).status).toBe(200);
 
@@ -120,7 +196,11 @@ describe("while the server runs (the CLI goes through the process that owns the 
     expect((await api("GET", "/namespaces", { key: key.json.secret })).status).toBe(401);
 
     // Errors come back from the owner just the same.
-    expectOneLineError(await memgw(["member", "add", "--org", "nope", "--user", "x@example.com", "--role", "owner"]), 1, /not found/);
+    expectOneLineError(
+      await memgw(["member", "add", "--org", "nope", "--user", "x@example.com", "--role", "owner"]),
+      1,
+      /not found/,
+    );
   });
 
   test("no write is lost when the CLI and the server write at the same time", async () => {

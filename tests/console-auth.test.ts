@@ -7,7 +7,10 @@ import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db";
 import { createOrganization, updateSignInPolicy } from "@/lib/orgs/organizations";
 
-const savedKeys = { ENCRYPTION_KEY: process.env.ENCRYPTION_KEY, ENCRYPTION_KEYS_RETIRED: process.env.ENCRYPTION_KEYS_RETIRED };
+const savedKeys = {
+  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY,
+  ENCRYPTION_KEYS_RETIRED: process.env.ENCRYPTION_KEYS_RETIRED,
+};
 afterEach(() => {
   for (const [name, value] of Object.entries(savedKeys)) {
     if (value === undefined) delete process.env[name];
@@ -72,12 +75,20 @@ describe("password lock-out", () => {
     await recordFailedSignIn(email);
     expect(await lockedUntil(email)).toBeNull();
     const prisma = await db();
-    expect(await prisma.signInLockout.findUnique({ where: { email } })).toMatchObject({ failures: 1, lockedUntil: null });
+    expect(await prisma.signInLockout.findUnique({ where: { email } })).toMatchObject({
+      failures: 1,
+      lockedUntil: null,
+    });
   });
 });
 
 describe("SSO connection", () => {
-  const connection = (domain: string) => ({ issuer: "https://idp.example.com/", client_id: "gateway", client_secret: "s3cret-value", allowed_domains: [domain] });
+  const connection = (domain: string) => ({
+    issuer: "https://idp.example.com/",
+    client_id: "gateway",
+    client_secret: "s3cret-value",
+    allowed_domains: [domain],
+  });
 
   test("the client secret is stored encrypted, shown to nobody, and the audit log does not carry it", async () => {
     const org = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
@@ -92,20 +103,29 @@ describe("SSO connection", () => {
     expect(JSON.stringify(audit)).not.toContain("s3cret-value");
 
     // An edit with an empty secret keeps the stored one.
-    await saveOidcConnection(org.id, { ...connection("initech.test"), client_id: "gateway-2", client_secret: "" }, SYSTEM_ACTOR);
+    await saveOidcConnection(
+      org.id,
+      { ...connection("initech.test"), client_id: "gateway-2", client_secret: "" },
+      SYSTEM_ACTOR,
+    );
     expect(await oidcCredentials(org.id)).toMatchObject({ clientId: "gateway-2", clientSecret: "s3cret-value" });
 
     // Copied into another organization's row, the ciphertext does not decrypt.
     const other = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
     await saveOidcConnection(other.id, connection("other.test"), SYSTEM_ACTOR);
-    await prisma.oidcConnection.update({ where: { orgId: other.id }, data: { clientSecretEncrypted: row.clientSecretEncrypted } });
+    await prisma.oidcConnection.update({
+      where: { orgId: other.id },
+      data: { clientSecretEncrypted: row.clientSecretEncrypted },
+    });
     await expect(oidcCredentials(other.id)).rejects.toThrow();
   });
 
   test("a first connection needs a secret; SSO can be allowed only once connected; sign-in finds the org only then", async () => {
     const org = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
     const domain = `hooli-${unique()}.test`;
-    await expect(saveOidcConnection(org.id, { ...connection(domain), client_secret: "" }, SYSTEM_ACTOR)).rejects.toThrow("A client secret is needed");
+    await expect(
+      saveOidcConnection(org.id, { ...connection(domain), client_secret: "" }, SYSTEM_ACTOR),
+    ).rejects.toThrow("A client secret is needed");
     const policy = { allowPassword: true, allowMagicLink: true, allowSso: true };
     await expect(updateSignInPolicy(org.id, policy, SYSTEM_ACTOR)).rejects.toThrow("Set up the SSO connection");
     const prisma = await db();

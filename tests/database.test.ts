@@ -30,16 +30,36 @@ function copyMigrations() {
 describe("migrations", () => {
   test("apply to an empty database, recording Prisma's checksums, and are a no-op the second time", async () => {
     const { pglite, conn } = await emptyDatabase();
-    const names = fs.readdirSync(migrationsDir()).filter((n) => fs.statSync(path.join(migrationsDir(), n)).isDirectory()).sort();
+    const names = fs
+      .readdirSync(migrationsDir())
+      .filter((n) => fs.statSync(path.join(migrationsDir(), n)).isDirectory())
+      .sort();
     const first = await applyMigrations(conn);
     expect(first).toEqual({ applied: names, alreadyApplied: 0 });
-    const tables = (await conn.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).map((r) => r.tablename);
-    expect(tables).toEqual(expect.arrayContaining(["organizations", "users", "memberships", "api_keys", "namespaces", "namespace_grants", "audit_logs", "_prisma_migrations"]));
-    const recorded = await conn.query<{ migration_name: string; checksum: string }>(`SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`);
+    const tables = (
+      await conn.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")
+    ).map((r) => r.tablename);
+    expect(tables).toEqual(
+      expect.arrayContaining([
+        "organizations",
+        "users",
+        "memberships",
+        "api_keys",
+        "namespaces",
+        "namespace_grants",
+        "audit_logs",
+        "_prisma_migrations",
+      ]),
+    );
+    const recorded = await conn.query<{ migration_name: string; checksum: string }>(
+      `SELECT migration_name, checksum FROM "_prisma_migrations" ORDER BY migration_name`,
+    );
     expect(recorded).toEqual(
       names.map((name) => ({
         migration_name: name,
-        checksum: createHash("sha256").update(fs.readFileSync(path.join(migrationsDir(), name, "migration.sql"))).digest("hex"),
+        checksum: createHash("sha256")
+          .update(fs.readFileSync(path.join(migrationsDir(), name, "migration.sql")))
+          .digest("hex"),
       })),
     );
 
@@ -53,7 +73,10 @@ describe("migrations", () => {
     const { pglite, conn } = await emptyDatabase();
     const dir = copyMigrations();
     await applyMigrations(conn, dir);
-    const [first] = fs.readdirSync(dir).filter((n) => n !== "migration_lock.toml").sort();
+    const [first] = fs
+      .readdirSync(dir)
+      .filter((n) => n !== "migration_lock.toml")
+      .sort();
     fs.appendFileSync(path.join(dir, first, "migration.sql"), "\n-- edited\n");
     await expect(applyMigrations(conn, dir)).rejects.toThrow(/changed after it was applied/);
     await pglite.close();
@@ -63,17 +86,32 @@ describe("migrations", () => {
     const { pglite, conn } = await emptyDatabase();
     const dir = copyMigrations();
     fs.mkdirSync(path.join(dir, "29990101000000_broken"));
-    fs.writeFileSync(path.join(dir, "29990101000000_broken", "migration.sql"), "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n");
+    fs.writeFileSync(
+      path.join(dir, "29990101000000_broken", "migration.sql"),
+      "CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;\n",
+    );
     await expect(applyMigrations(conn, dir)).rejects.toThrow(/29990101000000_broken failed/);
     expect(await conn.query(`SELECT to_regclass('half_done') AS t`)).toEqual([{ t: null }]);
-    expect(await conn.query(`SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`)).toEqual([{ n: 0 }]);
+    expect(
+      await conn.query(
+        `SELECT count(*)::int AS n FROM "_prisma_migrations" WHERE migration_name = '29990101000000_broken'`,
+      ),
+    ).toEqual([{ n: 0 }]);
     await pglite.close();
   });
 
   test("the migrated database has every column of every model in prisma/schema.prisma", async () => {
     const prisma = await db();
     // findFirst selects every scalar field of the model: a column missing from the migrations fails here.
-    for (const model of ["organization", "user", "membership", "apiKey", "namespace", "namespaceGrant", "auditLog"] as const) {
+    for (const model of [
+      "organization",
+      "user",
+      "membership",
+      "apiKey",
+      "namespace",
+      "namespaceGrant",
+      "auditLog",
+    ] as const) {
       const row = await (prisma[model] as unknown as { findFirst(): Promise<unknown> }).findFirst();
       expect(row === null || typeof row === "object").toBe(true);
     }
@@ -121,7 +159,10 @@ describe("one process per data directory", () => {
       execFileSync(process.execPath, ["--import", "tsx", script], {
         env: { ...process.env, DATA_DIR: dir, MEMGW_PROCESS_ROLE: "second process" },
         encoding: "utf8",
-      }).trim().split("\n").pop()!,
+      })
+        .trim()
+        .split("\n")
+        .pop()!,
     );
 
   test("a second process gets a clear error instead of opening a data directory in use", async () => {
@@ -139,7 +180,10 @@ describe("one process per data directory", () => {
 
   test("a lock left by a process that died does not block the next start", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-stale-"));
-    fs.writeFileSync(lockPath(dir), JSON.stringify({ pid: 2 ** 22 + 12345, role: "server", startedAt: new Date().toISOString() }));
+    fs.writeFileSync(
+      lockPath(dir),
+      JSON.stringify({ pid: 2 ** 22 + 12345, role: "server", startedAt: new Date().toISOString() }),
+    );
     expect(openElsewhere(dir)).toEqual({ opened: true });
     expect(fs.existsSync(lockPath(dir))).toBe(false);
   });

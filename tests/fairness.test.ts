@@ -6,7 +6,20 @@ import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, storedCounts, termStatisticsConsistent } from "./helpers/memory";
 
-const WORDS = ["harbour", "ledger", "orchard", "violin", "glacier", "lantern", "meadow", "copper", "falcon", "tundra", "quarry", "saffron"];
+const WORDS = [
+  "harbour",
+  "ledger",
+  "orchard",
+  "violin",
+  "glacier",
+  "lantern",
+  "meadow",
+  "copper",
+  "falcon",
+  "tundra",
+  "quarry",
+  "saffron",
+];
 
 /** A long document of distinct sentences (~`chars` characters): it is split into many chunks. */
 function longDocument(seed: number, chars: number): string {
@@ -47,7 +60,9 @@ function instantEmbedder(failOn?: string): EmbeddingProvider {
     dimensions: 512,
     async embed(texts) {
       if (failOn && texts.some((text) => text.includes(failOn))) throw new Error("the embedding service went away");
-      return texts.map((text, t) => Array.from({ length: 512 }, (_, i) => Math.sin(text.length * 0.37 + t + i * 0.11) / 16));
+      return texts.map((text, t) =>
+        Array.from({ length: 512 }, (_, i) => Math.sin(text.length * 0.37 + t + i * 0.11) / 16),
+      );
     },
     async close() {},
   };
@@ -97,7 +112,9 @@ describe("fair ingestion", () => {
     expect(bulkResponse.body.data).toHaveLength(100);
     const stored = await storedCounts(nsA.id);
     expect(stored.memories).toBe(100);
-    expect(stored.chunks).toBe(bulkResponse.body.data.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0));
+    expect(stored.chunks).toBe(
+      bulkResponse.body.data.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0),
+    );
     expect(await termStatisticsConsistent(nsA.id)).toBe(true);
   }, 300_000);
 
@@ -105,9 +122,15 @@ describe("fair ingestion", () => {
     const pool = new LocalEmbeddingProvider(1);
     try {
       await pool.ready();
-      const texts = Array.from({ length: 6 * 32 }, (_, i) => `Ticket ${i}: the ${WORDS[i % WORDS.length]} order for customer ${i % 13} shipped late.`);
+      const texts = Array.from(
+        { length: 6 * 32 },
+        (_, i) => `Ticket ${i}: the ${WORDS[i % WORDS.length]} order for customer ${i % 13} shipped late.`,
+      );
       const batch = tracked(pool.embed(texts, "ingest", { orgId: "org_a", keyId: "key_importer" }));
-      const [single] = await pool.embed(["Ana prefers tea to coffee."], "ingest", { orgId: "org_a", keyId: "key_chat" });
+      const [single] = await pool.embed(["Ana prefers tea to coffee."], "ingest", {
+        orgId: "org_a",
+        keyId: "key_chat",
+      });
       expect(single).toHaveLength(512);
       expect(batch.settled).toBe(false);
       expect(await batch.promise).toHaveLength(texts.length);
@@ -123,10 +146,16 @@ describe("fair ingestion", () => {
       const finished: string[] = [];
       const batch = Array.from({ length: 4 }, (_, call) =>
         pool
-          .embed(Array.from({ length: 32 }, (_, i) => longDocument(call * 32 + i, 400)), "ingest", { orgId: "org_a", keyId: "key_a" })
+          .embed(
+            Array.from({ length: 32 }, (_, i) => longDocument(call * 32 + i, 400)),
+            "ingest",
+            { orgId: "org_a", keyId: "key_a" },
+          )
           .then(() => finished.push(`batch ${call}`)),
       );
-      await pool.embed(["Ana prefers tea to coffee."], "ingest", { orgId: "org_b", keyId: "key_b" }).then(() => finished.push("single"));
+      await pool
+        .embed(["Ana prefers tea to coffee."], "ingest", { orgId: "org_b", keyId: "key_b" })
+        .then(() => finished.push("single"));
       await Promise.all(batch);
       expect(finished).toEqual(["single", "batch 0", "batch 1", "batch 2", "batch 3"]);
     } finally {
@@ -146,7 +175,10 @@ describe("fair ingestion", () => {
       const batch = Array.from({ length: 30 }, (_, i) => ({ content: longDocument(100 + i, 20_000) }));
       const bulk = tracked(api("POST", "/remember", { key: a.key, body: { namespace_id: nsA.id, memories: batch } }));
       await writing;
-      const single = await api("POST", "/remember", { key: b.key, body: { namespace_id: nsB.id, content: "Lunch with Priya on Tuesday." } });
+      const single = await api("POST", "/remember", {
+        key: b.key,
+        body: { namespace_id: nsB.id, content: "Lunch with Priya on Tuesday." },
+      });
       expect(single.status).toBe(201);
       expect(bulk.settled).toBe(false);
       expect((await bulk.promise).status).toBe(201);
@@ -181,7 +213,11 @@ function mcpRequest(namespaceId: string, key: string) {
   return routeRequest(
     new Request(`http://gateway.test/api/v1/mcp/${namespaceId}`, {
       method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      headers: {
+        authorization: `Bearer ${key}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
     }),
   );

@@ -33,19 +33,30 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>): string {
 
 async function call(client: Client, name: string, args: Record<string, unknown>) {
   const result = await client.callTool({ name, arguments: args });
-  return { isError: Boolean(result.isError), text: textOf(result), json: result.isError ? undefined : JSON.parse(textOf(result)) };
+  return {
+    isError: Boolean(result.isError),
+    text: textOf(result),
+    json: result.isError ? undefined : JSON.parse(textOf(result)),
+  };
 }
 
 test("lists the four tools with descriptions, input schemas and hints, and tells the agent how to use the memory", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
   const client = await connect(ns.id, key);
-  expect(client.getInstructions()).toContain('long-term memory of the namespace "support-bot" (what customers told support)');
+  expect(client.getInstructions()).toContain(
+    'long-term memory of the namespace "support-bot" (what customers told support)',
+  );
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
   expect(Object.keys(byName).sort()).toEqual(["ask", "forget", "recall", "remember"]);
   expect(byName.remember.inputSchema.required).toEqual(["content"]);
-  expect(Object.keys(byName.remember.inputSchema.properties ?? {}).sort()).toEqual(["content", "identity_id", "metadata", "scopes"]);
+  expect(Object.keys(byName.remember.inputSchema.properties ?? {}).sort()).toEqual([
+    "content",
+    "identity_id",
+    "metadata",
+    "scopes",
+  ]);
   expect(byName.recall.inputSchema.required).toEqual(["query"]);
   expect(byName.recall.inputSchema.properties).not.toHaveProperty("namespace_id");
   expect(byName.forget.description).toContain("irreversible");
@@ -60,7 +71,10 @@ test("a memory written over MCP is found over HTTP, and each tool works: remembe
   const ns = await createNamespace(key);
   const client = await connect(ns.id, key);
 
-  const stored = await call(client, "remember", { content: "The office wifi password rotates on the first Monday of each month.", metadata: { source: "it" } });
+  const stored = await call(client, "remember", {
+    content: "The office wifi password rotates on the first Monday of each month.",
+    metadata: { source: "it" },
+  });
   expect(stored.isError).toBe(false);
   expect(stored.json).toMatchObject({ namespace_id: ns.id, metadata: { source: "it" }, chunk_count: 1 });
   expect(await recallContents(key, { namespace_id: ns.id, query: "wifi password" })).toEqual([
@@ -102,12 +116,18 @@ test("identity_id defaults to the X-Identity-Id header; an explicit one wins; ac
 test("refused and invalid calls are tool errors with a clear message, and change nothing", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);
-  await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Team B's launch is on Monday.", scopes: { team: "b" } } });
+  await api("POST", "/remember", {
+    key,
+    body: { namespace_id: ns.id, content: "Team B's launch is on Monday.", scopes: { team: "b" } },
+  });
 
   const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
   const readOnly = await connect(ns.id, reader.secret);
   const refused = await call(readOnly, "remember", { content: "should not be stored" });
-  expect(refused).toMatchObject({ isError: true, text: "FORBIDDEN: This API key lacks the NAMESPACE_WRITE permission." });
+  expect(refused).toMatchObject({
+    isError: true,
+    text: "FORBIDDEN: This API key lacks the NAMESPACE_WRITE permission.",
+  });
   const forgetRefused = await call(readOnly, "forget", { all: true });
   expect(forgetRefused.isError).toBe(true);
 
@@ -126,7 +146,9 @@ test("refused and invalid calls are tool errors with a clear message, and change
   expect(emptySelector).toMatchObject({ isError: true });
   expect(emptySelector.text).toContain("say what to forget");
 
-  expect(await recallContents(key, { namespace_id: ns.id, query: "launch" })).toEqual(["Team B's launch is on Monday."]);
+  expect(await recallContents(key, { namespace_id: ns.id, query: "launch" })).toEqual([
+    "Team B's launch is on Monday.",
+  ]);
   expect((await storedCounts(ns.id)).memories).toBe(1);
 });
 
@@ -138,8 +160,17 @@ test("no key → 401; a namespace not granted to the key or of another organizat
     routeRequest(
       new Request(endpointOf(ns.id), {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...(authorization ? { authorization } : {}) },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } } }),
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          ...(authorization ? { authorization } : {}),
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "curl", version: "1" } },
+        }),
       }),
     );
   expect((await initialize()).status).toBe(401);
@@ -151,7 +182,9 @@ test("no key → 401; a namespace not granted to the key or of another organizat
   expect((await granted.json()).result.serverInfo.name).toBe("memory-gateway");
   await expect(connect(ns.id, other.key)).rejects.toThrow();
 
-  const get = await routeRequest(new Request(endpointOf(ns.id), { method: "GET", headers: { authorization: `Bearer ${key}` } }));
+  const get = await routeRequest(
+    new Request(endpointOf(ns.id), { method: "GET", headers: { authorization: `Bearer ${key}` } }),
+  );
   expect(get.status).toBe(405);
   expect(get.headers.get("allow")).toBe("POST, OPTIONS");
   const refusal = (await get.json()).error;

@@ -9,7 +9,10 @@ const unique = () => Math.random().toString(36).slice(2, 8);
 
 async function organizationWithOwner() {
   const org = await createOrganization(`Members ${unique()}`, SYSTEM_ACTOR);
-  const owner = await inviteMember({ orgId: org.id, email: `owner-${unique()}@example.com`, role: "owner" }, SYSTEM_ACTOR);
+  const owner = await inviteMember(
+    { orgId: org.id, email: `owner-${unique()}@example.com`, role: "owner" },
+    SYSTEM_ACTOR,
+  );
   return { org, owner, actor: { type: "user" as const, id: owner.id } };
 }
 
@@ -24,7 +27,9 @@ test("an invitation creates a password-less account once, and role changes and r
   const email = `new-${unique()}@example.com`;
   const invited = await inviteMember({ orgId: org.id, email, role: "member", byRole: "owner" }, actor);
   expect(invited).toMatchObject({ email, passwordHash: null });
-  await expect(inviteMember({ orgId: org.id, email, role: "admin", byRole: "owner" }, actor)).rejects.toMatchObject({ name: "ConflictError" });
+  await expect(inviteMember({ orgId: org.id, email, role: "admin", byRole: "owner" }, actor)).rejects.toMatchObject({
+    name: "ConflictError",
+  });
   const prisma = await db();
   expect(await prisma.user.count({ where: { email } })).toBe(1);
 
@@ -41,22 +46,39 @@ test("an invitation creates a password-less account once, and role changes and r
 
 test("the last owner can be neither demoted nor removed", async () => {
   const { org, owner, actor } = await organizationWithOwner();
-  await expect(changeMemberRole({ orgId: org.id, userId: owner.id, role: "admin", byRole: "owner" }, actor)).rejects.toThrow("at least one owner");
-  await expect(removeMember({ orgId: org.id, userId: owner.id, byRole: "owner" }, actor)).rejects.toThrow("at least one owner");
-  const second = await inviteMember({ orgId: org.id, email: `second-${unique()}@example.com`, role: "owner", byRole: "owner" }, actor);
-  await changeMemberRole({ orgId: org.id, userId: owner.id, role: "member", byRole: "owner" }, { type: "user", id: second.id });
+  await expect(
+    changeMemberRole({ orgId: org.id, userId: owner.id, role: "admin", byRole: "owner" }, actor),
+  ).rejects.toThrow("at least one owner");
+  await expect(removeMember({ orgId: org.id, userId: owner.id, byRole: "owner" }, actor)).rejects.toThrow(
+    "at least one owner",
+  );
+  const second = await inviteMember(
+    { orgId: org.id, email: `second-${unique()}@example.com`, role: "owner", byRole: "owner" },
+    actor,
+  );
+  await changeMemberRole(
+    { orgId: org.id, userId: owner.id, role: "member", byRole: "owner" },
+    { type: "user", id: second.id },
+  );
   expect((await listMembers(org.id)).find((m) => m.userId === owner.id)?.role).toBe("member");
 });
 
 test("an admin can neither make an owner nor change or remove one, and nothing changes", async () => {
   const { org, owner } = await organizationWithOwner();
-  const admin = await inviteMember({ orgId: org.id, email: `admin-${unique()}@example.com`, role: "admin" }, SYSTEM_ACTOR);
-  const member = await inviteMember({ orgId: org.id, email: `member-${unique()}@example.com`, role: "member" }, SYSTEM_ACTOR);
+  const admin = await inviteMember(
+    { orgId: org.id, email: `admin-${unique()}@example.com`, role: "admin" },
+    SYSTEM_ACTOR,
+  );
+  const member = await inviteMember(
+    { orgId: org.id, email: `member-${unique()}@example.com`, role: "member" },
+    SYSTEM_ACTOR,
+  );
   const byAdmin = { type: "user" as const, id: admin.id };
   const before = await listMembers(org.id);
 
   const refusals = [
-    () => inviteMember({ orgId: org.id, email: `owner2-${unique()}@example.com`, role: "owner", byRole: "admin" }, byAdmin),
+    () =>
+      inviteMember({ orgId: org.id, email: `owner2-${unique()}@example.com`, role: "owner", byRole: "admin" }, byAdmin),
     () => changeMemberRole({ orgId: org.id, userId: member.id, role: "owner", byRole: "admin" }, byAdmin),
     () => changeMemberRole({ orgId: org.id, userId: owner.id, role: "member", byRole: "admin" }, byAdmin),
     () => removeMember({ orgId: org.id, userId: owner.id, byRole: "admin" }, byAdmin),

@@ -24,7 +24,14 @@ describe("remember", () => {
       body: { namespace_id: ns.id, content: PETS, metadata: { source: "chat", turn: 3 }, identity_id: "user-42" },
     });
     expect(response.status).toBe(201);
-    expect(response.body.data).toMatchObject({ namespace_id: ns.id, content: PETS, metadata: { source: "chat", turn: 3 }, scopes: {}, identity_id: "user-42", chunk_count: 1 });
+    expect(response.body.data).toMatchObject({
+      namespace_id: ns.id,
+      content: PETS,
+      metadata: { source: "chat", turn: 3 },
+      scopes: {},
+      identity_id: "user-42",
+      chunk_count: 1,
+    });
     expect(response.body.data.id).toMatch(/^mem_/);
     const fetched = await api("GET", `/memories/${response.body.data.id}`, { key });
     expect(fetched.status).toBe(200);
@@ -49,10 +56,21 @@ describe("remember", () => {
     const { key, ns } = await tenantWithNamespace();
     const response = await api("POST", "/remember", {
       key,
-      body: { namespace_id: ns.id, identity_id: "alice", metadata: { batch: "b1" }, memories: [{ content: PETS }, { content: RUST, identity_id: "bob", metadata: { batch: "b2" } }] },
+      body: {
+        namespace_id: ns.id,
+        identity_id: "alice",
+        metadata: { batch: "b1" },
+        memories: [{ content: PETS }, { content: RUST, identity_id: "bob", metadata: { batch: "b2" } }],
+      },
     });
     expect(response.status).toBe(201);
-    expect(response.body.data.map((m: { content: string; identity_id: string; metadata: object }) => [m.content, m.identity_id, m.metadata])).toEqual([
+    expect(
+      response.body.data.map((m: { content: string; identity_id: string; metadata: object }) => [
+        m.content,
+        m.identity_id,
+        m.metadata,
+      ]),
+    ).toEqual([
       [PETS, "alice", { batch: "b1" }],
       [RUST, "bob", { batch: "b2" }],
     ]);
@@ -63,7 +81,15 @@ describe("remember", () => {
     const { key, ns } = await tenantWithNamespace();
     const response = await api("POST", "/remember", {
       key,
-      body: { namespace_id: ns.id, memories: [{ content: PETS }, { content: RUST }, { content: "   " }, { content: MEETING, metadata: { nested: { no: 1 } } }] },
+      body: {
+        namespace_id: ns.id,
+        memories: [
+          { content: PETS },
+          { content: RUST },
+          { content: "   " },
+          { content: MEETING, metadata: { nested: { no: 1 } } },
+        ],
+      },
     });
     expect(response.status).toBe(400);
     const fields = response.body.error.details.map((d: { field: string }) => d.field);
@@ -74,14 +100,19 @@ describe("remember", () => {
 
   test("long content is chunked on sentence boundaries, and a fact deep inside is found", async () => {
     const { key, ns } = await tenantWithNamespace();
-    const filler = Array.from({ length: 80 }, (_, i) => `Paragraph ${i} of the onboarding handbook covers routine office matters.`);
+    const filler = Array.from(
+      { length: 80 },
+      (_, i) => `Paragraph ${i} of the onboarding handbook covers routine office matters.`,
+    );
     filler.splice(47, 0, "The emergency generator is tested every first Monday at 7am by facilities.");
     const [memory] = await rememberAll(key, ns.id, [{ content: filler.join(" ") }, { content: MEETING }]);
     const stored = await api("GET", `/memories/${memory.id}`, { key });
     expect(stored.body.data.chunk_count).toBeGreaterThanOrEqual(3);
     const counts = await storedCounts(ns.id);
     expect(counts.chunks).toBe(stored.body.data.chunk_count + 1);
-    const matches = (await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "when is the generator tested?" } })).body.data;
+    const matches = (
+      await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "when is the generator tested?" } })
+    ).body.data;
     expect(matches[0].memory_id).toBe(memory.id);
     expect(matches[0].content).toContain("emergency generator is tested every first Monday");
     expect(matches[0].content.length).toBeLessThan(filler.join(" ").length);
@@ -90,8 +121,16 @@ describe("remember", () => {
   test.each([
     ["content over the limit", { content: "x".repeat(LIMITS.contentChars + 1) }, "body.content"],
     ["an empty batch", { memories: [] }, "body.memories"],
-    ["a batch over the limit", { memories: Array.from({ length: LIMITS.batchSize + 1 }, () => ({ content: "x" })) }, "body.memories"],
-    ["metadata over the limit", { content: "x", metadata: { blob: "y".repeat(LIMITS.metadataBytes) } }, "body.metadata"],
+    [
+      "a batch over the limit",
+      { memories: Array.from({ length: LIMITS.batchSize + 1 }, () => ({ content: "x" })) },
+      "body.memories",
+    ],
+    [
+      "metadata over the limit",
+      { content: "x", metadata: { blob: "y".repeat(LIMITS.metadataBytes) } },
+      "body.metadata",
+    ],
     ["a nested metadata value", { content: "x", metadata: { a: { b: 1 } } }, "body.metadata.a"],
     ["a non-string scope value", { content: "x", scopes: { team: 5 } }, "body.scopes.team"],
     ["an empty identity_id", { content: "x", identity_id: "" }, "body.identity_id"],
@@ -119,11 +158,19 @@ describe("remember", () => {
 describe("namespace targets", () => {
   test("external_reference_id addresses the namespace like its id", async () => {
     const { key, ns } = await tenantWithNamespace();
-    const created = await api("POST", "/remember", { key, body: { external_reference_id: ns.external_reference_id, content: TRIP } });
+    const created = await api("POST", "/remember", {
+      key,
+      body: { external_reference_id: ns.external_reference_id, content: TRIP },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.namespace_id).toBe(ns.id);
-    expect(await recallContents(key, { external_reference_id: ns.external_reference_id, query: "holiday in Portugal" })).toContain(TRIP);
-    const forgot = await api("POST", "/forget", { key, body: { external_reference_id: ns.external_reference_id, all: true } });
+    expect(
+      await recallContents(key, { external_reference_id: ns.external_reference_id, query: "holiday in Portugal" }),
+    ).toContain(TRIP);
+    const forgot = await api("POST", "/forget", {
+      key,
+      body: { external_reference_id: ns.external_reference_id, all: true },
+    });
     expect(forgot.body.data.deleted).toBe(1);
   });
 
@@ -146,9 +193,15 @@ describe("namespace targets", () => {
     const { org, key, ns } = await tenantWithNamespace();
     const [memory] = await rememberAll(key, ns.id, [{ content: PETS }]);
     const ungranted = await createKey(org.id, { permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"] });
-    expect((await api("POST", "/remember", { key: ungranted.secret, body: { namespace_id: ns.id, content: "x" } })).status).toBe(404);
-    expect((await api("POST", "/recall", { key: ungranted.secret, body: { namespace_id: ns.id, query: "dog" } })).status).toBe(404);
-    expect((await api("POST", "/forget", { key: ungranted.secret, body: { namespace_id: ns.id, all: true } })).status).toBe(404);
+    expect(
+      (await api("POST", "/remember", { key: ungranted.secret, body: { namespace_id: ns.id, content: "x" } })).status,
+    ).toBe(404);
+    expect(
+      (await api("POST", "/recall", { key: ungranted.secret, body: { namespace_id: ns.id, query: "dog" } })).status,
+    ).toBe(404);
+    expect(
+      (await api("POST", "/forget", { key: ungranted.secret, body: { namespace_id: ns.id, all: true } })).status,
+    ).toBe(404);
     expect((await api("GET", `/memories/${memory.id}`, { key: ungranted.secret })).status).toBe(404);
     expect((await storedCounts(ns.id)).memories).toBe(1);
   });
@@ -158,10 +211,16 @@ describe("namespace targets", () => {
     const [memory] = await rememberAll(key, ns.id, [{ content: PETS }]);
     const writer = await createKey(org.id, { permissions: ["NAMESPACE_WRITE"], namespaceIds: [ns.id] });
     const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
-    expect((await api("POST", "/recall", { key: writer.secret, body: { namespace_id: ns.id, query: "dog" } })).status).toBe(403);
+    expect(
+      (await api("POST", "/recall", { key: writer.secret, body: { namespace_id: ns.id, query: "dog" } })).status,
+    ).toBe(403);
     expect((await api("GET", `/memories/${memory.id}`, { key: writer.secret })).status).toBe(403);
-    expect((await api("POST", "/remember", { key: reader.secret, body: { namespace_id: ns.id, content: "x" } })).status).toBe(403);
-    expect((await api("POST", "/forget", { key: reader.secret, body: { namespace_id: ns.id, all: true } })).status).toBe(403);
+    expect(
+      (await api("POST", "/remember", { key: reader.secret, body: { namespace_id: ns.id, content: "x" } })).status,
+    ).toBe(403);
+    expect(
+      (await api("POST", "/forget", { key: reader.secret, body: { namespace_id: ns.id, all: true } })).status,
+    ).toBe(403);
     expect((await storedCounts(ns.id)).memories).toBe(1);
   });
 });
@@ -179,17 +238,42 @@ describe("recall", () => {
   test("scores are in [0, 1], best first; top_k and min_score cut the list", async () => {
     const { key, ns } = await tenantWithNamespace();
     await rememberAll(key, ns.id, [{ content: RUST }, { content: MEETING }, { content: PETS }, { content: TRIP }]);
-    const all = (await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday" } })).body.data;
+    const all = (
+      await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday" } })
+    ).body.data;
     expect(all).toHaveLength(4);
     expect(all[0].content).toBe(MEETING);
     for (const match of all) {
       expect(match.score).toBeGreaterThanOrEqual(0);
       expect(match.score).toBeLessThanOrEqual(1);
     }
-    expect(all.map((m: { score: number }) => m.score)).toEqual([...all.map((m: { score: number }) => m.score)].sort((a, b) => b - a));
-    expect(Object.keys(all[0]).sort()).toEqual(["chunk_id", "content", "created_at", "identity_id", "memory_id", "metadata", "scopes", "score"]);
-    expect((await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday", top_k: 2 } })).body.data).toHaveLength(2);
-    const strict = (await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday", min_score: all[0].score } })).body.data;
+    expect(all.map((m: { score: number }) => m.score)).toEqual(
+      [...all.map((m: { score: number }) => m.score)].sort((a, b) => b - a),
+    );
+    expect(Object.keys(all[0]).sort()).toEqual([
+      "chunk_id",
+      "content",
+      "created_at",
+      "identity_id",
+      "memory_id",
+      "metadata",
+      "scopes",
+      "score",
+    ]);
+    expect(
+      (
+        await api("POST", "/recall", {
+          key,
+          body: { namespace_id: ns.id, query: "sales meeting on Thursday", top_k: 2 },
+        })
+      ).body.data,
+    ).toHaveLength(2);
+    const strict = (
+      await api("POST", "/recall", {
+        key,
+        body: { namespace_id: ns.id, query: "sales meeting on Thursday", min_score: all[0].score },
+      })
+    ).body.data;
     expect(strict.map((m: { content: string }) => m.content)).toEqual([MEETING]);
   });
 
@@ -217,15 +301,32 @@ describe("recall", () => {
 
   test("filters by identity_id and by metadata values, inside the search", async () => {
     const { key, ns } = await tenantWithNamespace();
-    const filler = Array.from({ length: 30 }, (_, i) => ({ content: `Alice note ${i}: she prefers window seats on long flights.`, identity_id: "alice", metadata: { kind: "travel" } }));
-    await rememberAll(key, ns.id, [...filler, { content: "Bob prefers aisle seats on flights.", identity_id: "bob", metadata: { kind: "travel" } }, { content: "Bob is allergic to peanuts.", identity_id: "bob", metadata: { kind: "health" } }]);
+    const filler = Array.from({ length: 30 }, (_, i) => ({
+      content: `Alice note ${i}: she prefers window seats on long flights.`,
+      identity_id: "alice",
+      metadata: { kind: "travel" },
+    }));
+    await rememberAll(key, ns.id, [
+      ...filler,
+      { content: "Bob prefers aisle seats on flights.", identity_id: "bob", metadata: { kind: "travel" } },
+      { content: "Bob is allergic to peanuts.", identity_id: "bob", metadata: { kind: "health" } },
+    ]);
     // Thirty better matches for Alice do not crowd Bob's out: the filter runs before the limit.
-    expect(await recallContents(key, { namespace_id: ns.id, query: "window seats on flights", identity_id: "bob", top_k: 5 })).toEqual(
-      expect.arrayContaining(["Bob prefers aisle seats on flights."]),
-    );
-    const bobs = (await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "seats", identity_id: "bob" } })).body.data;
+    expect(
+      await recallContents(key, {
+        namespace_id: ns.id,
+        query: "window seats on flights",
+        identity_id: "bob",
+        top_k: 5,
+      }),
+    ).toEqual(expect.arrayContaining(["Bob prefers aisle seats on flights."]));
+    const bobs = (
+      await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "seats", identity_id: "bob" } })
+    ).body.data;
     expect(bobs.every((m: { identity_id: string }) => m.identity_id === "bob")).toBe(true);
-    expect(await recallContents(key, { namespace_id: ns.id, query: "what should bob avoid", metadata: { kind: "health" } })).toEqual(["Bob is allergic to peanuts."]);
+    expect(
+      await recallContents(key, { namespace_id: ns.id, query: "what should bob avoid", metadata: { kind: "health" } }),
+    ).toEqual(["Bob is allergic to peanuts."]);
     expect(await recallContents(key, { namespace_id: ns.id, query: "seats", identity_id: "carol" })).toEqual([]);
   });
 });
@@ -247,28 +348,45 @@ describe("forget", () => {
     ["identity_id", () => ({ identity_id: "alice" }), [PETS, RUST]],
     ["scopes", () => ({ scopes: { team: "home" } }), [PETS, TRIP]],
     ["metadata", () => ({ metadata: { topic: "work" } }), [RUST, MEETING]],
-    ["several selectors together (all must match)", () => ({ identity_id: "bob", metadata: { topic: "work" } }), [MEETING]],
+    [
+      "several selectors together (all must match)",
+      () => ({ identity_id: "bob", metadata: { topic: "work" } }),
+      [MEETING],
+    ],
     ["all: true", () => ({ all: true }), [PETS, RUST, MEETING, TRIP]],
-  ] as const)("by %s deletes exactly the matching memories, with their chunks, vectors and postings", async (_label, selector, gone) => {
-    const { key, ns, memories } = await seeded();
-    const before = await storedCounts(ns.id);
-    const ids = memories.map((m) => m.id);
-    const response = await api("POST", "/forget", { key, body: { namespace_id: ns.id, ...selector(ids) } });
-    expect(response.status).toBe(200);
-    const goneIds = memories.filter((m) => (gone as readonly string[]).includes(m.content)).map((m) => m.id);
-    expect(response.body.data).toEqual({ deleted: gone.length, memory_ids: expect.arrayContaining(goneIds) });
-    expect(response.body.data.memory_ids).toHaveLength(gone.length);
-    for (const id of goneIds) expect((await api("GET", `/memories/${id}`, { key })).status).toBe(404);
-    const after = await storedCounts(ns.id);
-    expect(after.memories).toBe(before.memories - gone.length);
-    expect(after.chunks).toBe(before.chunks - gone.length);
-    expect(after.stats_chunks).toBe(after.chunks);
-    expect(await termStatisticsConsistent(ns.id)).toBe(true);
-    const prisma = await db();
-    expect(await prisma.$queryRawUnsafe(`SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY($1::text[])`, goneIds)).toEqual([{ n: 0 }]);
-    const left = await recallContents(key, { namespace_id: ns.id, query: "dog language meeting holiday", top_k: 10 });
-    expect(left.sort()).toEqual(memories.map((m) => m.content).filter((c) => !(gone as readonly string[]).includes(c)).sort());
-  });
+  ] as const)(
+    "by %s deletes exactly the matching memories, with their chunks, vectors and postings",
+    async (_label, selector, gone) => {
+      const { key, ns, memories } = await seeded();
+      const before = await storedCounts(ns.id);
+      const ids = memories.map((m) => m.id);
+      const response = await api("POST", "/forget", { key, body: { namespace_id: ns.id, ...selector(ids) } });
+      expect(response.status).toBe(200);
+      const goneIds = memories.filter((m) => (gone as readonly string[]).includes(m.content)).map((m) => m.id);
+      expect(response.body.data).toEqual({ deleted: gone.length, memory_ids: expect.arrayContaining(goneIds) });
+      expect(response.body.data.memory_ids).toHaveLength(gone.length);
+      for (const id of goneIds) expect((await api("GET", `/memories/${id}`, { key })).status).toBe(404);
+      const after = await storedCounts(ns.id);
+      expect(after.memories).toBe(before.memories - gone.length);
+      expect(after.chunks).toBe(before.chunks - gone.length);
+      expect(after.stats_chunks).toBe(after.chunks);
+      expect(await termStatisticsConsistent(ns.id)).toBe(true);
+      const prisma = await db();
+      expect(
+        await prisma.$queryRawUnsafe(
+          `SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY($1::text[])`,
+          goneIds,
+        ),
+      ).toEqual([{ n: 0 }]);
+      const left = await recallContents(key, { namespace_id: ns.id, query: "dog language meeting holiday", top_k: 10 });
+      expect(left.sort()).toEqual(
+        memories
+          .map((m) => m.content)
+          .filter((c) => !(gone as readonly string[]).includes(c))
+          .sort(),
+      );
+    },
+  );
 
   test.each([
     [{}, "say what to forget"],
@@ -286,7 +404,9 @@ describe("forget", () => {
 
   test("nothing matching → deleted 0", async () => {
     const { key, ns } = await seeded();
-    expect((await api("POST", "/forget", { key, body: { namespace_id: ns.id, identity_id: "nobody" } })).body.data).toEqual({ deleted: 0, memory_ids: [] });
+    expect(
+      (await api("POST", "/forget", { key, body: { namespace_id: ns.id, identity_id: "nobody" } })).body.data,
+    ).toEqual({ deleted: 0, memory_ids: [] });
   });
 
   test("deleting the namespace deletes its memories, chunks and statistics", async () => {

@@ -23,7 +23,12 @@ describe("POST /namespaces", () => {
     expect(response.status).toBe(201);
     expect(response.body.success).toBe(true);
     const ns = response.body.data;
-    expect(ns).toMatchObject({ org_id: org.id, name: "support-bot", description: "Tickets", external_reference_id: "crm-42" });
+    expect(ns).toMatchObject({
+      org_id: org.id,
+      name: "support-bot",
+      description: "Tickets",
+      external_reference_id: "crm-42",
+    });
     expect(ns.id).toMatch(/^ns_/);
     expect(ns.created_at).toMatch(ISO_MS);
     expect(ns.updated_at).toMatch(ISO_MS);
@@ -54,14 +59,21 @@ describe("POST /namespaces", () => {
   test("a duplicate external_reference_id in the same organization is 409", async () => {
     const { key } = await createTenant();
     await createNamespace(key, { external_reference_id: "ext-1" });
-    expectError(await api("POST", "/namespaces", { key, body: { name: "other", external_reference_id: "ext-1" } }), 409, "CONFLICT");
+    expectError(
+      await api("POST", "/namespaces", { key, body: { name: "other", external_reference_id: "ext-1" } }),
+      409,
+      "CONFLICT",
+    );
   });
 
   test("the same name in two organizations is allowed", async () => {
     const a = await createTenant("A");
     const b = await createTenant("B");
     await createNamespace(a.key, { name: "shared-name", external_reference_id: "same" });
-    expect((await api("POST", "/namespaces", { key: b.key, body: { name: "shared-name", external_reference_id: "same" } })).status).toBe(201);
+    expect(
+      (await api("POST", "/namespaces", { key: b.key, body: { name: "shared-name", external_reference_id: "same" } }))
+        .status,
+    ).toBe(201);
   });
 
   test("names of exactly 1 and 255 characters are accepted", async () => {
@@ -89,7 +101,7 @@ describe("POST /namespaces", () => {
   });
 
   test.each([
-    ["malformed JSON", "{\"name\": ", "application/json", "Malformed JSON"],
+    ["malformed JSON", '{"name": ', "application/json", "Malformed JSON"],
     ["a JSON array", "[1,2]", "application/json", "JSON object"],
     ["an empty body", "", "application/json", "empty"],
     ["a non-JSON content type", "name=x", "application/x-www-form-urlencoded", "Content-Type"],
@@ -102,7 +114,10 @@ describe("POST /namespaces", () => {
 
   test("a body over the size limit → 413 PAYLOAD_TOO_LARGE", async () => {
     const { key } = await createTenant();
-    const response = await api("POST", "/namespaces", { key, body: { name: "big", description: "x".repeat(6 * 1024 * 1024) } });
+    const response = await api("POST", "/namespaces", {
+      key,
+      body: { name: "big", description: "x".repeat(6 * 1024 * 1024) },
+    });
     expectError(response, 413, "PAYLOAD_TOO_LARGE");
   });
 
@@ -110,7 +125,9 @@ describe("POST /namespaces", () => {
     const { org, key, keyId } = await createTenant();
     const ns = await createNamespace(key);
     const prisma = await db();
-    const entries = await prisma.auditLog.findMany({ where: { orgId: org.id, targetType: { in: ["namespace", "namespace_grant"] } } });
+    const entries = await prisma.auditLog.findMany({
+      where: { orgId: org.id, targetType: { in: ["namespace", "namespace_grant"] } },
+    });
     expect(entries.map((e) => e.action).sort()).toEqual(["grant.create", "namespace.create"]);
     expect(entries.every((e) => e.actorType === "api_key" && e.actorId === keyId)).toBe(true);
     expect(entries.find((e) => e.action === "namespace.create")!.targetId).toBe(ns.id);
@@ -137,7 +154,11 @@ describe("GET /namespaces", () => {
   test("defaults to page 1 and page_size 20; an empty list has totalPages 0", async () => {
     const { key } = await createTenant();
     const response = await api("GET", "/namespaces", { key });
-    expect(response.body).toEqual({ success: true, data: [], pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 } });
+    expect(response.body).toEqual({
+      success: true,
+      data: [],
+      pagination: { page: 1, pageSize: 20, total: 0, totalPages: 0 },
+    });
   });
 
   test("page_size 100 is accepted", async () => {
@@ -145,15 +166,21 @@ describe("GET /namespaces", () => {
     expect((await api("GET", "/namespaces?page_size=100", { key })).status).toBe(200);
   });
 
-  test.each(["page=0", "page=-1", "page=abc", "page=1.5", "page_size=0", "page_size=101", "page_size=x", "pagesize=10"])(
-    "out-of-bounds or unknown pagination %s → 400",
-    async (query) => {
-      const { key } = await createTenant();
-      const response = await api("GET", `/namespaces?${query}`, { key });
-      expectError(response, 400, "BAD_REQUEST");
-      expect(response.body.error.details[0].field).toMatch(/^query/);
-    },
-  );
+  test.each([
+    "page=0",
+    "page=-1",
+    "page=abc",
+    "page=1.5",
+    "page_size=0",
+    "page_size=101",
+    "page_size=x",
+    "pagesize=10",
+  ])("out-of-bounds or unknown pagination %s → 400", async (query) => {
+    const { key } = await createTenant();
+    const response = await api("GET", `/namespaces?${query}`, { key });
+    expectError(response, 400, "BAD_REQUEST");
+    expect(response.body.error.details[0].field).toMatch(/^query/);
+  });
 });
 
 describe("GET/PATCH/DELETE /namespaces/{id}", () => {
@@ -163,11 +190,17 @@ describe("GET/PATCH/DELETE /namespaces/{id}", () => {
     // A minute later by the clock (only Date is faked: timers and I/O run as usual).
     const later = new Date(Date.now() + 60_000);
     vi.useFakeTimers({ toFake: ["Date"], now: later });
-    const response = await api("PATCH", `/namespaces/${ns.id}`, { key, body: { name: "after", description: null } }).finally(
-      () => vi.useRealTimers(),
-    );
+    const response = await api("PATCH", `/namespaces/${ns.id}`, {
+      key,
+      body: { name: "after", description: null },
+    }).finally(() => vi.useRealTimers());
     expect(response.status).toBe(200);
-    expect(response.body.data).toMatchObject({ id: ns.id, name: "after", description: null, external_reference_id: "r" });
+    expect(response.body.data).toMatchObject({
+      id: ns.id,
+      name: "after",
+      description: null,
+      external_reference_id: "r",
+    });
     expect(response.body.data.updated_at).toBe(later.toISOString());
     expect(response.body.data.created_at < later.toISOString()).toBe(true);
     expect((await api("GET", `/namespaces/${ns.id}`, { key })).body.data.name).toBe("after");
@@ -208,7 +241,8 @@ describe("GET/PATCH/DELETE /namespaces/{id}", () => {
 
   test("an unknown id → 404 NOT_FOUND", async () => {
     const { key } = await createTenant();
-    for (const method of ["GET", "DELETE"]) expectError(await api(method, "/namespaces/ns_doesnotexist", { key }), 404, "NOT_FOUND");
+    for (const method of ["GET", "DELETE"])
+      expectError(await api(method, "/namespaces/ns_doesnotexist", { key }), 404, "NOT_FOUND");
     expectError(await api("PATCH", "/namespaces/ns_doesnotexist", { key, body: { name: "x" } }), 404, "NOT_FOUND");
   });
 });
@@ -253,7 +287,9 @@ describe("grants", () => {
     expect(grant.status).toBe(201);
     expect(grant.body.data).toMatchObject({ namespace_id: ns.id, api_key_id: reader.id, user_id: null });
     expect(grant.body.data.created_at).toMatch(ISO_MS);
-    expect((await api("GET", "/namespaces", { key: reader.secret })).body.data.map((n: { id: string }) => n.id)).toEqual([ns.id]);
+    expect(
+      (await api("GET", "/namespaces", { key: reader.secret })).body.data.map((n: { id: string }) => n.id),
+    ).toEqual([ns.id]);
     expect((await api("GET", `/namespaces/${ns.id}`, { key: reader.secret })).status).toBe(200);
 
     const listed = await api("GET", `/namespaces/${ns.id}/grants`, { key });
@@ -269,8 +305,14 @@ describe("grants", () => {
     const { org, key } = await createTenant();
     const ns = await createNamespace(key);
     const reader = await createKey(org.id);
-    expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: reader.id } })).status).toBe(201);
-    expectError(await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: reader.id } }), 409, "CONFLICT");
+    expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: reader.id } })).status).toBe(
+      201,
+    );
+    expectError(
+      await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: reader.id } }),
+      409,
+      "CONFLICT",
+    );
   });
 
   test("grants to a user need a member of the organization", async () => {
@@ -284,7 +326,11 @@ describe("grants", () => {
     const ok = await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.id } });
     expect(ok.status).toBe(201);
     expect(ok.body.data).toMatchObject({ user_id: member.id, api_key_id: null });
-    expectError(await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: outsider.id } }), 404, "NOT_FOUND");
+    expectError(
+      await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: outsider.id } }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   test.each([
@@ -300,11 +346,19 @@ describe("grants", () => {
   test("granting an unknown or revoked key → 404 / 400", async () => {
     const { org, key } = await createTenant();
     const ns = await createNamespace(key);
-    expectError(await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: "key_nope" } }), 404, "NOT_FOUND");
+    expectError(
+      await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: "key_nope" } }),
+      404,
+      "NOT_FOUND",
+    );
     const { revokeApiKey } = await import("@/lib/auth/api-keys");
     const old = await createKey(org.id);
     await revokeApiKey(old.id, { type: "system" });
-    expectError(await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: old.id } }), 400, "BAD_REQUEST");
+    expectError(
+      await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { api_key_id: old.id } }),
+      400,
+      "BAD_REQUEST",
+    );
   });
 });
 

@@ -9,8 +9,30 @@ import { chooseKernels } from "@/lib/memory/embeddings/native-kernels.mjs";
 interface MatMulKernel {
   instructionSet: string;
   pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
-  matMulPacked(memory: ArrayBuffer, aOffset: number, batch: number, m: number, k: number, outOffset: number, n: number, transposeA: boolean, packed: ArrayBuffer): void;
-  batchMatMul(memory: ArrayBuffer, aOffset: number, bOffset: number, outOffset: number, batchA: number, batchB: number, m: number, k: number, n: number, transposeA: boolean, transposeB: boolean): void;
+  matMulPacked(
+    memory: ArrayBuffer,
+    aOffset: number,
+    batch: number,
+    m: number,
+    k: number,
+    outOffset: number,
+    n: number,
+    transposeA: boolean,
+    packed: ArrayBuffer,
+  ): void;
+  batchMatMul(
+    memory: ArrayBuffer,
+    aOffset: number,
+    bOffset: number,
+    outOffset: number,
+    batchA: number,
+    batchB: number,
+    m: number,
+    k: number,
+    n: number,
+    transposeA: boolean,
+    transposeB: boolean,
+  ): void;
 }
 
 interface MatMulAddon extends MatMulKernel {
@@ -51,12 +73,21 @@ const runnableHere =
     : (addon?.runnableInstructionSets ?? ["portable"]);
 
 /** The product by definition: a is [m, k] ([k, m] when transposed), b is [k, n] ([n, k] when transposed). */
-function reference(a: Float32Array, b: Float32Array, m: number, k: number, n: number, transposeA: boolean, transposeB: boolean) {
+function reference(
+  a: Float32Array,
+  b: Float32Array,
+  m: number,
+  k: number,
+  n: number,
+  transposeA: boolean,
+  transposeB: boolean,
+) {
   const out = new Float32Array(m * n);
   for (let i = 0; i < m; i++)
     for (let j = 0; j < n; j++) {
       let sum = 0;
-      for (let p = 0; p < k; p++) sum += (transposeA ? a[p * m + i] : a[i * k + p]) * (transposeB ? b[j * k + p] : b[p * n + j]);
+      for (let p = 0; p < k; p++)
+        sum += (transposeA ? a[p * m + i] : a[i * k + p]) * (transposeB ? b[j * k + p] : b[p * n + j]);
       out[i * n + j] = sum;
     }
   return out;
@@ -75,7 +106,8 @@ function random(length: number, seed: number) {
 function expectClose(actual: Float32Array, expected: Float32Array) {
   expect(actual.length).toBe(expected.length);
   let worst = 0;
-  for (let i = 0; i < actual.length; i++) worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / (1 + Math.abs(expected[i])));
+  for (let i = 0; i < actual.length; i++)
+    worst = Math.max(worst, Math.abs(actual[i] - expected[i]) / (1 + Math.abs(expected[i])));
   expect(worst).toBeLessThan(1e-5);
 }
 
@@ -170,33 +202,38 @@ describe("the native matrix products", () => {
     }
     const kernel = () => addon!.kernel(name);
 
-    test.each(shapes)("an [m = %i, k = %i] × [k, n = %i] product equals the definition, with every transposition and with packed weights", (m, k, n) => {
-      expect(kernel().instructionSet).toBe(name);
-      for (const transposeA of [false, true])
-        for (const transposeB of [false, true]) {
-          const a = random(m * k, m + k);
-          const b = random(k * n, k + n);
-          // A guard after the output: a kernel writing past its last column (into the next row, or past
-          // the matrix) is seen.
-          const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 3 + 8));
-          // Offsets that are not 16-byte aligned, as the WASM heap's allocations may be.
-          const aOffset = 4, bOffset = aOffset + 4 * m * k, outOffset = bOffset + 4 * k * n + 4;
-          new Float32Array(memory, aOffset, m * k).set(a);
-          new Float32Array(memory, bOffset, k * n).set(b);
-          const guard = new Float32Array(memory, outOffset + 4 * m * n, 8);
-          guard.fill(42);
-          const expected = reference(a, b, m, k, n, transposeA, transposeB);
+    test.each(shapes)(
+      "an [m = %i, k = %i] × [k, n = %i] product equals the definition, with every transposition and with packed weights",
+      (m, k, n) => {
+        expect(kernel().instructionSet).toBe(name);
+        for (const transposeA of [false, true])
+          for (const transposeB of [false, true]) {
+            const a = random(m * k, m + k);
+            const b = random(k * n, k + n);
+            // A guard after the output: a kernel writing past its last column (into the next row, or past
+            // the matrix) is seen.
+            const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 3 + 8));
+            // Offsets that are not 16-byte aligned, as the WASM heap's allocations may be.
+            const aOffset = 4,
+              bOffset = aOffset + 4 * m * k,
+              outOffset = bOffset + 4 * k * n + 4;
+            new Float32Array(memory, aOffset, m * k).set(a);
+            new Float32Array(memory, bOffset, k * n).set(b);
+            const guard = new Float32Array(memory, outOffset + 4 * m * n, 8);
+            guard.fill(42);
+            const expected = reference(a, b, m, k, n, transposeA, transposeB);
 
-          kernel().batchMatMul(memory, aOffset, bOffset, outOffset, 1, 1, m, k, n, transposeA, transposeB);
-          expectClose(new Float32Array(memory, outOffset, m * n), expected);
+            kernel().batchMatMul(memory, aOffset, bOffset, outOffset, 1, 1, m, k, n, transposeA, transposeB);
+            expectClose(new Float32Array(memory, outOffset, m * n), expected);
 
-          new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
-          const packed = kernel().pack(memory, bOffset, k, n, transposeB);
-          kernel().matMulPacked(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
-          expectClose(new Float32Array(memory, outOffset, m * n), expected);
-          expect([...guard]).toEqual(Array(8).fill(42));
-        }
-    });
+            new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+            const packed = kernel().pack(memory, bOffset, k, n, transposeB);
+            kernel().matMulPacked(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+            expectClose(new Float32Array(memory, outOffset, m * n), expected);
+            expect([...guard]).toEqual(Array(8).fill(42));
+          }
+      },
+    );
 
     test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
       const [batch, m, k, n] = [4, 6, 10, 12];
@@ -207,17 +244,21 @@ describe("the native matrix products", () => {
       new Float32Array(memory, 4 * a.length, b.length).set(b);
       const outOffset = 4 * (a.length + b.length);
       const outOf = (index: number) => new Float32Array(memory, outOffset + 4 * index * m * n, m * n);
-      const slice = (values: Float32Array, index: number, size: number) => values.subarray(index * size, (index + 1) * size);
+      const slice = (values: Float32Array, index: number, size: number) =>
+        values.subarray(index * size, (index + 1) * size);
 
       kernel().batchMatMul(memory, 0, 4 * a.length, outOffset, batch, batch, m, k, n, false, false);
-      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, i, k * n), m, k, n, false, false));
+      for (let i = 0; i < batch; i++)
+        expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, i, k * n), m, k, n, false, false));
 
       kernel().batchMatMul(memory, 0, 4 * a.length, outOffset, batch, 1, m, k, n, false, false);
-      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
+      for (let i = 0; i < batch; i++)
+        expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
 
       const packed = kernel().pack(memory, 4 * a.length, k, n, false);
       kernel().matMulPacked(memory, 0, batch, m, k, outOffset, n, false, packed);
-      for (let i = 0; i < batch; i++) expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
+      for (let i = 0; i < batch; i++)
+        expectClose(outOf(i), reference(slice(a, i, m * k), slice(b, 0, k * n), m, k, n, false, false));
     });
 
     test("a matrix reaching past the memory is refused before anything is written", () => {
@@ -274,7 +315,9 @@ describe("the native matrix products", () => {
     const texts = [
       "Dana prefers morning meetings.",
       "The invoice for the Berlin office was paid late in March because the approver was travelling.",
-      Array.from({ length: 12 }, (_, i) => `Step ${i}: rotate the keys of region ${i % 5} and record who did it.`).join(" "),
+      Array.from({ length: 12 }, (_, i) => `Step ${i}: rotate the keys of region ${i % 5} and record who did it.`).join(
+        " ",
+      ),
       "ok",
     ];
 
@@ -316,20 +359,28 @@ describe("the native matrix products", () => {
       expectSameVectors([alone], [native.vectors[2]]);
     });
 
-    test.each(runnableHere)("LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors", async (name) => {
-      const forced = await embedWith(name);
-      expect(forced.kernels).toBe(`native ${name}`);
-      expectSameVectors(forced.vectors, await wasm());
-    });
+    test.each(runnableHere)(
+      "LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors",
+      async (name) => {
+        const forced = await embedWith(name);
+        expect(forced.kernels).toBe(`native ${name}`);
+        expectSameVectors(forced.vectors, await wasm());
+      },
+    );
 
     const unrunnable = KERNELS.filter((name) => !runnableHere.includes(name));
-    test.skipIf(unrunnable.length === 0)("a kernel this CPU does not run gives way to the best it runs, and the start-up description says so", async () => {
-      const asked = unrunnable[0];
-      const fallback = await embedWith(asked);
-      const why = `this CPU does not run it (it runs ${runnableHere.join(", ")})`;
-      expect(fallback.kernels).toBe(`native ${runnableHere[0]}, not ${asked} as LOCAL_EMBEDDING_KERNELS asks: ${why}`);
-      expectSameVectors(fallback.vectors, await wasm());
-    });
+    test.skipIf(unrunnable.length === 0)(
+      "a kernel this CPU does not run gives way to the best it runs, and the start-up description says so",
+      async () => {
+        const asked = unrunnable[0];
+        const fallback = await embedWith(asked);
+        const why = `this CPU does not run it (it runs ${runnableHere.join(", ")})`;
+        expect(fallback.kernels).toBe(
+          `native ${runnableHere[0]}, not ${asked} as LOCAL_EMBEDDING_KERNELS asks: ${why}`,
+        );
+        expectSameVectors(fallback.vectors, await wasm());
+      },
+    );
 
     test("a setting that names no kernel is refused with the values it may take, and nothing is embedded", async () => {
       await expect(embedWith("avx-512")).rejects.toThrow(

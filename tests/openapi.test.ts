@@ -39,7 +39,12 @@ test("every other method of every path is documented as 405 with Allow, and the 
     expect(Object.keys(item).sort(), path).toEqual(["delete", "get", "patch", "post", "put"]);
   }
   expect(doc.paths["/recall"].get.responses["405"].headers.Allow).toBeDefined();
-  const refused = [["GET", "/recall"], ["PUT", "/namespaces"], ["DELETE", "/health"], ["GET", "/mcp/ns_1"]];
+  const refused = [
+    ["GET", "/recall"],
+    ["PUT", "/namespaces"],
+    ["DELETE", "/health"],
+    ["GET", "/mcp/ns_1"],
+  ];
   refused.push(["PATCH", "/mcp/ns_1"]);
   for (const [method, path] of refused) {
     const response = await api(method, path);
@@ -69,7 +74,10 @@ test("exactly one of namespace_id and external_reference_id is a oneOf: refused 
     const schema = doc.paths[path].post.requestBody.content["application/json"].schema;
     const rules = [schema, ...(schema.allOf ?? [])];
     const target = JSON.stringify([{ required: ["namespace_id"] }, { required: ["external_reference_id"] }]);
-    expect(rules.some((rule: any) => JSON.stringify(rule.oneOf) === target), path).toBe(true);
+    expect(
+      rules.some((rule: any) => JSON.stringify(rule.oneOf) === target),
+      path,
+    ).toBe(true);
   }
   const recall = requestValidator(doc, "/recall");
   expect(recall({ namespace_id: "ns_1", query: "tea" })).toBe(true);

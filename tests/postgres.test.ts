@@ -37,7 +37,9 @@ test("with DATABASE_URL the gateway migrates and uses PostgreSQL, leaving the da
   expect(database.kind).toBe("postgres");
   expect(database.migrations.applied.length).toBeGreaterThan(0);
   expect(fs.existsSync(lockPath(dataDir()))).toBe(false);
-  const tables = await pglite.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'");
+  const tables = await pglite.query<{ tablename: string }>(
+    "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+  );
   expect(tables.rows.map((r) => r.tablename)).toContain("namespaces");
 });
 
@@ -66,8 +68,13 @@ test("a rolled-back transaction leaves nothing behind", async () => {
 });
 
 test("the CLI talks to PostgreSQL directly", async () => {
-  const org = await memgw(["org", "create", "--name", "Postgres Org"], { DATABASE_URL: process.env.DATABASE_URL, DATABASE_POOL_SIZE: "1" });
+  const org = await memgw(["org", "create", "--name", "Postgres Org"], {
+    DATABASE_URL: process.env.DATABASE_URL,
+    DATABASE_POOL_SIZE: "1",
+  });
   expect(org.stderr).toBe("");
   expect(org.code).toBe(0);
-  expect(await (await db()).organization.findUnique({ where: { id: org.json.id } })).toMatchObject({ name: "Postgres Org" });
+  expect(await (await db()).organization.findUnique({ where: { id: org.json.id } })).toMatchObject({
+    name: "Postgres Org",
+  });
 });

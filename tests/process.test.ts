@@ -186,7 +186,11 @@ describe("npm start", { timeout: 300_000 }, () => {
     ["API_RATE_LIMIT_PER_MINUTE", "lots", /API_RATE_LIMIT_PER_MINUTE must be a whole number/],
     ["TRUSTED_PROXIES", "10.0.0.0/8, proxy.internal", /TRUSTED_PROXIES: "proxy.internal" is not an IP address/],
   ])("a wrong %s stops the start with a clear message, not each request", async (name, value, message) => {
-    const refused = await startServer({ DATA_DIR: tempDir("settings"), PORT: String(await freePort()), [name]: value }).catch((e: Error) => e);
+    const refused = await startServer({
+      DATA_DIR: tempDir("settings"),
+      PORT: String(await freePort()),
+      [name]: value,
+    }).catch((e: Error) => e);
     expect(refused).toBeInstanceOf(Error);
     expect((refused as Error).message).toMatch(message);
   });

@@ -10,7 +10,12 @@ test("allows `limit` hits per window, then refuses with the seconds until the wi
   const start = 1_800_000_000_000; // a window boundary (a multiple of a minute)
   const verdicts = [];
   for (let i = 0; i < 4; i++) verdicts.push(await hitRateLimit(rule, "client-a", start + 15_000));
-  expect(verdicts.map((v) => [v.allowed, v.remaining])).toEqual([[true, 2], [true, 1], [true, 0], [false, 0]]);
+  expect(verdicts.map((v) => [v.allowed, v.remaining])).toEqual([
+    [true, 2],
+    [true, 1],
+    [true, 0],
+    [false, 0],
+  ]);
   expect(verdicts[3].resetSeconds).toBe(45);
   // Another key has its own count; the next window starts again.
   expect((await hitRateLimit(rule, "client-b", start + 15_000)).allowed).toBe(true);
@@ -26,7 +31,12 @@ test("the count is kept in the database (what another instance would read), with
   expect(rows[0].count).toBe(2);
   expect(rows[0].keyHash).not.toContain("someone");
   // A counter another instance wrote is honoured here.
-  await (await db()).rateLimitCounter.update({ where: { rule_keyHash: { rule: "test-shared", keyHash: rows[0].keyHash } }, data: { count: 50 } });
+  await (
+    await db()
+  ).rateLimitCounter.update({
+    where: { rule_keyHash: { rule: "test-shared", keyHash: rows[0].keyHash } },
+    data: { count: 50 },
+  });
   expect((await hitRateLimit(rule, "someone@example.com")).allowed).toBe(false);
 });
 
@@ -34,7 +44,21 @@ test("firstRefusal counts every limit and reports the one that ends last", async
   const perIp = { name: "test-ip", limit: 1, windowMs: MINUTE };
   const perEmail = { name: "test-email", limit: 1, windowMs: 15 * MINUTE };
   const at = 1_800_000_000_000;
-  expect(await firstRefusal([[perIp, "1.2.3.4"], [perEmail, "a@example.com"]], at)).toBeNull();
-  const refused = await firstRefusal([[perIp, "1.2.3.4"], [perEmail, "a@example.com"]], at + 1000);
+  expect(
+    await firstRefusal(
+      [
+        [perIp, "1.2.3.4"],
+        [perEmail, "a@example.com"],
+      ],
+      at,
+    ),
+  ).toBeNull();
+  const refused = await firstRefusal(
+    [
+      [perIp, "1.2.3.4"],
+      [perEmail, "a@example.com"],
+    ],
+    at + 1000,
+  );
   expect(refused).toMatchObject({ allowed: false, limit: 1, resetSeconds: 899 });
 });

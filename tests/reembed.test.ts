@@ -26,12 +26,25 @@ async function modelsOf(namespaceId: string) {
 test("after a change of embedding model, reembed moves every chunk to the new model; until then chunks are found by words", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key);
-  const notes = ["Kiwi the parrot eats sunflower seeds.", "The boiler was serviced in October.", "Invoices are due on the first business day."];
-  await rememberAll(key, ns.id, notes.map((content) => ({ content })));
+  const notes = [
+    "Kiwi the parrot eats sunflower seeds.",
+    "The boiler was serviced in October.",
+    "Invoices are due on the first business day.",
+  ];
+  await rememberAll(
+    key,
+    ns.id,
+    notes.map((content) => ({ content })),
+  );
   expect(await modelsOf(ns.id)).toEqual([{ embedding_model: "use-lite-512", n: 3 }]);
 
   await closeEmbedder();
-  Object.assign(process.env, { EMBEDDING_PROVIDER: "openai", OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: "sk-test", EMBEDDING_MODEL: "test-embed-1" });
+  Object.assign(process.env, {
+    EMBEDDING_PROVIDER: "openai",
+    OPENAI_BASE_URL: openai.baseURL,
+    OPENAI_API_KEY: "sk-test",
+    EMBEDDING_MODEL: "test-embed-1",
+  });
   expect(embedder().model).toBe("test-embed-1");
   // Old vectors are never compared with the new model's: the lexical leg still finds the memory.
   expect((await recallContents(key, { namespace_id: ns.id, query: "boiler serviced" }))[0]).toBe(notes[1]);
@@ -60,7 +73,12 @@ test("an embedding provider that fails → 502 UPSTREAM_ERROR with a clear messa
   const { key } = await createTenant();
   const ns = await createNamespace(key);
   await closeEmbedder();
-  Object.assign(process.env, { EMBEDDING_PROVIDER: "openai", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", EMBEDDING_MODEL: "unreachable", OPENAI_TIMEOUT_MS: "2000" });
+  Object.assign(process.env, {
+    EMBEDDING_PROVIDER: "openai",
+    OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+    EMBEDDING_MODEL: "unreachable",
+    OPENAI_TIMEOUT_MS: "2000",
+  });
   const { api } = await import("./helpers/api");
   const response = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "never stored" } });
   expect(response.status).toBe(502);

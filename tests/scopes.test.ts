@@ -23,14 +23,20 @@ async function scopedSetup(scopes: Record<string, string>) {
     { content: ENG, scopes: { team: "eng" } },
     { content: OPEN },
   ]);
-  const scoped = await createKey(org.id, { permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"], scopes, namespaceIds: [ns.id] });
+  const scoped = await createKey(org.id, {
+    permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+    scopes,
+    namespaceIds: [ns.id],
+  });
   const byContent = Object.fromEntries(memories.map((m) => [m.content, m.id]));
   return { admin, ns, scoped: scoped.secret, byContent };
 }
 
 test("a scoped key recalls only memories carrying all of its scope pairs", async () => {
   const { ns, scoped } = await scopedSetup({ team: "sales" });
-  expect((await recallContents(scoped, { namespace_id: ns.id, query: "quarterly target team" })).sort()).toEqual([SALES, SALES_EU].sort());
+  expect((await recallContents(scoped, { namespace_id: ns.id, query: "quarterly target team" })).sort()).toEqual(
+    [SALES, SALES_EU].sort(),
+  );
   const { ns: ns2, scoped: both } = await scopedSetup({ team: "sales", region: "eu" });
   expect(await recallContents(both, { namespace_id: ns2.id, query: "quarterly target team" })).toEqual([SALES_EU]);
 });
@@ -44,11 +50,20 @@ test("a scoped key cannot read a memory outside its scopes by id", async () => {
 
 test("what a scoped key remembers carries its scopes, plus any the request adds", async () => {
   const { admin, ns, scoped } = await scopedSetup({ team: "sales" });
-  const plain = await api("POST", "/remember", { key: scoped, body: { namespace_id: ns.id, content: "Sales offsite is in May." } });
+  const plain = await api("POST", "/remember", {
+    key: scoped,
+    body: { namespace_id: ns.id, content: "Sales offsite is in May." },
+  });
   expect(plain.body.data.scopes).toEqual({ team: "sales" });
-  const narrowed = await api("POST", "/remember", { key: scoped, body: { namespace_id: ns.id, content: "EU pipeline review on Friday.", scopes: { region: "eu", team: "sales" } } });
+  const narrowed = await api("POST", "/remember", {
+    key: scoped,
+    body: { namespace_id: ns.id, content: "EU pipeline review on Friday.", scopes: { region: "eu", team: "sales" } },
+  });
   expect(narrowed.body.data.scopes).toEqual({ team: "sales", region: "eu" });
-  const seenByAdmin = await api("POST", "/recall", { key: admin, body: { namespace_id: ns.id, query: "offsite in May", scopes: { team: "sales" } } });
+  const seenByAdmin = await api("POST", "/recall", {
+    key: admin,
+    body: { namespace_id: ns.id, query: "offsite in May", scopes: { team: "sales" } },
+  });
   expect(seenByAdmin.body.data[0].content).toBe("Sales offsite is in May.");
 });
 
@@ -74,7 +89,9 @@ test("a scoped key forgets only inside its scopes, even with all: true", async (
   const { admin, ns, scoped } = await scopedSetup({ team: "sales" });
   const response = await api("POST", "/forget", { key: scoped, body: { namespace_id: ns.id, all: true } });
   expect(response.body.data.deleted).toBe(2);
-  expect((await recallContents(admin, { namespace_id: ns.id, query: "quarterly target team" })).sort()).toEqual([ENG, OPEN].sort());
+  expect((await recallContents(admin, { namespace_id: ns.id, query: "quarterly target team" })).sort()).toEqual(
+    [ENG, OPEN].sort(),
+  );
 });
 
 describe("namespace-wide operations are refused to keys with scopes", () => {
@@ -147,7 +164,12 @@ describe("namespace-wide operations are refused to keys with scopes", () => {
     const { org } = await createTenant();
     const { createApiKey } = await import("@/lib/auth/api-keys");
     const attempt = createApiKey(
-      { orgId: org.id, name: "scoped manager", permissions: ["NAMESPACE_READ", "NAMESPACE_MANAGE"], scopes: { team: "s" } },
+      {
+        orgId: org.id,
+        name: "scoped manager",
+        permissions: ["NAMESPACE_READ", "NAMESPACE_MANAGE"],
+        scopes: { team: "s" },
+      },
       SYSTEM_ACTOR,
     );
     await expect(attempt).rejects.toMatchObject({ name: "InvalidError", details: [{ field: "permissions" }] });
@@ -187,7 +209,11 @@ describe("BM25 statistics of a scoped key cover only what it may see", () => {
       ...TEAM_B.map((content) => ({ content, scopes: { team: "b" } })),
       { content: "An unscoped zebra note about quarterly planning." },
     ]);
-    await rememberAll(admin, aloneA.id, TEAM_A.map((content) => ({ content, scopes: { team: "a" } })));
+    await rememberAll(
+      admin,
+      aloneA.id,
+      TEAM_A.map((content) => ({ content, scopes: { team: "a" } })),
+    );
     const teamA = await createKey(org.id, { scopes: { team: "a" }, namespaceIds: [shared.id, aloneA.id] });
 
     for (const query of ["zebra", "quarterly planning zebra", "revenue launch"]) {
@@ -261,7 +287,12 @@ describe("a scope filter selects chunks by their scope signature", () => {
     expect(await signatureMismatches(ns.id)).toEqual({ chunks: 0, postings: 0, signed: 4 });
 
     const prisma = await db();
-    const migrationFile = path.join("prisma", "migrations", "20261122230000_scope_signature_on_chunks", "migration.sql");
+    const migrationFile = path.join(
+      "prisma",
+      "migrations",
+      "20261122230000_scope_signature_on_chunks",
+      "migration.sql",
+    );
     const backfill = fs
       .readFileSync(migrationFile, "utf8")
       .split(";")
@@ -286,19 +317,40 @@ describe("a scope filter selects chunks by their scope signature", () => {
     await rememberAll(admin, alone.id, teamB);
     const query = "kayak on the river";
     // Small selections are scanned exactly; a limit of 0 sends them through the HNSW index instead.
-    for (const [mode, exactVectorScanLimit] of [["vector", 0], ["vector", undefined], ["fulltext", 0], ["hybrid", 0], ["hybrid", undefined]] as const) {
+    for (const [mode, exactVectorScanLimit] of [
+      ["vector", 0],
+      ["vector", undefined],
+      ["fulltext", 0],
+      ["hybrid", 0],
+      ["hybrid", undefined],
+    ] as const) {
       const search = (namespaceId: string, scopes?: Record<string, string>) =>
-        searchChunks({ orgId: org.id, namespaceId, query, topK: 10, mode, scopes, statisticsScopes: { team: "b" }, exactVectorScanLimit });
+        searchChunks({
+          orgId: org.id,
+          namespaceId,
+          query,
+          topK: 10,
+          mode,
+          scopes,
+          statisticsScopes: { team: "b" },
+          exactVectorScanLimit,
+        });
       const filtered = await search(mixed.id, { team: "b" });
       expect(filtered.map((m) => m.content).sort(), mode).toEqual(teamB.map((m) => m.content).sort());
       const expected = await search(alone.id);
       // Equal scores are ordered by chunk id, which differs between the namespaces.
       const scored = (matches: typeof filtered) => matches.map((m) => [m.score, m.content]).sort();
       expect(scored(filtered), mode).toEqual(scored(expected));
-      expect(filtered.map((m) => m.score), mode).toEqual(expected.map((m) => m.score));
+      expect(
+        filtered.map((m) => m.score),
+        mode,
+      ).toEqual(expected.map((m) => m.score));
       // Two pairs select one signature; a pair no chunk carries selects nothing.
       const eu = await search(mixed.id, { team: "b", region: "eu" });
-      expect(eu.map((m) => m.content), mode).toEqual([MEMORIES[1].content]);
+      expect(
+        eu.map((m) => m.content),
+        mode,
+      ).toEqual([MEMORIES[1].content]);
       expect(await search(mixed.id, { team: "c" }), mode).toEqual([]);
     }
   });

@@ -20,7 +20,9 @@ test("when the lexical leg is cut at its limit, the results are those of a searc
   expect(exhaustive[0].content).toContain("fruit picked from farm trees");
   for (const topK of [1, 5, 10]) {
     const cut = await searchChunks({ ...request, topK });
-    expect(cut.map((m) => [m.memoryId, m.score.toFixed(9)])).toEqual(exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9)]));
+    expect(cut.map((m) => [m.memoryId, m.score.toFixed(9)])).toEqual(
+      exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9)]),
+    );
   }
 });
 
@@ -51,9 +53,20 @@ test("a lexical hit that shares fewer words than others but is closer in meaning
 });
 
 test("the cosine is looked up only for lexical hits scoring at least half the top_k-th memory's BM25", () => {
-  const hit = (chunk: string, memory: string, bm25: number) => ({ chunk_id: chunk, bm25, row: { memory_id: memory } as ChunkRow });
+  const hit = (chunk: string, memory: string, bm25: number) => ({
+    chunk_id: chunk,
+    bm25,
+    row: { memory_id: memory } as ChunkRow,
+  });
   // Memories by BM25: m1 (10), m2 (8, two chunks), m3 (6), m4 (3), m5 (2.9).
-  const hits = [hit("c1", "m1", 10), hit("c2", "m2", 8), hit("c3", "m2", 7), hit("c4", "m3", 6), hit("c5", "m4", 3), hit("c6", "m5", 2.9)];
+  const hits = [
+    hit("c1", "m1", 10),
+    hit("c2", "m2", 8),
+    hit("c3", "m2", 7),
+    hit("c4", "m3", 6),
+    hit("c5", "m4", 3),
+    hit("c6", "m5", 2.9),
+  ];
   const result = { bm25Max: 12, hits, truncated: false };
   // top_k 3: the third memory (m3, 6) scores at least 3, so a hit under 3 cannot rank.
   expect(hitsThatCanRank(result, 3)).toEqual(["c1", "c2", "c3", "c4", "c5"]);

@@ -26,7 +26,10 @@ let port: number;
 async function call(method: string, urlPath: string, { key, body }: { key?: string; body?: unknown } = {}) {
   const response = await fetch(`${server.base}/api/v1${urlPath}`, {
     method,
-    headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: response.status, headers: response.headers, body: await response.json() };
@@ -51,7 +54,10 @@ describe("npm start", { timeout: 300_000 }, () => {
   });
 
   test("the MEMGW_INIT_API_KEY is a working full-permission key", async () => {
-    const created = await call("POST", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY, body: { name: "from-headless" } });
+    const created = await call("POST", "/namespaces", {
+      key: INIT.MEMGW_INIT_API_KEY,
+      body: { name: "from-headless" },
+    });
     expect(created.status).toBe(201);
     expect(created.body.data.mcp_endpoint_url).toBe(`${server.base}/api/v1/mcp/${created.body.data.id}`);
     expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).body.pagination.total).toBe(1);
@@ -61,11 +67,23 @@ describe("npm start", { timeout: 300_000 }, () => {
     const key = INIT.MEMGW_INIT_API_KEY;
     const ns = (await call("POST", "/namespaces", { key, body: { name: "mcp-over-http" } })).body.data;
     const client = new Client({ name: "memgw-server-test", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(ns.mcp_endpoint_url), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(ns.mcp_endpoint_url), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
     try {
-      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "forget", "recall", "remember"]);
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "ask",
+        "forget",
+        "recall",
+        "remember",
+      ]);
       await client.callTool({ name: "remember", arguments: { content: "The standup moved to 9:30." } });
-      const recalled = await call("POST", "/recall", { key, body: { namespace_id: ns.id, query: "When is the standup?" } });
+      const recalled = await call("POST", "/recall", {
+        key,
+        body: { namespace_id: ns.id, query: "When is the standup?" },
+      });
       expect(recalled.body.data[0].content).toBe("The standup moved to 9:30.");
     } finally {
       await client.close();
@@ -85,12 +103,22 @@ describe("npm start", { timeout: 300_000 }, () => {
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
       env: { ...process.env, MEMGW_PROCESS_ROLE: "", DATA_DIR: dir },
     });
-    const [created, listed, remembered, recalled, asked] = stdout.trim().split("\n").filter((line) => line.startsWith("{\"success\"")).map((line) => JSON.parse(line));
+    const [created, listed, remembered, recalled, asked] = stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith('{"success"'))
+      .map((line) => JSON.parse(line));
     expect(created).toMatchObject({ success: true, data: { name: "support-bot", external_reference_id: "crm-42" } });
     expect(listed.data.map((ns: { id: string }) => ns.id)).toEqual([created.data.id]);
     expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
-    expect(remembered).toMatchObject({ success: true, data: { namespace_id: created.data.id, identity_id: "user-7", chunk_count: 1 } });
-    expect(recalled.data[0]).toMatchObject({ memory_id: remembered.data.id, content: "I adopted a golden retriever named Max last spring." });
+    expect(remembered).toMatchObject({
+      success: true,
+      data: { namespace_id: created.data.id, identity_id: "user-7", chunk_count: 1 },
+    });
+    expect(recalled.data[0]).toMatchObject({
+      memory_id: remembered.data.id,
+      content: "I adopted a golden retriever named Max last spring.",
+    });
     expect(asked.data).toMatchObject({
       answer: "I adopted a golden retriever named Max last spring [1].",
       sources: [{ index: 1, memory_id: remembered.data.id }],
@@ -99,13 +127,22 @@ describe("npm start", { timeout: 300_000 }, () => {
   });
 
   test("every error is in the envelope: 401, 404 for an unknown path, 405 for a wrong method", async () => {
-    expect(await call("GET", "/namespaces")).toMatchObject({ status: 401, body: { success: false, error: { code: "UNAUTHORIZED" } } });
-    expect(await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY })).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+    expect(await call("GET", "/namespaces")).toMatchObject({
+      status: 401,
+      body: { success: false, error: { code: "UNAUTHORIZED" } },
+    });
+    expect(await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY })).toMatchObject({
+      status: 404,
+      body: { error: { code: "NOT_FOUND" } },
+    });
     const wrong = await call("PUT", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
     expect(wrong).toMatchObject({ status: 405, body: { success: false, error: { code: "METHOD_NOT_ALLOWED" } } });
     expect(wrong.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
     const recallByGet = await call("GET", "/recall", { key: INIT.MEMGW_INIT_API_KEY });
-    expect(recallByGet).toMatchObject({ status: 405, body: { error: { code: "METHOD_NOT_ALLOWED", message: "GET is not allowed here; use POST." } } });
+    expect(recallByGet).toMatchObject({
+      status: 405,
+      body: { error: { code: "METHOD_NOT_ALLOWED", message: "GET is not allowed here; use POST." } },
+    });
     const options = await fetch(`${server.base}/api/v1/namespaces/ns_x`, { method: "OPTIONS" });
     expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, PATCH, DELETE, HEAD, OPTIONS"]);
   });
@@ -118,9 +155,12 @@ describe("npm start", { timeout: 300_000 }, () => {
     // Large enough (2.7 kB) for the compression Next applies by default to any body over 1 kB.
     const asKey: Record<string, string> = { authorization: `Bearer ${key}` };
     for (const auth of [asKey, {}]) {
-      const response = await fetch(`${server.base}/api/v1/memories/${memory.body.data.id}?namespace_id=${namespace.body.data.id}`, {
-        headers: { "accept-encoding": "gzip, deflate", ...auth },
-      });
+      const response = await fetch(
+        `${server.base}/api/v1/memories/${memory.body.data.id}?namespace_id=${namespace.body.data.id}`,
+        {
+          headers: { "accept-encoding": "gzip, deflate", ...auth },
+        },
+      );
       expect(response.status).toBe("authorization" in auth ? 200 : 401);
       expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
       expect(response.headers.get("content-encoding")).toBeNull();
@@ -147,13 +187,28 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/remember",
     ]);
     const create = doc.paths["/namespaces"].post;
-    expect(create.requestBody.content["application/json"].schema.properties.name).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
+    expect(create.requestBody.content["application/json"].schema.properties.name).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+    });
     expect(create.responses["201"]).toBeDefined();
     expect(create.responses["409"]).toBeDefined();
     const list = doc.paths["/namespaces"].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "page_size"]);
     const item = list.responses["200"].content["application/json"].schema.properties.data.items;
-    expect(Object.keys(item.properties)).toEqual(expect.arrayContaining(["id", "org_id", "name", "mcp_endpoint_url", "created_at", "updated_at", "description", "external_reference_id"]));
+    expect(Object.keys(item.properties)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "org_id",
+        "name",
+        "mcp_endpoint_url",
+        "created_at",
+        "updated_at",
+        "description",
+        "external_reference_id",
+      ]),
+    );
   });
 
   test("a second server on the same data directory refuses to start, and the first keeps serving", async () => {
@@ -166,7 +221,9 @@ describe("npm start", { timeout: 300_000 }, () => {
   test("the CLI works while the server runs, and its key is live at once", async () => {
     const org = await memgw(["org", "create", "--name", "Live"], { DATA_DIR: dir });
     expect(org.code).toBe(0);
-    const key = await memgw(["key", "create", "--org", org.json.id, "--name", "k", "--permissions", "NAMESPACE_READ"], { DATA_DIR: dir });
+    const key = await memgw(["key", "create", "--org", org.json.id, "--name", "k", "--permissions", "NAMESPACE_READ"], {
+      DATA_DIR: dir,
+    });
     expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(200);
     await memgw(["key", "revoke", "--id", key.json.id], { DATA_DIR: dir });
     expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(401);

@@ -21,34 +21,55 @@ beforeEach(() => {
 afterEach(() => vi.restoreAllMocks());
 
 async function passwordSignIn(email: string, password: string) {
-  const provider = (await authOptions()).providers[0] as unknown as { options: { authorize: (c: object) => Promise<{ id: string }> } };
-  return provider.options.authorize({ email, password }).then((user) => user.id, (error: Error) => error.message);
+  const provider = (await authOptions()).providers[0] as unknown as {
+    options: { authorize: (c: object) => Promise<{ id: string }> };
+  };
+  return provider.options.authorize({ email, password }).then(
+    (user) => user.id,
+    (error: Error) => error.message,
+  );
 }
 
 // This file has its own empty database: the first test is the server's first sign-up.
 test("the very first account of an empty server is ready at once (there is no one to enumerate)", async () => {
   const prisma = await db();
   expect(await prisma.user.count()).toBe(0);
-  expect(await signUp({ email: "first@example.com", password: "the first password", organization: "First" }, { clientAddress: "198.51.100.1" })).toEqual({ ready: true });
+  expect(
+    await signUp(
+      { email: "first@example.com", password: "the first password", organization: "First" },
+      { clientAddress: "198.51.100.1" },
+    ),
+  ).toEqual({ ready: true });
   expect(await passwordSignIn("first@example.com", "the first password")).toMatch(/^usr_/);
 });
 
 test("an existing address gets the same answer as a new one, a mail instead of an account, and keeps its password", async () => {
   const existing = `taken-${unique()}@example.com`;
-  await signUp({ email: existing, password: "the owner's password", organization: "Taken" }, { clientAddress: "198.51.100.2" });
+  await signUp(
+    { email: existing, password: "the owner's password", organization: "Taken" },
+    { clientAddress: "198.51.100.2" },
+  );
   const prisma = await db();
   const owner = await prisma.user.findUniqueOrThrow({ where: { email: existing }, include: { memberships: true } });
   await prisma.user.update({ where: { id: owner.id }, data: { signUpPending: false } });
   mails = [];
 
   const fresh = `fresh-${unique()}@example.com`;
-  const forExisting = await signUp({ email: existing, password: "an attacker's guess", organization: "Squat" }, { clientAddress: "198.51.100.3" });
-  const forNew = await signUp({ email: fresh, password: "a new password", organization: "Fresh" }, { clientAddress: "198.51.100.3" });
+  const forExisting = await signUp(
+    { email: existing, password: "an attacker's guess", organization: "Squat" },
+    { clientAddress: "198.51.100.3" },
+  );
+  const forNew = await signUp(
+    { email: fresh, password: "a new password", organization: "Fresh" },
+    { clientAddress: "198.51.100.3" },
+  );
   expect(forExisting).toEqual(forNew);
   expect(forExisting).toEqual({ ready: false });
 
   // Each address got one mail: the existing one is told it has an account; the new one a link to finish.
-  expect(mails.filter((mail) => mail.includes(`mail to ${existing}`))).toEqual([expect.stringContaining("You already have a Memory Gateway account")]);
+  expect(mails.filter((mail) => mail.includes(`mail to ${existing}`))).toEqual([
+    expect.stringContaining("You already have a Memory Gateway account"),
+  ]);
   const [finish] = mails.filter((mail) => mail.includes(`mail to ${fresh}`));
   expect(finish).toContain("Finish signing up");
   expect(finish).toContain("The link asks for the password you chose when signing up.");
@@ -74,7 +95,10 @@ function finishToken(email: string): string {
 }
 
 const signInEvent = async (user: { id: string; email: string }) =>
-  (await authOptions()).events!.signIn!({ user, account: { provider: "email", type: "email", providerAccountId: user.email } });
+  (await authOptions()).events!.signIn!({
+    user,
+    account: { provider: "email", type: "email", providerAccountId: user.email },
+  });
 
 test("the password of a sign-up signs in only once the finish page got both the mailed token and that password", async () => {
   const email = `pending-${unique()}@example.com`;
@@ -83,15 +107,28 @@ test("the password of a sign-up signs in only once the finish page got both the 
   expect(await passwordSignIn(email, "a pending password")).toBe("InvalidCredentials");
   const token = finishToken(email);
   const prisma = await db();
-  const user = await prisma.user.findUniqueOrThrow({ where: { email }, include: { memberships: { include: { org: true } } } });
+  const user = await prisma.user.findUniqueOrThrow({
+    where: { email },
+    include: { memberships: { include: { org: true } } },
+  });
   expect(user.memberships.map((m) => [m.org.name, m.role])).toEqual([["Pending", "owner"]]);
 
   // The password alone (a token that is not the mailed one) or the token alone (a wrong password) does nothing.
-  const expired = { name: "InvalidError", message: expect.stringMatching(/^This link has expired or was already used/) };
-  await expect(finishSignUp({ email, token: "0".repeat(64), password: "a pending password" })).rejects.toMatchObject(expired);
+  const expired = {
+    name: "InvalidError",
+    message: expect.stringMatching(/^This link has expired or was already used/),
+  };
+  await expect(finishSignUp({ email, token: "0".repeat(64), password: "a pending password" })).rejects.toMatchObject(
+    expired,
+  );
   const other = `other-${unique()}@example.com`;
-  await signUp({ email: other, password: "a pending password", organization: "Other" }, { clientAddress: "198.51.100.5" });
-  await expect(finishSignUp({ email, token: finishToken(other), password: "a pending password" })).rejects.toMatchObject(expired);
+  await signUp(
+    { email: other, password: "a pending password", organization: "Other" },
+    { clientAddress: "198.51.100.5" },
+  );
+  await expect(
+    finishSignUp({ email, token: finishToken(other), password: "a pending password" }),
+  ).rejects.toMatchObject(expired);
   await expect(finishSignUp({ email, token, password: "a wrong guess" })).rejects.toMatchObject({
     name: "InvalidError",
     details: [{ field: "password", message: "That is not the password chosen at sign-up." }],
@@ -123,7 +160,10 @@ test("a sign-up someone else started with my address: any other magic link confi
   // own), an invitation, the "already have an account" mail's. Each runs the same signIn event.
   for (const via of ["sign-in page", "invitation", "already registered"]) {
     const victim = `victim-${unique()}@example.com`;
-    await signUp({ email: victim, password: "the attacker's password", organization: `Trap ${via}` }, { clientAddress: "198.51.100.7" });
+    await signUp(
+      { email: victim, password: "the attacker's password", organization: `Trap ${via}` },
+      { clientAddress: "198.51.100.7" },
+    );
     const finishLink = finishToken(victim);
     if (via === "invitation") await createMagicLink(victim, "/");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: victim } });
@@ -133,17 +173,26 @@ test("a sign-up someone else started with my address: any other magic link confi
     expect(after, via).toMatchObject({ signUpPending: false, passwordHash: null });
     expect(await passwordSignIn(victim, "the attacker's password"), via).toBe("InvalidCredentials");
     // The attacker, even holding the finish link, cannot bring the password back.
-    await expect(finishSignUp({ email: victim, token: finishLink, password: "the attacker's password" })).rejects.toMatchObject({
+    await expect(
+      finishSignUp({ email: victim, token: finishLink, password: "the attacker's password" }),
+    ).rejects.toMatchObject({
       message: "This sign-up is already finished. Sign in from the sign-in page.",
     });
 
     // The owner sets a password of their own from /account, without a current one.
-    const [current, other] = [await startConsoleSession(user.id, "magic_link"), await startConsoleSession(user.id, "magic_link")];
+    const [current, other] = [
+      await startConsoleSession(user.id, "magic_link"),
+      await startConsoleSession(user.id, "magic_link"),
+    ];
     expect(other).not.toBe(current);
-    expect(await setPassword({ userId: user.id, currentSessionId: current, newPassword: "the owner's password" })).toEqual({ endedSessions: 1 });
+    expect(
+      await setPassword({ userId: user.id, currentSessionId: current, newPassword: "the owner's password" }),
+    ).toEqual({ endedSessions: 1 });
     expect(await passwordSignIn(victim, "the owner's password")).toBe(user.id);
     // Only once: after that, changing it needs the current one.
-    await expect(setPassword({ userId: user.id, currentSessionId: current, newPassword: "a takeover" })).rejects.toMatchObject({
+    await expect(
+      setPassword({ userId: user.id, currentSessionId: current, newPassword: "a takeover" }),
+    ).rejects.toMatchObject({
       name: "InvalidError",
       details: [{ field: "new_password" }],
     });
@@ -151,7 +200,10 @@ test("a sign-up someone else started with my address: any other magic link confi
 
   // A magic link of a confirmed account leaves its password alone.
   const confirmed = `kept-${unique()}@example.com`;
-  await signUp({ email: confirmed, password: "a confirmed password", organization: "Kept" }, { clientAddress: "198.51.100.8" });
+  await signUp(
+    { email: confirmed, password: "a confirmed password", organization: "Kept" },
+    { clientAddress: "198.51.100.8" },
+  );
   await finishSignUp({ email: confirmed, token: finishToken(confirmed), password: "a confirmed password" });
   const kept = await prisma.user.findUniqueOrThrow({ where: { email: confirmed } });
   await signInEvent({ id: kept.id, email: confirmed });
@@ -160,12 +212,28 @@ test("a sign-up someone else started with my address: any other magic link confi
 
 test("sign-up is limited per email (3 an hour) and per client address (20 an hour)", async () => {
   const email = `limited-${unique()}@example.com`;
-  for (let i = 0; i < 3; i++) await signUp({ email, password: "a long password", organization: "Limited" }, { clientAddress: `198.51.100.${10 + i}` });
-  const refused = await signUp({ email, password: "a long password", organization: "Limited" }, { clientAddress: "198.51.100.20" }).catch((error) => error);
+  for (let i = 0; i < 3; i++)
+    await signUp(
+      { email, password: "a long password", organization: "Limited" },
+      { clientAddress: `198.51.100.${10 + i}` },
+    );
+  const refused = await signUp(
+    { email, password: "a long password", organization: "Limited" },
+    { clientAddress: "198.51.100.20" },
+  ).catch((error) => error);
   expect(refused).toMatchObject({ name: "RateLimitedError", retryAfterSeconds: expect.any(Number) });
   expect(refused.message).toMatch(/^Too many attempts\. Try again in \d+ minutes?\.$/);
 
   const address = "203.0.113.50";
-  for (let i = 0; i < 20; i++) await signUp({ email: `many-${i}-${unique()}@example.com`, password: "a long password", organization: "Many" }, { clientAddress: address });
-  await expect(signUp({ email: `many-${unique()}@example.com`, password: "a long password", organization: "Many" }, { clientAddress: address })).rejects.toMatchObject({ name: "RateLimitedError" });
+  for (let i = 0; i < 20; i++)
+    await signUp(
+      { email: `many-${i}-${unique()}@example.com`, password: "a long password", organization: "Many" },
+      { clientAddress: address },
+    );
+  await expect(
+    signUp(
+      { email: `many-${unique()}@example.com`, password: "a long password", organization: "Many" },
+      { clientAddress: address },
+    ),
+  ).rejects.toMatchObject({ name: "RateLimitedError" });
 });

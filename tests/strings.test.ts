@@ -21,7 +21,10 @@ function fields(response: { body: { error?: { details?: { field: string }[] } } 
 }
 
 describe("U+0000 and unpaired surrogates in any string field get 400 naming the field, and nothing is stored", () => {
-  for (const [label, bad] of [["U+0000", `a${NUL}b`], ["a lone surrogate", `a${LONE_SURROGATE}b`]] as const) {
+  for (const [label, bad] of [
+    ["U+0000", `a${NUL}b`],
+    ["a lone surrogate", `a${LONE_SURROGATE}b`],
+  ] as const) {
     test(`${label} in memory operation fields`, async () => {
       const { key } = await createTenant();
       const ns = await createNamespace(key, { external_reference_id: "crm-1" });
@@ -152,7 +155,13 @@ describe("names that look the same are the same name", () => {
     const created = await api("POST", "/namespaces", { key, body: { name: "  Caf\u00e9 notes\t".replace("\t", " ") } });
     expect(created.status).toBe(201);
     expect(created.body.data.name).toBe("Caf\u00e9 notes");
-    for (const twin of ["Cafe\u0301 notes", "Caf\u00e9 notes  ", "\u3000Caf\u00e9 notes", "Caf\u00e9\u00a0notes", "Caf\u00e9\u3000notes"]) {
+    for (const twin of [
+      "Cafe\u0301 notes",
+      "Caf\u00e9 notes  ",
+      "\u3000Caf\u00e9 notes",
+      "Caf\u00e9\u00a0notes",
+      "Caf\u00e9\u3000notes",
+    ]) {
       const response = await api("POST", "/namespaces", { key, body: { name: twin } });
       expect({ twin, status: response.status }).toEqual({ twin, status: 409 });
     }

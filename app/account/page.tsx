@@ -27,7 +27,9 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-4 px-6 py-3">
-          <a href="/" className="text-sm font-semibold text-indigo-600">Memory Gateway</a>
+          <a href="/" className="text-sm font-semibold text-indigo-600">
+            Memory Gateway
+          </a>
           <a href={home} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
             Back to the console
           </a>

@@ -12,10 +12,19 @@ export default function SignUpPage() {
       <h1 className="mt-2 text-2xl font-bold">Create your account</h1>
       <p className="mt-2 text-sm text-slate-600">You get a new organization that you own; invite your team from it.</p>
       <div className="mt-8">
-        {signUpAllowed() ? <SignUpForm mailConfigured={mailConfigured()} /> : <Notice>Sign-up is turned off on this server. Ask an administrator of your organization for an invitation.</Notice>}
+        {signUpAllowed() ? (
+          <SignUpForm mailConfigured={mailConfigured()} />
+        ) : (
+          <Notice>
+            Sign-up is turned off on this server. Ask an administrator of your organization for an invitation.
+          </Notice>
+        )}
       </div>
       <p className="mt-6 text-center text-sm text-slate-600">
-        Have an account? <a className="font-medium text-indigo-600 hover:underline" href="/sign-in">Sign in</a>
+        Have an account?{" "}
+        <a className="font-medium text-indigo-600 hover:underline" href="/sign-in">
+          Sign in
+        </a>
       </p>
     </main>
   );

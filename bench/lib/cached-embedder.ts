@@ -37,7 +37,10 @@ export class CachedEmbeddingProvider implements EmbeddingProvider {
     this.hits += texts.length - missing.length;
     this.misses += missing.length;
     if (missing.length) {
-      const vectors = await this.inner.embed(missing.map((i) => texts[i]), priority);
+      const vectors = await this.inner.embed(
+        missing.map((i) => texts[i]),
+        priority,
+      );
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
       const lines = missing.map((i, j) => {
         this.cache.set(keys[i], vectors[j]);

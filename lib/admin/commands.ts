@@ -22,8 +22,17 @@ const Reference = identifier({ min: 1 });
 
 const PermissionList = z
   .string()
-  .transform((list) => list.split(",").map((p) => p.trim()).filter(Boolean))
-  .pipe(z.array(Permission, { error: `must be a comma-separated list of ${Permission.options.join(", ")}` }).min(1, "must name at least one permission"));
+  .transform((list) =>
+    list
+      .split(",")
+      .map((p) => p.trim())
+      .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(Permission, { error: `must be a comma-separated list of ${Permission.options.join(", ")}` })
+      .min(1, "must name at least one permission"),
+  );
 const ScopePairs = repeated
   .transform((pairs, ctx) => {
     const parsed = parseScopePairs(pairs);
@@ -64,11 +73,19 @@ export const adminCommands = {
     async run(args) {
       const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
       const membership = await addMember({ orgId: org.id, userId: user.id, role: args.role }, SYSTEM_ACTOR);
-      return { id: membership.id, org_id: org.id, user_id: user.id, email: user.email, role: membership.role, created_at: membership.createdAt.toISOString() };
+      return {
+        id: membership.id,
+        org_id: org.id,
+        user_id: user.id,
+        email: user.email,
+        role: membership.role,
+        created_at: membership.createdAt.toISOString(),
+      };
     },
   }),
   "key create": command({
-    usage: "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 [--grant NAMESPACE_ID ...] [--scope key=value ...]",
+    usage:
+      "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 [--grant NAMESPACE_ID ...] [--scope key=value ...]",
     args: z.strictObject({
       org: Reference,
       name: KeyName,

@@ -86,19 +86,22 @@ export async function serveAdminSocket(dir: string): Promise<{ path: string; clo
 /** Runs an admin command in the process that owns the data directory. */
 export function sendAdminCommand(socketPath: string, command: string, args: Record<string, unknown>): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const request = http.request({ socketPath, path: "/", method: "POST", headers: { "content-type": "application/json" } }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk) => chunks.push(chunk));
-      response.on("end", () => {
-        try {
-          const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AdminReply;
-          if (reply.ok) resolve(reply.result);
-          else reject(new AdminCommandError(reply.error.code, reply.error.message));
-        } catch (error) {
-          reject(error);
-        }
-      });
-    });
+    const request = http.request(
+      { socketPath, path: "/", method: "POST", headers: { "content-type": "application/json" } },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk) => chunks.push(chunk));
+        response.on("end", () => {
+          try {
+            const reply = JSON.parse(Buffer.concat(chunks).toString("utf8")) as AdminReply;
+            if (reply.ok) resolve(reply.result);
+            else reject(new AdminCommandError(reply.error.code, reply.error.message));
+          } catch (error) {
+            reject(error);
+          }
+        });
+      },
+    );
     request.on("error", reject);
     request.end(JSON.stringify({ command, args }));
   });

@@ -72,7 +72,8 @@ export const endpoints = {
     method: "POST",
     path: "/recall",
     tag: "Memory",
-    summary: "Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata",
+    summary:
+      "Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata",
     errors: [404, 502, 503],
   }),
   ask: endpoint(operations.ask, {
@@ -87,7 +88,8 @@ export const endpoints = {
     method: "POST",
     path: "/forget",
     tag: "Memory",
-    summary: "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; irreversible",
+    summary:
+      "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; irreversible",
     errors: [404],
   }),
   getMemory: endpoint(operations.getMemory, {

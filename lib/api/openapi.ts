@@ -58,7 +58,10 @@ function errorResponses(statuses: number[]) {
 
 function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }) {
   const parameters: object[] = [];
-  for (const [location, schema] of [["path", ep.params], ["query", ep.query]] as const) {
+  for (const [location, schema] of [
+    ["path", ep.params],
+    ["query", ep.query],
+  ] as const) {
     if (!schema) continue;
     const json = jsonSchema(schema, "input") as { properties?: Record<string, object>; required?: string[] };
     for (const [name, property] of Object.entries(json.properties ?? {})) {

@@ -6,7 +6,10 @@ import { identifier, name, text } from "@/lib/validation/strings";
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 
-export const Email = z.email("must be a valid email address").max(254).transform((email) => email.toLowerCase());
+export const Email = z
+  .email("must be a valid email address")
+  .max(254)
+  .transform((email) => email.toLowerCase());
 export const Password = text()
   .min(PASSWORD_MIN_LENGTH, `must be at least ${PASSWORD_MIN_LENGTH} characters`)
   .max(PASSWORD_MAX_LENGTH, `must be at most ${PASSWORD_MAX_LENGTH} characters`);

@@ -255,8 +255,10 @@ function boundedPermissions(
 /** Why a key may not do what needs `permission`: it was never given it, or its creator's role no longer allows it. */
 export function missingPermissionMessage(key: ApiKeyPrincipal, permission: Permission): string {
   if (key.withheld?.permissions.includes(permission)) {
-    return `This API key was given ${permission}, but the member who created it is now ${key.withheld.creatorRole}, ` +
-      `a role whose keys cannot have it.`;
+    return (
+      `This API key was given ${permission}, but the member who created it is now ${key.withheld.creatorRole}, ` +
+      `a role whose keys cannot have it.`
+    );
   }
   return `This API key lacks the ${permission} permission.`;
 }
@@ -321,7 +323,10 @@ export async function listApiKeys(orgId: string) {
   const prisma = await db();
   const keys = await prisma.apiKey.findMany({
     where: { orgId },
-    include: { createdBy: { select: { email: true } }, grants: { include: { namespace: { select: { id: true, name: true } } } } },
+    include: {
+      createdBy: { select: { email: true } },
+      grants: { include: { namespace: { select: { id: true, name: true } } } },
+    },
     orderBy: { createdAt: "desc" },
   });
   return keys.map((key) => ({

@@ -81,10 +81,19 @@ export async function endConsoleSessions(userId: string, keepSessionId?: string)
   return count;
 }
 
-const BROWSERS = [["Edg/", "Edge"], ["Firefox/", "Firefox"], ["Chrome/", "Chrome"], ["Safari/", "Safari"]];
+const BROWSERS = [
+  ["Edg/", "Edge"],
+  ["Firefox/", "Firefox"],
+  ["Chrome/", "Chrome"],
+  ["Safari/", "Safari"],
+];
 const SYSTEMS = [
-  ["Android", "Android"], ["iPhone", "iOS"], ["iPad", "iOS"],
-  ["Windows", "Windows"], ["Mac OS", "macOS"], ["Linux", "Linux"],
+  ["Android", "Android"],
+  ["iPhone", "iOS"],
+  ["iPad", "iOS"],
+  ["Windows", "Windows"],
+  ["Mac OS", "macOS"],
+  ["Linux", "Linux"],
 ];
 
 /** "Chrome on Linux" from a user agent, for people to recognize their devices (never for a decision). */

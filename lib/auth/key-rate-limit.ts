@@ -12,7 +12,9 @@ export function apiRateLimitPerMinute(): number {
   if (raw === undefined || raw.trim() === "") return DEFAULT_API_RATE_LIMIT_PER_MINUTE;
   const value = Number(raw);
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new Error(`API_RATE_LIMIT_PER_MINUTE must be a whole number of requests (0 turns the limit off), not "${raw}".`);
+    throw new Error(
+      `API_RATE_LIMIT_PER_MINUTE must be a whole number of requests (0 turns the limit off), not "${raw}".`,
+    );
   }
   return value;
 }

@@ -8,7 +8,9 @@ export const MAGIC_LINK_MAX_AGE_SECONDS = 10 * 60;
 
 /** How verification_tokens stores a token: as next-auth's email provider hashes it (SHA-256 of token + secret). */
 function hashToken(token: string): string {
-  return createHash("sha256").update(`${token}${serverSecret("NEXTAUTH_SECRET")}`).digest("hex");
+  return createHash("sha256")
+    .update(`${token}${serverSecret("NEXTAUTH_SECRET")}`)
+    .digest("hex");
 }
 
 /** A new single-use token for an address, valid for 10 minutes; only its hash is stored. */

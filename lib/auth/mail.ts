@@ -21,5 +21,8 @@ export async function sendMail(mail: Mail): Promise<void> {
     return;
   }
   transport ??= nodemailer.createTransport(url);
-  await transport.sendMail({ from: process.env.MAIL_FROM || "Memory Gateway <no-reply@memory-gateway.local>", ...mail });
+  await transport.sendMail({
+    from: process.env.MAIL_FROM || "Memory Gateway <no-reply@memory-gateway.local>",
+    ...mail,
+  });
 }

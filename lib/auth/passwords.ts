@@ -4,7 +4,6 @@ import { hash, verify } from "@node-rs/argon2";
 const ARGON2ID = 2;
 export const PASSWORD_HASH_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-
 export function hashPassword(password: string): Promise<string> {
   return hash(password, PASSWORD_HASH_OPTIONS);
 }

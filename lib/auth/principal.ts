@@ -40,7 +40,9 @@ export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
  */
 export function assertNamespaceWideAllowed(principal: Pick<Principal, "scopes">, operation: string) {
   if (!hasScopes(principal)) return;
-  const pairs = Object.entries(principal.scopes).map(([name, value]) => `${name}=${value}`).join(", ");
+  const pairs = Object.entries(principal.scopes)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
   throw new ForbiddenError(
     `This API key is limited to scopes ${pairs}; ${operation} reaches beyond them ` +
       "(every scope's memories, other keys' access), so only a key without scopes may do it.",

@@ -24,7 +24,12 @@ export async function getOidcConnection(orgId: string) {
   const prisma = await db();
   const connection = await prisma.oidcConnection.findUnique({ where: { orgId } });
   if (!connection) return null;
-  return { issuer: connection.issuer, clientId: connection.clientId, allowedDomains: connection.allowedDomains, updatedAt: connection.updatedAt };
+  return {
+    issuer: connection.issuer,
+    clientId: connection.clientId,
+    allowedDomains: connection.allowedDomains,
+    updatedAt: connection.updatedAt,
+  };
 }
 
 export async function saveOidcConnection(orgId: string, input: OidcConnectionForm, actor: Actor) {
@@ -35,11 +40,20 @@ export async function saveOidcConnection(orgId: string, input: OidcConnectionFor
   return prisma.$transaction(async (tx) => {
     const existing = await tx.oidcConnection.findUnique({ where: { orgId } });
     if (!existing && !input.client_secret) {
-      throw new InvalidError("A client secret is needed to set up SSO.", [{ field: "client_secret", message: "must not be empty" }]);
+      throw new InvalidError("A client secret is needed to set up SSO.", [
+        { field: "client_secret", message: "must not be empty" },
+      ]);
     }
     const id = existing?.id ?? newId("sso");
-    const clientSecretEncrypted = input.client_secret ? encrypt(input.client_secret, secretContext(orgId, id)) : existing!.clientSecretEncrypted;
-    const data = { issuer: input.issuer.replace(/\/+$/, ""), clientId: input.client_id, clientSecretEncrypted, allowedDomains: [...new Set(input.allowed_domains)] };
+    const clientSecretEncrypted = input.client_secret
+      ? encrypt(input.client_secret, secretContext(orgId, id))
+      : existing!.clientSecretEncrypted;
+    const data = {
+      issuer: input.issuer.replace(/\/+$/, ""),
+      clientId: input.client_id,
+      clientSecretEncrypted,
+      allowedDomains: [...new Set(input.allowed_domains)],
+    };
     const saved = existing
       ? await tx.oidcConnection.update({ where: { id }, data })
       : await tx.oidcConnection.create({ data: { id, orgId, ...data } });
@@ -49,7 +63,12 @@ export async function saveOidcConnection(orgId: string, input: OidcConnectionFor
       action: existing ? "sso.update" : "sso.create",
       targetType: "oidc_connection",
       targetId: id,
-      details: { issuer: data.issuer, client_id: data.clientId, allowed_domains: data.allowedDomains, secret_changed: Boolean(input.client_secret) },
+      details: {
+        issuer: data.issuer,
+        client_id: data.clientId,
+        allowed_domains: data.allowedDomains,
+        secret_changed: Boolean(input.client_secret),
+      },
     });
     return saved;
   });
@@ -100,13 +119,18 @@ export async function findSsoOrganization(emailOrSlug: string) {
   const byEmail = value.includes("@");
   const prisma = await db();
   const connections = await prisma.oidcConnection.findMany({
-    where: byEmail ? { allowedDomains: { has: emailDomain(value) }, org: { allowSso: true } } : { org: { slug: value, allowSso: true } },
+    where: byEmail
+      ? { allowedDomains: { has: emailDomain(value) }, org: { allowSso: true } }
+      : { org: { slug: value, allowSso: true } },
     include: { org: true },
     take: 2,
   });
-  if (connections.length === 0) throw notFound(byEmail ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
+  if (connections.length === 0)
+    throw notFound(byEmail ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
   if (connections.length > 1) {
-    throw new ConflictError(`More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`);
+    throw new ConflictError(
+      `More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`,
+    );
   }
   return connections[0].org;
 }

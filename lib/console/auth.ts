@@ -117,7 +117,12 @@ export async function authOptions(providerId?: string, client: SessionClient = {
       },
     },
     providers: [
-      CredentialsProvider({ id: "credentials", name: "Password", credentials: { email: {}, password: {} }, authorize: authorizePassword }),
+      CredentialsProvider({
+        id: "credentials",
+        name: "Password",
+        credentials: { email: {}, password: {} },
+        authorize: authorizePassword,
+      }),
       EmailProvider({
         maxAge: MAGIC_LINK_MAX_AGE_SECONDS,
         // The same normalization as the per-email rate limit, so the limit counts the address mailed.

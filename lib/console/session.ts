@@ -11,12 +11,18 @@ export async function currentSession(): Promise<Session | null> {
   return session?.userId ? session : null;
 }
 
-export const METHOD_LABELS: Record<SignInMethod, string> = { password: "password", magic_link: "magic link", sso: "single sign-on" };
+export const METHOD_LABELS: Record<SignInMethod, string> = {
+  password: "password",
+  magic_link: "magic link",
+  sso: "single sign-on",
+};
 
 type PolicyOrganization = { id: string; allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean };
 
 export function allowedMethods(org: PolicyOrganization): SignInMethod[] {
-  return [org.allowSso && "sso", org.allowPassword && "password", org.allowMagicLink && "magic_link"].filter(Boolean) as SignInMethod[];
+  return [org.allowSso && "sso", org.allowPassword && "password", org.allowMagicLink && "magic_link"].filter(
+    Boolean,
+  ) as SignInMethod[];
 }
 
 /** Whether a session may open the organization: its method is allowed, and SSO only through this organization's own provider. */
@@ -37,7 +43,13 @@ export async function organizationAccess(slug: string) {
   if (!OrganizationSlug.safeParse(slug).success) return { session, membership: null, blocked: false } as const;
   const membership = await membershipBySlug(session.userId, slug);
   if (!membership) return { session, membership: null, blocked: false } as const;
-  return { session, membership, org: membership.org, user: membership.user, blocked: !sessionAllowedIn(session, membership.org) } as const;
+  return {
+    session,
+    membership,
+    org: membership.org,
+    user: membership.user,
+    blocked: !sessionAllowedIn(session, membership.org),
+  } as const;
 }
 
 /** For pages under /{org-slug}: the member's access, or a redirect to sign-in, or a 404. */

@@ -33,7 +33,6 @@ async function emailOf(request: Request): Promise<string | null | typeof REPEATE
   return normalizeSignInEmail(raw) ?? JSON.stringify(raw).slice(0, 1000);
 }
 
-
 /** The attempt a next-auth request is, if it is one that is counted. */
 function attemptOf(action?: string, providerId?: string): SignInAttempt | null {
   if (action === "callback" && providerId === "credentials") return "password";

@@ -16,7 +16,10 @@ function toKey(secret: string): EncryptionKey {
 
 /** The key new ciphertexts use, then retired ones still accepted for decryption (ENCRYPTION_KEYS_RETIRED, comma-separated). */
 function keys(): EncryptionKey[] {
-  const retired = (process.env.ENCRYPTION_KEYS_RETIRED ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const retired = (process.env.ENCRYPTION_KEYS_RETIRED ?? "")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   return [serverSecret("ENCRYPTION_KEY"), ...retired].map(toKey);
 }
 

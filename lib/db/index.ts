@@ -118,7 +118,9 @@ async function openPostgres(url: string): Promise<Database> {
 function pgliteCacheMegabytes(): number {
   const value = Number(process.env.PGLITE_CACHE_MB || 512);
   if (!Number.isInteger(value) || value < 16 || value > 1536) {
-    throw new Error(`PGLITE_CACHE_MB must be a whole number of megabytes from 16 to 1536, not "${process.env.PGLITE_CACHE_MB}".`);
+    throw new Error(
+      `PGLITE_CACHE_MB must be a whole number of megabytes from 16 to 1536, not "${process.env.PGLITE_CACHE_MB}".`,
+    );
   }
   return value;
 }

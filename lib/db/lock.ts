@@ -56,7 +56,10 @@ type Platform = NodeJS.Platform;
 function lockAddress(dir: string, platform: Platform): { address: string; isFile: boolean } {
   const stat = fs.statSync(dir, { bigint: true });
   // The directory's identity, not its path: a symlink or a bind mount reaches the same lock.
-  const name = createHash("sha256").update(`${stat.dev}:${stat.ino}:${lockKey(dir)}`).digest("hex").slice(0, 32);
+  const name = createHash("sha256")
+    .update(`${stat.dev}:${stat.ino}:${lockKey(dir)}`)
+    .digest("hex")
+    .slice(0, 32);
   if (platform === "linux") return { address: `\0memgw-data-dir-${name}`, isFile: false };
   if (platform === "win32") return { address: `\\\\.\\pipe\\memgw-data-dir-${name}`, isFile: false };
   const beside = path.join(dir, "memgw-lock.sock");

@@ -9,7 +9,10 @@ import type { Pagination } from "./pagination";
 const API_HEADERS = { "cache-control": "no-store, no-transform" };
 
 export function successResponse(data: unknown, status = 200, pagination?: Pagination): Response {
-  return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, { status, headers: API_HEADERS });
+  return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, {
+    status,
+    headers: API_HEADERS,
+  });
 }
 
 /** An error in the envelope: `{success: false, error: {code, message, details?}}` with its status and headers. */

@@ -22,7 +22,10 @@ export function apiRoute(
   const message = (method: string) => `${method} is not allowed here; use ${allowed.join(", ")}.${why}`;
   const notAllowed = (request: Request) =>
     errorResponse(errorReport("METHOD_NOT_ALLOWED", message(request.method), { allow }));
-  const route = Object.fromEntries(METHODS.map((method) => [method, handlers[method] ?? notAllowed])) as Record<Method | "OPTIONS", RouteHandler>;
+  const route = Object.fromEntries(METHODS.map((method) => [method, handlers[method] ?? notAllowed])) as Record<
+    Method | "OPTIONS",
+    RouteHandler
+  >;
   route.OPTIONS = () => new Response(null, { status: 204, headers: { allow } });
   return route;
 }

@@ -1,7 +1,11 @@
 import { z } from "zod";
 
 export const PaginationQuery = z.strictObject({
-  page: z.coerce.number({ error: "must be a whole number >= 1" }).int("must be a whole number >= 1").min(1, "must be a whole number >= 1").default(1),
+  page: z.coerce
+    .number({ error: "must be a whole number >= 1" })
+    .int("must be a whole number >= 1")
+    .min(1, "must be a whole number >= 1")
+    .default(1),
   page_size: z.coerce
     .number({ error: "must be a whole number from 1 to 100" })
     .int("must be a whole number from 1 to 100")

@@ -26,9 +26,16 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
     const namespace = await resolveTarget(key, params.data);
     const message = await readMessage(request);
     if (message instanceof Response) return withRateLimitHeaders(message, limitHeaders);
-    const server = memoryMcpServer({ key, namespace, identityHeader: request.headers.get("x-identity-id") || undefined });
+    const server = memoryMcpServer({
+      key,
+      namespace,
+      identityHeader: request.headers.get("x-identity-id") || undefined,
+    });
     // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
       // The transport still checks Accept (406) and Content-Type (415) before it looks at the message.

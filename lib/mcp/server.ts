@@ -35,7 +35,10 @@ function instructions(namespace: McpContext["namespace"]): string {
  * with the caller's key. A failure is a tool error result: the error's code and message, as the API has them.
  */
 export function memoryMcpServer(context: McpContext): McpServer {
-  const server = new McpServer({ name: "memory-gateway", version: "0.1.0" }, { instructions: instructions(context.namespace) });
+  const server = new McpServer(
+    { name: "memory-gateway", version: "0.1.0" },
+    { instructions: instructions(context.namespace) },
+  );
 
   const run = async (operation: Operation, args: Record<string, unknown>): Promise<CallToolResult> => {
     const identityId = args.identity_id ?? context.identityHeader;

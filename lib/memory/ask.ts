@@ -38,7 +38,8 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
   }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };
-  if (sources.length === 0) return { answer: NOTHING_IN_MEMORY, sources, model: useModel ? chatModel() : EXTRACTIVE_MODEL };
+  if (sources.length === 0)
+    return { answer: NOTHING_IN_MEMORY, sources, model: useModel ? chatModel() : EXTRACTIVE_MODEL };
 
   if (useModel) {
     const reply = await chatAnswer(body.query, sources);

@@ -14,7 +14,9 @@ export type ChatReply = { answer: string; model: string } | { rejected: string }
 
 /** The indices an answer cites: `[2]`, and each of `[1, 3]`. */
 export function citedIndices(answer: string): number[] {
-  return [...answer.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)].flatMap((match) => match[1].split(",").map((n) => Number(n.trim())));
+  return [...answer.matchAll(/\[(\d+(?:\s*,\s*\d+)*)\]/g)].flatMap((match) =>
+    match[1].split(",").map((n) => Number(n.trim())),
+  );
 }
 
 /** What is wrong with a reply's citations, or undefined when every cited index exists and one at least is cited. */
@@ -36,7 +38,10 @@ export async function chatAnswer(query: string, sources: SourceJson[]): Promise<
   const client = openAIClient({ maxRetries: 0 });
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: "system", content: ANSWER_INSTRUCTIONS },
-    { role: "user", content: `Sources:\n\n${sources.map((s) => `[${s.index}] ${s.content}`).join("\n\n")}\n\nQuestion: ${query}` },
+    {
+      role: "user",
+      content: `Sources:\n\n${sources.map((s) => `[${s.index}] ${s.content}`).join("\n\n")}\n\nQuestion: ${query}`,
+    },
   ];
   let problem = "";
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -47,7 +52,10 @@ export async function chatAnswer(query: string, sources: SourceJson[]): Promise<
     problem = found;
     messages.push(
       { role: "assistant", content: answer },
-      { role: "user", content: `Your answer ${found}. Answer again from the sources only, citing each statement as [n] with n from 1 to ${sources.length}.` },
+      {
+        role: "user",
+        content: `Your answer ${found}. Answer again from the sources only, citing each statement as [n] with n from 1 to ${sources.length}.`,
+      },
     );
   }
   return { rejected: `the chat model ${problem}, twice` };
@@ -62,7 +70,9 @@ async function complete(client: OpenAI, model: string, messages: OpenAI.Chat.Cha
     return await client.chat.completions.create({ model, messages, temperature: 0 });
   } catch (error) {
     if (error instanceof OpenAI.APIConnectionTimeoutError) {
-      throw new UpstreamError(`The chat model (${model}) did not answer within ${openAITimeoutMs()} ms (OPENAI_TIMEOUT_MS).`);
+      throw new UpstreamError(
+        `The chat model (${model}) did not answer within ${openAITimeoutMs()} ms (OPENAI_TIMEOUT_MS).`,
+      );
     }
     const status = error instanceof OpenAI.APIError && error.status ? ` with status ${error.status}` : "";
     throw new UpstreamError(`The chat model (${model}) failed${status}: ${(error as Error).message}`);

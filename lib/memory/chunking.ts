@@ -10,7 +10,7 @@ export function sentencesOf(text: string): string[] {
     const sentence = segment.trim();
     if (!sentence) continue;
     // A "sentence" longer than a chunk (a log line, a minified blob) is cut at white space.
-    for (let rest = sentence; rest.length > 0; ) {
+    for (let rest = sentence; rest.length > 0;) {
       if (rest.length <= CHUNK_MAX_CHARS) {
         sentences.push(rest);
         break;

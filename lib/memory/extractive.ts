@@ -29,7 +29,9 @@ interface Sentence {
  */
 export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
   const sentences: Sentence[] = sources
-    .flatMap((source) => sentencesOf(source.content).map((text, position) => ({ text, sourceIndex: source.index, position })))
+    .flatMap((source) =>
+      sentencesOf(source.content).map((text, position) => ({ text, sourceIndex: source.index, position })),
+    )
     .slice(0, MAX_SENTENCES);
   const [termWeights, vectors] = await Promise.all([
     weightedTerms(namespaceId, [query, ...sentences.map((s) => s.text)]),
@@ -44,7 +46,10 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
     let shared = 0;
     for (const [term, weight] of queryTerms) {
       if (sentenceTerms[i].has(term)) shared += weight;
-      else if ((sameSource(i, i - 1) && sentenceTerms[i - 1].has(term)) || (sameSource(i, i + 1) && sentenceTerms[i + 1].has(term))) {
+      else if (
+        (sameSource(i, i - 1) && sentenceTerms[i - 1].has(term)) ||
+        (sameSource(i, i + 1) && sentenceTerms[i + 1].has(term))
+      ) {
         shared += NEIGHBOUR_WORDS * weight;
       }
     }
@@ -87,7 +92,9 @@ function dot(a: number[], b: number[]): number {
  * in one statement.
  */
 async function weightedTerms(namespaceId: string, texts: string[]): Promise<Map<string, number>[]> {
-  const rows = await (await db()).$queryRawUnsafe<{ ord: number; terms: Record<string, number> }[]>(
+  const rows = await (
+    await db()
+  ).$queryRawUnsafe<{ ord: number; terms: Record<string, number> }[]>(
     `WITH texts AS (SELECT t.text, t.ord FROM unnest($2::text[]) WITH ORDINALITY AS t(text, ord)),
           stats AS (SELECT COALESCE(max(chunk_count), 0)::float8 AS n FROM namespace_search_stats WHERE namespace_id = $1)
      SELECT texts.ord::int AS ord,

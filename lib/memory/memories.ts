@@ -75,7 +75,13 @@ export async function remember(principal: Principal, target: Target, items: Memo
   const groups = transactionGroups(prepared);
   // Every group is queued for embedding now, in order; each is written while the next ones are embedded.
   const requester = { orgId: principal.orgId, keyId: principal.keyId };
-  const embeddings = groups.map((group) => provider.embed(group.flatMap((m) => m.chunks), "ingest", requester));
+  const embeddings = groups.map((group) =>
+    provider.embed(
+      group.flatMap((m) => m.chunks),
+      "ingest",
+      requester,
+    ),
+  );
   for (const pending of embeddings) pending.catch(() => undefined); // awaited in turn below, never unhandled
 
   const prisma = await db();
@@ -84,7 +90,9 @@ export async function remember(principal: Principal, target: Target, items: Memo
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
-      await prisma.$transaction((tx) => writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors));
+      await prisma.$transaction((tx) =>
+        writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors),
+      );
       written.push(...group.map((m) => m.id));
     }
   } catch (error) {
@@ -308,11 +316,21 @@ export async function forget(principal: Principal, body: ForgetBody, activity: A
   return prisma.$transaction(async (tx) => {
     const params: unknown[] = [];
     const where = memoryFilterSql(
-      { orgId: principal.orgId, namespaceId: namespace.id, scopes, identityId: body.identity_id, metadata: body.metadata, memoryIds: body.memory_ids },
+      {
+        orgId: principal.orgId,
+        namespaceId: namespace.id,
+        scopes,
+        identityId: body.identity_id,
+        metadata: body.metadata,
+        memoryIds: body.memory_ids,
+      },
       params,
       "m",
     );
-    const doomed = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`, ...params);
+    const doomed = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`,
+      ...params,
+    );
     const memoryIds = doomed.map((row) => row.id);
     await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
     return { namespace, deleted: memoryIds.length, memoryIds };
@@ -328,7 +346,11 @@ async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memory
       orgId,
       batch,
     );
-    await subtractTermStatistics(tx, namespaceId, chunks.map((c) => c.id));
+    await subtractTermStatistics(
+      tx,
+      namespaceId,
+      chunks.map((c) => c.id),
+    );
     await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
   }
 }

@@ -27,7 +27,9 @@ export interface Recalled {
 /** Raw matches for a query in one namespace, within the key's scopes, best first. */
 export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<Recalled> {
   // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
-  const queryVector = embedder().embed([body.query], "query").then(([vector]) => vector);
+  const queryVector = embedder()
+    .embed([body.query], "query")
+    .then(([vector]) => vector);
   queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
   const namespace = await resolveTarget(principal, body);
   activity.namespaceId = namespace.id;

@@ -25,7 +25,11 @@ export async function reembedNamespace(namespaceId: string, onProgress?: (done: 
     );
     if (chunks.length === 0) break;
     // Counted as the organization's own ingestion, so a large re-embed takes turns with other organizations' work.
-    const vectors = await provider.embed(chunks.map((c) => c.content), "ingest", { orgId: namespace.orgId });
+    const vectors = await provider.embed(
+      chunks.map((c) => c.content),
+      "ingest",
+      { orgId: namespace.orgId },
+    );
     await prisma.$executeRawUnsafe(
       `UPDATE memory_chunks c SET embedding = u.embedding::vector, embedding_model = $3
        FROM jsonb_to_recordset($4::jsonb) AS u(id text, embedding text)

@@ -88,8 +88,17 @@ export const RecallBody = z
   .strictObject({
     ...Target,
     query: Query,
-    top_k: z.number({ error: "must be a whole number from 1 to 100" }).int("must be a whole number from 1 to 100").min(1, "must be a whole number from 1 to 100").max(LIMITS.topK, "must be a whole number from 1 to 100").default(10),
-    min_score: z.number({ error: "must be a number from 0 to 1" }).min(0, "must be a number from 0 to 1").max(1, "must be a number from 0 to 1").optional(),
+    top_k: z
+      .number({ error: "must be a whole number from 1 to 100" })
+      .int("must be a whole number from 1 to 100")
+      .min(1, "must be a whole number from 1 to 100")
+      .max(LIMITS.topK, "must be a whole number from 1 to 100")
+      .default(10),
+    min_score: z
+      .number({ error: "must be a number from 0 to 1" })
+      .min(0, "must be a number from 0 to 1")
+      .max(1, "must be a number from 0 to 1")
+      .optional(),
     scopes: ScopesInput.optional(),
     identity_id: IdentityId.optional(),
     metadata: Metadata.optional().describe("only memories whose metadata has these exact values"),
@@ -135,13 +144,19 @@ export const ForgetBody = z
     exactlyOneTarget(body, ctx);
     const selectors = [body.memory_ids, body.identity_id, body.scopes, body.metadata].filter((s) => s !== undefined);
     if (selectors.length === 0 && !body.all) {
-      ctx.addIssue({ code: "custom", message: "say what to forget: memory_ids, identity_id, scopes, metadata, or all: true", path: [] });
+      ctx.addIssue({
+        code: "custom",
+        message: "say what to forget: memory_ids, identity_id, scopes, metadata, or all: true",
+        path: [],
+      });
     }
     if (selectors.length > 0 && body.all) {
       ctx.addIssue({ code: "custom", message: "all: true cannot be combined with other selectors", path: ["all"] });
     }
-    if (body.scopes && Object.keys(body.scopes).length === 0) ctx.addIssue({ code: "custom", message: "must name at least one scope", path: ["scopes"] });
-    if (body.metadata && Object.keys(body.metadata).length === 0) ctx.addIssue({ code: "custom", message: "must name at least one key", path: ["metadata"] });
+    if (body.scopes && Object.keys(body.scopes).length === 0)
+      ctx.addIssue({ code: "custom", message: "must name at least one scope", path: ["scopes"] });
+    if (body.metadata && Object.keys(body.metadata).length === 0)
+      ctx.addIssue({ code: "custom", message: "must name at least one key", path: ["metadata"] });
   })
   .meta({
     allOf: [

@@ -9,7 +9,9 @@ import type { Scopes } from "@/lib/auth/scopes";
 export function effectiveScopes(keyScopes: Scopes, requested: Scopes | undefined): Scopes {
   for (const [name, value] of Object.entries(requested ?? {})) {
     if (name in keyScopes && keyScopes[name] !== value) {
-      throw new ForbiddenError(`This API key is limited to scope ${name}=${keyScopes[name]}; the request asked for ${name}=${value}.`);
+      throw new ForbiddenError(
+        `This API key is limited to scope ${name}=${keyScopes[name]}; the request asked for ${name}=${value}.`,
+      );
     }
   }
   return { ...requested, ...keyScopes };

@@ -156,7 +156,9 @@ function selectedScopesSql(request: SearchRequest, add: (value: unknown) => stri
 async function scopeSelection(request: SearchRequest): Promise<ScopeSelection | undefined> {
   if (!hasScopeFilter(request)) return undefined;
   const { params, add } = statement(request);
-  const [row] = await (await db()).$queryRawUnsafe<{ keys: string[]; chunk_count: number }[]>(
+  const [row] = await (
+    await db()
+  ).$queryRawUnsafe<{ keys: string[]; chunk_count: number }[]>(
     `WITH ${selectedScopesSql(request, add)} SELECT keys, chunk_count FROM selected`,
     ...params,
   );
@@ -213,9 +215,12 @@ async function lexicalLeg(request: SearchRequest, limit: number): Promise<Lexica
   const { ns, statistics, bm25Term } = bm25Sql(request, add);
   // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
   // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
-  const filtered = request.identityId !== undefined || Boolean(request.metadata && Object.keys(request.metadata).length);
+  const filtered =
+    request.identityId !== undefined || Boolean(request.metadata && Object.keys(request.metadata).length);
   const postingScopes = scoped && !filtered ? "AND p.scope_key = ANY((SELECT keys FROM selected)::text[])" : "";
-  const [row] = await (await db()).$queryRawUnsafe<
+  const [row] = await (
+    await db()
+  ).$queryRawUnsafe<
     { bm25_max: number; hits: LexicalHit[]; scope_keys: string[] | null; scope_chunk_count: number | null }[]
   >(
     `WITH ${statistics},
@@ -249,13 +254,20 @@ async function lexicalLeg(request: SearchRequest, limit: number): Promise<Lexica
  * and in the same statement the cosines of `alsoChunkIds` (the lexical hits that can rank). Chunks
  * embedded by another model live in another space: they wait for `memgw reembed`, found by words only.
  */
-async function vectorLeg(request: SearchRequest, selection: ScopeSelection | undefined, vector: number[], limit: number, alsoChunkIds: string[]) {
+async function vectorLeg(
+  request: SearchRequest,
+  selection: ScopeSelection | undefined,
+  vector: number[],
+  limit: number,
+  alsoChunkIds: string[],
+) {
   const { params, add, filter } = statement(request, selection?.keys);
   // Cast once: a parameter cast inside the expression would parse the vector's text again for every row.
   const vec = "(SELECT v FROM query_vector)";
   const model = `${add(embedder().model)}::text`;
   // Adding zero hides the distance from the HNSW index, so the planner sorts the selected chunks exactly.
-  const exact = selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
+  const exact =
+    selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
   return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
      (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
@@ -275,7 +287,9 @@ async function vectorLeg(request: SearchRequest, selection: ScopeSelection | und
 async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number>> {
   const { params, add } = statement(request);
   const { ns, statistics, bm25Term } = bm25Sql(request, add);
-  const rows = await (await db()).$queryRawUnsafe<{ chunk_id: string; bm25: number }[]>(
+  const rows = await (
+    await db()
+  ).$queryRawUnsafe<{ chunk_id: string; bm25: number }[]>(
     `WITH ${statistics}
      SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25
      FROM qt
@@ -287,9 +301,15 @@ async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<s
   return new Map(rows.map((row) => [row.chunk_id, row.bm25]));
 }
 
-async function chunkRows(request: SearchRequest, selection: ScopeSelection | undefined, chunkIds: string[]): Promise<Map<string, ChunkRow>> {
+async function chunkRows(
+  request: SearchRequest,
+  selection: ScopeSelection | undefined,
+  chunkIds: string[],
+): Promise<Map<string, ChunkRow>> {
   const { params, add, filter } = statement(request, selection?.keys);
-  const rows = await (await db()).$queryRawUnsafe<ChunkRow[]>(
+  const rows = await (
+    await db()
+  ).$queryRawUnsafe<ChunkRow[]>(
     `SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at
      FROM memory_chunks c WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()}`,
     ...params,
@@ -335,16 +355,27 @@ function bestPerMemory<T extends { memoryId: string; chunkId: string; score: num
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
   const pendingVector =
-    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedder().embed([request.query], "query").then(([v]) => v));
+    mode === "fulltext"
+      ? undefined
+      : Promise.resolve(
+          request.queryVector ??
+            embedder()
+              .embed([request.query], "query")
+              .then(([v]) => v),
+        );
   pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
   const limit = Math.max(50, request.topK * 2);
-  const lexical: LexicalResult = mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
+  const lexical: LexicalResult =
+    mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
   const selection = mode === "vector" ? await scopeSelection(request) : lexical.selection;
   const vector = await pendingVector;
 
   const candidates = new Map<string, Candidate>(
-    lexical.hits.map((hit) => [hit.chunk_id, { chunkId: hit.chunk_id, memoryId: hit.row.memory_id, bm25: hit.bm25, bm25Exact: true, cosine: 0 }]),
+    lexical.hits.map((hit) => [
+      hit.chunk_id,
+      { chunkId: hit.chunk_id, memoryId: hit.row.memory_id, bm25: hit.bm25, bm25Exact: true, cosine: 0 },
+    ]),
   );
   if (vector) {
     // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
@@ -353,7 +384,14 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     for (const row of await vectorLeg(request, selection, vector, limit, lexicalHitsThatCanRank)) {
       const known = candidates.get(row.chunk_id);
       if (known) known.cosine = row.cosine;
-      else candidates.set(row.chunk_id, { chunkId: row.chunk_id, memoryId: row.memory_id, bm25: bm25Bound, bm25Exact: bm25Bound === 0, cosine: row.cosine });
+      else
+        candidates.set(row.chunk_id, {
+          chunkId: row.chunk_id,
+          memoryId: row.memory_id,
+          bm25: bm25Bound,
+          bm25Exact: bm25Bound === 0,
+          cosine: row.cosine,
+        });
     }
   }
 
@@ -361,7 +399,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const score = (candidate: Candidate) => {
     const lexicalScore = lexical.bm25Max > 0 ? candidate.bm25 / lexical.bm25Max : 0;
     const fused =
-      mode === "fulltext" ? lexicalScore : mode === "vector" ? Math.max(0, candidate.cosine) : fuseScores(lexicalScore, candidate.cosine, anyLexical);
+      mode === "fulltext"
+        ? lexicalScore
+        : mode === "vector"
+          ? Math.max(0, candidate.cosine)
+          : fuseScores(lexicalScore, candidate.cosine, anyLexical);
     // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
     // sent back as min_score keeps its memory.
     return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
@@ -373,7 +415,12 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     // topK-th memory so far can neither enter the results nor raise a memory already in them.
     const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
     const contenders = bounded.filter((c) => score(c) > threshold);
-    const bm25 = contenders.length ? await bm25Of(request, contenders.map((c) => c.chunkId)) : new Map<string, number>();
+    const bm25 = contenders.length
+      ? await bm25Of(
+          request,
+          contenders.map((c) => c.chunkId),
+        )
+      : new Map<string, number>();
     for (const contender of contenders) {
       const resolved = { ...contender, bm25: bm25.get(contender.chunkId) ?? 0, bm25Exact: true };
       exact.push({ ...resolved, score: score(resolved) });

@@ -28,9 +28,12 @@ export function memoryFilterSql(filter: ChunkFilter, params: unknown[], alias: "
     return `$${params.length}`;
   };
   const clauses = [`${alias}.org_id = ${add(filter.orgId)}`, `${alias}.namespace_id = ${add(filter.namespaceId)}`];
-  if (filter.scopes && Object.keys(filter.scopes).length) clauses.push(`${alias}.scopes @> ${add(JSON.stringify(filter.scopes))}::jsonb`);
+  if (filter.scopes && Object.keys(filter.scopes).length)
+    clauses.push(`${alias}.scopes @> ${add(JSON.stringify(filter.scopes))}::jsonb`);
   if (filter.identityId !== undefined) clauses.push(`${alias}.identity_id = ${add(filter.identityId)}`);
-  if (filter.metadata && Object.keys(filter.metadata).length) clauses.push(`${alias}.metadata @> ${add(JSON.stringify(filter.metadata))}::jsonb`);
-  if (filter.memoryIds) clauses.push(`${alias}.${alias === "m" ? "id" : "memory_id"} = ANY(${add(filter.memoryIds)}::text[])`);
+  if (filter.metadata && Object.keys(filter.metadata).length)
+    clauses.push(`${alias}.metadata @> ${add(JSON.stringify(filter.metadata))}::jsonb`);
+  if (filter.memoryIds)
+    clauses.push(`${alias}.${alias === "m" ? "id" : "memory_id"} = ANY(${add(filter.memoryIds)}::text[])`);
   return clauses.join(" AND ");
 }

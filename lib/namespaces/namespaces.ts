@@ -70,8 +70,22 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
       data: { id: newId("grt"), orgId: principal.orgId, namespaceId: namespace.id, ...grantsOf(principal) },
     });
     const actor = actorOf(principal);
-    await recordAudit(tx, { orgId: principal.orgId, actor, action: "namespace.create", targetType: "namespace", targetId: namespace.id, details: { name: namespace.name } });
-    await recordAudit(tx, { orgId: principal.orgId, actor, action: "grant.create", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true } });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor,
+      action: "namespace.create",
+      targetType: "namespace",
+      targetId: namespace.id,
+      details: { name: namespace.name },
+    });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor,
+      action: "grant.create",
+      targetType: "namespace_grant",
+      targetId: grant.id,
+      details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true },
+    });
     return namespace;
   });
 }
@@ -100,7 +114,14 @@ export async function deleteNamespace(principal: Principal, id: string) {
   return prisma.$transaction(async (tx) => {
     const namespace = await findVisible(tx, principal, id);
     await tx.namespace.delete({ where: { id, orgId: principal.orgId } });
-    await recordAudit(tx, { orgId: principal.orgId, actor: actorOf(principal), action: "namespace.delete", targetType: "namespace", targetId: id, details: { name: namespace.name } });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: actorOf(principal),
+      action: "namespace.delete",
+      targetType: "namespace",
+      targetId: id,
+      details: { name: namespace.name },
+    });
     return { id, deleted: true as const };
   });
 }
@@ -131,10 +152,19 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
     }
     const grantee = input.api_key_id ? { apiKeyId: input.api_key_id } : { userId: input.user_id! };
     if (await tx.namespaceGrant.findFirst({ where: { orgId, namespaceId, ...grantee } })) {
-      throw new ConflictError(`That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`);
+      throw new ConflictError(
+        `That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`,
+      );
     }
     const grant = await tx.namespaceGrant.create({ data: { id: newId("grt"), orgId, namespaceId, ...grantee } });
-    await recordAudit(tx, { orgId, actor: actorOf(principal), action: "grant.create", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespaceId, ...grantee } });
+    await recordAudit(tx, {
+      orgId,
+      actor: actorOf(principal),
+      action: "grant.create",
+      targetType: "namespace_grant",
+      targetId: grant.id,
+      details: { namespace_id: namespaceId, ...grantee },
+    });
     return grant;
   });
 }
@@ -147,17 +177,30 @@ export async function deleteGrant(principal: Principal, namespaceId: string, gra
     const grant = await tx.namespaceGrant.findFirst({ where: { id: grantId, namespaceId, orgId: principal.orgId } });
     if (!grant) throw notFound(`Grant ${grantId}`);
     await tx.namespaceGrant.delete({ where: { id: grant.id } });
-    await recordAudit(tx, { orgId: principal.orgId, actor: actorOf(principal), action: "grant.delete", targetType: "namespace_grant", targetId: grant.id, details: { namespace_id: namespaceId, api_key_id: grant.apiKeyId, user_id: grant.userId } });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: actorOf(principal),
+      action: "grant.delete",
+      targetType: "namespace_grant",
+      targetId: grant.id,
+      details: { namespace_id: namespaceId, api_key_id: grant.apiKeyId, user_id: grant.userId },
+    });
     return { id: grant.id, deleted: true as const };
   });
 }
 
 /** The namespace a memory operation addresses by `namespace_id` or `external_reference_id`, or 404. */
-export async function resolveTarget(principal: Principal, target: { namespace_id?: string; external_reference_id?: string }) {
+export async function resolveTarget(
+  principal: Principal,
+  target: { namespace_id?: string; external_reference_id?: string },
+) {
   const prisma = await db();
-  const where = target.namespace_id ? { id: target.namespace_id } : { externalReferenceId: target.external_reference_id };
+  const where = target.namespace_id
+    ? { id: target.namespace_id }
+    : { externalReferenceId: target.external_reference_id };
   const namespace = await prisma.namespace.findFirst({ where: { ...where, ...namespaceAccess(principal) } });
-  if (!namespace) throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
+  if (!namespace)
+    throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
   return namespace;
 }
 

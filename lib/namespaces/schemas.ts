@@ -84,7 +84,13 @@ export function namespaceJson(row: {
   };
 }
 
-export function grantJson(row: { id: string; namespaceId: string; apiKeyId: string | null; userId: string | null; createdAt: Date }) {
+export function grantJson(row: {
+  id: string;
+  namespaceId: string;
+  apiKeyId: string | null;
+  userId: string | null;
+  createdAt: Date;
+}) {
   return {
     id: row.id,
     namespace_id: row.namespaceId,

@@ -28,7 +28,10 @@ function trustedProxies(): net.BlockList | null {
   cachedList = null;
   if (!setting) return null;
   const list = new net.BlockList();
-  for (const entry of setting.split(",").map((part) => part.trim()).filter(Boolean)) {
+  for (const entry of setting
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean)) {
     const [address, bits] = entry.split("/");
     const family = net.isIP(normalize(address));
     if (!family) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range.`);
@@ -97,5 +100,8 @@ function ipv6Groups(address: string): number[] | null {
 export function rateLimitAddress(address: string): string {
   const groups = ipv6Groups(address);
   if (!groups) return address;
-  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
 }

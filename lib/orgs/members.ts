@@ -9,9 +9,13 @@ import { newId } from "@/lib/ids";
 export async function addMember(input: { orgId: string; userId: string; role: Role }, actor: Actor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const existing = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
+    const existing = await tx.membership.findUnique({
+      where: { orgId_userId: { orgId: input.orgId, userId: input.userId } },
+    });
     if (existing) {
-      throw new ConflictError(`User ${input.userId} is already a member (${existing.role}) of organization ${input.orgId}.`);
+      throw new ConflictError(
+        `User ${input.userId} is already a member (${existing.role}) of organization ${input.orgId}.`,
+      );
     }
     const membership = await tx.membership.create({
       data: { id: newId("mbr"), orgId: input.orgId, userId: input.userId, role: input.role },
@@ -30,7 +34,11 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
 
 export async function listMembers(orgId: string) {
   const prisma = await db();
-  const memberships = await prisma.membership.findMany({ where: { orgId }, include: { user: true }, orderBy: { createdAt: "asc" } });
+  const memberships = await prisma.membership.findMany({
+    where: { orgId },
+    include: { user: true },
+    orderBy: { createdAt: "asc" },
+  });
   return memberships.map((m) => ({
     userId: m.userId,
     email: m.user.email,
@@ -67,10 +75,15 @@ async function assertOwnerRemains(tx: Tx, orgId: string, leaving: string) {
   if (owners === 0) throw new ConflictError("An organization needs at least one owner: make someone else owner first.");
 }
 
-export async function changeMemberRole(input: { orgId: string; userId: string; role: Role; byRole?: Role }, actor: Actor) {
+export async function changeMemberRole(
+  input: { orgId: string; userId: string; role: Role; byRole?: Role },
+  actor: Actor,
+) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
+    const membership = await tx.membership.findUnique({
+      where: { orgId_userId: { orgId: input.orgId, userId: input.userId } },
+    });
     if (!membership) throw notFound(`Member ${input.userId}`);
     if (membership.role === input.role) return membership;
     assertMayTouchOwners(input.byRole, [membership.role, input.role]);
@@ -99,14 +112,23 @@ export async function removeMember(
 ) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const membership = await tx.membership.findUnique({ where: { orgId_userId: { orgId: input.orgId, userId: input.userId } } });
+    const membership = await tx.membership.findUnique({
+      where: { orgId_userId: { orgId: input.orgId, userId: input.userId } },
+    });
     if (!membership) throw notFound(`Member ${input.userId}`);
     assertMayTouchOwners(input.byRole, [membership.role]);
     if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
     const { orgId, userId, transferKeysTo } = input;
     if (transferKeysTo !== undefined) await assertMayReceiveKeys(tx, orgId, userId, transferKeysTo);
     await tx.membership.delete({ where: { id: membership.id } });
-    await recordAudit(tx, { orgId: input.orgId, actor, action: "member.remove", targetType: "user", targetId: input.userId, details: { role: membership.role } });
+    await recordAudit(tx, {
+      orgId: input.orgId,
+      actor,
+      action: "member.remove",
+      targetType: "user",
+      targetId: input.userId,
+      details: { role: membership.role },
+    });
     return settleKeysOfDepartingMember(tx, { orgId, userId, transferTo: transferKeysTo }, actor);
   });
 }

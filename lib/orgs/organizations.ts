@@ -32,12 +32,21 @@ export async function createOrganization(name: string, actor: Actor) {
     const base = slugify(name);
     const taken = new Set([
       ...RESERVED_SLUGS,
-      ...(await tx.organization.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map((o) => o.slug),
+      ...(await tx.organization.findMany({ where: { slug: { startsWith: base } }, select: { slug: true } })).map(
+        (o) => o.slug,
+      ),
     ]);
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     const org = await tx.organization.create({ data: { id: newId("org"), name, slug } });
-    await recordAudit(tx, { orgId: org.id, actor, action: "organization.create", targetType: "organization", targetId: org.id, details: { name, slug } });
+    await recordAudit(tx, {
+      orgId: org.id,
+      actor,
+      action: "organization.create",
+      targetType: "organization",
+      targetId: org.id,
+      details: { name, slug },
+    });
     return org;
   });
 }
@@ -50,14 +59,25 @@ export async function findOrganization(idOrSlug: string) {
   return org;
 }
 
-export async function updateSignInPolicy(orgId: string, policy: { allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean }, actor: Actor) {
+export async function updateSignInPolicy(
+  orgId: string,
+  policy: { allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean },
+  actor: Actor,
+) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     if (policy.allowSso && !(await tx.oidcConnection.findUnique({ where: { orgId } }))) {
       throw new InvalidError("Set up the SSO connection before allowing single sign-on.");
     }
     const org = await tx.organization.update({ where: { id: orgId }, data: policy });
-    await recordAudit(tx, { orgId, actor, action: "sign_in_policy.update", targetType: "organization", targetId: orgId, details: policy });
+    await recordAudit(tx, {
+      orgId,
+      actor,
+      action: "sign_in_policy.update",
+      targetType: "organization",
+      targetId: orgId,
+      details: policy,
+    });
     return org;
   });
 }

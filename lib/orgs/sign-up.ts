@@ -96,7 +96,9 @@ export async function finishSignUp(input: z.infer<typeof FinishSignUpForm>): Pro
   if (!(await verifyPassword(user.passwordHash, password))) {
     await recordFailedSignIn(email);
     const locked = await lockedUntil(email);
-    throw wrongPassword(locked ? "Too many wrong passwords. Try again in 15 minutes." : "That is not the password chosen at sign-up.");
+    throw wrongPassword(
+      locked ? "Too many wrong passwords. Try again in 15 minutes." : "That is not the password chosen at sign-up.",
+    );
   }
   // Two tabs submitting at once: only the one that uses the token up confirms the account.
   if (!(await consumeEmailToken(email, token))) throw expired;

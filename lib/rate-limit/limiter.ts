@@ -61,7 +61,10 @@ export async function hitRateLimit(rule: RateLimitRule, key: string, now = Date.
 }
 
 /** Hits every (rule, key) pair and returns the first refusal, or null when all allow it. */
-export async function firstRefusal(checks: [RateLimitRule, string][], now = Date.now()): Promise<RateLimitVerdict | null> {
+export async function firstRefusal(
+  checks: [RateLimitRule, string][],
+  now = Date.now(),
+): Promise<RateLimitVerdict | null> {
   let refused: RateLimitVerdict | null = null;
   // Every counter counts the attempt, refused or not, so that one limit running out does not pause the others.
   for (const [rule, key] of checks) {

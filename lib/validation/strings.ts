@@ -87,12 +87,14 @@ export function identifier(length: Length = {}): z.ZodString {
  * to the name as sent (what the OpenAPI document states).
  */
 export function name(length: Length = {}): z.ZodString {
-  return bounded(matching(NAME_PATTERN, "name"), length)
-    // A no-break or ideographic space looks like a space: "my ns" is one name however its spaces were typed.
-    .overwrite((value) => value.replace(/\p{Zs}/gu, " "))
-    .normalize("NFC")
-    .trim()
-    .describe("NFC-normalized and trimmed; control, zero-width and bidirectional-override characters are refused");
+  return (
+    bounded(matching(NAME_PATTERN, "name"), length)
+      // A no-break or ideographic space looks like a space: "my ns" is one name however its spaces were typed.
+      .overwrite((value) => value.replace(/\p{Zs}/gu, " "))
+      .normalize("NFC")
+      .trim()
+      .describe("NFC-normalized and trimmed; control, zero-width and bidirectional-override characters are refused")
+  );
 }
 
 /** An object of keys to values (metadata, scopes) whose refused key says why, not "Invalid key in record". */

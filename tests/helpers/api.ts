@@ -1,5 +1,8 @@
 // Calls the real route modules under app/api/v1 with real Request objects, as Next would.
-type RouteModule = Record<string, (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>>;
+type RouteModule = Record<
+  string,
+  (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>
+>;
 
 const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
 
@@ -12,7 +15,11 @@ interface Route {
 
 const routes: Route[] = Object.entries(modules)
   .map(([file, load]) => {
-    const segments = file.replace(/^\/app\/api\/v1/, "").replace(/\/route\.ts$/, "").split("/").filter(Boolean);
+    const segments = file
+      .replace(/^\/app\/api\/v1/, "")
+      .replace(/\/route\.ts$/, "")
+      .split("/")
+      .filter(Boolean);
     const names: string[] = [];
     let rank = 0;
     const source = segments
@@ -75,13 +82,19 @@ export async function routeRequest(request: Request): Promise<Response> {
 }
 
 /** `api("GET", "/namespaces?page=2", { key })` → status and parsed JSON body. */
-export async function api<T = any>(method: string, pathAndQuery: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+export async function api<T = any>(
+  method: string,
+  pathAndQuery: string,
+  options: CallOptions = {},
+): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key !== undefined) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined = options.rawBody;
   if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined) headers["content-type"] ??= "application/json";
-  const response = await routeRequest(new Request(`http://gateway.test/api/v1${pathAndQuery}`, { method, headers, body }));
+  const response = await routeRequest(
+    new Request(`http://gateway.test/api/v1${pathAndQuery}`, { method, headers, body }),
+  );
   const text = await response.text();
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
 }

@@ -18,7 +18,9 @@ export async function createKey(orgId: string, options: KeyOptions = {}) {
       orgId,
       name: options.name ?? "test key",
       // A key with scopes cannot have NAMESPACE_MANAGE (namespace-wide operations are refused to it).
-      permissions: options.permissions ?? PERMISSIONS.filter((p) => Object.keys(options.scopes ?? {}).length === 0 || p !== "NAMESPACE_MANAGE"),
+      permissions:
+        options.permissions ??
+        PERMISSIONS.filter((p) => Object.keys(options.scopes ?? {}).length === 0 || p !== "NAMESPACE_MANAGE"),
       scopes: options.scopes,
       namespaceIds: options.namespaceIds,
     },
@@ -35,7 +37,10 @@ export async function createTenant(name = "Tenant") {
 }
 
 export async function createNamespace(key: string, body: Record<string, unknown> = {}) {
-  const response = await api("POST", "/namespaces", { key, body: { name: `ns-${Math.random().toString(36).slice(2)}`, ...body } });
+  const response = await api("POST", "/namespaces", {
+    key,
+    body: { name: `ns-${Math.random().toString(36).slice(2)}`, ...body },
+  });
   if (response.status !== 201) throw new Error(`createNamespace failed: ${JSON.stringify(response.body)}`);
   return response.body.data as { id: string; name: string; external_reference_id: string | null };
 }

@@ -4,7 +4,12 @@ import { api } from "./api";
 export async function rememberAll(key: string, namespaceId: string, memories: Record<string, unknown>[]) {
   const response = await api("POST", "/remember", { key, body: { namespace_id: namespaceId, memories } });
   if (response.status !== 201) throw new Error(`remember failed: ${JSON.stringify(response.body)}`);
-  return response.body.data as { id: string; content: string; scopes: Record<string, string>; identity_id: string | null }[];
+  return response.body.data as {
+    id: string;
+    content: string;
+    scopes: Record<string, string>;
+    identity_id: string | null;
+  }[];
 }
 
 export async function recallContents(key: string, body: Record<string, unknown>) {
@@ -16,7 +21,9 @@ export async function recallContents(key: string, body: Record<string, unknown>)
 /** What is stored for a namespace, row counts of every table a memory lives in. */
 export async function storedCounts(namespaceId: string) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ memories: number; chunks: number; postings: number; terms: number; stats_chunks: number | null }[]>(
+  const [row] = await prisma.$queryRawUnsafe<
+    { memories: number; chunks: number; postings: number; terms: number; stats_chunks: number | null }[]
+  >(
     `SELECT (SELECT count(*)::int FROM memories WHERE namespace_id = $1) AS memories,
             (SELECT count(*)::int FROM memory_chunks WHERE namespace_id = $1) AS chunks,
             (SELECT count(*)::int FROM chunk_terms WHERE namespace_id = $1) AS postings,

@@ -23,7 +23,8 @@ export async function startOpenAIServer(
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
     const recorded = { path: req.url ?? "", headers: req.headers, body };
     requests.push(recorded);
-    const reply = (status: number, json: unknown) => res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+    const reply = (status: number, json: unknown) =>
+      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
     if (req.url?.endsWith("/embeddings")) {
       const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dimensions = body.dimensions ?? 1536;

@@ -6,11 +6,19 @@ import { namespacesForMember } from "@/lib/namespaces/namespaces";
 
 export default async function KeysPage({ params }: { params: Promise<{ org: string }> }) {
   const { membership } = await requireOrganization((await params).org);
-  const [keys, namespaces] = await Promise.all([listApiKeys(membership.orgId), namespacesForMember(membership.orgId, membership.userId, membership.role)]);
+  const [keys, namespaces] = await Promise.all([
+    listApiKeys(membership.orgId),
+    namespacesForMember(membership.orgId, membership.userId, membership.role),
+  ]);
   return (
     <KeysPanel
       orgSlug={membership.org.slug}
-      keys={keys.map((key) => ({ ...key, createdAt: key.createdAt.toISOString(), lastUsedAt: key.lastUsedAt?.toISOString() ?? null, revokedAt: key.revokedAt?.toISOString() ?? null }))}
+      keys={keys.map((key) => ({
+        ...key,
+        createdAt: key.createdAt.toISOString(),
+        lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+        revokedAt: key.revokedAt?.toISOString() ?? null,
+      }))}
       namespaces={namespaces}
       allowedPermissions={[...ROLE_PERMISSIONS[membership.role]]}
       canRevokeAll={membership.role !== "member"}

@@ -11,7 +11,13 @@ export default async function SettingsPage({ params }: { params: Promise<{ org: 
       orgSlug={org.slug}
       isOwner={membership.role === "owner"}
       policy={{ allow_password: org.allowPassword, allow_magic_link: org.allowMagicLink, allow_sso: org.allowSso }}
-      connection={connection && { issuer: connection.issuer, client_id: connection.clientId, allowed_domains: connection.allowedDomains }}
+      connection={
+        connection && {
+          issuer: connection.issuer,
+          client_id: connection.clientId,
+          allowed_domains: connection.allowedDomains,
+        }
+      }
       redirectUri={`${publicUrl()}/api/auth/callback/${ssoProviderId(org.id)}`}
     />
   );

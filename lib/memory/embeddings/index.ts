@@ -4,7 +4,10 @@ import type { EmbeddingProvider } from "./provider";
 
 export type { EmbeddingPriority, EmbeddingProvider, EmbeddingRequester } from "./provider";
 
-const holder = globalThis as typeof globalThis & { __memgwEmbedder?: EmbeddingProvider; __memgwEmbedderReady?: boolean };
+const holder = globalThis as typeof globalThis & {
+  __memgwEmbedder?: EmbeddingProvider;
+  __memgwEmbedderReady?: boolean;
+};
 
 /** The process's embedding provider (EMBEDDING_PROVIDER: `local`, the default, or `openai`), loaded once. */
 export function embedder(): EmbeddingProvider {

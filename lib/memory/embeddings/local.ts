@@ -96,7 +96,12 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         if (index === -1) return;
         const [job] = entry.inFlight.splice(index, 1);
         if (message.error) job.reject(new Error(`Local embedding failed: ${message.error}`));
-        else job.resolve(job.texts.map((_, i) => normalize(message.vectors!.subarray(i * this.dimensions, (i + 1) * this.dimensions))));
+        else
+          job.resolve(
+            job.texts.map((_, i) =>
+              normalize(message.vectors!.subarray(i * this.dimensions, (i + 1) * this.dimensions)),
+            ),
+          );
         this.dispatch();
       });
       worker.on("error", (error) => {
@@ -112,7 +117,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       await Promise.all(this.workers.map((w) => w.ready));
       this.allReady = true;
     } catch (error) {
-      this.loadFailure ??= new UnavailableError(`The local embedding model could not be loaded: ${(error as Error).message}`);
+      this.loadFailure ??= new UnavailableError(
+        `The local embedding model could not be loaded: ${(error as Error).message}`,
+      );
       for (const job of this.takeQueued()) job.reject(this.loadFailure);
       throw this.loadFailure;
     }
@@ -129,7 +136,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     for (let start = 0; start < order.length; start += MAX_TEXTS_PER_CALL) {
       const slice = order.slice(start, start + MAX_TEXTS_PER_CALL);
       calls.push(
-        this.run(slice.map((s) => s.text), priority, requester).then((vectors) => {
+        this.run(
+          slice.map((s) => s.text),
+          priority,
+          requester,
+        ).then((vectors) => {
           slice.forEach((s, i) => (out[s.index] = vectors[i]));
         }),
       );
@@ -146,7 +157,11 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       // Hand the job over now, not on a later tick: the caller goes on to run SQL on this thread
       // meanwhile, and the worker should be embedding during it.
       if (this.allReady) this.dispatch();
-      else this.ready().then(() => this.dispatch(), () => undefined); // a failed load has rejected the queue
+      else
+        this.ready().then(
+          () => this.dispatch(),
+          () => undefined,
+        ); // a failed load has rejected the queue
     });
   }
 

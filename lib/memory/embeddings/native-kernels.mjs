@@ -63,15 +63,40 @@ export function useNativeMatMul(addon, weights) {
       const shape = `${transposeB}:${k}:${n}`;
       let packed = packs.get(shape);
       if (!packed) packs.set(shape, (packed = addon.pack(memoryOf(backend), offsetOf(backend, b), k, n, transposeB)));
-      addon.matMulPacked(memoryOf(backend), offsetOf(backend, a), batchA, m, k, offsetOf(backend, out), n, transposeA, packed);
+      addon.matMulPacked(
+        memoryOf(backend),
+        offsetOf(backend, a),
+        batchA,
+        m,
+        k,
+        offsetOf(backend, out),
+        n,
+        transposeA,
+        packed,
+      );
     } else {
-      addon.batchMatMul(memoryOf(backend), offsetOf(backend, a), offsetOf(backend, b), offsetOf(backend, out), batchA, batchB, m, k, n, transposeA, transposeB);
+      addon.batchMatMul(
+        memoryOf(backend),
+        offsetOf(backend, a),
+        offsetOf(backend, b),
+        offsetOf(backend, out),
+        batchA,
+        batchB,
+        m,
+        k,
+        n,
+        transposeA,
+        transposeB,
+      );
     }
     return out;
   }
 
   function batchMatMul(args) {
-    const { inputs: { a, b }, backend } = args;
+    const {
+      inputs: { a, b },
+      backend,
+    } = args;
     const transposeA = Boolean(args.attrs.transposeA);
     const transposeB = Boolean(args.attrs.transposeB);
     const m = a.shape.at(transposeA ? -1 : -2);
@@ -83,7 +108,13 @@ export function useNativeMatMul(addon, weights) {
     const batchB = util.sizeFromShape(outerB);
     // The addon broadcasts a batch of one against any other; mixed broadcasts stay with WASM.
     const plainBatches = batchA === 1 || batchB === 1 || util.arraysEqual(outerA, outerB);
-    if (a.dtype !== "float32" || b.dtype !== "float32" || !plainBatches || m * k * n === 0 || k !== b.shape.at(transposeB ? -1 : -2)) {
+    if (
+      a.dtype !== "float32" ||
+      b.dtype !== "float32" ||
+      !plainBatches ||
+      m * k * n === 0 ||
+      k !== b.shape.at(transposeB ? -1 : -2)
+    ) {
       return wasmBatchMatMul.kernelFunc(args);
     }
     const outShape = [...broadcast_util.assertAndGetBroadcastShape(outerA, outerB), m, n];
@@ -92,23 +123,61 @@ export function useNativeMatMul(addon, weights) {
   }
 
   function conv2D(args) {
-    const { inputs: { x, filter }, backend, attrs } = args;
+    const {
+      inputs: { x, filter },
+      backend,
+      attrs,
+    } = args;
     const dataFormat = backend_util.convertConv2DDataFormat(attrs.dataFormat);
-    const conv = backend_util.computeConv2DInfo(x.shape, filter.shape, attrs.strides, attrs.dilations, attrs.pad, attrs.dimRoundingMode, false, dataFormat);
+    const conv = backend_util.computeConv2DInfo(
+      x.shape,
+      filter.shape,
+      attrs.strides,
+      attrs.dilations,
+      attrs.pad,
+      attrs.dimRoundingMode,
+      false,
+      dataFormat,
+    );
     const { top, bottom, left, right } = conv.padInfo;
     const pointwise =
-      conv.filterHeight === 1 && conv.filterWidth === 1 && conv.strideHeight === 1 && conv.strideWidth === 1 &&
-      conv.dilationHeight === 1 && conv.dilationWidth === 1 && top + bottom + left + right === 0 && conv.dataFormat === "channelsLast";
+      conv.filterHeight === 1 &&
+      conv.filterWidth === 1 &&
+      conv.strideHeight === 1 &&
+      conv.strideWidth === 1 &&
+      conv.dilationHeight === 1 &&
+      conv.dilationWidth === 1 &&
+      top + bottom + left + right === 0 &&
+      conv.dataFormat === "channelsLast";
     const pixels = conv.batchSize * conv.inHeight * conv.inWidth;
-    if (!pointwise || x.dtype !== "float32" || filter.dtype !== "float32" || pixels * conv.inChannels * conv.outChannels === 0) {
+    if (
+      !pointwise ||
+      x.dtype !== "float32" ||
+      filter.dtype !== "float32" ||
+      pixels * conv.inChannels * conv.outChannels === 0
+    ) {
       return wasmConv2D.kernelFunc(args);
     }
     // A 1×1 convolution over NHWC pixels is [pixels, in] × [in, out].
     const out = backend.makeOutput(conv.outShape, "float32");
-    return multiply(backend, { a: x, batchA: 1, transposeA: false, b: filter, batchB: 1, transposeB: false, m: pixels, k: conv.inChannels, n: conv.outChannels, out });
+    return multiply(backend, {
+      a: x,
+      batchA: 1,
+      transposeA: false,
+      b: filter,
+      batchB: 1,
+      transposeB: false,
+      m: pixels,
+      k: conv.inChannels,
+      n: conv.outChannels,
+      out,
+    });
   }
 
-  for (const [original, kernelFunc] of [[wasmBatchMatMul, batchMatMul], [wasmConv2D, conv2D]]) {
+  for (const [original, kernelFunc] of [
+    [wasmBatchMatMul, batchMatMul],
+    [wasmConv2D, conv2D],
+  ]) {
     unregisterKernel(original.kernelName, original.backendName);
     registerKernel({ ...original, kernelFunc });
   }

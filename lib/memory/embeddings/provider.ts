@@ -28,7 +28,9 @@ export function normalize(vector: ArrayLike<number>): number[] {
 export function assertDimensions(model: string, vectors: number[][]) {
   for (const vector of vectors) {
     if (vector.length !== EMBEDDING_DIMENSIONS) {
-      throw new Error(`Embedding model ${model} returned ${vector.length} dimensions; the database stores ${EMBEDDING_DIMENSIONS}.`);
+      throw new Error(
+        `Embedding model ${model} returned ${vector.length} dimensions; the database stores ${EMBEDDING_DIMENSIONS}.`,
+      );
     }
   }
 }

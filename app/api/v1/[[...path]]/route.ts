@@ -9,4 +9,11 @@ function notFound(request: Request) {
 }
 
 // OPTIONS too: Next's default would answer 204 and list every method for a path that does not exist.
-export { notFound as GET, notFound as POST, notFound as PUT, notFound as PATCH, notFound as DELETE, notFound as OPTIONS };
+export {
+  notFound as GET,
+  notFound as POST,
+  notFound as PUT,
+  notFound as PATCH,
+  notFound as DELETE,
+  notFound as OPTIONS,
+};
