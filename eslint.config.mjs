@@ -1,6 +1,8 @@
-// `npm run lint`: typescript-eslint's recommended rules, React's hook rules, and the layers
-// (tools/eslint-layers.mjs): imports only point down, no two folders import each other, no file cycle in lib/.
+// `npm run lint`: typescript-eslint's recommended rules, React's hook rules, lines of at most 120 columns,
+// and the layers (tools/eslint-layers.mjs): imports only point down, no two folders import each other,
+// no file cycle in lib/.
 import js from "@eslint/js";
+import stylistic from "@stylistic/eslint-plugin";
 import { defineConfig, globalIgnores } from "eslint/config";
 import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 import importX from "eslint-plugin-import-x";
@@ -36,6 +38,11 @@ export default defineConfig(
         { argsIgnorePattern: "^_", varsIgnorePattern: "^_", caughtErrorsIgnorePattern: "^_" },
       ],
     },
+  },
+  {
+    // Prettier wraps code at 120 columns but leaves comments, strings and test names as they are: this catches those.
+    plugins: { "@stylistic": stylistic },
+    rules: { "@stylistic/max-len": ["error", { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },
   {
     // Tests and benchmarks read JSON answers of every shape: typing each one would only restate the API.

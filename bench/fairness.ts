@@ -78,7 +78,8 @@ export async function measureFairness(options: {
       "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
     ]).secret;
 
-    // node:http rather than fetch: fetch gives up on a response that takes over 300 s, as the batch may on a busy machine.
+    // node:http rather than fetch: fetch gives up on a response that takes over 300 s,
+    // as the batch may on a busy machine.
     const call = (key: string, urlPath: string, body: unknown) =>
       new Promise<any>((resolve, reject) => {
         const request = http.request(`${server.base}/api/v1${urlPath}`, {
@@ -144,8 +145,10 @@ export async function measureFairness(options: {
       max: latencies[latencies.length - 1],
     };
     options.log(
-      `  batch of ${BATCH} × ${BATCH_CHARS.toLocaleString("en")} characters (${result.batchChunks} chunks): ${batchSeconds.toFixed(1)} s; ` +
-        `meanwhile another organization's single remember (${result.singlesDuringBatch}/${result.singles} during the batch): ` +
+      `  batch of ${BATCH} × ${BATCH_CHARS.toLocaleString("en")} characters ` +
+        `(${result.batchChunks} chunks): ${batchSeconds.toFixed(1)} s; ` +
+        `meanwhile another organization's single remember ` +
+        `(${result.singlesDuringBatch}/${result.singles} during the batch): ` +
         `p50 ${result.p50.toFixed(0)} ms, p95 ${result.p95.toFixed(0)} ms, max ${result.max.toFixed(0)} ms`,
     );
     return result;

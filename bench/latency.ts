@@ -141,7 +141,8 @@ export async function measureLatency(options: {
           loaded += stored.length;
           if ((loaded / batch) % 10 === 0)
             options.log(
-              `  loaded ${loaded}/${texts.length} (${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`,
+              `  loaded ${loaded}/${texts.length} ` +
+                `(${(loaded / ((performance.now() - t0) / 1000)).toFixed(1)} memories/s)`,
             );
         }
       }),
@@ -152,7 +153,9 @@ export async function measureLatency(options: {
     const rawAfter = await measureRawEmbedder("after the load");
     const rawEmbedderPerSecond = (rawBefore + rawAfter) / 2;
     options.log(
-      `  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} (${((rememberPerSecond / rawEmbedderPerSecond) * 100).toFixed(1)}% of the raw embedder's mean ${rawEmbedderPerSecond.toFixed(1)})`,
+      `  remember: ${rememberPerSecond.toFixed(1)} memories/s in batches of ${batch} ` +
+        `(${((rememberPerSecond / rawEmbedderPerSecond) * 100).toFixed(1)}% ` +
+        `of the raw embedder's mean ${rawEmbedderPerSecond.toFixed(1)})`,
     );
 
     const load = {
@@ -202,7 +205,8 @@ export async function measureLatency(options: {
       return { concurrency, requests: latencies.length, p50, p95, p99, perSecond: latencies.length / seconds };
     };
     const describe = (row: RecallLatency) =>
-      `p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ${row.perSecond.toFixed(1)} req/s`;
+      `p50 ${row.p50.toFixed(1)} ms, p95 ${row.p95.toFixed(1)} ms, p99 ${row.p99.toFixed(1)} ms, ` +
+      `${row.perSecond.toFixed(1)} req/s`;
     const recall: RecallLatency[] = [];
     for (const concurrency of [1, 8]) {
       const row = await measure(concurrency);
@@ -258,7 +262,10 @@ export async function measureLatency(options: {
     }
   }
 
-  /** A read key scoped to the first team, made by the command line as an operator would (it reaches the running server). */
+  /**
+   * A read key scoped to the first team, made by the command line as an operator would
+   * (it reaches the running server).
+   */
   function createScopedKey(namespaceId: string): string {
     const output = execFileSync(
       process.execPath,

@@ -6,7 +6,8 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { embedder } from "@/lib/memory/embeddings";
 import { remember } from "@/lib/memory/memories";
-import { BM25, searchChunks, type SearchMode } from "@/lib/memory/search";
+import { BM25 } from "@/lib/memory/search-legs";
+import { searchChunks, type SearchMode } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { createOrganization } from "@/lib/orgs/organizations";
 import { CachedEmbeddingProvider } from "./lib/cached-embedder";
@@ -62,7 +63,8 @@ export async function loadIntoNamespace(principal: Principal, dataset: Dataset, 
     );
     if ((i / 100) % 10 === 0)
       log(
-        `  ${dataset.name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+        `  ${dataset.name}: loaded ${Math.min(i + 100, dataset.docs.length)}/${dataset.docs.length} ` +
+          `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
   }
   return namespace;
@@ -115,7 +117,8 @@ export async function evaluate(
     rows.push(row);
     const label = `${run.mode}${run.bm25 ? ` k1=${run.bm25.k1} b=${run.bm25.b}` : ""}`;
     log(
-      `  ${dataset.name} ${label}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  (${row.ms.toFixed(1)} ms/query)`,
+      `  ${dataset.name} ${label}: nDCG@10 ${row.ndcg10.toFixed(3)}  recall@100 ${row.recall100.toFixed(3)}  ` +
+        `(${row.ms.toFixed(1)} ms/query)`,
     );
   }
   return rows;

@@ -38,7 +38,8 @@ const dirty = execSync("git status --porcelain", { cwd: root }).toString().trim(
 const stamp = new Date().toISOString();
 console.log(`Memory Gateway benchmark — commit ${commit}${dirty ? " (uncommitted changes)" : ""}, ${stamp}`);
 console.log(
-  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}, ${machine.platform}`,
+  `Machine: ${machine.cpu}, ${machine.cores} cores, ${machine.memoryGiB} GiB, ` +
+    `Node ${machine.node}, ${machine.platform}`,
 );
 
 const resultsDir = path.join(root, "bench/results");
@@ -100,7 +101,9 @@ function writeReport() {
     lines.push(
       `## Retrieval quality`,
       "",
-      `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, through the same lib/ functions as the API.`,
+      `Commit ${q.commit}, ${q.date}; ${q.machine.cpu}, ${q.machine.cores} cores. ` +
+        "Embedded PGlite, local USE-lite (512-d) embeddings, memories = title + text, " +
+        "through the same lib/ functions as the API.",
       "",
     );
     lines.push(
@@ -115,7 +118,8 @@ function writeReport() {
             ? "vector only (pgvector cosine)"
             : `full-text only (BM25 k1=${r.bm25.k1} b=${r.bm25.b})`;
       lines.push(
-        `| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`,
+        `| ${r.dataset} | ${r.docs} | ${r.queries} | ${mode} | ` +
+          `${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.ms.toFixed(1)} |`,
       );
     }
     lines.push("");
@@ -124,7 +128,10 @@ function writeReport() {
     lines.push(
       `## Latency and throughput, ${l.memories} memories`,
       "",
-      `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. Production build (\`npm start\`), embedded PGlite, over HTTP on loopback; ${l.chunksPerMemory.toFixed(2)} chunks per memory. Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`,
+      `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. ` +
+        "Production build (`npm start`), embedded PGlite, over HTTP on loopback; " +
+        `${l.chunksPerMemory.toFixed(2)} chunks per memory. ` +
+        `Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`,
       "",
     );
     lines.push("| measure | value |", "|---|---|");
@@ -138,11 +145,14 @@ function writeReport() {
       `| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad}${loadedBy} |`,
     );
     lines.push(
-      `| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s (${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder)${loadedBy} |`,
+      `| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s ` +
+        `(${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder)${loadedBy} |`,
     );
     for (const r of l.recall) {
       lines.push(
-        `| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s |`,
+        `| POST /recall, concurrency ${r.concurrency} (${r.requests} distinct queries) | ` +
+          `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ` +
+          `${r.perSecond.toFixed(1)} req/s |`,
       );
     }
     if (l.scopedRecall) {
@@ -150,7 +160,8 @@ function writeReport() {
         `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms`;
       const team = `1 of ${SCOPE_VALUES.length} teams`;
       lines.push(
-        `| POST /recall, concurrency 1, interleaved with the next two: unscoped key | ${figures(l.scopedRecall.unscoped)} |`,
+        "| POST /recall, concurrency 1, interleaved with the next two: unscoped key | " +
+          `${figures(l.scopedRecall.unscoped)} |`,
         `| … unscoped key, request \`scopes\` of ${team} | ${figures(l.scopedRecall.requestFiltered)} |`,
         `| … key scoped to ${team} (BM25 statistics over its memories) | ${figures(l.scopedRecall.keyScoped)} |`,
       );
@@ -162,13 +173,17 @@ function writeReport() {
     lines.push(
       `## Fairness between organizations`,
       "",
-      `Commit ${f.commit}, ${f.date}; ${f.machine.cpu}, ${f.machine.cores} cores. Production build, embedded PGlite, over HTTP on loopback. One organization sends ${f.batchMemories} memories of ${f.batchChars.toLocaleString("en")} characters in one request; while it runs, another organization sends ${f.singles} single memories one after another.`,
+      `Commit ${f.commit}, ${f.date}; ${f.machine.cpu}, ${f.machine.cores} cores. ` +
+        "Production build, embedded PGlite, over HTTP on loopback. " +
+        `One organization sends ${f.batchMemories} memories of ${f.batchChars.toLocaleString("en")} characters ` +
+        `in one request; while it runs, another organization sends ${f.singles} single memories one after another.`,
       "",
     );
     lines.push("| measure | value |", "|---|---|");
     lines.push(`| the batch (${f.batchChunks} chunks) | ${f.batchSeconds.toFixed(1)} s |`);
     lines.push(
-      `| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`,
+      `| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | ` +
+        `p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`,
     );
     lines.push("");
   }

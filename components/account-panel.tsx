@@ -195,7 +195,10 @@ export function AccountPanel(props: {
 
       <Card
         title="Single sign-on"
-        description="Link your organization's identity provider to this account, then sign in with it. An identity provider can only sign in to an account that linked it here."
+        description={
+          "Link your organization's identity provider to this account, then sign in with it. " +
+          "An identity provider can only sign in to an account that linked it here."
+        }
       >
         {props.ssoLinks.length === 0 ? (
           <p className="text-sm text-slate-700">None of your organizations uses single sign-on.</p>

@@ -1,5 +1,5 @@
 "use client";
-import { Button } from "./ui";
+import { Button, Table } from "./ui";
 
 export interface KeyRow {
   id: string;
@@ -29,41 +29,28 @@ export function KeysTable(props: {
   onRevoke: (key: KeyRow) => void;
 }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full text-left text-sm">
-        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-          <tr>
-            {COLUMNS.map((h) => (
-              <th key={h} className="px-4 py-2 font-medium">
-                {h}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {props.keys.map((key) => (
-            <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-400" : ""}>
-              <td className="px-4 py-2 font-medium">{key.name}</td>
-              <td className="px-4 py-2 font-mono text-xs">{key.display}</td>
-              <td className="px-4 py-2 text-xs">{key.permissions.join(", ")}</td>
-              <td className="px-4 py-2 text-xs">{scopePairs(key.scopes) || "—"}</td>
-              <td className="px-4 py-2 text-xs">{key.namespaces.map((ns) => ns.name).join(", ") || "—"}</td>
-              <td className="px-4 py-2 text-xs">{key.createdBy ?? "—"}</td>
-              <td className="px-4 py-2 text-xs">{when(key.createdAt)}</td>
-              <td className="px-4 py-2 text-xs">{when(key.lastUsedAt)}</td>
-              <td className="px-4 py-2 text-right">
-                {key.revokedAt ? (
-                  <span className="text-xs">Revoked</span>
-                ) : props.mayRevoke(key) ? (
-                  <Button variant="secondary" onClick={() => props.onRevoke(key)}>
-                    Revoke
-                  </Button>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table columns={COLUMNS}>
+      {props.keys.map((key) => (
+        <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-400" : ""}>
+          <td className="px-4 py-2 font-medium">{key.name}</td>
+          <td className="px-4 py-2 font-mono text-xs">{key.display}</td>
+          <td className="px-4 py-2 text-xs">{key.permissions.join(", ")}</td>
+          <td className="px-4 py-2 text-xs">{scopePairs(key.scopes) || "—"}</td>
+          <td className="px-4 py-2 text-xs">{key.namespaces.map((ns) => ns.name).join(", ") || "—"}</td>
+          <td className="px-4 py-2 text-xs">{key.createdBy ?? "—"}</td>
+          <td className="px-4 py-2 text-xs">{when(key.createdAt)}</td>
+          <td className="px-4 py-2 text-xs">{when(key.lastUsedAt)}</td>
+          <td className="px-4 py-2 text-right">
+            {key.revokedAt ? (
+              <span className="text-xs">Revoked</span>
+            ) : props.mayRevoke(key) ? (
+              <Button variant="secondary" onClick={() => props.onRevoke(key)}>
+                Revoke
+              </Button>
+            ) : null}
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }

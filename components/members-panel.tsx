@@ -5,7 +5,7 @@ import { assignableRoles, ROLES } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
 import { Dialog } from "./dialog";
-import { Button, Card, Field, fieldErrors, Input, Notice, useHydrated, type FieldErrors } from "./ui";
+import { Button, Card, Field, fieldErrors, Input, Notice, Table, useHydrated, type FieldErrors } from "./ui";
 
 interface MemberKey {
   id: string;
@@ -80,64 +80,51 @@ export function MembersPanel(props: {
           </form>
         </Card>
       )}
-      <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-        <table className="min-w-full text-left text-sm">
-          <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
-            <tr>
-              {["Member", "Role", "Joined", "Last sign-in", ""].map((h) => (
-                <th key={h} className="px-4 py-2 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {props.members.map((m) => (
-              <tr key={m.userId} data-testid="member-row">
-                <td className="px-4 py-2">
-                  {m.email}
-                  {m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}
-                </td>
-                <td className="px-4 py-2">
-                  {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
-                    <select
-                      aria-label={`Role of ${m.email}`}
-                      defaultValue={m.role}
-                      disabled={!hydrated}
-                      className="rounded-md border border-slate-300 px-2 py-1 text-sm"
-                      onChange={async (e) =>
-                        report(
-                          await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }),
-                          `${m.email} is now ${e.target.value}.`,
-                        )
-                      }
-                    >
-                      {ROLES.filter((r) => roles.includes(r) || r === m.role).map((r) => (
-                        <option key={r} value={r}>
-                          {r}
-                        </option>
-                      ))}
-                    </select>
-                  ) : (
-                    m.role
-                  )}
-                </td>
-                <td className="px-4 py-2 text-xs">{new Date(m.joinedAt).toLocaleDateString()}</td>
-                <td className="px-4 py-2 text-xs">
-                  {m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "invited, not signed in yet"}
-                </td>
-                <td className="px-4 py-2 text-right">
-                  {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") && (
-                    <Button variant="secondary" onClick={() => setRemoving(m)}>
-                      Remove
-                    </Button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={["Member", "Role", "Joined", "Last sign-in", ""]}>
+        {props.members.map((m) => (
+          <tr key={m.userId} data-testid="member-row">
+            <td className="px-4 py-2">
+              {m.email}
+              {m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}
+            </td>
+            <td className="px-4 py-2">
+              {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
+                <select
+                  aria-label={`Role of ${m.email}`}
+                  defaultValue={m.role}
+                  disabled={!hydrated}
+                  className="rounded-md border border-slate-300 px-2 py-1 text-sm"
+                  onChange={async (e) =>
+                    report(
+                      await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }),
+                      `${m.email} is now ${e.target.value}.`,
+                    )
+                  }
+                >
+                  {ROLES.filter((r) => roles.includes(r) || r === m.role).map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                m.role
+              )}
+            </td>
+            <td className="px-4 py-2 text-xs">{new Date(m.joinedAt).toLocaleDateString()}</td>
+            <td className="px-4 py-2 text-xs">
+              {m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "invited, not signed in yet"}
+            </td>
+            <td className="px-4 py-2 text-right">
+              {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") && (
+                <Button variant="secondary" onClick={() => setRemoving(m)}>
+                  Remove
+                </Button>
+              )}
+            </td>
+          </tr>
+        ))}
+      </Table>
       {removing && (
         <RemoveDialog
           member={removing}

@@ -101,7 +101,10 @@ export function SignInForm(props: {
               setMethod(id);
               setError(undefined);
             }}
-            className={`rounded-md px-3 py-1.5 font-medium ${method === id ? "bg-white shadow-sm" : "text-slate-600 hover:text-slate-900"}`}
+            className={
+              "rounded-md px-3 py-1.5 font-medium " +
+              (method === id ? "bg-white shadow-sm" : "text-slate-600 hover:text-slate-900")
+            }
           >
             {label}
           </button>

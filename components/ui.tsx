@@ -67,7 +67,10 @@ export function Field({
 export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
   return (
     <input
-      className="w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+      className={
+        "w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm " +
+        "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+      }
       {...props}
     />
   );
@@ -82,6 +85,26 @@ export function Notice({ tone = "info", children }: { tone?: "info" | "error" | 
   return (
     <div className={`rounded-md border px-4 py-3 text-sm ${styles}`} role={tone === "error" ? "alert" : "status"}>
       {children}
+    </div>
+  );
+}
+
+/** A bordered table that scrolls sideways on narrow screens; its rows are the children. */
+export function Table({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
+    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+      <table className="min-w-full text-left text-sm">
+        <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
+          <tr>
+            {columns.map((heading, i) => (
+              <th key={i} className="px-4 py-2 font-medium">
+                {heading}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">{children}</tbody>
+      </table>
     </div>
   );
 }

@@ -135,7 +135,7 @@ test("sign-up answers the same for an address that has an account, and mails tha
   await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
 });
 
-test("a sign-up started by someone else never gives them the account: the owner's magic link drops their password", async ({
+test("someone else's sign-up never gives them the account: the owner's magic link drops their password", async ({
   page,
   browser,
 }) => {

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 
-test("every memory operation writes an activity row: operation, namespace, key, identity, status and latency", async () => {
+test("each memory operation writes an activity row: operation, namespace, key, identity, status, latency", async () => {
   const { org, key, keyId } = await createTenant();
   const ns = await createNamespace(key);
   const started = performance.now();

@@ -51,7 +51,7 @@ describe("without a chat model (the offline default)", () => {
     expect(sources.map((s: { index: number }) => s.index)).toEqual(sources.map((_: unknown, i: number) => i + 1));
   });
 
-  test("a sentence that answers through a pronoun is kept with the sentence naming its subject, in the text's order", async () => {
+  test("a sentence answering through a pronoun is kept with the one naming its subject, in text order", async () => {
     const { key, ns } = await tenantWithNotes();
     const { body } = await api("POST", "/ask", {
       key,
@@ -169,7 +169,7 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
     await openai.close();
   });
 
-  test("the SDK sends the model, the instructions and the numbered sources; a reply with valid citations is the answer", async () => {
+  test("the SDK sends the model, instructions and numbered sources; a validly cited reply is the answer", async () => {
     const { key, ns, ids } = await tenantWithNotes();
     replies = [completion("Dana teaches a pottery class on Fridays [1].")];
     const { status, body } = await api("POST", "/ask", {

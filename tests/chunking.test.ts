@@ -5,7 +5,7 @@ test("short content is one chunk, trimmed", () => {
   expect(chunkText("  I like green tea.  ")).toEqual(["I like green tea."]);
 });
 
-test("long content splits on sentence boundaries, within the limit, each chunk repeating the previous one's last sentence", () => {
+test("long content splits on sentence boundaries, within the limit; each chunk repeats the sentence before it", () => {
   const sentences = Array.from(
     { length: 60 },
     (_, i) => `Sentence number ${i} talks about topic ${i} in some detail for the reader.`,

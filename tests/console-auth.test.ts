@@ -120,29 +120,32 @@ describe("SSO connection", () => {
     await expect(oidcCredentials(other.id)).rejects.toThrow();
   });
 
-  test("a first connection needs a secret; SSO can be allowed only once connected; sign-in finds the org only then", async () => {
-    const org = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
-    const domain = `hooli-${unique()}.test`;
-    await expect(
-      saveOidcConnection(org.id, { ...connection(domain), client_secret: "" }, SYSTEM_ACTOR),
-    ).rejects.toThrow("A client secret is needed");
-    const policy = { allowPassword: true, allowMagicLink: true, allowSso: true };
-    await expect(updateSignInPolicy(org.id, policy, SYSTEM_ACTOR)).rejects.toThrow("Set up the SSO connection");
-    const prisma = await db();
-    expect(await prisma.organization.findUniqueOrThrow({ where: { id: org.id } })).toMatchObject({ allowSso: false });
+  test(
+    "a first connection needs a secret; SSO can be allowed only once connected; " + "sign-in finds the org only then",
+    async () => {
+      const org = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
+      const domain = `hooli-${unique()}.test`;
+      await expect(
+        saveOidcConnection(org.id, { ...connection(domain), client_secret: "" }, SYSTEM_ACTOR),
+      ).rejects.toThrow("A client secret is needed");
+      const policy = { allowPassword: true, allowMagicLink: true, allowSso: true };
+      await expect(updateSignInPolicy(org.id, policy, SYSTEM_ACTOR)).rejects.toThrow("Set up the SSO connection");
+      const prisma = await db();
+      expect(await prisma.organization.findUniqueOrThrow({ where: { id: org.id } })).toMatchObject({ allowSso: false });
 
-    await saveOidcConnection(org.id, connection(domain), SYSTEM_ACTOR);
-    await expect(findSsoOrganization(`jared@${domain}`)).rejects.toThrow();
-    await updateSignInPolicy(org.id, policy, SYSTEM_ACTOR);
-    expect((await findSsoOrganization(`Jared@${domain.toUpperCase()}`)).id).toBe(org.id);
-    expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
-    await expect(findSsoOrganization("jared@elsewhere.test")).rejects.toThrow();
+      await saveOidcConnection(org.id, connection(domain), SYSTEM_ACTOR);
+      await expect(findSsoOrganization(`jared@${domain}`)).rejects.toThrow();
+      await updateSignInPolicy(org.id, policy, SYSTEM_ACTOR);
+      expect((await findSsoOrganization(`Jared@${domain.toUpperCase()}`)).id).toBe(org.id);
+      expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
+      await expect(findSsoOrganization("jared@elsewhere.test")).rejects.toThrow();
 
-    // A second organization listing the same (unverified) domain: the email no longer picks either.
-    const squatter = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
-    await saveOidcConnection(squatter.id, connection(domain), SYSTEM_ACTOR);
-    await updateSignInPolicy(squatter.id, policy, SYSTEM_ACTOR);
-    await expect(findSsoOrganization(`jared@${domain}`)).rejects.toThrow("enter your organization's slug instead");
-    expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
-  });
+      // A second organization listing the same (unverified) domain: the email no longer picks either.
+      const squatter = await createOrganization(`Sso ${unique()}`, SYSTEM_ACTOR);
+      await saveOidcConnection(squatter.id, connection(domain), SYSTEM_ACTOR);
+      await updateSignInPolicy(squatter.id, policy, SYSTEM_ACTOR);
+      await expect(findSsoOrganization(`jared@${domain}`)).rejects.toThrow("enter your organization's slug instead");
+      expect((await findSsoOrganization(org.slug)).id).toBe(org.id);
+    },
+  );
 });

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { normalize } from "@/lib/memory/embeddings/provider";
 
-test("with two workers a query is embedded while a large ingestion is still running, and every vector comes back in order", async () => {
+test("with two workers a query is embedded during a large ingestion, and every vector returns in order", async () => {
   const pool = new LocalEmbeddingProvider(2);
   try {
     await pool.ready();

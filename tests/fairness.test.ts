@@ -25,7 +25,9 @@ const WORDS = [
 function longDocument(seed: number, chars: number): string {
   const sentences: string[] = [];
   for (let i = 0, length = 0; length < chars; i++) {
-    const sentence = `Entry ${seed}-${i} notes that the ${WORDS[(seed + i) % WORDS.length]} survey found ${(i * 7 + seed) % 97} items near the ${WORDS[(i * 5 + seed) % WORDS.length]} site.`;
+    const sentence =
+      `Entry ${seed}-${i} notes that the ${WORDS[(seed + i) % WORDS.length]} survey found ${(i * 7 + seed) % 97} ` +
+      `items near the ${WORDS[(i * 5 + seed) % WORDS.length]} site.`;
     sentences.push(sentence);
     length += sentence.length + 1;
   }
@@ -75,7 +77,7 @@ afterEach(() => {
 });
 
 describe("fair ingestion", () => {
-  test("the queue takes organizations in turn, then keys in turn; a newcomer goes before whoever was served last", () => {
+  test("the queue takes organizations in turn, then keys in turn; a newcomer precedes whoever was served last", () => {
     const queue = new FairQueue<string>();
     for (const job of ["a1", "a2", "a3"]) queue.push({ orgId: "org_a", keyId: "key_1" }, job);
     const order = [queue.shift()];
@@ -86,7 +88,7 @@ describe("fair ingestion", () => {
     expect(queue.shift()).toBeUndefined();
   });
 
-  test("another organization's single remember completes while one organization's large batch is still being embedded", async () => {
+  test("a single remember completes while another organization's large batch is still being embedded", async () => {
     const a = await createTenant("Bulk importer");
     const b = await createTenant("Chat app");
     const nsA = await createNamespace(a.key);
@@ -118,7 +120,7 @@ describe("fair ingestion", () => {
     expect(await termStatisticsConsistent(nsA.id)).toBe(true);
   }, 300_000);
 
-  test("within one organization the embedder takes its keys in turn: a key's single text does not wait for another key's batch", async () => {
+  test("the embedder takes an organization's keys in turn: a key's text never waits for another's batch", async () => {
     const pool = new LocalEmbeddingProvider(1);
     try {
       await pool.ready();
@@ -139,7 +141,7 @@ describe("fair ingestion", () => {
     }
   }, 300_000);
 
-  test("with two workers, another organization's short memory is embedded at once, before the batch's first job ends", async () => {
+  test("with 2 workers another organization's short memory is embedded before the batch's first job ends", async () => {
     const pool = new LocalEmbeddingProvider(2);
     try {
       await pool.ready();
@@ -163,7 +165,7 @@ describe("fair ingestion", () => {
     }
   }, 300_000);
 
-  test("a large batch is written in short transactions: another organization's remember is stored while the batch is being written", async () => {
+  test("a big batch is written in short transactions: another organization's remember is saved meanwhile", async () => {
     const previous = holder.__memgwEmbedder;
     const a = await createTenant("Bulk importer");
     const b = await createTenant("Chat app");
@@ -233,7 +235,7 @@ describe("per-key API rate limit", () => {
     vi.setSystemTime(now);
   }
 
-  test("the request past the limit gets 429 with Retry-After; every answer carries RateLimit-* headers; other keys are unaffected", async () => {
+  test("past the limit: 429 with Retry-After; each answer has RateLimit-* headers; other keys unaffected", async () => {
     const { org, key } = await createTenant();
     const other = await createKey(org.id, { name: "other key" });
     process.env.API_RATE_LIMIT_PER_MINUTE = "3";

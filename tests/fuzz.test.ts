@@ -69,8 +69,9 @@ function resolve(schema: Schema): Schema {
 
 // ---------- values from a JSON Schema ----------
 
+const ASCII = "abcdefghijklmnopqrstuvwxyz0123456789 -_.:";
 /** Visible characters of several scripts (NFC and NFD spellings included) and plain ASCII. */
-const ALPHABET = [..."abcdefghijklmnopqrstuvwxyz0123456789 -_.:", "é", "e\u0301", "日", "本", "Ω", "ß", "🚀", "ا"];
+const ALPHABET = [...ASCII, "é", "e\u0301", "日", "本", "Ω", "ß", "🚀", "ا"];
 
 function randomText(min: number, max: number): string {
   for (;;) {

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createTenant } from "./helpers/fixtures";
 
-test("an unexpected database failure → 500 INTERNAL_SERVER_ERROR without internals, and the change is rolled back", async () => {
+test("an unexpected DB failure → 500 INTERNAL_SERVER_ERROR hiding internals; the change is rolled back", async () => {
   const { key } = await createTenant();
   const prisma = await db();
   // Break the audit log, which namespace creation writes in the same transaction.

@@ -40,7 +40,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   };
 }
 
-test("lists the four tools with descriptions, input schemas and hints, and tells the agent how to use the memory", async () => {
+test("lists the 4 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
   const client = await connect(ns.id, key);
@@ -93,7 +93,7 @@ test("a memory written over MCP is found over HTTP, and each tool works: remembe
   expect(await recallContents(key, { namespace_id: ns.id, query: "wifi password" })).toEqual([]);
 });
 
-test("identity_id defaults to the X-Identity-Id header; an explicit one wins; activity rows are written per call", async () => {
+test("identity_id defaults to the X-Identity-Id header; an explicit one wins; each call logs activity", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);
   const client = await connect(ns.id, key, { "x-identity-id": "user-42" });

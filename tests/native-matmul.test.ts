@@ -119,7 +119,7 @@ describe("the native matrix products", () => {
     expect(addon).toBeDefined();
   });
 
-  test("the addon carries every kernel of its architecture, whichever CPU built it, and runs those this CPU reports", () => {
+  test("the addon has every kernel of its architecture, whatever CPU built it, and runs those this CPU reports", () => {
     expect(addon!.instructionSets).toEqual(process.arch === "x64" ? KERNELS : ["portable"]);
     if (process.platform === "linux") expect(addon!.runnableInstructionSets).toEqual(runnableHere);
     expect(addon!.instructionSet).toBe(addon!.runnableInstructionSets[0]);
@@ -203,7 +203,8 @@ describe("the native matrix products", () => {
     const kernel = () => addon!.kernel(name);
 
     test.each(shapes)(
-      "an [m = %i, k = %i] × [k, n = %i] product equals the definition, with every transposition and with packed weights",
+      "an [m = %i, k = %i] × [k, n = %i] product equals the definition, " +
+        "with every transposition and with packed weights",
       (m, k, n) => {
         expect(kernel().instructionSet).toBe(name);
         for (const transposeA of [false, true])
@@ -277,7 +278,7 @@ describe("the native matrix products", () => {
       expect(new Uint8Array(memory)).toEqual(before);
     });
 
-    test("sizes whose byte count overflows 64 bits, to a small number that a plain bounds check passes, are refused", () => {
+    test("sizes whose byte count overflows 64 bits, to a small number a plain bounds check passes, are refused", () => {
       // In a process of its own: a kernel that took them would write far past the memory and crash.
       const addonPath = JSON.stringify(requireHere.resolve("memgw-native-matmul"));
       const script = `
@@ -351,13 +352,17 @@ describe("the native matrix products", () => {
       return wasmVectors;
     }
 
-    test("by default the best kernel this CPU runs computes them, and the vectors are the WASM kernels' own, one text or a batch of texts of many lengths", async () => {
-      const native = await embedWith(undefined);
-      expect(native.kernels).toBe(`native ${runnableHere[0]}`);
-      expectSameVectors(native.vectors, await wasm());
-      const [alone] = (await embedWith("native", [texts[2]])).vectors;
-      expectSameVectors([alone], [native.vectors[2]]);
-    });
+    test(
+      "by default the best kernel this CPU runs computes them, and the vectors are the WASM kernels' own, " +
+        "one text or a batch of texts of many lengths",
+      async () => {
+        const native = await embedWith(undefined);
+        expect(native.kernels).toBe(`native ${runnableHere[0]}`);
+        expectSameVectors(native.vectors, await wasm());
+        const [alone] = (await embedWith("native", [texts[2]])).vectors;
+        expectSameVectors([alone], [native.vectors[2]]);
+      },
+    );
 
     test.each(runnableHere)(
       "LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors",
@@ -395,7 +400,7 @@ describe("the native matrix products", () => {
       throw new Error("Cannot find module 'memgw-native-matmul'");
     };
 
-    test("without the addon, the model runs on WASM; a native kernel asked for by name says why it is not running", () => {
+    test("without the addon the model uses WASM; a native kernel requested by name says why it is not running", () => {
       expect(chooseKernels(undefined, notBuilt)).toEqual({ addon: undefined, description: "wasm" });
       expect(chooseKernels("native", notBuilt)).toEqual({ addon: undefined, description: "wasm" });
       expect(chooseKernels("avx2", notBuilt)).toEqual({

@@ -23,7 +23,7 @@ async function modelsOf(namespaceId: string) {
   );
 }
 
-test("after a change of embedding model, reembed moves every chunk to the new model; until then chunks are found by words", async () => {
+test("after a model change, reembed moves every chunk to the new model; until then words find the chunks", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key);
   const notes = [

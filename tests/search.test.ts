@@ -1,5 +1,7 @@
 import { expect, test } from "vitest";
-import { hitsThatCanRank, searchChunks, type ChunkRow } from "@/lib/memory/search";
+import { hitsThatCanRank } from "@/lib/memory/ranking";
+import { searchChunks } from "@/lib/memory/search";
+import type { ChunkRow } from "@/lib/memory/search-legs";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
 
@@ -26,7 +28,7 @@ test("when the lexical leg is cut at its limit, the results are those of a searc
   }
 });
 
-test("a lexical hit that shares fewer words than others but is closer in meaning is scored with its cosine", async () => {
+test("a lexical hit sharing fewer words than others but closer in meaning is scored with its cosine", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);
   await rememberAll(key, ns.id, [

@@ -96,7 +96,7 @@ describe("outbound requests to user-set URLs (item 10)", () => {
     expect(() => checkOutboundUrl("javascript:alert(1)", "issuer")).toThrow(/https/);
   });
 
-  test("saving an SSO connection with a plain-http or loopback issuer is a field error, and nothing is stored", async () => {
+  test("saving an SSO connection with a plain-http or loopback issuer is a field error; nothing is saved", async () => {
     const org = await createOrganization(`Ssrf ${unique()}`, SYSTEM_ACTOR);
     const form = { client_id: "gateway", client_secret: "secret", allowed_domains: ["acme.test"] };
     for (const issuer of ["http://idp.acme.test", "https://127.0.0.1:8080", "https://[fd00::1]"]) {
@@ -107,7 +107,7 @@ describe("outbound requests to user-set URLs (item 10)", () => {
     expect(await prisma.oidcConnection.findUnique({ where: { orgId: org.id } })).toBeNull();
   });
 
-  test("a name that resolves to a private address is refused when connecting, as are IP literals and plain http", async () => {
+  test("a name resolving to a private address is refused on connect, as are IP literals and plain http", async () => {
     const realLookup = dns.lookup;
     // The issuer passed the check when saved; now its name points inside the network (DNS rebinding).
     vi.spyOn(dns, "lookup").mockImplementation(((
@@ -210,7 +210,7 @@ describe("client address and sign-in rate limits (item 12)", () => {
     });
   }
 
-  test("magic-link requests with a JSON body count per email too (5 per 15 minutes), however the address is spelled", async () => {
+  test("JSON-body magic-link requests count per email too (5 per 15 min), however the address is spelled", async () => {
     const email = `json-${unique()}@example.com`;
     const spellings = [email, email.toUpperCase(), ` ${email} `, `${email},evil.example`, email];
     for (const [i, spelling] of spellings.entries()) {
@@ -263,7 +263,7 @@ describe("rate limits that a repeated field or a new IPv6 address dodged (review
     });
   }
 
-  test("a form naming the email twice is refused with 400 (next-auth would mail the last, the limit counted the first)", async () => {
+  test("a form naming the email twice gets 400 (next-auth mails the last, the limit counts the first)", async () => {
     const victim = `victim-${unique()}@example.com`;
     // The victim's per-email budget is used up.
     for (let i = 0; i < 5; i++) {
@@ -343,7 +343,7 @@ describe("SSO profile data (review of issue 12)", () => {
     }
   });
 
-  test("an invalid email refuses the SSO sign-in with its own message; the adapter never stores an unchecked profile", async () => {
+  test("an invalid email fails SSO sign-in with its own message; the adapter stores no unchecked profile", async () => {
     const org = await createOrganization(`Profile ${unique()}`, SYSTEM_ACTOR);
     await saveOidcConnection(
       org.id,

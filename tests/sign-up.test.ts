@@ -43,7 +43,7 @@ test("the very first account of an empty server is ready at once (there is no on
   expect(await passwordSignIn("first@example.com", "the first password")).toMatch(/^usr_/);
 });
 
-test("an existing address gets the same answer as a new one, a mail instead of an account, and keeps its password", async () => {
+test("an existing address is answered like a new one, a mail instead of an account, keeping its password", async () => {
   const existing = `taken-${unique()}@example.com`;
   await signUp(
     { email: existing, password: "the owner's password", organization: "Taken" },
@@ -100,7 +100,7 @@ const signInEvent = async (user: { id: string; email: string }) =>
     account: { provider: "email", type: "email", providerAccountId: user.email },
   });
 
-test("the password of a sign-up signs in only once the finish page got both the mailed token and that password", async () => {
+test("a sign-up's password signs in only once the finish page got the mailed token and that password", async () => {
   const email = `pending-${unique()}@example.com`;
   await signUp({ email, password: "a pending password", organization: "Pending" }, { clientAddress: "198.51.100.4" });
   // Exactly the answer to a wrong password: the form's filler cannot learn that the address was new.
@@ -154,7 +154,7 @@ test("wrong passwords on the finish page lock the address like password sign-in"
   });
 });
 
-test("a sign-up someone else started with my address: any other magic link confirms it without their password", async () => {
+test("someone else's sign-up with my address: any other magic link confirms it without their password", async () => {
   const prisma = await db();
   // Every magic link the owner of the address may use: one asked for on the sign-in page (next-auth's
   // own), an invitation, the "already have an account" mail's. Each runs the same signIn event.

@@ -85,7 +85,8 @@ export const adminCommands = {
   }),
   "key create": command({
     usage:
-      "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 [--grant NAMESPACE_ID ...] [--scope key=value ...]",
+      "key create --org ORG_ID_OR_SLUG --name NAME --permissions P1,P2 " +
+      "[--grant NAMESPACE_ID ...] [--scope key=value ...]",
     args: z.strictObject({
       org: Reference,
       name: KeyName,

@@ -81,7 +81,8 @@ export const endpoints = {
     path: "/ask",
     tag: "Memory",
     summary:
-      "An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): written by the configured chat model, or by the built-in extractive answerer offline",
+      "An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): " +
+      "written by the configured chat model, or by the built-in extractive answerer offline",
     errors: [404, 502, 503],
   }),
   forget: endpoint(operations.forget, {
@@ -89,7 +90,8 @@ export const endpoints = {
     path: "/forget",
     tag: "Memory",
     summary:
-      "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; irreversible",
+      "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) " +
+      "or all: true; irreversible",
     errors: [404],
   }),
   getMemory: endpoint(operations.getMemory, {

@@ -183,7 +183,10 @@ export async function revokeApiKey(keyId: string, actor: Actor, within: { orgId?
 
 const UNAUTHORIZED_HINT = "Send an API key as `Authorization: Bearer mgw_…`.";
 
-/** The principal of an `Authorization` header, or 401. Missing, malformed, unknown, revoked and expired keys look alike. */
+/**
+ * The principal of an `Authorization` header, or 401.
+ * Missing, malformed, unknown, revoked and expired keys look alike.
+ */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiKeyPrincipal> {
   if (!authorization) throw new UnauthenticatedError(`Missing API key. ${UNAUTHORIZED_HINT}`);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

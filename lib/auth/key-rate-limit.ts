@@ -6,7 +6,10 @@ import type { ApiKeyPrincipal } from "./api-keys";
 export const DEFAULT_API_RATE_LIMIT_PER_MINUTE = 3000;
 const ONE_MINUTE = 60_000;
 
-/** API_RATE_LIMIT_PER_MINUTE: requests one API key may make per minute, over HTTP and MCP together; 0 turns the limit off. */
+/**
+ * API_RATE_LIMIT_PER_MINUTE: requests one API key may make per minute, over HTTP and MCP together;
+ * 0 turns the limit off.
+ */
 export function apiRateLimitPerMinute(): number {
   const raw = process.env.API_RATE_LIMIT_PER_MINUTE;
   if (raw === undefined || raw.trim() === "") return DEFAULT_API_RATE_LIMIT_PER_MINUTE;

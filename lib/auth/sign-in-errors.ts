@@ -9,6 +9,7 @@ export const SIGN_IN_ERRORS: Record<string, string> = {
   Verification: "This sign-in link has expired or was already used. Ask for a new one.",
   AccessDenied: "That sign-in was refused.",
   OAuthAccountNotLinked:
-    "An account with this email already exists, and single sign-on is not linked to it. To use single sign-on with it, " +
+    "An account with this email already exists, and single sign-on is not linked to it. " +
+    "To use single sign-on with it, " +
     "sign in with your password or magic link, then link single sign-on from your account page.",
 };

@@ -129,7 +129,8 @@ export async function findSsoOrganization(emailOrSlug: string) {
     throw notFound(byEmail ? `Single sign-on for ${emailDomain(value)}` : `Single sign-on for organization ${value}`);
   if (connections.length > 1) {
     throw new ConflictError(
-      `More than one organization uses single sign-on for ${emailDomain(value)}: enter your organization's slug instead.`,
+      `More than one organization uses single sign-on for ${emailDomain(value)}: ` +
+        "enter your organization's slug instead.",
     );
   }
   return connections[0].org;

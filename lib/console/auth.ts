@@ -137,8 +137,12 @@ export async function authOptions(providerId?: string, client: SessionClient = {
           await sendMail({
             to: identifier,
             subject: "Your Memory Gateway sign-in link",
-            text: `Sign in to Memory Gateway:\n${url}\n\nThe link works once, for 10 minutes. If you did not ask for it, ignore this email.`,
-            html: `<p>Sign in to Memory Gateway:</p><p><a href="${url}">Sign in</a></p><p>The link works once, for 10 minutes. If you did not ask for it, ignore this email.</p>`,
+            text:
+              `Sign in to Memory Gateway:\n${url}\n\n` +
+              "The link works once, for 10 minutes. If you did not ask for it, ignore this email.",
+            html:
+              `<p>Sign in to Memory Gateway:</p><p><a href="${url}">Sign in</a></p>` +
+              "<p>The link works once, for 10 minutes. If you did not ask for it, ignore this email.</p>",
           });
         },
       }),

@@ -25,7 +25,10 @@ export function allowedMethods(org: PolicyOrganization): SignInMethod[] {
   ) as SignInMethod[];
 }
 
-/** Whether a session may open the organization: its method is allowed, and SSO only through this organization's own provider. */
+/**
+ * Whether a session may open the organization: its method is allowed,
+ * and SSO only through this organization's own provider.
+ */
 export function sessionAllowedIn(session: Session, org: PolicyOrganization): boolean {
   if (session.method === "sso") return org.allowSso && session.ssoOrgId === org.id;
   return allowedMethods(org).includes(session.method);

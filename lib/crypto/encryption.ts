@@ -14,7 +14,10 @@ function toKey(secret: string): EncryptionKey {
   return { id: createHash("sha256").update(key).digest("hex").slice(0, 8), key };
 }
 
-/** The key new ciphertexts use, then retired ones still accepted for decryption (ENCRYPTION_KEYS_RETIRED, comma-separated). */
+/**
+ * The key new ciphertexts use, then retired ones still accepted for decryption
+ * (ENCRYPTION_KEYS_RETIRED, comma-separated).
+ */
 function keys(): EncryptionKey[] {
   const retired = (process.env.ENCRYPTION_KEYS_RETIRED ?? "")
     .split(",")

@@ -1,4 +1,4 @@
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import * as streamableHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { invalidRequest } from "@/lib/errors";
@@ -32,7 +32,7 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
       identityHeader: request.headers.get("x-identity-id") || undefined,
     });
     // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
-    const transport = new WebStandardStreamableHTTPServerTransport({
+    const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
     });

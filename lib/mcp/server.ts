@@ -22,10 +22,14 @@ function withoutTarget<Shape extends { namespace_id: unknown; external_reference
 
 function instructions(namespace: McpContext["namespace"]): string {
   return [
-    `This server is the long-term memory of the namespace "${namespace.name}"${namespace.description ? ` (${namespace.description})` : ""}.`,
-    "Before answering about the user, their preferences, earlier conversations or anything you may have been told before, call `recall` with a short question, or `ask` for an answer that cites the memories it used.",
-    "When you learn a durable fact worth keeping (a preference, a decision, a detail about a person or project), call `remember` with one self-contained statement: it must make sense when read alone, months later.",
-    "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; without one, the client's X-Identity-Id header applies.",
+    `This server is the long-term memory of the namespace "${namespace.name}"` +
+      `${namespace.description ? ` (${namespace.description})` : ""}.`,
+    "Before answering about the user, their preferences, earlier conversations or anything you may have been told " +
+      "before, call `recall` with a short question, or `ask` for an answer that cites the memories it used.",
+    "When you learn a durable fact worth keeping (a preference, a decision, a detail about a person or project), " +
+      "call `remember` with one self-contained statement: it must make sense when read alone, months later.",
+    "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; " +
+      "without one, the client's X-Identity-Id header applies.",
     "`forget` deletes for good: call it only when the user asks for something to be forgotten.",
   ].join("\n");
 }
@@ -58,7 +62,12 @@ export function memoryMcpServer(context: McpContext): McpServer {
     "remember",
     {
       title: "Remember",
-      description: `Store one memory in this namespace: a self-contained statement (at most ${LIMITS.contentChars.toLocaleString("en")} characters; long text is split into chunks). It can be recalled as soon as this returns. Optional metadata (flat, at most ${LIMITS.metadataKeys} keys), scopes and identity_id are stored with it and can filter recall and forget. Returns the stored memory.`,
+      description:
+        "Store one memory in this namespace: a self-contained statement " +
+        `(at most ${LIMITS.contentChars.toLocaleString("en")} characters; long text is split into chunks). ` +
+        "It can be recalled as soon as this returns. " +
+        `Optional metadata (flat, at most ${LIMITS.metadataKeys} keys), scopes and identity_id are stored with it ` +
+        "and can filter recall and forget. Returns the stored memory.",
       inputSchema: { content: content.unwrap(), ...memoryFields },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
@@ -68,7 +77,10 @@ export function memoryMcpServer(context: McpContext): McpServer {
     "recall",
     {
       title: "Recall",
-      description: `Find the memories that match a query (words and meaning), best first, each with a score from 0 to 1. top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id, scopes or exact metadata values. Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
+      description:
+        "Find the memories that match a query (words and meaning), best first, each with a score from 0 to 1. " +
+        `top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id, scopes or exact metadata values. ` +
+        `Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
       inputSchema: withoutTarget(RecallBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -78,7 +90,10 @@ export function memoryMcpServer(context: McpContext): McpServer {
     "ask",
     {
       title: "Ask",
-      description: `Answer a question from this namespace's memories, citing them as [1], [2] (the numbers of the returned sources). When nothing in memory answers it, says so and returns no sources. top_k 1 to ${LIMITS.askTopK} memories (default 5).`,
+      description:
+        "Answer a question from this namespace's memories, citing them as [1], [2] " +
+        "(the numbers of the returned sources). When nothing in memory answers it, says so and returns no sources. " +
+        `top_k 1 to ${LIMITS.askTopK} memories (default 5).`,
       inputSchema: withoutTarget(AskBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -88,7 +103,11 @@ export function memoryMcpServer(context: McpContext): McpServer {
     "forget",
     {
       title: "Forget",
-      description: `Delete memories for good (irreversible): those matching every selector given — memory_ids (at most ${LIMITS.forgetIds.toLocaleString("en")}), identity_id, scopes, metadata — or all: true for the whole namespace. At least one selector is required. Returns how many were deleted and their ids.`,
+      description:
+        "Delete memories for good (irreversible): those matching every selector given — " +
+        `memory_ids (at most ${LIMITS.forgetIds.toLocaleString("en")}), identity_id, scopes, metadata — ` +
+        "or all: true for the whole namespace. At least one selector is required. " +
+        "Returns how many were deleted and their ids.",
       inputSchema: withoutTarget(ForgetBody.shape),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },

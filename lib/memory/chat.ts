@@ -5,7 +5,8 @@ import type { SourceJson } from "./schemas";
 
 export const ANSWER_INSTRUCTIONS = [
   "You answer questions from the user's memory store, using only the numbered sources given with the question.",
-  "Cite the source of every statement with its number in square brackets, like [1] or [2][3], and use no other numbers.",
+  "Cite the source of every statement with its number in square brackets, like [1] or [2][3], " +
+    "and use no other numbers.",
   "If the sources do not answer the question, say that nothing in memory answers it.",
   "Never add facts that are not in the sources. Answer briefly, in the language of the question.",
 ].join(" ");
@@ -54,7 +55,9 @@ export async function chatAnswer(query: string, sources: SourceJson[]): Promise<
       { role: "assistant", content: answer },
       {
         role: "user",
-        content: `Your answer ${found}. Answer again from the sources only, citing each statement as [n] with n from 1 to ${sources.length}.`,
+        content:
+          `Your answer ${found}. ` +
+          `Answer again from the sources only, citing each statement as [n] with n from 1 to ${sources.length}.`,
       },
     );
   }

@@ -13,7 +13,10 @@ const MAX_ANSWER_SENTENCES = 3;
 const KEEP_SHARE = 0.6;
 /** Weight of the words a sentence shares with the question (IDF-weighted) against its similarity in meaning. */
 const WORD_WEIGHT = 0.7;
-/** Share of the question's words counted for a sentence when they are in the sentence next to it ("Dana …. She …"). */
+/**
+ * Share of the question's words counted for a sentence when they are in the sentence next to it
+ * ("Dana …. She …").
+ */
 const NEIGHBOUR_WORDS = 0.5;
 
 interface Sentence {
@@ -96,7 +99,8 @@ async function weightedTerms(namespaceId: string, texts: string[]): Promise<Map<
     await db()
   ).$queryRawUnsafe<{ ord: number; terms: Record<string, number> }[]>(
     `WITH texts AS (SELECT t.text, t.ord FROM unnest($2::text[]) WITH ORDINALITY AS t(text, ord)),
-          stats AS (SELECT COALESCE(max(chunk_count), 0)::float8 AS n FROM namespace_search_stats WHERE namespace_id = $1)
+          stats AS (SELECT COALESCE(max(chunk_count), 0)::float8 AS n FROM namespace_search_stats
+                    WHERE namespace_id = $1)
      SELECT texts.ord::int AS ord,
             COALESCE(json_object_agg(l.lexeme, ln(1 + (stats.n - COALESCE(t.df, 0) + 0.5) / (COALESCE(t.df, 0) + 0.5)))
                        FILTER (WHERE l.lexeme IS NOT NULL), '{}'::json) AS terms

@@ -196,7 +196,8 @@ async function insertChunks(tx: Tx, orgId: string, namespaceId: string, model: s
        SELECT i.id, t.lexeme, array_length(t.positions, 1) AS tf FROM input i, unnest(i.tsv) t
      ),
      lengths AS (
-       SELECT i.id, COALESCE(sum(t.tf), 0)::int AS term_count FROM input i LEFT JOIN terms t ON t.id = i.id GROUP BY i.id
+       SELECT i.id, COALESCE(sum(t.tf), 0)::int AS term_count
+       FROM input i LEFT JOIN terms t ON t.id = i.id GROUP BY i.id
      ),
      chunks AS (
        INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
@@ -257,7 +258,8 @@ async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: str
   await tx.$executeRawUnsafe(`DELETE FROM namespace_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
   await tx.$executeRawUnsafe(
     `UPDATE namespace_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
-     FROM (SELECT count(*) AS n, COALESCE(sum(term_count), 0) AS terms FROM memory_chunks WHERE id = ANY($2::text[])) gone
+     FROM (SELECT count(*) AS n, COALESCE(sum(term_count), 0) AS terms
+           FROM memory_chunks WHERE id = ANY($2::text[])) gone
      WHERE s.namespace_id = $1`,
     namespaceId,
     chunkIds,

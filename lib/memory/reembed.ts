@@ -17,7 +17,8 @@ export async function reembedNamespace(namespaceId: string, onProgress?: (done: 
   let done = 0;
   for (;;) {
     const chunks = await prisma.$queryRawUnsafe<{ id: string; content: string }[]>(
-      `SELECT id, content FROM memory_chunks WHERE org_id = $1 AND namespace_id = $2 AND embedding_model <> $3 ORDER BY id LIMIT $4`,
+      `SELECT id, content FROM memory_chunks
+       WHERE org_id = $1 AND namespace_id = $2 AND embedding_model <> $3 ORDER BY id LIMIT $4`,
       namespace.orgId,
       namespace.id,
       provider.model,

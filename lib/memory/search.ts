@@ -1,62 +1,16 @@
-import { db } from "@/lib/db";
-import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "./embeddings";
-import type { Metadata } from "./schemas";
-import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
+import { bestPerMemory, fuseScores, hitsThatCanRank } from "./ranking";
+import {
+  bm25Of,
+  chunkRows,
+  lexicalLeg,
+  scopeSelection,
+  vectorLeg,
+  type LexicalResult,
+  type SearchRequest,
+} from "./search-legs";
 
-/** BM25 parameters (Robertson/Lucene defaults). */
-export const BM25 = { k1: 1.2, b: 0.75 };
-
-/** Scale of memories sharing no meaningful word with the query while others do: ranked after those, by similarity. */
-export const SEMANTIC_ONLY_SCALE = 0.05;
-
-/**
- * The fused score, chosen by measurement (`npm run bench`, docs/benchmarks.md; SciFact and MS MARCO
- * with the local USE-lite embedder): lexical evidence decides and similarity boosts it,
- * `lexical · (1 + cosine) / 2`, which beat every linear mix `w · lexical + (1 − w) · cosine` on both
- * sets. Memories without lexical evidence follow by similarity; when no candidate has any (a pure
- * paraphrase, or a query of stop words only) similarity alone is the score.
- */
-export function fuseScores(lexical: number, cosine: number, anyLexical: boolean): number {
-  const similarity = Math.max(0, Math.min(1, cosine));
-  if (!anyLexical) return similarity;
-  return lexical > 0 ? (lexical * (1 + similarity)) / 2 : SEMANTIC_ONLY_SCALE * similarity;
-}
-
-/**
- * Up to this many chunks, a scope filter's vectors are compared exactly instead of through the HNSW
- * graph shared by every namespace, which would walk past many other scopes' chunks (and stop at its
- * tuple limit) to find enough of a small scope's. Measured on PGlite at 10,000 memories: an exact scan
- * costs ~14 µs a chunk, a filtered HNSW probe ~10–15 ms whatever the scope's size.
- */
-export const EXACT_VECTOR_SCAN_LIMIT = 1_000;
-
-export type SearchMode = "hybrid" | "vector" | "fulltext";
-
-export interface SearchRequest {
-  orgId: string;
-  namespaceId: string;
-  query: string;
-  topK: number;
-  minScore?: number;
-  scopes?: Scopes;
-  /**
-   * The scopes of the key searching: BM25's statistics (chunk count, average length, document
-   * frequencies) are taken over the chunks carrying them, what the key may see, so that its scores do not
-   * depend on memories outside its scopes. Absent or empty: the whole namespace. Scopes the request adds
-   * only filter, as metadata does: they narrow what the caller already sees.
-   */
-  statisticsScopes?: Scopes;
-  identityId?: string;
-  metadata?: Metadata;
-  mode?: SearchMode;
-  /** The query's embedding, when the caller already has it or has started it; otherwise it is computed. */
-  queryVector?: number[] | Promise<number[]>;
-  /** Overrides of the BM25 parameters, for measuring them (bench/). */
-  bm25?: { k1: number; b: number };
-  /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
-  exactVectorScanLimit?: number;
-}
+export type { SearchMode, SearchRequest } from "./search-legs";
 
 export interface ScoredChunk {
   chunkId: string;
@@ -73,39 +27,6 @@ export interface ScoredChunk {
   cosine: number;
 }
 
-export interface ChunkRow {
-  id: string;
-  memory_id: string;
-  content: string;
-  metadata: Record<string, unknown>;
-  scopes: Record<string, string>;
-  identity_id: string | null;
-  created_at: Date;
-}
-
-export interface LexicalHit {
-  chunk_id: string;
-  bm25: number;
-  /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
-  row: ChunkRow;
-}
-
-export interface LexicalResult {
-  /** The best possible BM25 of the query in this namespace: every term at its highest weight. */
-  bm25Max: number;
-  hits: LexicalHit[];
-  /** Whether the leg stopped at its limit, so that chunks it left out may still share a word. */
-  truncated: boolean;
-  /** The signatures the request's scopes select, read in the same statement. */
-  selection?: ScopeSelection;
-}
-
-/** The scope signatures (distinct scopes objects) a request's scope filter admits, and their chunk count. */
-interface ScopeSelection {
-  keys: string[];
-  chunkCount: number;
-}
-
 interface Candidate {
   chunkId: string;
   memoryId: string;
@@ -116,241 +37,12 @@ interface Candidate {
 }
 
 /**
- * A statement's parameters and the chunk filter (its parameters bound only when a statement uses it: an
- * unused one has no type to infer). Given the scope signatures the request's scopes select (or
- * `"selected"`: the statement's own `selected` CTE), the filter tests the chunk's signature instead of
- * testing jsonb containment chunk by chunk.
- */
-function statement(request: SearchRequest, scopeKeys?: string[] | "selected") {
-  const params: unknown[] = [];
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const filter = () => {
-    const { orgId, namespaceId, identityId, metadata } = request;
-    const scopes = scopeKeys ? undefined : request.scopes;
-    const clauses = memoryFilterSql({ orgId, namespaceId, scopes, identityId, metadata }, params);
-    if (!scopeKeys) return clauses;
-    const keys = scopeKeys === "selected" ? "(SELECT keys FROM selected)::text[]" : `${add(scopeKeys)}::text[]`;
-    return `${clauses} AND c.scope_key = ANY(${keys})`;
-  };
-  return { params, add, filter };
-}
-
-const hasScopeFilter = (request: SearchRequest) => Boolean(request.scopes && Object.keys(request.scopes).length);
-
-/**
- * The CTE `selected`: the signatures carrying every pair of the request's scope filter (a handful of
- * rows per namespace), and how many chunks carry them.
- */
-function selectedScopesSql(request: SearchRequest, add: (value: unknown) => string) {
-  return `selected AS MATERIALIZED (
-       SELECT COALESCE(array_agg(s.scope_key), '{}') AS keys, COALESCE(sum(s.chunk_count), 0)::int AS chunk_count
-       FROM scope_search_stats s JOIN namespaces n ON n.id = s.namespace_id AND n.org_id = ${add(request.orgId)}
-       WHERE s.namespace_id = ${add(request.namespaceId)} AND s.scopes @> ${add(JSON.stringify(request.scopes))}::jsonb
-     )`;
-}
-
-/** The scope selection on its own, for a search without a lexical leg (which otherwise reads it). */
-async function scopeSelection(request: SearchRequest): Promise<ScopeSelection | undefined> {
-  if (!hasScopeFilter(request)) return undefined;
-  const { params, add } = statement(request);
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<{ keys: string[]; chunk_count: number }[]>(
-    `WITH ${selectedScopesSql(request, add)} SELECT keys, chunk_count FROM selected`,
-    ...params,
-  );
-  return { keys: row.keys, chunkCount: row.chunk_count };
-}
-
-/** The BM25 statistics CTEs (`stats`, and `qt`: the query's terms with their idf) and one posting's BM25 term. */
-function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
-  const ns = add(request.namespaceId);
-  const query = add(request.query);
-  const k1 = add(request.bm25?.k1 ?? BM25.k1);
-  const b = add(request.bm25?.b ?? BM25.b);
-  const scoped = request.statisticsScopes && Object.keys(request.statisticsScopes).length > 0;
-  // Scoped: summed over the scope signatures (distinct scopes objects) that contain the key's pairs.
-  const totals = scoped
-    ? `scope_sets AS MATERIALIZED (
-       SELECT scope_key, chunk_count, total_terms FROM scope_search_stats
-       WHERE namespace_id = ${ns} AND scopes @> ${add(JSON.stringify(request.statisticsScopes))}::jsonb
-     ),
-     totals AS (SELECT sum(chunk_count) AS chunk_count, sum(total_terms) AS total_terms FROM scope_sets)`
-    : `totals AS (SELECT max(chunk_count) AS chunk_count, max(total_terms) AS total_terms
-                FROM namespace_search_stats WHERE namespace_id = ${ns})`;
-  const documentFrequency = scoped
-    ? `LEFT JOIN LATERAL (SELECT sum(st.df) AS df
-                          FROM scope_sets s
-                          JOIN scope_terms st
-                            ON st.namespace_id = ${ns} AND st.scope_key = s.scope_key AND st.term = q.lexeme) t ON true`
-    : `LEFT JOIN namespace_terms t ON t.namespace_id = ${ns} AND t.term = q.lexeme`;
-  const statistics = `${totals},
-     stats AS (
-       SELECT n, ${k1}::float8 * (1 - ${b}::float8) AS k1_a, ${k1}::float8 * ${b}::float8 / avg_terms AS k1_b
-       FROM (SELECT COALESCE(chunk_count, 0)::float8 AS n,
-                    GREATEST(COALESCE(total_terms::float8 / NULLIF(chunk_count, 0), 1), 1) AS avg_terms
-             FROM totals) s
-     ),
-     -- Every meaningful query term counts toward the best possible score, also one no chunk has.
-     -- idf carries the (k1 + 1) factor of BM25.
-     qt AS MATERIALIZED (
-       SELECT q.lexeme AS term,
-              (${k1}::float8 + 1) * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
-       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', ${query}))) q
-       CROSS JOIN stats
-       ${documentFrequency}
-     )`;
-  // BM25 of one posting, in float8 throughout (numeric arithmetic on every posting was the slow part).
-  const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
-  return { ns, statistics, bm25Term };
-}
-
-/** The lexical leg: the best chunks by BM25, filters applied before the limit; with a scope filter, its selection too. */
-async function lexicalLeg(request: SearchRequest, limit: number): Promise<LexicalResult> {
-  const scoped = hasScopeFilter(request);
-  const { params, add, filter } = statement(request, scoped ? "selected" : undefined);
-  const { ns, statistics, bm25Term } = bm25Sql(request, add);
-  // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
-  // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
-  const filtered =
-    request.identityId !== undefined || Boolean(request.metadata && Object.keys(request.metadata).length);
-  const postingScopes = scoped && !filtered ? "AND p.scope_key = ANY((SELECT keys FROM selected)::text[])" : "";
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<
-    { bm25_max: number; hits: LexicalHit[]; scope_keys: string[] | null; scope_chunk_count: number | null }[]
-  >(
-    `WITH ${statistics},
-     ${scoped ? `${selectedScopesSql(request, add)},` : ""}
-     lex AS (
-       SELECT p.chunk_id, sum(${bm25Term}) AS bm25
-       FROM qt
-       JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term ${postingScopes}
-       ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter()}` : ""}
-       CROSS JOIN stats
-       GROUP BY p.chunk_id
-       ORDER BY bm25 DESC
-       LIMIT ${add(limit)}
-     )
-     SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
-            ${scoped ? "(SELECT keys FROM selected)" : "NULL"} AS scope_keys,
-            ${scoped ? "(SELECT chunk_count FROM selected)" : "NULL"} AS scope_chunk_count,
-            COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'row', json_build_object(
-                        'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata, 'scopes', m.scopes,
-                        'identity_id', m.identity_id, 'created_at', m.created_at)) ORDER BY lex.bm25 DESC)
-                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id), '[]'::json) AS hits`,
-    ...params,
-  );
-  for (const hit of row.hits) hit.row.created_at = new Date(hit.row.created_at);
-  const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
-  return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit, selection };
-}
-
-/**
- * The vector leg: the nearest chunks by cosine (pgvector HNSW), filters applied before the limit,
- * and in the same statement the cosines of `alsoChunkIds` (the lexical hits that can rank). Chunks
- * embedded by another model live in another space: they wait for `memgw reembed`, found by words only.
- */
-async function vectorLeg(
-  request: SearchRequest,
-  selection: ScopeSelection | undefined,
-  vector: number[],
-  limit: number,
-  alsoChunkIds: string[],
-) {
-  const { params, add, filter } = statement(request, selection?.keys);
-  // Cast once: a parameter cast inside the expression would parse the vector's text again for every row.
-  const vec = "(SELECT v FROM query_vector)";
-  const model = `${add(embedder().model)}::text`;
-  // Adding zero hides the distance from the HNSW index, so the planner sorts the selected chunks exactly.
-  const exact =
-    selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
-  return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
-    `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
-     (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
-      FROM memory_chunks c
-      WHERE ${filter()} AND c.embedding_model = ${model}
-      ORDER BY ${exact ? `(c.embedding <=> ${vec}) + 0` : `c.embedding <=> ${vec}`}
-      LIMIT ${add(limit)})
-     UNION ALL
-     SELECT c.id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8
-     FROM memory_chunks c
-     WHERE c.id = ANY(${add(alsoChunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${model}`,
-    ...params,
-  );
-}
-
-/** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
-async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number>> {
-  const { params, add } = statement(request);
-  const { ns, statistics, bm25Term } = bm25Sql(request, add);
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<{ chunk_id: string; bm25: number }[]>(
-    `WITH ${statistics}
-     SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25
-     FROM qt
-     JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = ANY(${add(chunkIds)}::text[])
-     CROSS JOIN stats
-     GROUP BY p.chunk_id`,
-    ...params,
-  );
-  return new Map(rows.map((row) => [row.chunk_id, row.bm25]));
-}
-
-async function chunkRows(
-  request: SearchRequest,
-  selection: ScopeSelection | undefined,
-  chunkIds: string[],
-): Promise<Map<string, ChunkRow>> {
-  const { params, add, filter } = statement(request, selection?.keys);
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<ChunkRow[]>(
-    `SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at
-     FROM memory_chunks c WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()}`,
-    ...params,
-  );
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-/**
- * The lexical hits whose cosine can change the results. A hit scores between half its lexical share
- * (cosine 0) and all of it (cosine 1), so the topK-th memory by lexical share scores at least half of
- * its own, and a hit below that can neither enter the results nor raise its memory's score in them.
- */
-export function hitsThatCanRank(lexical: LexicalResult, topK: number): string[] {
-  const memories = new Set<string>();
-  let floor = 0;
-  for (const hit of lexical.hits) {
-    memories.add(hit.row.memory_id);
-    if (memories.size === topK) {
-      floor = hit.bm25 / 2;
-      break;
-    }
-  }
-  return lexical.hits.filter((hit) => hit.bm25 >= floor).map((hit) => hit.chunk_id);
-}
-
-/** The best chunk of each memory, best first. */
-function bestPerMemory<T extends { memoryId: string; chunkId: string; score: number }>(chunks: T[]): T[] {
-  const best = new Map<string, T>();
-  for (const chunk of chunks) {
-    const previous = best.get(chunk.memoryId);
-    if (!previous || previous.score < chunk.score) best.set(chunk.memoryId, chunk);
-  }
-  return [...best.values()].sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
-}
-
-/**
  * Best chunks for a query, one per memory, best first. While the query is being embedded, the lexical
  * leg (BM25 over the namespace's postings) runs; once the query vector is there, one statement finds
  * the nearest chunks (pgvector HNSW) and the cosines of the lexical hits that can still rank, and the
- * candidates are fused. Every filter applies inside the SQL, before each leg's limit. The BM25 of a vector candidate the lexical leg left out is
- * at most the leg's lowest hit; it is computed only when that bound could place it in the results.
+ * candidates are fused. Every filter applies inside the SQL, before each leg's limit. The BM25 of a
+ * vector candidate the lexical leg left out is at most the leg's lowest hit; it is computed only when
+ * that bound could place it in the results.
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";

@@ -204,7 +204,10 @@ export async function resolveTarget(
   return namespace;
 }
 
-/** The namespaces a console user may grant to keys they create: all for owners and admins, their own grants for members. */
+/**
+ * The namespaces a console user may grant to keys they create:
+ * all for owners and admins, their own grants for members.
+ */
 export async function namespacesForMember(orgId: string, userId: string, role: Role) {
   const prisma = await db();
   return prisma.namespace.findMany({

@@ -59,7 +59,10 @@ function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
   }
 }
 
-/** Adds the person (creating their account, without a password, if they have none) and returns whether the account is new. */
+/**
+ * Adds the person (creating their account, without a password, if they have none)
+ * and returns whether the account is new.
+ */
 export async function inviteMember(input: { orgId: string; email: string; role: Role; byRole?: Role }, actor: Actor) {
   assertMayTouchOwners(input.byRole, [input.role]);
   const prisma = await db();

@@ -37,7 +37,8 @@ export async function hitRateLimit(rule: RateLimitRule, key: string, now = Date.
   const [row] = await prisma.$queryRawUnsafe<{ count: number }[]>(
     `INSERT INTO rate_limit_counters (rule, key_hash, window_start, count) VALUES ($1, $2, $3::timestamptz, 1)
      ON CONFLICT (rule, key_hash) DO UPDATE SET
-       count = CASE WHEN rate_limit_counters.window_start = EXCLUDED.window_start THEN rate_limit_counters.count + 1 ELSE 1 END,
+       count = CASE WHEN rate_limit_counters.window_start = EXCLUDED.window_start
+                    THEN rate_limit_counters.count + 1 ELSE 1 END,
        window_start = EXCLUDED.window_start
      RETURNING count`,
     rule.name,
