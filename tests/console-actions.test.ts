@@ -64,3 +64,17 @@ test("a page's slug no organization can have is not found (404), not a database 
   expect(await organizationAccess("acme\u0000")).toMatchObject({ membership: null, blocked: false });
   expect(await organizationAccess("no-such-org")).toMatchObject({ membership: null, blocked: false });
 });
+
+describe("formFailure", () => {
+  test("an upstream error's own text (a provider's message) never reaches the page; it is logged", async () => {
+    const { formFailure } = await import("@/lib/console/action");
+    const { UpstreamError, ForbiddenError } = await import("@/lib/errors");
+    const upstream = new UpstreamError("The provider said: invalid api key sk-live-123");
+    expect(formFailure(upstream)).toEqual({ ok: false, error: "Something went wrong on our side. Please try again." });
+    expect(consoleError).toHaveBeenCalledWith("[memgw] console action failed:", upstream);
+    expect(formFailure(new ForbiddenError("Only owners may do this."))).toEqual({
+      ok: false,
+      error: "Only owners may do this.",
+    });
+  });
+});

@@ -3,7 +3,7 @@ import type { z } from "zod";
 import type { Actor } from "@/lib/audit/audit";
 import { fieldMessages, issueDetails } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { describeError } from "@/lib/http/errors";
+import { describeError, INTERNAL_MESSAGE } from "@/lib/http/errors";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { currentSession, organizationAccess } from "./session";
 
@@ -100,7 +100,11 @@ export function parseForm<S extends z.ZodType>(
  */
 export function formFailure(error: unknown): ActionFailure {
   const refusal = describeError(error);
-  if (refusal.status >= 500) return { ok: false, error: refusal.message };
+  // An upstream or unavailable error may carry a provider's own text: the page gets the generic message.
+  if (refusal.status >= 500) {
+    if (refusal.code !== "INTERNAL_SERVER_ERROR") console.error("[memgw] console action failed:", error);
+    return { ok: false, error: INTERNAL_MESSAGE };
+  }
   const fields = refusal.details?.length ? fieldMessages(refusal.details) : undefined;
   return { ok: false, error: refusal.message, ...(fields && { fields }) };
 }

@@ -55,7 +55,7 @@ export interface ErrorReport {
   headers?: Record<string, string>;
 }
 
-const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
+export const INTERNAL_MESSAGE = "Something went wrong on our side. Please try again.";
 
 /**
  * Any thrown value as it is reported: a domain error by its class, a unique violation as 409, anything
