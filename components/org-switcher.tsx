@@ -10,14 +10,14 @@ export function OrgSwitcher({
 }) {
   const hydrated = useHydrated();
   return (
-    <label className="flex items-center gap-2 text-sm">
+    <label className="flex w-full items-center gap-2 text-sm">
       <span className="sr-only">Organization</span>
       <select
         aria-label="Organization"
         value={current}
         disabled={!hydrated}
-        onChange={(event) => window.location.assign(`/${event.target.value}/keys`)}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm font-medium"
+        onChange={(event) => window.location.assign(`/${event.target.value}`)}
+        className="w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm font-medium"
       >
         {organizations.map((org) => (
           <option key={org.slug} value={org.slug}>

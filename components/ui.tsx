@@ -140,3 +140,61 @@ export type FieldErrors = Record<string, string>;
 export function fieldErrors(issues: { path: PropertyKey[]; message: string }[]): FieldErrors {
   return fieldMessages(issueDetails(issues));
 }
+
+/** A page's title, what it is for, and its main actions. */
+export function PageHeader({
+  title,
+  description,
+  actions,
+}: {
+  title: string;
+  description?: ReactNode;
+  actions?: ReactNode;
+}) {
+  return (
+    <div className="mb-6 flex flex-wrap items-start justify-between gap-4">
+      <div className="min-w-0">
+        <h1 className="break-words text-2xl font-semibold">{title}</h1>
+        {description && <p className="mt-1 text-sm text-slate-600">{description}</p>}
+      </div>
+      {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
+    </div>
+  );
+}
+
+/** What a list shows when it has nothing yet: what the thing is and the first step to take. */
+export function EmptyState({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <div className="rounded-lg border border-dashed border-slate-300 bg-white px-6 py-10 text-center">
+      <h2 className="text-base font-semibold text-slate-800">{title}</h2>
+      <div className="mx-auto mt-2 max-w-prose text-sm text-slate-600">{children}</div>
+      {action && <div className="mt-4 flex justify-center">{action}</div>}
+    </div>
+  );
+}
+
+/**
+ * Previous / next links of a paginated list. The hrefs keep the page's other query parameters (its
+ * filters); a missing href is a disabled end.
+ */
+export function Pager({ previous, next, summary }: { previous?: string; next?: string; summary?: ReactNode }) {
+  const link = (href: string | undefined, label: string, rel: string) =>
+    href ? (
+      <a href={href} rel={rel} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
+        {label}
+      </a>
+    ) : (
+      <span aria-disabled="true" className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-400">
+        {label}
+      </span>
+    );
+  return (
+    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
+      <span className="text-slate-600">{summary}</span>
+      <span className="flex gap-2">
+        {link(previous, "Previous", "prev")}
+        {link(next, "Next", "next")}
+      </span>
+    </nav>
+  );
+}

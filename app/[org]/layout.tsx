@@ -2,11 +2,17 @@ import type { ReactNode } from "react";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { SignOutButton } from "@/components/sign-out-button";
 import { RememberOrganization } from "@/components/remember-organization";
+import { SidebarNav, type NavEntry } from "@/components/sidebar-nav";
 import { Notice } from "@/components/ui";
 import { allowedMethods, METHOD_LABELS, requireOrganization } from "@/lib/console/session";
 import { organizationsOfUser } from "@/lib/orgs/members";
 
 export const dynamic = "force-dynamic";
+
+// Above the page on a phone, beside it from the md breakpoint.
+const SIDEBAR =
+  "border-b border-slate-200 bg-white px-4 py-3 " +
+  "md:min-h-[calc(100vh-57px)] md:w-56 md:shrink-0 md:border-b-0 md:border-r md:py-5";
 
 export default async function OrganizationLayout({
   children,
@@ -19,36 +25,30 @@ export default async function OrganizationLayout({
   const access = await requireOrganization(slug);
   const { org, user, session } = access;
   const organizations = await organizationsOfUser(user.id);
-  const nav = [
-    ["keys", "API keys"],
-    ["members", "Members"],
-    ["settings", "Settings"],
+  const admin = access.membership.role !== "member";
+  const nav: NavEntry[] = [
+    { path: "", label: "Overview" },
+    { path: "namespaces", label: "Namespaces" },
+    { path: "identities", label: "Identities" },
+    { path: "scopes", label: "Scopes" },
+    { path: "keys", label: "API keys" },
+    { path: "members", label: "Members" },
+    ...(admin ? [{ path: "audit", label: "Audit log" }] : []),
+    { path: "settings", label: "Settings" },
   ];
   return (
     <div className="min-h-screen">
       {/* Rendering only reads: the browser records the organization opened, for the next sign-in to land here. */}
       {!access.blocked && user.lastOrgId !== org.id && <RememberOrganization orgSlug={org.slug} />}
       <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-4 px-6 py-3">
+        <div className="flex flex-wrap items-center gap-4 px-6 py-3">
           <a href="/" className="text-sm font-semibold text-indigo-600">
             Memory Gateway
           </a>
-          <OrgSwitcher current={org.slug} organizations={organizations} />
-          {!access.blocked && (
-            <nav className="flex gap-1 text-sm">
-              {nav.map(([path, label]) => (
-                <a
-                  key={path}
-                  href={`/${org.slug}/${path}`}
-                  className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100"
-                >
-                  {label}
-                </a>
-              ))}
-            </nav>
-          )}
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
-            <span data-testid="signed-in-as">{user.email}</span>
+            <span data-testid="signed-in-as" className="hidden sm:inline">
+              {user.email}
+            </span>
             <a href="/account" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
               Account
             </a>
@@ -56,30 +56,40 @@ export default async function OrganizationLayout({
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-5xl px-6 py-8">
-        {access.blocked ? (
-          <div className="max-w-xl space-y-4">
-            <h1 className="text-xl font-semibold">{org.name} needs another sign-in method</h1>
-            <Notice tone="error">
-              You signed in with {METHOD_LABELS[session.method]}
-              {session.method === "sso" ? " through another organization" : ""}, which {org.name} does not allow.
-            </Notice>
-            <p className="text-sm text-slate-700">
-              Sign out, then sign in with{" "}
-              {allowedMethods(org)
-                .map((m) => METHOD_LABELS[m])
-                .join(" or ")}
-              :
-            </p>
-            <SignOutButton
-              label="Sign out and sign in again"
-              callbackUrl={`/sign-in?method=${allowedMethods(org)[0]}`}
-            />
+      <div className="md:flex">
+        <aside className={SIDEBAR}>
+          <div className="mb-3">
+            <OrgSwitcher current={org.slug} organizations={organizations} />
           </div>
-        ) : (
-          children
-        )}
-      </main>
+          {!access.blocked && <SidebarNav orgSlug={org.slug} entries={nav} />}
+        </aside>
+        <main className="min-w-0 flex-1 px-4 py-6 sm:px-6 md:py-8">
+          <div className="mx-auto max-w-6xl">
+            {access.blocked ? (
+              <div className="max-w-xl space-y-4">
+                <h1 className="text-xl font-semibold">{org.name} needs another sign-in method</h1>
+                <Notice tone="error">
+                  You signed in with {METHOD_LABELS[session.method]}
+                  {session.method === "sso" ? " through another organization" : ""}, which {org.name} does not allow.
+                </Notice>
+                <p className="text-sm text-slate-700">
+                  Sign out, then sign in with{" "}
+                  {allowedMethods(org)
+                    .map((m) => METHOD_LABELS[m])
+                    .join(" or ")}
+                  :
+                </p>
+                <SignOutButton
+                  label="Sign out and sign in again"
+                  callbackUrl={`/sign-in?method=${allowedMethods(org)[0]}`}
+                />
+              </div>
+            ) : (
+              children
+            )}
+          </div>
+        </main>
+      </div>
     </div>
   );
 }

@@ -1,29 +1,66 @@
 import { ForbiddenError } from "@/lib/errors";
 import type { Actor } from "@/lib/audit/audit";
+import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys";
-import { namespacesOfMember } from "./permissions";
+import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
+import type { Scopes } from "./scopes";
 
-/** Who is acting on the API and MCP: an API key. Console users act through lib/console, audited as a user Actor. */
-export type Principal = ApiKeyPrincipal;
+/**
+ * A person acting in the console: a member of the organization, with what their role allows in the
+ * namespaces they may see (namespacesOfMember). The console calls the same domain functions as the API
+ * with it, so a person sees and changes exactly what the same rules allow a key.
+ */
+export interface MemberPrincipal {
+  kind: "member";
+  orgId: string;
+  userId: string;
+  role: Role;
+  permissions: Permission[];
+  /** People are not bound to scopes: always empty (the type matches a key's). */
+  scopes: Scopes;
+}
+
+/** Who is acting: an API key (the API and MCP) or a member of the organization (the console). */
+export type Principal = ApiKeyPrincipal | MemberPrincipal;
+
+export function memberPrincipal(member: { orgId: string; userId: string; role: Role }): MemberPrincipal {
+  return {
+    kind: "member",
+    orgId: member.orgId,
+    userId: member.userId,
+    role: member.role,
+    permissions: [...ROLE_PERMISSIONS[member.role]],
+    scopes: {},
+  };
+}
 
 export function actorOf(principal: Principal): Actor {
+  if (principal.kind === "member") return { type: "user", id: principal.userId };
   return { type: "api_key", id: principal.keyId };
 }
 
 /** The grant rows that give this principal access to a namespace. */
-export function grantsOf(principal: Pick<Principal, "keyId">) {
-  return { apiKeyId: principal.keyId };
+export function grantsOf(principal: Principal): { apiKeyId: string } | { userId: string } {
+  return principal.kind === "member" ? { userId: principal.userId } : { apiKeyId: principal.keyId };
+}
+
+/** Who a principal's work is queued and rate-limited as (the embedder's fair share). */
+export function requesterOf(principal: Principal) {
+  return { orgId: principal.orgId, keyId: principal.kind === "member" ? `user:${principal.userId}` : principal.keyId };
 }
 
 /**
- * The namespaces a principal may use, as a Prisma filter on namespaces: those of its organization granted
- * to the key and, when the key's creator is now a member, also granted to that member. A member may only
- * give a key the namespaces granted to them (console key creation), so a key must not keep a namespace
- * once its creator could no longer grant it: demoted from owner or admin, or their own grant removed.
- * Owners' and admins' keys, and operator keys (no creator), reach every namespace granted to the key.
+ * The namespaces a principal may use, as a Prisma filter on namespaces.
+ * - A member: every namespace of the organization for owners and admins, those granted to them otherwise.
+ * - A key: those of its organization granted to the key and, when the key's creator is now a member, also
+ *   granted to that member. A member may only give a key the namespaces granted to them (console key
+ *   creation), so a key must not keep a namespace once its creator could no longer grant it: demoted from
+ *   owner or admin, or their own grant removed. Owners' and admins' keys, and operator keys (no creator),
+ *   reach every namespace granted to the key.
  * Checked in the same query as the namespace itself (an EXISTS more), never a separate round trip.
  */
-export function namespaceAccess(principal: Pick<Principal, "orgId" | "keyId" | "creator">) {
+export function namespaceAccess(principal: Principal) {
+  if (principal.kind === "member") return { orgId: principal.orgId, ...namespacesOfMember(principal) };
   const { creator } = principal;
   const creatorGrant = creator ? [namespacesOfMember(creator)] : [];
   return { orgId: principal.orgId, AND: [{ grants: { some: grantsOf(principal) } }, ...creatorGrant] };
@@ -32,6 +69,24 @@ export function namespaceAccess(principal: Pick<Principal, "orgId" | "keyId" | "
 export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
   return Object.keys(principal.scopes).length > 0;
 }
+
+/** Refuses what needs `permission` to a principal without it (a key's own message says why it lacks it). */
+export function assertPermission(principal: Principal, permission: Permission, missingForKey: () => string) {
+  if (principal.permissions.includes(permission)) return;
+  throw new ForbiddenError(
+    principal.kind === "member"
+      ? `This needs ${PERMISSION_LABELS[permission]} access, which the ${principal.role} role does not have.`
+      : missingForKey(),
+  );
+}
+
+/** How the console names each permission. */
+export const PERMISSION_LABELS: Record<Permission, string> = {
+  NAMESPACE_READ: "read",
+  NAMESPACE_WRITE: "write",
+  NAMESPACE_MANAGE: "manage",
+  INTEGRATION_MANAGE: "integrations",
+};
 
 /**
  * A key with scopes may change or reveal only memories inside its scopes. Managing a namespace (creating,

@@ -1,5 +1,6 @@
 import type { Session } from "next-auth";
 import type { z } from "zod";
+import { memberPrincipal, type MemberPrincipal } from "@/lib/auth/principal";
 import type { Actor } from "@/lib/audit/audit";
 import { fieldMessages, issueDetails } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
@@ -19,6 +20,8 @@ export interface ConsoleContext {
   email: string;
   role: Role;
   actor: Actor;
+  /** The person as a principal of the domain's functions: what their role allows, in the namespaces they may see. */
+  principal: MemberPrincipal;
   /** How the user signed in: the policy they save must still let this session in. */
   session: Session;
 }
@@ -59,6 +62,7 @@ export async function runConsoleAction<S extends z.ZodType, T>(
       email: access.membership.user.email,
       role: access.membership.role,
       actor: { type: "user", id: access.membership.userId },
+      principal: memberPrincipal(access.membership),
       session: access.session,
     };
     return { ok: true, data: await handler(context, parsed.data) };

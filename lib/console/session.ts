@@ -1,6 +1,7 @@
 import { getServerSession, type Session } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import type { SignInMethod } from "@/lib/auth/console-sessions";
+import { memberPrincipal } from "@/lib/auth/principal";
 import { membershipBySlug, organizationsOfUser } from "@/lib/orgs/members";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { lastOrganizationId } from "@/lib/orgs/users";
@@ -51,6 +52,8 @@ export async function organizationAccess(slug: string) {
     membership,
     org: membership.org,
     user: membership.user,
+    /** The person as a principal of the domain's functions (the same rules as a key, see lib/auth/principal). */
+    principal: memberPrincipal(membership),
     blocked: !sessionAllowedIn(session, membership.org),
   } as const;
 }
@@ -63,9 +66,18 @@ export async function requireOrganization(slug: string) {
   return access;
 }
 
+/**
+ * For a page's data under /{org-slug}: the member's access, or null when the way they signed in is refused
+ * there (the layout says so, and the page must read nothing).
+ */
+export async function memberAccess(slug: string) {
+  const access = await requireOrganization(slug);
+  return access.blocked ? null : access;
+}
+
 /** Where a signed-in user lands: the organization used last, else their first one. */
 export async function landingPath(userId: string): Promise<string> {
   const [lastOrgId, organizations] = await Promise.all([lastOrganizationId(userId), organizationsOfUser(userId)]);
   const last = organizations.find((org) => org.id === lastOrgId) ?? organizations[0];
-  return last ? `/${last.slug}/keys` : "/sign-up?no_organization=1";
+  return last ? `/${last.slug}` : "/sign-up?no_organization=1";
 }

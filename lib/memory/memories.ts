@@ -1,6 +1,6 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import { notFound } from "@/lib/errors";
-import { namespaceAccess, type Principal } from "@/lib/auth/principal";
+import { namespaceAccess, requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
@@ -74,7 +74,7 @@ export async function remember(principal: Principal, target: Target, items: Memo
   const provider = embedder();
   const groups = transactionGroups(prepared);
   // Every group is queued for embedding now, in order; each is written while the next ones are embedded.
-  const requester = { orgId: principal.orgId, keyId: principal.keyId };
+  const requester = requesterOf(principal);
   const embeddings = groups.map((group) =>
     provider.embed(
       group.flatMap((m) => m.chunks),
@@ -155,7 +155,7 @@ async function writeMemories(
         metadata: m.metadata,
         scopes: m.scopes,
         identityId: m.identityId,
-        apiKeyId: principal.keyId,
+        apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
         chunkCount: m.chunks.length,
         createdAt: now,
         updatedAt: now,

@@ -51,7 +51,10 @@ async function assertUnique(
   }
 }
 
-/** Creates the namespace and grants it to its creator, in one transaction. */
+/**
+ * Creates the namespace and, for a key, grants it to that key, in one transaction. A person who may
+ * create namespaces (an owner or admin) sees every namespace of the organization without a grant.
+ */
 export async function createNamespace(principal: Principal, input: CreateNamespaceBody) {
   assertNamespaceWideAllowed(principal, "creating a namespace");
   const prisma = await db();
@@ -66,9 +69,6 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
         externalReferenceId: input.external_reference_id ?? null,
       },
     });
-    const grant = await tx.namespaceGrant.create({
-      data: { id: newId("grt"), orgId: principal.orgId, namespaceId: namespace.id, ...grantsOf(principal) },
-    });
     const actor = actorOf(principal);
     await recordAudit(tx, {
       orgId: principal.orgId,
@@ -78,14 +78,19 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
       targetId: namespace.id,
       details: { name: namespace.name },
     });
-    await recordAudit(tx, {
-      orgId: principal.orgId,
-      actor,
-      action: "grant.create",
-      targetType: "namespace_grant",
-      targetId: grant.id,
-      details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true },
-    });
+    if (principal.kind === "api_key") {
+      const grant = await tx.namespaceGrant.create({
+        data: { id: newId("grt"), orgId: principal.orgId, namespaceId: namespace.id, ...grantsOf(principal) },
+      });
+      await recordAudit(tx, {
+        orgId: principal.orgId,
+        actor,
+        action: "grant.create",
+        targetType: "namespace_grant",
+        targetId: grant.id,
+        details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true },
+      });
+    }
     return namespace;
   });
 }

@@ -51,8 +51,8 @@ export const operations = {
     query: PaginationQuery,
     response: NamespaceSchema,
     paginated: true,
-    async run({ key, query }) {
-      const { items, total } = await listNamespaces(key, query);
+    async run({ principal, query }) {
+      const { items, total } = await listNamespaces(principal, query);
       return new Page(items.map(namespaceJson), total, query);
     },
   }),
@@ -62,13 +62,13 @@ export const operations = {
     body: CreateNamespaceBody,
     response: NamespaceSchema,
     successStatus: 201,
-    run: async ({ key, body }) => namespaceJson(await createNamespace(key, body)),
+    run: async ({ principal, body }) => namespaceJson(await createNamespace(principal, body)),
   }),
   getNamespace: operation({
     permission: "NAMESPACE_READ",
     params: NamespaceIdParams,
     response: NamespaceSchema,
-    run: async ({ key, params }) => namespaceJson(await getNamespace(key, params.id)),
+    run: async ({ principal, params }) => namespaceJson(await getNamespace(principal, params.id)),
   }),
   updateNamespace: operation({
     permission: "NAMESPACE_MANAGE",
@@ -76,21 +76,21 @@ export const operations = {
     params: NamespaceIdParams,
     body: UpdateNamespaceBody,
     response: NamespaceSchema,
-    run: async ({ key, params, body }) => namespaceJson(await updateNamespace(key, params.id, body)),
+    run: async ({ principal, params, body }) => namespaceJson(await updateNamespace(principal, params.id, body)),
   }),
   deleteNamespace: operation({
     permission: "NAMESPACE_MANAGE",
     namespaceWide: "deleting a namespace",
     params: NamespaceIdParams,
     response: DeletedSchema,
-    run: ({ key, params }) => deleteNamespace(key, params.id),
+    run: ({ principal, params }) => deleteNamespace(principal, params.id),
   }),
   listGrants: operation({
     permission: "NAMESPACE_MANAGE",
     namespaceWide: "listing a namespace's grants",
     params: NamespaceIdParams,
     response: z.array(GrantSchema),
-    run: async ({ key, params }) => (await listGrants(key, params.id)).map(grantJson),
+    run: async ({ principal, params }) => (await listGrants(principal, params.id)).map(grantJson),
   }),
   createGrant: operation({
     permission: "NAMESPACE_MANAGE",
@@ -99,14 +99,14 @@ export const operations = {
     body: CreateGrantBody,
     response: GrantSchema,
     successStatus: 201,
-    run: async ({ key, params, body }) => grantJson(await createGrant(key, params.id, body)),
+    run: async ({ principal, params, body }) => grantJson(await createGrant(principal, params.id, body)),
   }),
   deleteGrant: operation({
     permission: "NAMESPACE_MANAGE",
     namespaceWide: "removing a grant",
     params: GrantIdParams,
     response: DeletedSchema,
-    run: ({ key, params }) => deleteGrant(key, params.id, params.grantId),
+    run: ({ principal, params }) => deleteGrant(principal, params.id, params.grantId),
   }),
   // The memory operations note identity and counts for their activity row.
   remember: operation({
@@ -115,9 +115,9 @@ export const operations = {
     response: z.union([MemorySchema, z.array(MemorySchema)]),
     successStatus: 201,
     activity: "remember",
-    async run({ key, body, activity }) {
+    async run({ principal, body, activity }) {
       activity.identityId = body.identity_id;
-      const { memories } = await remember(key, body, memoryItems(body), activity);
+      const { memories } = await remember(principal, body, memoryItems(body), activity);
       activity.details = { memories: memories.length };
       return body.content !== undefined ? memoryJson(memories[0]) : memories.map(memoryJson);
     },
@@ -127,9 +127,9 @@ export const operations = {
     body: RecallBody,
     response: z.array(MatchSchema),
     activity: "recall",
-    async run({ key, body, activity }) {
+    async run({ principal, body, activity }) {
       activity.identityId = body.identity_id;
-      const { matches } = await recall(key, body, activity);
+      const { matches } = await recall(principal, body, activity);
       activity.details = { matches: matches.length };
       return matches.map(matchJson);
     },
@@ -139,9 +139,9 @@ export const operations = {
     body: AskBody,
     response: AskResultSchema,
     activity: "ask",
-    async run({ key, body, activity }) {
+    async run({ principal, body, activity }) {
       activity.identityId = body.identity_id;
-      return ask(key, body, activity);
+      return ask(principal, body, activity);
     },
   }),
   forget: operation({
@@ -149,9 +149,9 @@ export const operations = {
     body: ForgetBody,
     response: ForgetResultSchema,
     activity: "forget",
-    async run({ key, body, activity }) {
+    async run({ principal, body, activity }) {
       activity.identityId = body.identity_id;
-      const { deleted, memoryIds } = await forget(key, body, activity);
+      const { deleted, memoryIds } = await forget(principal, body, activity);
       activity.details = { deleted };
       return { deleted, memory_ids: memoryIds };
     },
@@ -161,7 +161,7 @@ export const operations = {
     params: MemoryIdParams,
     response: MemorySchema,
     activity: "get_memory",
-    run: async ({ key, params, activity }) => memoryJson(await getMemory(key, params.id, activity)),
+    run: async ({ principal, params, activity }) => memoryJson(await getMemory(principal, params.id, activity)),
   }),
 };
 

@@ -1,18 +1,18 @@
 import type { z } from "zod";
 import type { ActivityNote, Operation as ActivityOperation } from "@/lib/activity/activity";
-import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/permissions";
 
 type Schema = z.ZodType;
 
-/** What an operation's function receives: the key, its organization and the parsed parts of the input. */
+/** What an operation's function receives: who acts (a key or a console member), their organization, the input. */
 export interface OperationContext<
   Body extends Schema | undefined = Schema | undefined,
   Query extends Schema | undefined = Schema | undefined,
   Params extends Schema | undefined = Schema | undefined,
 > {
   org: { id: string };
-  key: ApiKeyPrincipal;
+  principal: Principal;
   body: Parsed<Body>;
   query: Parsed<Query>;
   params: Parsed<Params>;
@@ -21,9 +21,9 @@ export interface OperationContext<
 }
 
 /**
- * One operation an API key can run, whatever the transport: the single source of its permission, its
- * validation and the domain function it calls. The HTTP API (lib/api/endpoints.ts binds each to a method
- * and path, and documents it in OpenAPI) and the MCP tools are built from these.
+ * One operation an API key (or a console member) can run, whatever the transport: the single source of its
+ * permission, its validation and the domain function it calls. The HTTP API (lib/api/endpoints.ts binds each
+ * to a method and path, and documents it in OpenAPI), the MCP tools and the console are built from these.
  */
 export interface Operation<
   Body extends Schema | undefined = Schema | undefined,

@@ -1,8 +1,8 @@
 import type { z } from "zod";
 import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
-import { missingPermissionMessage, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
-import { assertNamespaceWideAllowed } from "@/lib/auth/principal";
-import { ForbiddenError, invalidRequest } from "@/lib/errors";
+import { missingPermissionMessage } from "@/lib/auth/api-keys";
+import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
+import { invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
 import { Page, type Pagination } from "@/lib/http/pagination";
 import type { Operation, OperationContext } from "./operation";
@@ -25,7 +25,7 @@ export interface OperationResult {
 }
 
 /**
- * One operation by an authenticated key, whatever the transport: checks the operation's permission
+ * One operation by an authenticated key or a console member, whatever the transport: checks the operation's permission
  * (ForbiddenError), parses path, query and body with its schemas (InvalidError with `details[].field`
  * like `body.memories.3.content`), runs its function, passes the result through the response schema (so
  * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
@@ -33,21 +33,24 @@ export interface OperationResult {
  */
 export async function runOperation(
   operation: Operation,
-  key: ApiKeyPrincipal,
+  principal: Principal,
   input: OperationInput,
   started = performance.now(),
 ): Promise<OperationResult> {
   const activity: ActivityNote = {};
   let status = 500;
   try {
-    if (operation.permission && !key.permissions.includes(operation.permission)) {
-      throw new ForbiddenError(missingPermissionMessage(key, operation.permission));
+    const { permission } = operation;
+    if (permission) {
+      assertPermission(principal, permission, () =>
+        principal.kind === "api_key" ? missingPermissionMessage(principal, permission) : "",
+      );
     }
-    if (operation.namespaceWide) assertNamespaceWideAllowed(key, operation.namespaceWide);
+    if (operation.namespaceWide) assertNamespaceWideAllowed(principal, operation.namespaceWide);
     const params = parse(operation.params, input.params ?? {}, "path");
     const query = parse(operation.query, input.query ?? {}, "query");
     const body = operation.body ? parse(operation.body, await input.body?.(), "body") : undefined;
-    const context: OperationContext = { org: { id: key.orgId }, key, body, query, params, activity };
+    const context: OperationContext = { org: { id: principal.orgId }, principal, body, query, params, activity };
     const result = await operation.run(context);
     status = operation.successStatus ?? 200;
     if (result instanceof Page) {
@@ -59,14 +62,15 @@ export async function runOperation(
     status = errorStatus(error);
     throw error;
   } finally {
-    if (operation.activity) {
+    // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
+    if (operation.activity && principal.kind === "api_key") {
       // Not awaited: the caller does not wait the millisecond the write takes. It starts before the
       // response is returned, so on the embedded database (one connection, statements in order) any
       // later statement sees it; on PostgreSQL it may land a moment after the response.
       void recordActivity({
         ...activity,
-        orgId: key.orgId,
-        apiKeyId: key.keyId,
+        orgId: principal.orgId,
+        apiKeyId: principal.keyId,
         operation: operation.activity,
         status,
         latencyMs: performance.now() - started,

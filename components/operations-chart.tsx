@@ -1,0 +1,69 @@
+"use client";
+// Operations per day as stacked bars (Recharts), with the same numbers as a table for screen readers and
+// for anyone who wants the figures.
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+
+export interface DailyOperations {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  counts: Record<string, number>;
+}
+
+const COLORS = ["#4f46e5", "#0ea5e9", "#10b981", "#f59e0b", "#f43f5e", "#8b5cf6", "#64748b"];
+
+export function OperationsChart({ title, days }: { title: string; days: DailyOperations[] }) {
+  const operations = [...new Set(days.flatMap((d) => Object.keys(d.counts)))].sort();
+  const rows = days.map((d) => ({ day: d.day.slice(5), ...d.counts }));
+  const total = days.reduce((sum, d) => sum + Object.values(d.counts).reduce((a, b) => a + b, 0), 0);
+  return (
+    <figure className="min-w-0">
+      <figcaption className="text-sm font-medium text-slate-700">
+        {title}: {total.toLocaleString("en-US")} operations
+      </figcaption>
+      <div className="mt-2 h-56 w-full" aria-hidden="true">
+        <ResponsiveContainer width="100%" height="100%">
+          <BarChart data={rows} margin={{ top: 4, right: 8, bottom: 0, left: -16 }}>
+            <CartesianGrid strokeDasharray="3 3" vertical={false} stroke="#e2e8f0" />
+            <XAxis dataKey="day" tick={{ fontSize: 11 }} interval="preserveStartEnd" minTickGap={12} />
+            <YAxis allowDecimals={false} tick={{ fontSize: 11 }} />
+            <Tooltip />
+            {operations.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
+            {operations.map((operation, i) => (
+              <Bar key={operation} dataKey={operation} stackId="ops" fill={COLORS[i % COLORS.length]} />
+            ))}
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      <details className="mt-2 text-xs text-slate-600">
+        <summary className="cursor-pointer">Show the numbers</summary>
+        <div className="mt-2 max-h-64 overflow-auto">
+          <table className="min-w-full text-left">
+            <caption className="sr-only">{title}</caption>
+            <thead>
+              <tr>
+                <th className="pr-4 font-medium">Day</th>
+                {operations.map((operation) => (
+                  <th key={operation} className="pr-4 font-medium">
+                    {operation}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {days.map((d) => (
+                <tr key={d.day}>
+                  <td className="pr-4">{d.day}</td>
+                  {operations.map((operation) => (
+                    <td key={operation} className="pr-4 tabular-nums">
+                      {d.counts[operation] ?? 0}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
+    </figure>
+  );
+}
