@@ -1,8 +1,9 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
-// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|report (report:
-// rewrite docs/benchmarks.md from the saved results), BENCH_DATASETS_DIR (default bench/.cache/datasets; how to
-// obtain the datasets: docs/benchmark-datasets.md).
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|console|report
+// (report: rewrite docs/benchmarks.md from the saved results), BENCH_CONSOLE_DATA_DIR (keeps the console
+// section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
+// bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -10,6 +11,7 @@ import path from "node:path";
 import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
+import { measureConsole } from "./console";
 import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES } from "./latency";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
@@ -20,7 +22,8 @@ const datasetsDir = configuredDatasetsDir();
 const only = process.env.BENCH_ONLY;
 if (only !== "report") {
   try {
-    assertDatasetsPresent(datasetsDir, only === "fairness" ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
+    const scifactOnly = only === "fairness" || only === "console";
+    assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
@@ -75,6 +78,16 @@ if (only === undefined || only === "fairness") {
   buildIfNeeded();
   const fairness = await measureFairness({ datasetsDir, log: console.log });
   fs.writeFileSync(path.join(resultsDir, "fairness.json"), JSON.stringify({ ...meta, ...fairness }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "console") {
+  console.log("\nConsole server render time — production build, 100,000 memories, 1,000,000 activity rows:");
+  buildIfNeeded();
+  const consoleResult = await measureConsole({ datasetsDir, log: console.log });
+  fs.writeFileSync(
+    path.join(resultsDir, "console.json"),
+    JSON.stringify({ ...meta, ...consoleResult }, null, 2) + "\n",
+  );
 }
 
 writeReport();
@@ -185,6 +198,26 @@ function writeReport() {
       `| the other organization's POST /remember (${f.singlesDuringBatch} of ${f.singles} during the batch) | ` +
         `p50 ${f.p50.toFixed(0)} ms · p95 ${f.p95.toFixed(0)} ms · max ${f.max.toFixed(0)} ms |`,
     );
+    lines.push("");
+  }
+  const c = read("console.json");
+  if (c) {
+    const loadedBy = c.reusedLoadFrom ? ` (the data loaded on ${c.reusedLoadFrom} and kept)` : "";
+    lines.push(
+      `## Console server render time`,
+      "",
+      `Commit ${c.commit}, ${c.date}; ${c.machine.cpu}, ${c.machine.cores} cores. ` +
+        "Production build, embedded PGlite, over HTTP on loopback, signed in as the owner. One organization with " +
+        `${c.memories.toLocaleString("en")} memories in ${c.namespaces} namespaces (80% in one), ` +
+        `${c.activityRows.toLocaleString("en")} activity rows over 90 days and ${c.identities.toLocaleString("en")} ` +
+        `identities, written with SQL${loadedBy}. Each page is fetched ${c.pages[0]?.requests} times in turn ` +
+        "after 5 unmeasured requests; the time is from the request to the last byte of its HTML. Target: p95 ≤ 300 ms.",
+      "",
+    );
+    lines.push("| page | p50 | p95 | max |", "|---|---|---|---|");
+    for (const p of c.pages) {
+      lines.push(`| ${p.page} | ${p.p50.toFixed(1)} ms | ${p.p95.toFixed(1)} ms | ${p.max.toFixed(1)} ms |`);
+    }
     lines.push("");
   }
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });

@@ -1,8 +1,10 @@
 "use client";
-// The API keys page: the create form, the table, and the two dialogs (the new secret, revoking), each
-// holding its own state; the panel holds only which of them is open.
+// The API keys page: the table and the dialogs (generate, the new secret, edit, revoke), each holding its
+// own state; the panel holds only which of them is open.
 import { useState } from "react";
+import type { Permission } from "@/lib/auth/permissions";
 import { CreateKeyForm } from "./create-key-form";
+import { EditKeyDialog } from "./edit-key-dialog";
 import { KeysTable, type KeyRow } from "./keys-table";
 import { NewKeyDialog } from "./new-key-dialog";
 import { RevokeKeyDialog } from "./revoke-key-dialog";
@@ -12,14 +14,18 @@ export function KeysPanel(props: {
   orgSlug: string;
   keys: KeyRow[];
   namespaces: { id: string; name: string }[];
-  allowedPermissions: string[];
+  allowedPermissions: Permission[];
   canRevokeAll: boolean;
+  canCreateNamespace: boolean;
   currentUserEmail: string;
+  /** From `?scopes=`: the generate dialog opens with these scopes filled in. */
+  initialScopes?: string;
 }) {
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(props.initialScopes !== undefined);
   const [created, setCreated] = useState<{ name: string; secret: string }>();
+  const [editing, setEditing] = useState<KeyRow>();
   const [revoking, setRevoking] = useState<KeyRow>();
-  const [revokeError, setRevokeError] = useState<string>();
+  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
 
   return (
     <div className="space-y-6">
@@ -34,26 +40,13 @@ export function KeysPanel(props: {
         <Button
           onClick={() => {
             setCreating(true);
-            setRevokeError(undefined);
+            setMessage(undefined);
           }}
         >
           Generate key
         </Button>
       </div>
-      {revokeError && !creating && <Notice tone="error">{revokeError}</Notice>}
-
-      {creating && (
-        <CreateKeyForm
-          orgSlug={props.orgSlug}
-          namespaces={props.namespaces}
-          allowedPermissions={props.allowedPermissions}
-          onCreated={(key) => {
-            setCreating(false);
-            setCreated(key);
-          }}
-          onCancel={() => setCreating(false)}
-        />
-      )}
+      {message && <Notice tone={message.tone}>{message.text}</Notice>}
 
       {props.keys.length === 0 ? (
         <Card title="No keys yet">
@@ -62,12 +55,44 @@ export function KeysPanel(props: {
       ) : (
         <KeysTable
           keys={props.keys}
-          mayRevoke={(key) => props.canRevokeAll || key.createdBy === props.currentUserEmail}
+          mayChange={(key) => props.canRevokeAll || key.createdBy === props.currentUserEmail}
+          onEdit={(key) => {
+            setMessage(undefined);
+            setEditing(key);
+          }}
           onRevoke={setRevoking}
         />
       )}
 
+      {creating && (
+        <CreateKeyForm
+          orgSlug={props.orgSlug}
+          namespaces={props.namespaces}
+          allowedPermissions={props.allowedPermissions}
+          canCreateNamespace={props.canCreateNamespace}
+          initialScopes={props.initialScopes}
+          onCreated={(key) => {
+            setCreating(false);
+            setCreated(key);
+          }}
+          onCancel={() => setCreating(false)}
+        />
+      )}
       {created && <NewKeyDialog name={created.name} secret={created.secret} onClose={() => setCreated(undefined)} />}
+      {editing && (
+        <EditKeyDialog
+          orgSlug={props.orgSlug}
+          apiKey={editing}
+          namespaces={props.namespaces}
+          allowedPermissions={props.allowedPermissions}
+          canCreateNamespace={props.canCreateNamespace}
+          onCancel={() => setEditing(undefined)}
+          onDone={(text) => {
+            setEditing(undefined);
+            setMessage({ tone: "success", text });
+          }}
+        />
+      )}
       {revoking && (
         <RevokeKeyDialog
           orgSlug={props.orgSlug}
@@ -75,7 +100,7 @@ export function KeysPanel(props: {
           onCancel={() => setRevoking(undefined)}
           onDone={(error) => {
             setRevoking(undefined);
-            setRevokeError(error);
+            if (error) setMessage({ tone: "error", text: error });
           }}
         />
       )}

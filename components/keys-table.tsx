@@ -1,4 +1,5 @@
 "use client";
+import { permissionWords } from "./key-access-fields";
 import { Button, Table } from "./ui";
 
 export interface KeyRow {
@@ -7,50 +8,98 @@ export interface KeyRow {
   display: string;
   permissions: string[];
   scopes: Record<string, string>;
+  /** The granted namespaces this person may see (a member is not shown the names of the others). */
   namespaces: { id: string; name: string }[];
+  /** Granted namespaces this person may not see. */
+  hiddenNamespaces: number;
   createdBy: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
 }
 
-const COLUMNS = ["Name", "Key", "Permissions", "Scopes", "Namespaces", "Created by", "Created", "Last used", ""];
+const COLUMNS = ["Key", "Permissions", "Namespaces", "Scopes", "Last used", ""];
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "never");
+const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
+const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: "short" });
 const scopePairs = (scopes: Record<string, string>) =>
   Object.entries(scopes)
     .map(([name, value]) => `${name}=${value}`)
     .join(", ");
 
-/** The organization's keys, revoked ones greyed; `onRevoke` is offered on the keys `mayRevoke` allows. */
+function namespaceList(key: KeyRow) {
+  const names = key.namespaces.map((ns) => ns.name);
+  if (key.hiddenNamespaces) names.push(`${key.hiddenNamespaces} more you cannot see`);
+  return names.join(", ");
+}
+
+/**
+ * The organization's keys, revoked ones greyed; Edit and Revoke are offered on the keys `mayChange` allows.
+ * Six columns with long lists (scopes, namespaces) cut to a width, the whole list on hover: the table fits
+ * beside the sidebar at 1280 px with its buttons in view; on a narrow screen it scrolls inside its box.
+ */
 export function KeysTable(props: {
   keys: KeyRow[];
-  mayRevoke: (key: KeyRow) => boolean;
+  mayChange: (key: KeyRow) => boolean;
+  onEdit: (key: KeyRow) => void;
   onRevoke: (key: KeyRow) => void;
 }) {
+  const cell = "px-3 py-2 align-top";
   return (
     <Table columns={COLUMNS}>
-      {props.keys.map((key) => (
-        <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-400" : ""}>
-          <td className="px-4 py-2 font-medium">{key.name}</td>
-          <td className="px-4 py-2 font-mono text-xs">{key.display}</td>
-          <td className="px-4 py-2 text-xs">{key.permissions.join(", ")}</td>
-          <td className="px-4 py-2 text-xs">{scopePairs(key.scopes) || "—"}</td>
-          <td className="px-4 py-2 text-xs">{key.namespaces.map((ns) => ns.name).join(", ") || "—"}</td>
-          <td className="px-4 py-2 text-xs">{key.createdBy ?? "—"}</td>
-          <td className="px-4 py-2 text-xs">{when(key.createdAt)}</td>
-          <td className="px-4 py-2 text-xs">{when(key.lastUsedAt)}</td>
-          <td className="px-4 py-2 text-right">
-            {key.revokedAt ? (
-              <span className="text-xs">Revoked</span>
-            ) : props.mayRevoke(key) ? (
-              <Button variant="secondary" onClick={() => props.onRevoke(key)}>
-                Revoke
-              </Button>
-            ) : null}
-          </td>
-        </tr>
-      ))}
+      {props.keys.map((key) => {
+        const created = `Created ${day(key.createdAt)}${key.createdBy ? ` by ${key.createdBy}` : ""}`;
+        return (
+          <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-400" : ""}>
+            <td className={cell}>
+              <div className="max-w-48 truncate font-medium" title={key.name}>
+                {key.name}
+              </div>
+              <div className="whitespace-nowrap font-mono text-xs text-slate-500">{key.display}</div>
+              <div className="max-w-48 truncate text-xs text-slate-500" title={created}>
+                {created}
+              </div>
+            </td>
+            <td className={`${cell} text-xs`}>
+              <div className="min-w-20 max-w-36">{permissionWords(key.permissions)}</div>
+            </td>
+            <td className={`${cell} text-xs`}>
+              <div className="max-w-32 truncate" title={namespaceList(key)}>
+                {namespaceList(key) || "none"}
+              </div>
+            </td>
+            <td className={`${cell} text-xs`}>
+              <div className="max-w-32 truncate" title={scopePairs(key.scopes)}>
+                {scopePairs(key.scopes) || "—"}
+              </div>
+            </td>
+            <td className={`${cell} whitespace-nowrap text-xs`}>
+              {key.lastUsedAt ? (
+                <>
+                  {day(key.lastUsedAt)}
+                  <div className="text-slate-500">{time(key.lastUsedAt)}</div>
+                </>
+              ) : (
+                "never"
+              )}
+            </td>
+            <td className={`${cell} whitespace-nowrap text-right`}>
+              {key.revokedAt ? (
+                <span className="text-xs">Revoked</span>
+              ) : props.mayChange(key) ? (
+                <span className="inline-flex gap-2">
+                  <Button variant="secondary" onClick={() => props.onEdit(key)}>
+                    Edit
+                  </Button>
+                  <Button variant="secondary" onClick={() => props.onRevoke(key)}>
+                    Revoke
+                  </Button>
+                </span>
+              ) : null}
+            </td>
+          </tr>
+        );
+      })}
     </Table>
   );
 }

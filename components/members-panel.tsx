@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { changeRole, invite, remove } from "@/lib/console/actions/org";
+import { invitationMessage } from "@/lib/console/messages";
 import { assignableRoles, ROLES } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
@@ -28,6 +29,8 @@ export function MembersPanel(props: {
   role: MemberRow["role"];
   currentUserId: string;
   members: MemberRow[];
+  /** Without a mail server (no SMTP_URL), invitation links go to the server log: the form says so. */
+  mailConfigured: boolean;
 }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
@@ -48,7 +51,8 @@ export function MembersPanel(props: {
     const input = InviteForm.safeParse({ email: form.get("email"), role: form.get("role") });
     if (!input.success) return setErrors(fieldErrors(input.error.issues));
     setErrors({});
-    await report(await invite(props.orgSlug, input.data), `Invitation sent to ${input.data.email}.`);
+    const result = await invite(props.orgSlug, input.data);
+    await report(result, result.ok ? invitationMessage(input.data.email, result.data.mailed) : "");
   }
 
   return (
@@ -78,6 +82,14 @@ export function MembersPanel(props: {
             </Field>
             <Button type="submit">Send invitation</Button>
           </form>
+          {!props.mailConfigured && (
+            <div className="mt-3">
+              <Notice>
+                Development mode: no SMTP_URL is set, so the invitation link is printed in the server log instead of
+                being emailed.
+              </Notice>
+            </div>
+          )}
         </Card>
       )}
       <Table columns={["Member", "Role", "Joined", "Last sign-in", ""]}>

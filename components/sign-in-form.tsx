@@ -25,6 +25,8 @@ export function SignInForm(props: {
     props.checkEmail ? "If an account exists for that address, a sign-in link is on its way." : undefined,
   );
   const [busy, setBusy] = useState(false);
+  // Controlled: React resets a form after its action runs, and a wrong password must not cost the email too.
+  const [email, setEmail] = useState("");
   // The page already sanitized it; checked again against this origin because it decides where the browser goes.
   const callbackPath = () => safeCallbackPath(props.callbackUrl, window.location.origin);
 
@@ -115,7 +117,14 @@ export function SignInForm(props: {
       {method === "password" && (
         <form action={passwordSignIn} className="space-y-4">
           <Field label="Email">
-            <Input name="email" type="email" autoComplete="email" required />
+            <Input
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.target.value)}
+            />
           </Field>
           <Field label="Password">
             <Input name="password" type="password" autoComplete="current-password" required />

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { alertOn, generateKey, signInWithPassword, signOut, signUp, unique } from "./console";
+import { alertOn, generateKey, openPage, signInWithPassword, signOut, signUp, unique } from "./console";
 import { mailsTo, nextLinkTo } from "./mail";
 
 test("sign-up, sign-out and password sign-in; a wrong password gets a generic error", async ({ page }) => {
@@ -15,8 +15,8 @@ test("sign-up, sign-out and password sign-in; a wrong password gets a generic er
   await expect(alertOn(page)).toHaveText("The email or password is not right.");
 
   await signInWithPassword(page, email);
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
-  await expect(page).toHaveURL(/\/dana-labs-[a-z0-9]+\/keys$/);
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/dana-labs-[a-z0-9]+$/);
 });
 
 test("five wrong passwords lock the address, and then even the right one is refused", async ({ page }) => {
@@ -38,6 +38,7 @@ test("a key generated in the browser works against the API until it is revoked i
   request,
 }) => {
   await signUp(page, `kim-${unique()}@example.com`, `Kim Corp ${unique()}`);
+  await openPage(page, "API keys");
   await expect(page.getByText("No keys yet")).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/keys-empty.png", fullPage: true });
 
@@ -45,6 +46,7 @@ test("a key generated in the browser works against the API until it is revoked i
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   await expect(page.getByText("give the key a name you will recognize")).toBeVisible();
   await page.getByLabel("Name", { exact: true }).fill("support bot (production)");
+  await page.getByLabel("Custom").check();
   await page.getByLabel("Manage namespaces").check();
   await page.getByRole("button", { name: "Generate", exact: true }).click();
 
@@ -57,7 +59,7 @@ test("a key generated in the browser works against the API until it is revoked i
 
   const row = page.getByTestId("key-row").filter({ hasText: "support bot (production)" });
   await expect(row).toContainText(`mgw_…${secret.slice(-4)}`);
-  await expect(row).toContainText("NAMESPACE_READ, NAMESPACE_MANAGE");
+  await expect(row).toContainText("read, write, manage");
   await expect(page.getByText(secret)).toHaveCount(0);
   await page.screenshot({ path: "test-results/screenshots/keys.png", fullPage: true });
 
@@ -94,13 +96,14 @@ test("switching organizations shows each one's own keys, and the last used one o
   await ana.reload();
   await expect(ana.getByTestId("key-row")).toHaveText([/alpha key/]);
   await ana.getByLabel("Organization").selectOption({ label: beta });
-  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+\/keys$/);
+  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+$/);
+  await openPage(ana, "API keys");
   await expect(ana.getByTestId("key-row")).toHaveText([/beta key/]);
   await expect(ana.getByText("alpha key")).toHaveCount(0);
 
   await signOut(ana);
   await signInWithPassword(ana, email);
-  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+\/keys$/);
+  await expect(ana).toHaveURL(/\/beta-[a-z0-9]+$/);
   await expect(ana.getByLabel("Organization")).toHaveValue(/^beta-/);
 });
 
@@ -119,7 +122,7 @@ test("a magic link arrives by mail, signs in once, and cannot be used again", as
   const link = await nextLinkTo(email, 1);
 
   await page.goto(link);
-  await expect(page).toHaveURL(/\/mo-studio-[a-z0-9]+\/keys$/);
+  await expect(page).toHaveURL(/\/mo-studio-[a-z0-9]+$/);
   await expect(page.getByTestId("signed-in-as")).toHaveText(email);
 
   const other = await browser.newPage();
@@ -171,7 +174,7 @@ test("an invited member signs in from the invitation; a role change and a remova
 
   const max = await browser.newPage();
   await max.goto(await nextLinkTo(email));
-  await expect(max).toHaveURL(new RegExp(`/${orgUrl}/keys$`));
+  await expect(max).toHaveURL(new RegExp(`/${orgUrl}$`));
   await max.getByRole("link", { name: "Members" }).click();
   await expect(max.getByRole("heading", { name: "Members" })).toBeVisible();
   await expect(max.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
@@ -200,9 +203,14 @@ test("the console's pages fit a phone screen; wide tables scroll inside their ow
   await page.setViewportSize({ width: 390, height: 844 });
   await signUp(page, `pia-${unique()}@example.com`, `Pia Phone ${unique()}`);
   await generateKey(page, "phone key");
-  for (const link of ["API keys", "Members", "Settings"]) {
-    await page.getByRole("link", { name: link }).click();
+  const nav = page.getByRole("navigation", { name: "Console" });
+  const links = ["Overview", "Namespaces", "Identities", "Scopes", "API keys", "Members", "Audit log", "Settings"];
+  await expect(nav.getByRole("link")).toHaveText(links);
+  for (const link of links) {
+    await nav.getByRole("link", { name: link, exact: true }).click();
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    // The current page is marked, and only it.
+    await expect(nav.locator('[aria-current="page"]')).toHaveText(link);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, link).toBeLessThanOrEqual(0);
   }

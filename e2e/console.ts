@@ -23,7 +23,8 @@ export async function signUp(page: Page, email: string, organization: string) {
   await page.goto(await nextFinishLinkTo(email));
   await page.getByLabel("Password").fill(PASSWORD);
   await page.getByRole("button", { name: "Finish signing up" }).click();
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  // People land on their organization's overview.
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 }
 
 export async function signInWithPassword(page: Page, email: string, password = PASSWORD) {
@@ -40,8 +41,15 @@ export async function signOut(page: Page) {
 
 /** Generates a key with the form's default permissions and dismisses its secret. */
 export async function generateKey(page: Page, name: string) {
+  if (!new URL(page.url()).pathname.endsWith("/keys")) await openPage(page, "API keys");
   await page.getByRole("button", { name: "Generate key" }).click();
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Generate", exact: true }).click();
   await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+}
+
+/** Opens a console page from the sidebar and waits for its heading. */
+export async function openPage(page: Page, link: string, heading = link) {
+  await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: link, exact: true }).click();
+  await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
 }

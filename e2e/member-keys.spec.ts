@@ -1,6 +1,6 @@
 // Removing a member decides what happens to the API keys they created: revoked, or taken over.
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { signUp, unique } from "./console";
+import { openPage, signUp, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 async function inviteAndSignIn(page: Page, browser: Browser, email: string, role: "admin" | "member") {
@@ -11,7 +11,9 @@ async function inviteAndSignIn(page: Page, browser: Browser, email: string, role
   await expect(page.getByRole("main").getByRole("status")).toHaveText(`Invitation sent to ${email}.`);
   const them = await browser.newPage();
   await them.goto(await nextLinkTo(email));
-  await expect(them.getByRole("heading", { name: "API keys" })).toBeVisible();
+  // An invitation's link lands on the organization's overview.
+  await expect(them.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+  await openPage(them, "API keys");
   return them;
 }
 

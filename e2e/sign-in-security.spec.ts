@@ -15,7 +15,7 @@ test("a callbackUrl leading to another site ends on this one after a password si
     await page.getByLabel("Email").fill(email);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
     expect(new URL(page.url()).origin, callbackUrl).toBe(baseURL);
     await signOut(page);
   }
@@ -50,12 +50,12 @@ test("the account page lists sessions, signs out another one, changes the passwo
   });
   const laptop = await laptopContext.newPage();
   await signInWithPassword(laptop, email);
-  await expect(laptop.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(laptop.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   const phone = await (
     await browser.newContext({ userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) Safari/604.1" })
   ).newPage();
   await signInWithPassword(phone, email);
-  await expect(phone.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(phone.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   await page.getByRole("link", { name: "Account" }).click();
   await expect(page.getByRole("heading", { name: "Your account" })).toBeVisible();
@@ -92,7 +92,7 @@ test("the account page lists sessions, signs out another one, changes the passwo
   await signInWithPassword(phone, email);
   await expect(alertOn(phone)).toHaveText("The email or password is not right.");
   await signInWithPassword(phone, email, "a brand new password");
-  await expect(phone.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(phone.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 
   // "Sign out everywhere" ends this session too.
   await page.reload();
@@ -132,7 +132,7 @@ test("sign-up answers the same for an address that has an account, and mails tha
   await signInWithPassword(page, taken, "somebody else's password");
   await expect(alertOn(page)).toHaveText("The email or password is not right.");
   await signInWithPassword(page, taken);
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 });
 
 test("someone else's sign-up never gives them the account: the owner's magic link drops their password", async ({
@@ -168,7 +168,7 @@ test("someone else's sign-up never gives them the account: the owner's magic lin
   await page.getByRole("button", { name: "Email me a sign-in link" }).click();
   await expect(status(page)).toContainText("a sign-in link is on its way");
   await page.goto(await nextLinkTo(victim, 1));
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   await signInWithPassword(attacker, victim, "the attacker's password");
   await expect(alertOn(attacker)).toHaveText("The email or password is not right.");
   // The finish link, had the attacker got it, no longer makes their password work either.
@@ -184,5 +184,5 @@ test("someone else's sign-up never gives them the account: the owner's magic lin
   await expect(status(page)).toContainText("Password set");
   await signOut(page);
   await signInWithPassword(page, victim, "the victim's own password");
-  await expect(page.getByRole("heading", { name: "API keys" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 });

@@ -55,7 +55,12 @@ async function signInWithSso(page: Page, emailOrSlug: string, idpLogin: string) 
   await page.getByRole("tab", { name: "SSO" }).click();
   await page.getByLabel("Work email or organization slug").fill(emailOrSlug);
   await page.getByRole("button", { name: "Continue with SSO" }).click();
-  await throughIdentityProvider(page, idpLogin, /\/(keys|settings)$|\/sign-in\?.*error=/);
+  // Signed in, people land on the organization's overview (/{slug}).
+  await throughIdentityProvider(
+    page,
+    idpLogin,
+    /127\.0\.0\.1:\d+\/(?!sign-in$)[a-z0-9-]+(\/settings)?$|\/sign-in\?.*error=/,
+  );
 }
 
 async function freshPage(browser: Browser) {
@@ -79,7 +84,7 @@ test("SSO through the organization's identity provider: allowed domains join as 
   // Someone of the domain, new to the gateway: the first SSO sign-in creates the account and a membership.
   const sam = await freshPage(browser);
   await signInWithSso(sam, `sam@${domain}`, `sam@${domain}`);
-  await expect(sam).toHaveURL(new RegExp(`/${slug}/keys$`));
+  await expect(sam).toHaveURL(new RegExp(`/${slug}$`));
   await expect(sam.getByTestId("signed-in-as")).toHaveText(`sam@${domain}`);
   await sam.getByRole("link", { name: "Members" }).click();
   await expect(sam.getByTestId("member-row").filter({ hasText: `sam@${domain}` })).toContainText("member");
@@ -152,7 +157,7 @@ test("an SSO-only organization refuses a password session, explains why and offe
   // Now the identity provider signs in to the same account (still owner).
   await signOut(page);
   await signInWithSso(page, owner, owner);
-  await expect(page).toHaveURL(new RegExp(`/${slug}/keys$`));
+  await expect(page).toHaveURL(new RegExp(`/${slug}$`));
   await page.getByRole("link", { name: "Settings" }).click();
   await saveSignInMethods(page, { sso: true, password: false, magicLink: false });
   await expect(page.getByRole("main").getByRole("status")).toHaveText("Sign-in methods saved.");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { activityRetentionDays, startActivityPruning } from "@/lib/activity/retention";
 import { serveAdminCommands } from "@/lib/admin/socket";
 import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
 import { apiRateLimitPerMinute } from "@/lib/auth/key-rate-limit";
@@ -117,6 +118,7 @@ export async function startGateway(): Promise<void> {
     // Settings read per request are checked now: a wrong one stops the start, not every request.
     apiRateLimitPerMinute();
     checkTrustedProxiesSetting();
+    const retentionDays = activityRetentionDays();
     const database = await getDatabase();
     // `npx memgw` reaches a running server through this socket (embedded database only).
     await serveAdminCommands(database);
@@ -136,6 +138,7 @@ export async function startGateway(): Promise<void> {
       `  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`,
     );
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
+    stopActivityPruning = startActivityPruning(retentionDays);
     gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {
     giveUpDatabase(error as Error);
@@ -155,7 +158,11 @@ function announce(lines: string[]): void {
   );
 }
 
+/** Set once the gateway started: ends the activity log's background pruning. */
+let stopActivityPruning: (() => Promise<void>) | undefined;
+
 async function stopGateway(): Promise<void> {
+  await stopActivityPruning?.();
   await closeEmbedder();
   await closeDatabase();
 }

@@ -1,6 +1,7 @@
 // The HTTP server in front of Next. What Node's HTTP layer answers by itself (431, malformed requests)
 // and what Next answers badly under /api/v1 (a malformed URL: a plain-text 500; an unknown method: an
-// empty 400 or a plain-text 500) go out in the API's JSON envelope; and it drains on shutdown.
+// empty 400 or a plain-text 500) go out in the API's JSON envelope; a page's malformed URL is a plain 400
+// (Next: 500); and it drains on shutdown.
 import http from "node:http";
 
 // Next routes these to the API's handlers, which answer every one of them in the envelope.
@@ -81,6 +82,17 @@ function apiRequestProblem(request) {
   return undefined;
 }
 
+/**
+ * Why a console page's URL is malformed, if it is: Next answers a malformed percent-encoding in a page's
+ * path with a 500 before any page code runs.
+ */
+function pageRequestProblem(request) {
+  const target = request.url ?? "";
+  if (isApiPath(target)) return undefined;
+  const problem = urlProblem(targetPath(target));
+  return problem && `the URL's path ${problem}.`;
+}
+
 function sendEnvelope(response, error) {
   const body = envelope(error);
   response.writeHead(error.status, { ...API_HEADERS, ...error.headers, "content-length": Buffer.byteLength(body) });
@@ -99,6 +111,12 @@ export function createGatewayServer(handle) {
     response.on("finish", () => draining && setImmediate(() => server.closeIdleConnections()));
     const problem = apiRequestProblem(request);
     if (problem) return sendEnvelope(response, problem);
+    const pageProblem = pageRequestProblem(request);
+    if (pageProblem) {
+      return response
+        .writeHead(400, { "content-type": "text/plain; charset=utf-8" })
+        .end(`400 Bad Request: ${pageProblem}`);
+    }
     // Route handlers cannot see the socket: hand its peer address over in a header a client cannot
     // forge (any copy it sent is replaced). lib/net/client-address.ts reads it.
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";

@@ -316,7 +316,7 @@ describe("the key-creation policy is the same for the console and the command li
         { orgId: org.id, name: "m", permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id], createdById: member.id },
         { type: "user", id: member.id },
       );
-    const refusal = { name: "ForbiddenError", message: `You cannot grant namespace ${ns.id}.` };
+    const refusal = { name: "NotFoundError", message: `Namespace ${ns.id} not found.` };
     await expect(make()).rejects.toMatchObject(refusal);
     expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.id } })).status).toBe(201);
     await expect(make()).resolves.toMatchObject({ namespaceIds: [ns.id] });

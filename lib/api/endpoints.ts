@@ -101,4 +101,13 @@ export const endpoints = {
     summary: "One memory, in a namespace granted to the key and within its scopes",
     errors: [404],
   }),
+  listMemories: endpoint(operations.listMemories, {
+    method: "GET",
+    path: "/memories",
+    tag: "Memory",
+    summary:
+      "A namespace's memories, newest first, a page at a time (follow pagination.nextCursor), " +
+      "filtered by identity, scope pairs and metadata values, within the key's scopes",
+    errors: [404],
+  }),
 } satisfies Record<keyof typeof operations, unknown>;

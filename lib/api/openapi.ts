@@ -2,7 +2,7 @@ import { z } from "zod";
 import { publicUrl } from "@/lib/config";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { ERROR_STATUS, ErrorBodySchema } from "@/lib/http/errors";
-import { PaginationSchema } from "@/lib/http/pagination";
+import { CursorPaginationSchema, PaginationSchema } from "@/lib/http/pagination";
 import { McpPathParams } from "@/lib/operations/catalogue";
 import type { Endpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
@@ -72,8 +72,9 @@ function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }) {
   return parameters;
 }
 
-function successContent(data: z.ZodType, paginated = false) {
-  const success = z.object({ success: z.literal(true), data, ...(paginated ? { pagination: PaginationSchema } : {}) });
+function successContent(data: z.ZodType, paginated: boolean | "cursor" = false) {
+  const pagination = paginated === "cursor" ? CursorPaginationSchema : PaginationSchema;
+  const success = z.object({ success: z.literal(true), data, ...(paginated ? { pagination } : {}) });
   return { "application/json": { schema: jsonSchema(success, "output") } };
 }
 

@@ -27,7 +27,7 @@ export function withApiKey(endpoint: Endpoint) {
         key,
         {
           params: (await routeContext?.params) ?? {},
-          query: Object.fromEntries(new URL(request.url).searchParams),
+          query: queryParameters(new URL(request.url).searchParams),
           body: () => readJsonBody(request),
         },
         started,
@@ -37,4 +37,14 @@ export function withApiKey(endpoint: Endpoint) {
       return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
     }
   };
+}
+
+/** The query string as the operation's input: a repeated parameter keeps every value, in order. */
+export function queryParameters(searchParams: URLSearchParams): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const name of new Set(searchParams.keys())) {
+    const values = searchParams.getAll(name);
+    query[name] = values.length === 1 ? values[0] : values;
+  }
+  return query;
 }

@@ -64,22 +64,20 @@ export interface CreateApiKeyInput {
  *   themselves (namespacesOfMember);
  * - permissions: at most what the creator's role allows (ROLE_PERMISSIONS);
  * - scopes: a key with scopes cannot manage namespaces.
+ * Editing a key later (updateApiKey) goes through the same checks (assertKeyPolicy).
  */
 export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
   assertScopedKeyCannotManage(input.permissions, input.scopes);
   const namespaceIds = [...new Set(input.namespaceIds ?? [])];
-  if (namespaceIds.length > KEY_NAMESPACES_MAX) {
-    const message = `A key is granted at most ${KEY_NAMESPACES_MAX} namespaces when created.`;
-    throw new InvalidError(message, [{ field: "namespace_ids", message: TOO_MANY_KEY_NAMESPACES }]);
-  }
+  assertNamespaceCount(namespaceIds, "when created");
   const secret = input.secret ?? generateKeySecret();
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const org = await tx.organization.findUnique({ where: { id: input.orgId } });
     if (!org) throw notFound(`Organization ${input.orgId}`);
     const creator = input.createdById ? await creatingMember(tx, input.orgId, input.createdById) : null;
-    await assertNamespacesGrantable(tx, input.orgId, creator, namespaceIds);
-    if (creator) assertRoleAllows(creator.role, input.permissions);
+    const access = { permissions: input.permissions, scopes: input.scopes ?? {} };
+    await assertKeyPolicy(tx, input.orgId, creator, access, { permissions: input.permissions, namespaceIds });
 
     const key = await tx.apiKey.create({
       data: {
@@ -93,14 +91,7 @@ export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
         createdById: input.createdById ?? null,
       },
     });
-    await tx.namespaceGrant.createMany({
-      data: namespaceIds.map((namespaceId) => ({
-        id: newId("grt"),
-        orgId: input.orgId,
-        namespaceId,
-        apiKeyId: key.id,
-      })),
-    });
+    await grantNamespaces(tx, input.orgId, key.id, namespaceIds);
     await recordAudit(tx, {
       orgId: input.orgId,
       actor,
@@ -111,6 +102,126 @@ export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
     });
     return { key, secret, namespaceIds };
   });
+}
+
+export interface UpdateApiKeyInput {
+  orgId: string;
+  keyId: string;
+  /** The member editing (the console): members edit only the keys they created, owners and admins any. */
+  editorId: string;
+  /** Each field left out stays as it is. */
+  permissions?: Permission[];
+  scopes?: Scopes;
+  /** The namespaces the key is granted, as the editor sees them (see below for a member's). */
+  namespaceIds?: string[];
+}
+
+/**
+ * Changes what an existing key may do and reach, under the creation policy (assertKeyPolicy): an editor
+ * gives a key only what they could give a new one (permissions of their role, namespaces they may use);
+ * taking away is always allowed. A member's list of namespaces replaces only the part of the key's grants
+ * they can see: grants outside their reach (added by an admin) are neither shown to them nor removed.
+ * Keys are read from the database on every request (authenticateApiKey), so the change applies to the
+ * key's very next request. Revoked and expired keys are not edited: nothing can use them again.
+ */
+export async function updateApiKey(input: UpdateApiKeyInput, actor: Actor) {
+  const requestedIds = input.namespaceIds && [...new Set(input.namespaceIds)];
+  if (requestedIds) assertNamespaceCount(requestedIds, "");
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const editor = await creatingMember(tx, input.orgId, input.editorId);
+    const ownKeysOnly = editor.role === "member" ? { createdById: editor.userId } : {};
+    const key = await tx.apiKey.findFirst({
+      where: { id: input.keyId, orgId: input.orgId, ...ownKeysOnly },
+      include: { grants: { select: { namespaceId: true } } },
+    });
+    if (!key) throw notFound(`API key ${input.keyId}`);
+    if (key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) {
+      throw new InvalidError(`API key ${key.name} is revoked or expired: nothing can use it, so it cannot be edited.`);
+    }
+    const before = {
+      permissions: key.permissions as Permission[],
+      scopes: parseScopes(key.scopes),
+      namespace_ids: key.grants.map((grant) => grant.namespaceId).sort(),
+    };
+    const permissions = input.permissions ? [...new Set(input.permissions)] : before.permissions;
+    const scopes = input.scopes ?? before.scopes;
+    const namespaceIds = requestedIds
+      ? [...new Set([...requestedIds, ...(await grantsOutOfReach(tx, input.orgId, editor, before.namespace_ids))])]
+      : before.namespace_ids;
+    const granting = {
+      permissions: permissions.filter((permission) => !before.permissions.includes(permission)),
+      namespaceIds: namespaceIds.filter((id) => !before.namespace_ids.includes(id)),
+    };
+    await assertKeyPolicy(tx, input.orgId, editor, { permissions, scopes }, granting);
+    // An owner editing a member's key: the key stays within its creator's role too (it would be withheld).
+    const creator = key.createdById && key.createdById !== editor.userId ? await keyCreator(tx, key) : null;
+    if (creator) assertRoleAllows(creator.role, granting.permissions, "whose creator is");
+
+    const removedIds = before.namespace_ids.filter((id) => !namespaceIds.includes(id));
+    await tx.namespaceGrant.deleteMany({
+      where: { orgId: input.orgId, apiKeyId: key.id, namespaceId: { in: removedIds } },
+    });
+    await grantNamespaces(tx, input.orgId, key.id, granting.namespaceIds);
+    const updated = await tx.apiKey.update({ where: { id: key.id }, data: { permissions, scopes } });
+    const after = { permissions, scopes, namespace_ids: [...namespaceIds].sort() };
+    await recordAudit(tx, {
+      orgId: input.orgId,
+      actor,
+      action: "api_key.update",
+      targetType: "api_key",
+      targetId: key.id,
+      details: { name: key.name, before, after },
+    });
+    return { key: updated, namespaceIds: after.namespace_ids };
+  });
+}
+
+/**
+ * What a key may be given, whether new or edited: `access` is the key's whole resulting permissions and
+ * scopes; `granting` what the grantor adds (everything for a new key), which must be theirs to give.
+ * `grantor` is null for the operator, whom nothing bounds but the organization.
+ */
+async function assertKeyPolicy(
+  tx: Tx,
+  orgId: string,
+  grantor: { userId: string; role: Role } | null,
+  access: { permissions: Permission[]; scopes: Scopes },
+  granting: { permissions: Permission[]; namespaceIds: string[] },
+) {
+  assertScopedKeyCannotManage(access.permissions, access.scopes);
+  await assertNamespacesGrantable(tx, orgId, grantor, granting.namespaceIds);
+  if (grantor) assertRoleAllows(grantor.role, granting.permissions);
+}
+
+function assertNamespaceCount(namespaceIds: string[], when: string) {
+  if (namespaceIds.length <= KEY_NAMESPACES_MAX) return;
+  const message = `A key is granted at most ${KEY_NAMESPACES_MAX} namespaces${when ? ` ${when}` : ""}.`;
+  throw new InvalidError(message, [{ field: "namespace_ids", message: TOO_MANY_KEY_NAMESPACES }]);
+}
+
+async function grantNamespaces(tx: Tx, orgId: string, apiKeyId: string, namespaceIds: string[]) {
+  await tx.namespaceGrant.createMany({
+    data: namespaceIds.map((namespaceId) => ({ id: newId("grt"), orgId, namespaceId, apiKeyId })),
+  });
+}
+
+/** The key's grants a member editing it cannot see (namespaces not granted to them): their edit keeps these. */
+async function grantsOutOfReach(tx: Tx, orgId: string, editor: { userId: string; role: Role }, ids: string[]) {
+  if (editor.role !== "member" || ids.length === 0) return [];
+  const reachable = await tx.namespace.findMany({
+    where: { orgId, id: { in: ids }, ...namespacesOfMember(editor) },
+    select: { id: true },
+  });
+  return ids.filter((id) => !reachable.some((ns) => ns.id === id));
+}
+
+async function keyCreator(tx: Tx, key: { orgId: string; createdById: string | null }) {
+  if (!key.createdById) return null;
+  const membership = await tx.membership.findUnique({
+    where: { orgId_userId: { orgId: key.orgId, userId: key.createdById } },
+  });
+  return membership && { userId: key.createdById, role: membership.role };
 }
 
 /**
@@ -133,7 +244,8 @@ async function creatingMember(tx: Tx, orgId: string, userId: string) {
 
 /**
  * The namespaces exist in the organization and, for a member, are theirs to grant: a member cannot give
- * a key more reach than they have.
+ * a key more reach than they have. Both refusals read alike ("not found"), so that a member cannot tell
+ * a namespace they are not granted from one that does not exist, nor one of another organization.
  */
 async function assertNamespacesGrantable(
   tx: Tx,
@@ -148,14 +260,15 @@ async function assertNamespacesGrantable(
   });
   const refused = namespaceIds.filter((id) => !reachable.some((ns) => ns.id === id));
   if (refused.length === 0) return;
-  if (creator) throw new ForbiddenError(`You cannot grant namespace ${refused.join(", ")}.`);
-  throw notFound(`Namespace ${refused.join(", ")} in organization ${orgId}`);
+  throw notFound(`Namespace ${refused.join(", ")}`);
 }
 
-function assertRoleAllows(role: Role, permissions: Permission[]) {
+function assertRoleAllows(role: Role, permissions: Permission[], whose?: string) {
   const allowed = ROLE_PERMISSIONS[role];
   const excess = permissions.filter((permission) => !allowed.includes(permission));
-  if (excess.length) throw new ForbiddenError(`A ${role} cannot create a key with ${excess.join(", ")}.`);
+  if (excess.length === 0) return;
+  if (whose) throw new ForbiddenError(`A key ${whose} a ${role} cannot have ${excess.join(", ")}.`);
+  throw new ForbiddenError(`A ${role} cannot give a key ${excess.join(", ")}.`);
 }
 
 /**
@@ -241,7 +354,7 @@ interface AuthenticatedKeyRow {
  * The key's permissions within its creator's current role. Keys without a creator were made by the
  * operator on the `memgw` command line: nothing bounds them but their own list.
  */
-function boundedPermissions(
+export function boundedPermissions(
   key: Pick<AuthenticatedKeyRow, "permissions" | "creator_role">,
 ): Pick<ApiKeyPrincipal, "permissions" | "withheld"> {
   const permissions = key.permissions as Permission[];

@@ -57,7 +57,7 @@ export async function createMagicLink(email: string, callbackPath: string): Prom
 }
 
 export async function sendInvitation(input: { email: string; orgName: string; orgSlug: string; invitedBy: string }) {
-  const url = await createMagicLink(input.email, `/${input.orgSlug}/keys`);
+  const url = await createMagicLink(input.email, `/${input.orgSlug}`);
   const intro = `${input.invitedBy} invited you to ${input.orgName} on Memory Gateway.`;
   const expiry = "The link signs you in once, within 10 minutes; after that, ask for a new link on the sign-in page.";
   await sendMail({

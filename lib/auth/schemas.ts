@@ -21,6 +21,15 @@ export type ApiKeyForm = z.infer<typeof ApiKeyForm>;
 
 export const KeyIdForm = z.strictObject({ key_id: identifier({ min: 1 }) });
 
+/** Editing a key (its namespaces, permissions, scopes): each field left out stays as it is. */
+export const ApiKeyEditForm = z.strictObject({
+  key_id: identifier({ min: 1 }),
+  permissions: ApiKeyForm.shape.permissions.optional(),
+  scopes: Scopes.optional(),
+  namespace_ids: ApiKeyForm.shape.namespace_ids.optional(),
+});
+export type ApiKeyEditForm = z.infer<typeof ApiKeyEditForm>;
+
 const Domain = z
   .string()
   .trim()

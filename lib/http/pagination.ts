@@ -44,3 +44,27 @@ export class Page<Item> {
 export function pageWindow(query: PaginationQuery): { skip: number; take: number } {
   return { skip: (query.page - 1) * query.page_size, take: query.page_size };
 }
+
+/** The pagination object of a cursor-paginated list: the spec's fields and where the next page starts. */
+export const CursorPaginationSchema = PaginationSchema.extend({
+  nextCursor: z.string().nullable().describe("pass it as `cursor` for the next page; null on the last page"),
+}).describe(
+  "page counts from 1 on the first page (no cursor) and grows by one with each nextCursor followed; " +
+    "total and totalPages count what the filters match now",
+);
+export type CursorPagination = z.infer<typeof CursorPaginationSchema>;
+
+/** One page of a cursor-paginated list (keyset pagination: see lib/memory/list.ts). */
+export class CursorPage<Item> extends Page<Item> {
+  constructor(
+    items: Item[],
+    total: number,
+    readonly position: { page: number; pageSize: number; nextCursor: string | null },
+  ) {
+    super(items, total, { page: position.page, page_size: position.pageSize });
+  }
+
+  override get pagination(): CursorPagination {
+    return { ...super.pagination, nextCursor: this.position.nextCursor };
+  }
+}

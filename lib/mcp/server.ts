@@ -48,7 +48,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
     const identityId = args.identity_id ?? context.identityHeader;
     const body = { ...args, namespace_id: context.namespace.id, identity_id: identityId };
     try {
-      const { data } = await runOperation(operation, context.key, { body: async () => body });
+      const { data } = await runOperation(operation, context.key, { body: async () => body, transport: "mcp" });
       return { content: [{ type: "text", text: JSON.stringify(data, null, 2) }] };
     } catch (error) {
       const failure = describeError(error);

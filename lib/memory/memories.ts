@@ -309,8 +309,16 @@ export async function getMemory(principal: Principal, id: string, activity: Acti
   return memory;
 }
 
-/** Deletes the memories matching every selector given (within the key's scopes), with their chunks and vectors. */
-export async function forget(principal: Principal, body: ForgetBody, activity: ActivityNote = {}) {
+/**
+ * Deletes the memories matching every selector given (within the key's scopes), with their chunks and vectors.
+ * `inTransaction` runs in the deletion's transaction (a console deletion's audit entry; throwing undoes it).
+ */
+export async function forget(
+  principal: Principal,
+  body: ForgetBody,
+  activity: ActivityNote = {},
+  inTransaction?: (tx: Tx, forgotten: { namespaceId: string; memoryIds: string[] }) => Promise<void>,
+) {
   const namespace = await resolveTarget(principal, body);
   activity.namespaceId = namespace.id;
   const scopes = effectiveScopes(principal.scopes, body.scopes);
@@ -335,12 +343,16 @@ export async function forget(principal: Principal, body: ForgetBody, activity: A
     );
     const memoryIds = doomed.map((row) => row.id);
     await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
+    await inTransaction?.(tx, { namespaceId: namespace.id, memoryIds });
     return { namespace, deleted: memoryIds.length, memoryIds };
   });
 }
 
-/** Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term statistics. */
-async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
+/**
+ * Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term
+ * statistics: the one deletion path (forget, a failed batch, forgetting an identity).
+ */
+export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
   for (let i = 0; i < memoryIds.length; i += ROWS_PER_STATEMENT * 10) {
     const batch = memoryIds.slice(i, i + ROWS_PER_STATEMENT * 10);
     const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(

@@ -15,7 +15,7 @@ export const LIMITS = {
   forgetIds: 1_000,
 } as const;
 
-const TargetId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
+export const TargetId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 const Target = {
   namespace_id: TargetId.optional(),
   external_reference_id: TargetId.optional(),
@@ -23,9 +23,9 @@ const Target = {
 export type Target = { namespace_id?: string; external_reference_id?: string };
 
 /** The OpenAPI document's statement of the rule exactlyOneTarget enforces. */
-const TARGET_RULE = { oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] };
+export const TARGET_RULE = { oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] };
 
-function exactlyOneTarget(body: Target, ctx: z.RefinementCtx) {
+export function exactlyOneTarget(body: Target, ctx: z.RefinementCtx) {
   if ((body.namespace_id === undefined) === (body.external_reference_id === undefined)) {
     ctx.addIssue({ code: "custom", message: "send exactly one of namespace_id and external_reference_id", path: [] });
   }

@@ -14,14 +14,27 @@ import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "
 // Managing namespaces and grants is refused to keys with scopes (assertNamespaceWideAllowed), here and
 // not only in the HTTP layer, since every caller of the domain goes through these functions.
 
-export async function listNamespaces(principal: Principal, query: PaginationQuery) {
+/** What narrows a namespace list beyond the principal's access: a part of the name, any case (the console's search). */
+export interface NamespaceFilter {
+  nameContains?: string;
+}
+
+export async function listNamespaces(principal: Principal, query: PaginationQuery, filter: NamespaceFilter = {}) {
   const prisma = await db();
-  const where = namespaceAccess(principal);
+  const search = filter.nameContains
+    ? { name: { contains: literalLikePattern(filter.nameContains), mode: "insensitive" as const } }
+    : {};
+  const where = { ...namespaceAccess(principal), ...search };
   const [items, total] = await Promise.all([
     prisma.namespace.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...pageWindow(query) }),
     prisma.namespace.count({ where }),
   ]);
   return { items, total };
+}
+
+/** Prisma's `contains` is a LIKE pattern: `%`, `_` and the escape `\` typed in a search mean themselves. */
+function literalLikePattern(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }
 
 export async function getNamespace(principal: Principal, id: string) {
@@ -42,12 +55,15 @@ async function assertUnique(
   exceptId?: string,
 ) {
   const not = exceptId ? { NOT: { id: exceptId } } : {};
+  // `details` names the field taken (as a validation error would), so a form can show it next to that field.
   if (fields.name !== undefined && (await tx.namespace.findFirst({ where: { orgId, name: fields.name, ...not } }))) {
-    throw new ConflictError(`A namespace named "${fields.name}" already exists in this organization.`);
+    const message = `A namespace named "${fields.name}" already exists in this organization.`;
+    throw new ConflictError(message, [{ field: "body.name", message }]);
   }
   const ref = fields.externalReferenceId;
   if (ref && (await tx.namespace.findFirst({ where: { orgId, externalReferenceId: ref, ...not } }))) {
-    throw new ConflictError(`A namespace with external_reference_id "${ref}" already exists in this organization.`);
+    const message = `A namespace with external_reference_id "${ref}" already exists in this organization.`;
+    throw new ConflictError(message, [{ field: "body.external_reference_id", message }]);
   }
 }
 

@@ -1,8 +1,9 @@
 // Every operation an API key can run (docs/api.md): the HTTP API's routes and OpenAPI document
 // (lib/api/endpoints.ts) and the MCP tools (lib/mcp/server.ts) are built from this table.
 import { z } from "zod";
-import { Page, PaginationQuery } from "@/lib/http/pagination";
+import { CursorPage, Page, PaginationQuery } from "@/lib/http/pagination";
 import { ask } from "@/lib/memory/ask";
+import { ListMemoriesQuery, listMemories } from "@/lib/memory/list";
 import { forget, getMemory, memoryItems, remember } from "@/lib/memory/memories";
 import { matchJson, recall } from "@/lib/memory/recall";
 import {
@@ -116,8 +117,11 @@ export const operations = {
     successStatus: 201,
     activity: "remember",
     async run({ principal, body, activity }) {
-      activity.identityId = body.identity_id;
-      const { memories } = await remember(principal, body, memoryItems(body), activity);
+      const items = memoryItems(body);
+      // One activity row per request: a batch whose items all name the same identity is that identity's.
+      const identities = new Set(items.map((item) => item.identity_id));
+      activity.identityId = identities.size === 1 ? [...identities][0] : undefined;
+      const { memories } = await remember(principal, body, items, activity);
       activity.details = { memories: memories.length };
       return body.content !== undefined ? memoryJson(memories[0]) : memories.map(memoryJson);
     },
@@ -162,6 +166,18 @@ export const operations = {
     response: MemorySchema,
     activity: "get_memory",
     run: async ({ principal, params, activity }) => memoryJson(await getMemory(principal, params.id, activity)),
+  }),
+  listMemories: operation({
+    permission: "NAMESPACE_READ",
+    query: ListMemoriesQuery,
+    response: MemorySchema,
+    paginated: "cursor",
+    activity: "list_memories",
+    async run({ principal, query, activity }) {
+      const page = await listMemories(principal, query, activity);
+      activity.details = { memories: page.items.length };
+      return new CursorPage(page.items.map(memoryJson), page.total, page);
+    },
   }),
 };
 

@@ -43,7 +43,8 @@ export interface Operation<
   body?: Body;
   /** Schema of the result (of one item, for a paginated list): nothing else leaves the operation. */
   response: Response;
-  paginated?: boolean;
+  /** A list: `true` pages by number (`page`), `"cursor"` by an opaque cursor (`pagination.nextCursor`). */
+  paginated?: boolean | "cursor";
   /** 201 for an operation that creates what it returns: its success's status, over HTTP and in the activity log. */
   successStatus?: 200 | 201;
   /** A memory operation: every call is written to the activity log with its status and latency. */

@@ -13,9 +13,12 @@ import type { Operation, OperationContext } from "./operation";
  */
 export interface OperationInput {
   params?: Record<string, unknown>;
-  query?: Record<string, string>;
+  /** A parameter given once is a string; repeated (`scope=a:1&scope=b:2`), the array of its values. */
+  query?: Record<string, string | string[]>;
   /** Read only once the key is known to have the permission (HTTP bodies can be large). */
   body?: () => Promise<unknown>;
+  /** Said in the activity row's details when not plain HTTP (the overview's "connect MCP" step reads it). */
+  transport?: "mcp";
 }
 
 export interface OperationResult {
@@ -69,6 +72,7 @@ export async function runOperation(
       // later statement sees it; on PostgreSQL it may land a moment after the response.
       void recordActivity({
         ...activity,
+        ...(input.transport && { details: { ...activity.details, transport: input.transport } }),
         orgId: principal.orgId,
         apiKeyId: principal.keyId,
         operation: operation.activity,
@@ -82,6 +86,22 @@ export async function runOperation(
 function parse(schema: z.ZodType | undefined, value: unknown, location: "body" | "query" | "path") {
   if (!schema) return undefined;
   const parsed = schema.safeParse(value);
-  if (!parsed.success) throw invalidRequest(parsed.error.issues, location);
+  if (!parsed.success) {
+    const issues = location === "query" ? repeatedParameterIssues(parsed.error.issues, value) : parsed.error.issues;
+    throw invalidRequest(issues, location);
+  }
   return parsed.data;
+}
+
+/**
+ * A query parameter repeated where the operation expects it once (`page=1&page=2`) is refused by its
+ * schema with a message about its type; say what is wrong instead.
+ */
+function repeatedParameterIssues(issues: readonly z.core.$ZodIssue[], query: unknown) {
+  const given = (query ?? {}) as Record<string, unknown>;
+  return issues.map((issue) => {
+    const name = issue.path.length === 1 ? issue.path[0] : undefined;
+    if (typeof name !== "string" || !Array.isArray(given[name])) return issue;
+    return { ...issue, message: `give ${name} once (it was repeated)` };
+  });
 }

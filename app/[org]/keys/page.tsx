@@ -1,20 +1,30 @@
 import { KeysPanel } from "@/components/keys-panel";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
-import { requireOrganization } from "@/lib/console/session";
+import { memberAccess } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 
-export default async function KeysPage({ params }: { params: Promise<{ org: string }> }) {
-  const { membership } = await requireOrganization((await params).org);
+export default async function KeysPage(props: {
+  params: Promise<{ org: string }>;
+  searchParams: Promise<{ scopes?: string | string[] }>;
+}) {
+  const access = await memberAccess((await props.params).org);
+  if (!access) return null;
+  const { membership } = access;
+  const { scopes } = await props.searchParams;
   const [keys, namespaces] = await Promise.all([
     listApiKeys(membership.orgId),
     namespacesForMember(membership.orgId, membership.userId, membership.role),
   ]);
+  // A member sees the names of the namespaces they may use only, also in other keys' grants.
+  const visible = new Set(namespaces.map((ns) => ns.id));
   return (
     <KeysPanel
       orgSlug={membership.org.slug}
       keys={keys.map((key) => ({
         ...key,
+        namespaces: key.namespaces.filter((ns) => visible.has(ns.id)),
+        hiddenNamespaces: key.namespaces.filter((ns) => !visible.has(ns.id)).length,
         createdAt: key.createdAt.toISOString(),
         lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
         revokedAt: key.revokedAt?.toISOString() ?? null,
@@ -22,7 +32,9 @@ export default async function KeysPage({ params }: { params: Promise<{ org: stri
       namespaces={namespaces}
       allowedPermissions={[...ROLE_PERMISSIONS[membership.role]]}
       canRevokeAll={membership.role !== "member"}
+      canCreateNamespace={membership.role !== "member"}
       currentUserEmail={membership.user.email}
+      initialScopes={typeof scopes === "string" ? scopes.slice(0, 2000) : undefined}
     />
   );
 }

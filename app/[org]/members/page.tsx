@@ -1,5 +1,6 @@
 import { MembersPanel } from "@/components/members-panel";
 import { activeKeysByCreator } from "@/lib/auth/api-keys";
+import { mailConfigured } from "@/lib/auth/mail";
 import { requireOrganization } from "@/lib/console/session";
 import { listMembers } from "@/lib/orgs/members";
 
@@ -11,6 +12,7 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
       orgSlug={membership.org.slug}
       role={membership.role}
       currentUserId={membership.userId}
+      mailConfigured={mailConfigured()}
       members={members.map((m) => ({
         ...m,
         joinedAt: m.joinedAt.toISOString(),

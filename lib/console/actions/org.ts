@@ -4,6 +4,7 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { mailConfigured } from "@/lib/auth/mail";
 import { sendInvitation } from "@/lib/auth/magic-link";
 import { ROLES } from "@/lib/auth/permissions";
 import { ApiKeyForm, KeyIdForm, OidcConnectionForm } from "@/lib/auth/schemas";
@@ -62,7 +63,8 @@ export async function invite(orgSlug: string, form: unknown) {
     await inviteMember({ orgId, email: input.email, role: input.role, byRole }, context.actor);
     await sendInvitation({ email: input.email, orgName, orgSlug, invitedBy: context.email });
     revalidatePath(`/${context.orgSlug}/members`);
-    return null;
+    // Without a mail server the link went to the server log only: the page must say so, not "sent".
+    return { mailed: mailConfigured() };
   });
 }
 

@@ -1,0 +1,247 @@
+import { notFound } from "next/navigation";
+import { ForgetIdentityButton } from "@/components/forget-identity-button";
+import { identityPath, UtcTime } from "@/components/identity-parts";
+import { OperationsChart } from "@/components/operations-chart";
+import { Card, EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
+import { ACTIVITY_OPERATIONS } from "@/lib/activity/activity";
+import { identityActivity, IdentityActivityQuery, identitySummary } from "@/lib/activity/identities";
+import { dailyOperations } from "@/lib/activity/queries";
+import { memberAccess } from "@/lib/console/session";
+import { issueDetails } from "@/lib/errors";
+import { identityMemories } from "@/lib/memory/identities";
+import { IdentityId } from "@/lib/memory/schemas";
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+const SELECT =
+  "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
+  "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
+
+export default async function IdentityPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ org: string; identityId: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
+  const { org, identityId: segment } = await params;
+  const access = await memberAccess(org);
+  if (!access) return null;
+  // Any string an app may send is an identity; anything else (too long, a NUL, bad percent-encoding) is no page.
+  const identity = IdentityId.safeParse(decodeSegment(segment));
+  if (!identity.success) notFound();
+  const identityId = identity.data;
+  const slug = access.org.slug;
+  const raw = await searchParams;
+  const filters = IdentityActivityQuery.safeParse({
+    operation: first(raw.operation) || undefined,
+    status: first(raw.status) || undefined,
+    page: first(raw.page),
+  });
+  const [summary, days, memories, activity] = await Promise.all([
+    identitySummary(access.principal, identityId),
+    dailyOperations(access.principal, { identityId }),
+    identityMemories(access.principal, identityId),
+    filters.success ? identityActivity(access.principal, identityId, filters.data) : null,
+  ]);
+  const canForget = access.membership.role !== "member";
+  const base = identityPath(slug, identityId);
+  const href = (page: number) => {
+    const search = new URLSearchParams();
+    if (filters.success) {
+      if (filters.data.operation) search.set("operation", filters.data.operation);
+      if (filters.data.status) search.set("status", filters.data.status);
+    }
+    if (page > 1) search.set("page", String(page));
+    const text = search.toString();
+    return `${base}${text ? `?${text}` : ""}#activity`;
+  };
+  const filtered = filters.success && (filters.data.operation || filters.data.status);
+  return (
+    <>
+      <PageHeader
+        title="Identity"
+        description={
+          <>
+            <span className="break-all font-mono text-slate-900">{identityId}</span>
+            <br />
+            {summary.memories.toLocaleString("en-US")} {summary.memories === 1 ? "memory" : "memories"} in{" "}
+            {summary.namespaces} {summary.namespaces === 1 ? "namespace" : "namespaces"}
+            {access.membership.role === "member" ? " granted to you" : ""} · last activity{" "}
+            <UtcTime value={summary.lastActivityAt} empty="none" />
+          </>
+        }
+        actions={
+          canForget ? (
+            <ForgetIdentityButton orgSlug={slug} identityId={identityId} memoryCount={summary.memories} />
+          ) : undefined
+        }
+      />
+      <p className="-mt-4 mb-6 text-sm">
+        <a href={`/${slug}/identities`} className="text-indigo-600 hover:underline">
+          ← All identities
+        </a>
+      </p>
+      <div className="space-y-6">
+        <Card title="Activity">
+          <OperationsChart title="Operations per day, last 30 days" days={days} />
+        </Card>
+
+        <section id="activity" className="space-y-3">
+          <h2 className="text-base font-semibold">Recent activity</h2>
+          <form method="get" action={`${base}#activity`} className="flex flex-wrap items-end gap-2 text-sm">
+            <label className="w-40">
+              <span className="font-medium text-slate-700">Operation</span>
+              <select
+                name="operation"
+                defaultValue={filters.success ? (filters.data.operation ?? "") : ""}
+                className={SELECT}
+              >
+                <option value="">Every operation</option>
+                {ACTIVITY_OPERATIONS.map((operation) => (
+                  <option key={operation} value={operation}>
+                    {operation}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label className="w-40">
+              <span className="font-medium text-slate-700">Status</span>
+              <select
+                name="status"
+                defaultValue={filters.success ? (filters.data.status ?? "") : ""}
+                className={SELECT}
+              >
+                <option value="">Every status</option>
+                <option value="success">Succeeded</option>
+                <option value="error">Failed</option>
+                {filters.success && /^\d+$/.test(filters.data.status ?? "") && (
+                  <option value={filters.data.status}>{filters.data.status}</option>
+                )}
+              </select>
+            </label>
+            <button
+              type="submit"
+              className="rounded-md border border-slate-300 bg-white px-4 py-2 font-medium shadow-sm hover:bg-slate-50"
+            >
+              Filter
+            </button>
+            {filtered && (
+              <a href={`${base}#activity`} className="px-2 py-2 text-slate-600 hover:underline">
+                Clear filters
+              </a>
+            )}
+          </form>
+          {!filters.success ? (
+            <Notice tone="error">
+              These filters cannot be used:{" "}
+              {issueDetails(filters.error.issues)
+                .map((d) => `${d.field}: ${d.message}`)
+                .join("; ")}
+              .
+            </Notice>
+          ) : activity!.items.length === 0 ? (
+            <EmptyState title={filtered || activity!.page > 1 ? "No activity matches" : "No activity yet"}>
+              {filtered || activity!.page > 1
+                ? "Nothing this identity did matches these filters."
+                : "When an app calls remember, recall, ask or forget with this identity_id, each call shows here."}
+            </EmptyState>
+          ) : (
+            <>
+              <Table columns={["Operation", "Namespace", "API key", "Status", "Latency", "Time"]}>
+                {activity!.items.map((row) => (
+                  <tr key={row.id}>
+                    <td className="px-4 py-2 font-mono text-xs">{row.operation}</td>
+                    <td className="max-w-[12rem] truncate px-4 py-2">
+                      {row.namespaceId && row.namespaceName ? (
+                        <a
+                          href={`/${slug}/namespaces/${row.namespaceId}`}
+                          className="text-indigo-700 hover:underline"
+                          title={row.namespaceName}
+                        >
+                          {row.namespaceName}
+                        </a>
+                      ) : (
+                        <span className="text-slate-400">—</span>
+                      )}
+                    </td>
+                    <td className="max-w-[10rem] truncate px-4 py-2" title={row.keyName ?? undefined}>
+                      {row.keyName ?? <span className="text-slate-400">deleted key</span>}
+                    </td>
+                    <td className="px-4 py-2">
+                      <span
+                        className={`rounded px-1.5 py-0.5 text-xs font-medium tabular-nums ${
+                          row.status < 400 ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"
+                        }`}
+                      >
+                        {row.status}
+                      </span>
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2 tabular-nums">{row.latencyMs} ms</td>
+                    <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+                      <UtcTime value={row.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+              <Pager
+                previous={activity!.page > 1 ? href(activity!.page - 1) : undefined}
+                next={activity!.hasNext ? href(activity!.page + 1) : undefined}
+                summary={`Page ${activity!.page}`}
+              />
+            </>
+          )}
+        </section>
+
+        <section className="space-y-3">
+          <h2 className="text-base font-semibold">Memories</h2>
+          {memories.total === 0 ? (
+            <EmptyState title="No memories">
+              No memory about this identity is stored in the namespaces you can see.
+            </EmptyState>
+          ) : (
+            <>
+              {memories.total > memories.memories.length && (
+                <p className="text-sm text-slate-600">
+                  The {memories.memories.length} newest of {memories.total.toLocaleString("en-US")} memories.
+                </p>
+              )}
+              <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
+                {memories.memories.map((memory) => (
+                  <li key={memory.id} className="px-4 py-3 text-sm">
+                    <a
+                      href={`/${slug}/namespaces/${memory.namespaceId}/memories/${memory.id}`}
+                      className="block break-words text-slate-900 hover:text-indigo-700"
+                    >
+                      {memory.preview}
+                    </a>
+                    <p className="mt-1 text-xs text-slate-500">
+                      <span className="break-all">{memory.namespaceName}</span>
+                      {" · "}
+                      <UtcTime value={memory.createdAt} />
+                      {" · "}
+                      <span className="font-mono">{memory.id}</span>
+                    </p>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </section>
+      </div>
+    </>
+  );
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Next.js hands the segment over percent-decoded; a '%' that still starts an escape is decoded once more. */
+function decodeSegment(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,213 @@
+// /{org}/namespaces/{namespaceId}/memories — the memory explorer: the namespace's memories newest first, a
+// page at a time, filtered like GET /memories (the same operation runs), or searched like POST /recall.
+// A namespace the person may not see is a 404 page, and nothing of its memories is read.
+import { notFound } from "next/navigation";
+import {
+  CursorPager,
+  ExplorerBreadcrumb,
+  ExplorerFilterForm,
+  MatchCard,
+  MemoryCard,
+  type MatchView,
+  type MemoryView,
+} from "@/components/memory-explorer";
+import { EmptyState, Notice, PageHeader } from "@/components/ui";
+import { formFailure } from "@/lib/console/action";
+import { explorerFilters, explorerHref, filterMessages, listingInput } from "@/lib/console/memory-filters";
+import { memberAccess } from "@/lib/console/session";
+import { InvalidError, NotFoundError } from "@/lib/errors";
+import { listMemories } from "@/lib/memory/list";
+import { memoryJson } from "@/lib/memory/schemas";
+import { getNamespace } from "@/lib/namespaces/namespaces";
+import { operations } from "@/lib/operations/catalogue";
+import { runOperation } from "@/lib/operations/run";
+import { identifier } from "@/lib/validation/strings";
+
+const NamespaceId = identifier({ min: 1, max: 255 });
+const SEARCH_TOP_K = 20;
+const PAGE_SIZE = 20;
+/** The explorer counts up to this many matches (an exact count of 100,000 would cost more than the page). */
+const COUNT_UP_TO = 1_000;
+
+interface ListPosition {
+  page: number;
+  total: number;
+  totalIsAtLeast: boolean;
+  nextCursor: string | null;
+}
+
+type Listing =
+  | { kind: "list"; memories: MemoryView[]; position: ListPosition }
+  | { kind: "search"; matches: MatchView[] }
+  | { kind: "problem"; messages: string[] };
+
+export default async function MemoryExplorerPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ org: string; namespaceId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { org: slug, namespaceId } = await params;
+  const access = await memberAccess(slug);
+  if (!access) return null;
+  const id = NamespaceId.safeParse(namespaceId);
+  if (!id.success) notFound();
+  const { principal } = access;
+  const namespace = await getNamespace(principal, id.data).catch((error) => {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  });
+  const orgSlug = access.org.slug;
+  const base = `/${orgSlug}/namespaces/${namespace.id}/memories`;
+  const filters = explorerFilters(await searchParams);
+  const listing = await readListing(principal, namespace.id, filters);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <ExplorerBreadcrumb orgSlug={orgSlug} namespace={namespace} />
+        <PageHeader
+          title="Memories"
+          description={
+            <>
+              What is stored in <span className="font-medium text-slate-800">{namespace.name}</span>, newest first.
+              Filters and search follow the same rules as the API.
+            </>
+          }
+        />
+      </div>
+      <ExplorerFilterForm action={base} filters={filters} />
+      {listing.kind === "problem" && (
+        <Notice tone="error">
+          <ul className="space-y-1">
+            {listing.messages.map((message) => (
+              <li key={message}>{message}</li>
+            ))}
+          </ul>
+        </Notice>
+      )}
+      {listing.kind === "search" && <SearchResults matches={listing.matches} base={base} query={filters.q} />}
+      {listing.kind === "list" && (
+        <MemoryList
+          memories={listing.memories}
+          position={listing.position}
+          base={base}
+          filters={filters}
+          filtered={Boolean(filters.identity || filters.scopes || filters.metadata)}
+        />
+      )}
+    </div>
+  );
+}
+
+/** The page's data: one GET /memories or POST /recall operation with the filters; bad input a message. */
+async function readListing(
+  principal: Parameters<typeof runOperation>[1],
+  namespaceId: string,
+  filters: ReturnType<typeof explorerFilters>,
+): Promise<Listing> {
+  const input = listingInput(namespaceId, filters, PAGE_SIZE);
+  if (!input.ok) return { kind: "problem", messages: input.messages };
+  try {
+    if (filters.q) {
+      const { parsed } = input;
+      const body = {
+        namespace_id: namespaceId,
+        query: filters.q,
+        top_k: SEARCH_TOP_K,
+        ...(parsed.identity_id !== undefined && { identity_id: parsed.identity_id }),
+        ...(parsed.scope && { scopes: parsed.scope }),
+        ...(parsed.metadata && { metadata: parsed.metadata }),
+      };
+      const result = await runOperation(operations.recall, principal, { body: async () => body });
+      return { kind: "search", matches: result.data as MatchView[] };
+    }
+    // The API's listing function with its parsed query; the count stops at COUNT_UP_TO.
+    const page = await listMemories(principal, input.parsed, {}, { countUpTo: COUNT_UP_TO });
+    return { kind: "list", memories: page.items.map(memoryJson), position: page };
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    if (error instanceof InvalidError && error.details?.length) {
+      return { kind: "problem", messages: filterMessages(error.details) };
+    }
+    // A refusal keeps its message; anything else (the embedding model still loading) a generic one.
+    return { kind: "problem", messages: [formFailure(error).error] };
+  }
+}
+
+function MemoryList({
+  memories,
+  position,
+  base,
+  filters,
+  filtered,
+}: {
+  memories: MemoryView[];
+  position: ListPosition;
+  base: string;
+  filters: ReturnType<typeof explorerFilters>;
+  filtered: boolean;
+}) {
+  if (memories.length === 0) {
+    return filtered ? (
+      <EmptyState title="No memories match these filters">
+        Try fewer filters, or{" "}
+        <a href={base} className="text-indigo-600 hover:underline">
+          clear them
+        </a>
+        .
+      </EmptyState>
+    ) : position.page > 1 ? (
+      <EmptyState title="No more memories">
+        <a href={base} className="text-indigo-600 hover:underline">
+          Back to the newest
+        </a>
+      </EmptyState>
+    ) : (
+      <EmptyState title="No memories yet">
+        Memories appear here once an application stores them with <code>POST /api/v1/remember</code> or an agent calls
+        the MCP <code>remember</code> tool with a key granted this namespace.
+      </EmptyState>
+    );
+  }
+  const { page, total, totalIsAtLeast, nextCursor } = position;
+  const count = `${total.toLocaleString("en-US")}${totalIsAtLeast ? "+" : ""} memor${total === 1 ? "y" : "ies"}`;
+  const pages = totalIsAtLeast ? "" : ` of ${Math.max(Math.ceil(total / PAGE_SIZE), 1)}`;
+  return (
+    <section aria-label="Memories">
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
+        {memories.map((memory) => (
+          <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} />
+        ))}
+      </ul>
+      <CursorPager
+        summary={`Page ${page}${pages} · ${count}`}
+        newest={page > 1 ? explorerHref(base, { ...filters, cursor: "" }) : undefined}
+        older={nextCursor ? explorerHref(base, { ...filters, cursor: nextCursor }) : undefined}
+      />
+    </section>
+  );
+}
+
+function SearchResults({ matches, base, query }: { matches: MatchView[]; base: string; query: string }) {
+  if (matches.length === 0) {
+    return (
+      <EmptyState title="Nothing found">
+        No memory matches “{query}” with these filters. Recall ranks by words and meaning; try other words.
+      </EmptyState>
+    );
+  }
+  return (
+    <section aria-label="Search results">
+      <p className="mb-2 text-sm text-slate-600">
+        {matches.length} best match{matches.length === 1 ? "" : "es"} for “{query}”, best first (score 0 to 1).
+      </p>
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
+        {matches.map((match) => (
+          <MatchCard key={match.chunk_id} match={match} href={`${base}/${match.memory_id}`} />
+        ))}
+      </ul>
+    </section>
+  );
+}

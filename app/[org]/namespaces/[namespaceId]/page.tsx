@@ -1,0 +1,155 @@
+// /{org}/namespaces/{namespaceId} — a namespace's overview, its MCP endpoint and its permissions panel.
+// A namespace the person may not see (another organization's, or not granted to a member) is a 404 page.
+import { notFound } from "next/navigation";
+import type { ReactNode } from "react";
+import { formatUtc } from "@/components/format";
+import { McpSnippets } from "@/components/mcp-snippets";
+import { DeleteNamespaceButton } from "@/components/namespace-delete-button";
+import { NamespaceFieldEditor } from "@/components/namespace-field-editor";
+import { NamespaceGrantsPanel, type GrantRow } from "@/components/namespace-grants-panel";
+import { OperationsChart } from "@/components/operations-chart";
+import { CopyButton } from "@/components/copy-button";
+import { Card, PageHeader } from "@/components/ui";
+import { dailyOperations } from "@/lib/activity/queries";
+import { publicUrl } from "@/lib/config";
+import { memberAccess } from "@/lib/console/session";
+import { NotFoundError } from "@/lib/errors";
+import { NamespaceIdForm } from "@/lib/namespaces/forms";
+import { grantCandidates, namespaceGrantees, namespaceOverview, type GranteeRow } from "@/lib/namespaces/overview";
+
+export default async function NamespacePage({ params }: { params: Promise<{ org: string; namespaceId: string }> }) {
+  const { org: slug, namespaceId } = await params;
+  const access = await memberAccess(slug);
+  if (!access) return null;
+  // An id no namespace can have (a NUL typed in the URL) is not found, not a database error.
+  const id = NamespaceIdForm.safeParse({ namespace_id: namespaceId });
+  if (!id.success) notFound();
+  const { principal } = access;
+  const overview = await namespaceOverview(principal, id.data.namespace_id).catch(notFoundPage);
+  const { namespace } = overview;
+  const manages = access.membership.role !== "member";
+  const [grantees, days, candidates] = await Promise.all([
+    namespaceGrantees(principal, namespace.id),
+    dailyOperations(principal, { namespaceId: namespace.id }),
+    manages ? grantCandidates(principal, namespace.id) : null,
+  ]);
+  const orgSlug = access.org.slug;
+  const base = `/${orgSlug}/namespaces/${namespace.id}`;
+  const mcpUrl = `${publicUrl()}/api/v1/mcp/${namespace.id}`;
+
+  return (
+    <div className="space-y-6">
+      <nav aria-label="Breadcrumb" className="text-sm">
+        <a href={`/${orgSlug}/namespaces`} className="text-indigo-600 hover:underline">
+          ← Namespaces
+        </a>
+      </nav>
+      <PageHeader
+        title={namespace.name}
+        description="A separate memory space with its own grants and MCP endpoint."
+        actions={
+          <>
+            <a
+              href={`${base}/memories`}
+              className={
+                "rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+              }
+            >
+              Browse memories
+            </a>
+            {manages && (
+              <DeleteNamespaceButton
+                orgSlug={orgSlug}
+                namespace={{ id: namespace.id, name: namespace.name, memoryCount: overview.memoryCount }}
+                afterDelete={`/${orgSlug}/namespaces`}
+              />
+            )}
+          </>
+        }
+      />
+
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
+        <Card title="Overview">
+          <dl className="grid grid-cols-1 gap-x-4 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
+            <Term label="ID">
+              <div className="flex min-w-0 items-center gap-2">
+                <code data-testid="namespace-id" className="min-w-0 break-all font-mono text-xs">
+                  {namespace.id}
+                </code>
+                <CopyButton text={namespace.id} label="Copy the namespace id" />
+              </div>
+            </Term>
+            <Term label="External reference id">
+              <NamespaceFieldEditor
+                orgSlug={orgSlug}
+                namespaceId={namespace.id}
+                field="external_reference_id"
+                label="External reference id"
+                value={namespace.externalReferenceId}
+                canEdit={manages}
+                mono
+              />
+            </Term>
+            <Term label="Description">
+              <NamespaceFieldEditor
+                orgSlug={orgSlug}
+                namespaceId={namespace.id}
+                field="description"
+                label="Description"
+                value={namespace.description}
+                canEdit={manages}
+              />
+            </Term>
+            <Term label="Memories">
+              <a href={`${base}/memories`} data-testid="memory-count" className="text-indigo-700 hover:underline">
+                {overview.memoryCount.toLocaleString("en-US")}
+              </a>
+            </Term>
+            <Term label="Identities">
+              <span data-testid="identity-count">{overview.identityCount.toLocaleString("en-US")}</span>
+            </Term>
+            <Term label="Created">{formatUtc(namespace.createdAt)}</Term>
+          </dl>
+        </Card>
+        <Card title="Activity" description="API and MCP operations in this namespace, last 30 days (UTC).">
+          <OperationsChart title="Operations per day" days={days} />
+        </Card>
+      </div>
+
+      <Card
+        title="Connect an AI client (MCP)"
+        description="This namespace is an MCP server: add it to a client with an API key granted it."
+      >
+        <McpSnippets url={mcpUrl} />
+      </Card>
+
+      <NamespaceGrantsPanel
+        orgSlug={orgSlug}
+        namespaceId={namespace.id}
+        rows={grantees.map(grantRow)}
+        candidates={candidates}
+      />
+    </div>
+  );
+}
+
+function Term({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="font-medium text-slate-600">{label}</dt>
+      <dd className="min-w-0">{children}</dd>
+    </>
+  );
+}
+
+/** A namespace not found is the 404 page; anything else is the error page. */
+function notFoundPage(error: unknown): never {
+  if (error instanceof NotFoundError) notFound();
+  throw error;
+}
+
+function grantRow(row: GranteeRow): GrantRow {
+  const common = { grantId: row.grantId, can: row.can, inactive: row.inactive, note: row.note };
+  if (row.kind === "user") return { ...common, kind: "user", user: row.user };
+  return { ...common, kind: "api_key", key: { ...row.key, lastUsedAt: formatUtc(row.key.lastUsedAt, "never") } };
+}

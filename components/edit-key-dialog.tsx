@@ -1,0 +1,90 @@
+"use client";
+import { useState } from "react";
+import type { Permission } from "@/lib/auth/permissions";
+import { ApiKeyEditForm } from "@/lib/auth/schemas";
+import { parseScopePairs } from "@/lib/auth/scopes";
+import { editApiKey } from "@/lib/console/actions/keys";
+import { Dialog } from "./dialog";
+import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
+import { Button, fieldErrors, Notice, type FieldErrors } from "./ui";
+
+export const scopesText = (scopes: Record<string, string>) =>
+  Object.entries(scopes)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+
+/**
+ * Changes what an existing key may do and reach (permissions, namespaces, scopes); the key's next request
+ * already runs with it. `onDone` gets the success message to show.
+ */
+export function EditKeyDialog(props: {
+  orgSlug: string;
+  apiKey: {
+    id: string;
+    name: string;
+    permissions: string[];
+    scopes: Record<string, string>;
+    namespaces: { id: string; name: string }[];
+  };
+  namespaces: { id: string; name: string }[];
+  allowedPermissions: Permission[];
+  canCreateNamespace: boolean;
+  onCancel: () => void;
+  onDone: (message: string) => void;
+}) {
+  const [access, setAccess] = useState<KeyAccess>({
+    permissions: props.apiKey.permissions as Permission[],
+    // Only the namespaces this person sees: the server keeps the key's other grants as they are.
+    namespaceIds: props.apiKey.namespaces.map((ns) => ns.id).filter((id) => props.namespaces.some((n) => n.id === id)),
+    scopes: scopesText(props.apiKey.scopes),
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+
+  async function save() {
+    const scopes = parseScopePairs(access.scopes.split(","));
+    if ("error" in scopes) return setErrors({ scopes: scopes.error });
+    const input = ApiKeyEditForm.safeParse({
+      key_id: props.apiKey.id,
+      permissions: access.permissions,
+      scopes: scopes.scopes,
+      namespace_ids: access.namespaceIds,
+    });
+    if (!input.success) return setErrors(fieldErrors(input.error.issues));
+    setErrors({});
+    setError(undefined);
+    setBusy(true);
+    const result = await editApiKey(props.orgSlug, input.data).finally(() => setBusy(false));
+    if (!result.ok) {
+      setErrors(result.fields ?? {});
+      return setError(result.error);
+    }
+    props.onDone(`Key “${props.apiKey.name}” updated: its next request already runs with the change.`);
+  }
+
+  return (
+    <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
+      <form action={save} className="space-y-4" noValidate>
+        {error && <Notice tone="error">{error}</Notice>}
+        <KeyAccessFields
+          orgSlug={props.orgSlug}
+          value={access}
+          onChange={setAccess}
+          allowedPermissions={props.allowedPermissions}
+          namespaces={props.namespaces}
+          canCreateNamespace={props.canCreateNamespace}
+          errors={errors}
+        />
+        <div className="flex justify-end gap-2">
+          <Button type="button" variant="secondary" onClick={props.onCancel}>
+            Cancel
+          </Button>
+          <Button type="submit" disabled={busy}>
+            {busy ? "Saving…" : "Save changes"}
+          </Button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

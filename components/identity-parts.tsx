@@ -1,0 +1,27 @@
+// Pieces of the identities pages that render on the server (no browser code): times in UTC, so the
+// server's HTML and what the person reads agree whatever the server's time zone.
+export function formatUtc(value: Date): string {
+  return `${value.toISOString().slice(0, 16).replace("T", " ")} UTC`;
+}
+
+export function UtcTime({ value, empty = "—" }: { value: Date | string | null; empty?: string }) {
+  if (value === null) return <span className="text-slate-400">{empty}</span>;
+  const date = new Date(value);
+  return <time dateTime={date.toISOString()}>{formatUtc(date)}</time>;
+}
+
+/** The URL of an identity's page: the id is any string an app sent, so it is encoded as one path segment. */
+export function identityPath(orgSlug: string, identityId: string): string {
+  return `/${orgSlug}/identities/${encodeURIComponent(identityId)}`;
+}
+
+export function IdentityLink({ orgSlug, identityId }: { orgSlug: string; identityId: string }) {
+  return (
+    <a
+      href={identityPath(orgSlug, identityId)}
+      className="break-all font-mono text-xs text-indigo-700 hover:underline sm:text-sm"
+    >
+      {identityId}
+    </a>
+  );
+}

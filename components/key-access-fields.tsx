@@ -1,0 +1,245 @@
+"use client";
+// What a key may do and reach, for the "Generate a key" and "Edit key" dialogs: a preset of permissions
+// (or custom ones), the namespaces it is granted (owners and admins can create one here), its scopes.
+import { useState } from "react";
+import type { Permission } from "@/lib/auth/permissions";
+import { PERMISSION_LABELS } from "@/lib/auth/principal";
+import { createNamespaceForKey } from "@/lib/console/actions/keys";
+import { Button, Field, Input, Notice, type FieldErrors } from "./ui";
+
+/** The dialog's state: permissions, the chosen namespaces' ids, the scopes as typed ("team=sales, region=eu"). */
+export interface KeyAccess {
+  permissions: Permission[];
+  namespaceIds: string[];
+  scopes: string;
+}
+
+type PresetId = "read_write" | "read_only" | "full" | "custom";
+
+const PERMISSION_HINTS: Record<Permission, string> = {
+  NAMESPACE_READ: "recall, ask, list its namespaces",
+  NAMESPACE_WRITE: "remember, forget",
+  NAMESPACE_MANAGE: "manage namespaces: create, rename, delete, grant access",
+  INTEGRATION_MANAGE: "manage integrations",
+};
+
+function presets(
+  allowed: readonly Permission[],
+): { id: PresetId; label: string; hint: string; permissions?: Permission[] }[] {
+  const list: { id: PresetId; label: string; hint: string; permissions?: Permission[] }[] = [
+    {
+      id: "read_write",
+      label: "Read and write",
+      hint: "Remember and recall in the namespaces below. What most applications need.",
+      permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+    },
+    { id: "read_only", label: "Read only", hint: "Recall and ask, never change.", permissions: ["NAMESPACE_READ"] },
+  ];
+  if (allowed.includes("NAMESPACE_MANAGE")) {
+    list.push({
+      id: "full",
+      label: "Full access",
+      hint: "Every permission: also create namespaces and manage who may use them. Not with scopes.",
+      permissions: [...allowed],
+    });
+  }
+  list.push({ id: "custom", label: "Custom", hint: "Choose the permissions one by one." });
+  return list;
+}
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
+
+/** The preset a key's permissions match, or "custom". */
+export function presetOf(permissions: readonly Permission[], allowed: readonly Permission[]): PresetId {
+  const match = presets(allowed).find((preset) => preset.permissions && sameSet(preset.permissions, permissions));
+  return match?.id ?? "custom";
+}
+
+/** A key's permissions in the console's words: "read, write". */
+export function permissionWords(permissions: readonly string[]): string {
+  return permissions.map((permission) => PERMISSION_LABELS[permission as Permission] ?? permission).join(", ");
+}
+
+export function KeyAccessFields(props: {
+  orgSlug: string;
+  value: KeyAccess;
+  onChange: (value: KeyAccess) => void;
+  allowedPermissions: Permission[];
+  namespaces: { id: string; name: string }[];
+  /** Owners and admins: a namespace can be created here, and comes back selected. */
+  canCreateNamespace: boolean;
+  errors: FieldErrors;
+}) {
+  const { value, onChange } = props;
+  const [preset, setPreset] = useState<PresetId>(() => presetOf(value.permissions, props.allowedPermissions));
+  const [created, setCreated] = useState<{ id: string; name: string }[]>([]);
+  const namespaces = [...props.namespaces, ...created.filter((ns) => !props.namespaces.some((p) => p.id === ns.id))];
+
+  function choosePreset(id: PresetId) {
+    setPreset(id);
+    const chosen = presets(props.allowedPermissions).find((p) => p.id === id);
+    if (chosen?.permissions) onChange({ ...value, permissions: chosen.permissions });
+  }
+  const toggle = <T extends string>(list: T[], item: T, on: boolean) =>
+    on ? [...list.filter((x) => x !== item), item] : list.filter((x) => x !== item);
+
+  return (
+    <div className="space-y-4">
+      <fieldset className="text-sm">
+        <legend className="font-medium text-slate-700">What it may do</legend>
+        <div className="mt-2 grid gap-2 sm:grid-cols-2">
+          {presets(props.allowedPermissions).map((option) => (
+            <label
+              key={option.id}
+              className={
+                "flex cursor-pointer gap-2 rounded-md border px-3 py-2 " +
+                (preset === option.id ? "border-indigo-500 bg-indigo-50" : "border-slate-200")
+              }
+            >
+              <input
+                type="radio"
+                name="preset"
+                value={option.id}
+                checked={preset === option.id}
+                onChange={() => choosePreset(option.id)}
+                className="mt-0.5"
+              />
+              <span>
+                <span className="block font-medium">{option.label}</span>
+                <span className="block text-xs text-slate-500">{option.hint}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+        {preset === "custom" && (
+          <div className="mt-3 grid gap-2 sm:grid-cols-2" data-testid="custom-permissions">
+            {props.allowedPermissions.map((permission) => (
+              <label key={permission} className="flex items-start gap-2">
+                <input
+                  type="checkbox"
+                  className="mt-0.5"
+                  checked={value.permissions.includes(permission)}
+                  onChange={(event) =>
+                    onChange({ ...value, permissions: toggle(value.permissions, permission, event.target.checked) })
+                  }
+                />
+                <span>
+                  <strong className="font-medium">{PERMISSION_LABELS[permission]}</strong>
+                  <span className="text-slate-500"> — {PERMISSION_HINTS[permission]}</span>
+                </span>
+              </label>
+            ))}
+          </div>
+        )}
+        {props.errors.permissions && (
+          <p className="mt-1 text-xs text-rose-600" role="alert">
+            {props.errors.permissions}
+          </p>
+        )}
+      </fieldset>
+
+      <fieldset className="text-sm">
+        <legend className="font-medium text-slate-700">Namespaces it may use</legend>
+        {namespaces.length > 0 && (
+          <div className="mt-2 grid max-h-48 gap-2 overflow-y-auto sm:grid-cols-2">
+            {namespaces.map((ns) => (
+              <label key={ns.id} className="flex min-w-0 items-center gap-2">
+                <input
+                  type="checkbox"
+                  checked={value.namespaceIds.includes(ns.id)}
+                  onChange={(event) =>
+                    onChange({ ...value, namespaceIds: toggle(value.namespaceIds, ns.id, event.target.checked) })
+                  }
+                />
+                <span className="truncate" title={ns.name}>
+                  {ns.name}
+                </span>
+              </label>
+            ))}
+          </div>
+        )}
+        {value.namespaceIds.length === 0 && (
+          <div className="mt-2">
+            <Notice>
+              {namespaces.length === 0 ? "There are no namespaces yet. " : "No namespace chosen. "}
+              <strong>This key will reach no namespace</strong> until one is granted to it
+              {value.permissions.includes("NAMESPACE_MANAGE") ? " (or it creates one, which it is granted)" : ""}
+              {props.canCreateNamespace
+                ? ": choose or create one here, or grant one later."
+                : namespaces.length === 0
+                  ? ": ask an owner or admin to grant you a namespace first."
+                  : ": choose one above, or grant one later."}
+            </Notice>
+          </div>
+        )}
+        {props.errors.namespace_ids && (
+          <p className="mt-1 text-xs text-rose-600" role="alert">
+            {props.errors.namespace_ids}
+          </p>
+        )}
+        {props.canCreateNamespace && (
+          <NewNamespace
+            orgSlug={props.orgSlug}
+            onCreated={(ns) => {
+              setCreated((list) => [...list, ns]);
+              onChange({ ...value, namespaceIds: [...value.namespaceIds, ns.id] });
+            }}
+          />
+        )}
+      </fieldset>
+
+      <Field
+        label="Scopes (optional)"
+        error={props.errors.scopes}
+        hint={
+          "key=value pairs, comma-separated. The key then sees only memories carrying all of them, " +
+          "and tags what it remembers with them."
+        }
+      >
+        <Input
+          name="scopes"
+          placeholder="team=sales, region=eu"
+          value={value.scopes}
+          onChange={(event) => onChange({ ...value, scopes: event.target.value })}
+        />
+      </Field>
+    </div>
+  );
+}
+
+/** "Create a namespace" inside the key dialog (not a nested form: the dialog's own form must not submit). */
+function NewNamespace(props: { orgSlug: string; onCreated: (ns: { id: string; name: string }) => void }) {
+  const [name, setName] = useState("");
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  async function create() {
+    setBusy(true);
+    setError(undefined);
+    const result = await createNamespaceForKey(props.orgSlug, { name }).finally(() => setBusy(false));
+    if (!result.ok) return setError(result.fields?.name ?? result.error);
+    setName("");
+    props.onCreated(result.data);
+  }
+  return (
+    <div className="mt-3 flex flex-wrap items-end gap-2">
+      <div className="min-w-48 flex-1">
+        <Field label="New namespace" error={error}>
+          <Input
+            value={name}
+            placeholder="support-tickets"
+            onChange={(event) => setName(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key === "Enter") {
+                event.preventDefault();
+                if (name.trim()) void create();
+              }
+            }}
+          />
+        </Field>
+      </div>
+      <Button type="button" variant="secondary" disabled={busy || !name.trim()} onClick={create}>
+        {busy ? "Creating…" : "Create namespace"}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+"use client";
+// One field of a namespace's overview, edited in place by those who manage it (the API's PATCH underneath).
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { editNamespaceAction } from "@/lib/console/actions/namespaces";
+import { Button, Input } from "./ui";
+
+export function NamespaceFieldEditor(props: {
+  orgSlug: string;
+  namespaceId: string;
+  field: "description" | "external_reference_id";
+  label: string;
+  value: string | null;
+  canEdit: boolean;
+  mono?: boolean;
+}) {
+  const router = useRouter();
+  const [editing, setEditing] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string>();
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = String(new FormData(event.currentTarget).get("value") ?? "");
+    setBusy(true);
+    const result = await editNamespaceAction(props.orgSlug, {
+      namespace_id: props.namespaceId,
+      [props.field]: value,
+    }).finally(() => setBusy(false));
+    if (!result.ok) {
+      setError(result.fields?.[props.field] ?? result.error);
+      return;
+    }
+    setError(undefined);
+    setEditing(false);
+    router.refresh();
+  }
+
+  if (!editing) {
+    return (
+      <div className="flex min-w-0 flex-wrap items-start gap-2">
+        <span
+          data-testid={`namespace-${props.field}`}
+          className={
+            `min-w-0 break-words ${props.mono ? "font-mono text-xs" : ""} ` + (props.value ? "" : "text-slate-400")
+          }
+        >
+          {props.value || "none"}
+        </span>
+        {props.canEdit && (
+          <button
+            type="button"
+            className="text-xs text-indigo-600 hover:underline"
+            onClick={() => setEditing(true)}
+            aria-label={`Edit ${props.label.toLowerCase()}`}
+          >
+            Edit
+          </button>
+        )}
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={save} className="space-y-2" noValidate>
+      <Input
+        name="value"
+        defaultValue={props.value ?? ""}
+        aria-label={props.label}
+        aria-invalid={Boolean(error)}
+        autoFocus
+        autoComplete="off"
+      />
+      {error && (
+        <p className="text-xs text-rose-600" role="alert">
+          {error}
+        </p>
+      )}
+      <p className="text-xs text-slate-500">Leave it empty to clear it.</p>
+      <div className="flex gap-2">
+        <Button type="submit" disabled={busy} className="!px-3 !py-1.5">
+          Save
+        </Button>
+        <Button
+          type="button"
+          variant="secondary"
+          className="!px-3 !py-1.5"
+          onClick={() => {
+            setEditing(false);
+            setError(undefined);
+          }}
+        >
+          Cancel
+        </Button>
+      </div>
+    </form>
+  );
+}

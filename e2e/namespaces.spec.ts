@@ -1,0 +1,250 @@
+// The namespace pages: the list (empty state, search, create with the API's 409 inline, delete by typing
+// the name) and a namespace's page, whose permissions panel grants keys and members access that applies
+// to their very next request.
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
+import { E2E_API_KEY } from "../playwright.config";
+import { signInWithPassword, unique } from "./console";
+import { nextLinkTo } from "./mail";
+
+const OWNER = { email: "e2e@example.com", password: "an e2e password" };
+const bootstrap = { authorization: `Bearer ${E2E_API_KEY}` };
+const SHOTS = "test-results/screenshots";
+
+test.describe.configure({ mode: "serial" });
+
+/** Signs in as the bootstrap organization's owner and returns the organization's slug. */
+async function signInAsOwner(page: Page): Promise<string> {
+  await signInWithPassword(page, OWNER.email, OWNER.password);
+  await expect(page.getByTestId("signed-in-as")).toHaveText(OWNER.email);
+  return new URL(page.url()).pathname.split("/")[1];
+}
+
+async function createNamespaceWithApi(request: APIRequestContext, name: string) {
+  const response = await request.post("/api/v1/namespaces", { headers: bootstrap, data: { name } });
+  expect(response.status()).toBe(201);
+  return (await response.json()).data as { id: string; name: string };
+}
+
+/** Generates a key on the keys page (default permissions) and returns its secret. */
+async function generateKeySecret(page: Page, slug: string, name: string) {
+  await page.goto(`/${slug}/keys`);
+  await page.getByRole("button", { name: "Generate key" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const secret = (await page.getByTestId("new-key-secret").textContent())!;
+  await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+  return secret;
+}
+
+/** Invites `email` as a member; the invitee signs in from the mailed link in a browser of their own. */
+async function inviteMember(page: Page, browser: Browser, slug: string, email: string) {
+  await page.goto(`/${slug}/members`);
+  await page.getByLabel("Email").fill(email);
+  await page.locator("select[name=role]").selectOption("member");
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  const them = await (await browser.newContext()).newPage();
+  await them.goto(await nextLinkTo(email));
+  await expect(them.getByTestId("signed-in-as")).toHaveText(email);
+  return them;
+}
+
+/** Picks a grantee in the panel's "Add access" dialog by the text of its option. */
+async function grantInPanel(page: Page, optionText: string) {
+  await page.getByRole("button", { name: "Add access" }).click();
+  const dialog = page.getByRole("dialog", { name: "Add access" });
+  const select = dialog.getByLabel("API key or member");
+  const value = await select.locator("option", { hasText: optionText }).getAttribute("value");
+  await select.selectOption(value!);
+  await dialog.getByRole("button", { name: "Grant access" }).click();
+  await expect(dialog).toBeHidden();
+}
+
+async function removeInPanel(page: Page, rowText: string) {
+  await page
+    .getByTestId("grant-row")
+    .filter({ hasText: rowText })
+    .getByRole("button", { name: /^Remove / })
+    .click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove access" }).click();
+  await expect(page.getByTestId("grant-row").filter({ hasText: rowText })).toHaveCount(0);
+}
+
+async function screenshots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  // The page itself never scrolls sideways on a phone: wide tables and code scroll inside their boxes.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("no namespace yet: the list explains what one is and offers to create it", async ({ page }) => {
+  const slug = await signInAsOwner(page);
+  await page.goto(`/${slug}/namespaces`);
+  await expect(page.getByRole("heading", { name: "No namespaces yet" })).toBeVisible();
+  await expect(page.getByText("A namespace is a separate memory space")).toBeVisible();
+  await expect(page.getByRole("button", { name: "New namespace" })).toBeVisible();
+  await screenshots(page, "namespaces-empty");
+});
+
+test("create (a duplicate name is the API's 409, inline), search, delete by typing the name", async ({
+  page,
+  request,
+}) => {
+  const slug = await signInAsOwner(page);
+  await page.goto(`/${slug}/namespaces`);
+  await page.getByRole("button", { name: "New namespace" }).click();
+  let dialog = page.getByRole("dialog", { name: "New namespace" });
+  await dialog.getByLabel("Name").fill("support-bot");
+  await dialog.getByLabel("Description").fill("Memories of the support assistant");
+  await dialog.getByLabel("External reference id").fill("crm-42");
+  await dialog.getByRole("button", { name: "Create namespace" }).click();
+  await expect(page.getByRole("heading", { name: "support-bot", level: 1 })).toBeVisible();
+  await expect(page.getByTestId("namespace-external_reference_id")).toHaveText("crm-42");
+
+  await page.goto(`/${slug}/namespaces`);
+  await page.getByRole("button", { name: "New namespace" }).click();
+  dialog = page.getByRole("dialog", { name: "New namespace" });
+  await dialog.getByLabel("Name").fill("support-bot");
+  await dialog.getByRole("button", { name: "Create namespace" }).click();
+  const conflict = 'A namespace named "support-bot" already exists in this organization.';
+  await expect(dialog.getByRole("alert")).toHaveText(conflict);
+  await expect(dialog.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await page.screenshot({ path: `${SHOTS}/namespaces-create-conflict-1280.png` });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
+  const scratch = await createNamespaceWithApi(request, `Scratch-${unique()}`);
+  await page.goto(`/${slug}/namespaces`);
+  await page.getByRole("searchbox", { name: "Search by name" }).fill("scratch");
+  await page.getByRole("button", { name: "Search" }).click();
+  await expect(page.getByTestId("namespace-row")).toHaveText([new RegExp(scratch.name)]);
+
+  await page.getByRole("button", { name: `Delete ${scratch.name}` }).click();
+  const confirm = page.getByRole("dialog", { name: `Delete “${scratch.name}”?` });
+  await expect(confirm).toContainText("Its 0 memories will be deleted with it");
+  const deleteButton = confirm.getByRole("button", { name: "Delete namespace" });
+  await expect(deleteButton).toBeDisabled();
+  await confirm.getByLabel(`Type ${scratch.name} to confirm`).fill("scratch");
+  await expect(deleteButton).toBeDisabled();
+  await confirm.getByLabel(`Type ${scratch.name} to confirm`).fill(scratch.name);
+  await deleteButton.click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByText(`No namespace matches “scratch”`)).toBeVisible();
+  expect((await request.get(`/api/v1/namespaces/${scratch.id}`, { headers: bootstrap })).status()).toBe(404);
+});
+
+test("a key granted in the panel reads the namespace at once; removed, it is 404 at once", async ({
+  page,
+  request,
+}) => {
+  const slug = await signInAsOwner(page);
+  const namespace = await createNamespaceWithApi(request, `panel-${unique()}`);
+  const keyName = `panel reader ${unique()}`;
+  const secret = await generateKeySecret(page, slug, keyName);
+  const read = async () =>
+    (
+      await request.get(`/api/v1/namespaces/${namespace.id}`, { headers: { authorization: `Bearer ${secret}` } })
+    ).status();
+  expect(await read()).toBe(404);
+
+  await page.goto(`/${slug}/namespaces/${namespace.id}`);
+  await grantInPanel(page, keyName);
+  await expect(page.getByRole("main").getByRole("status").filter({ hasText: "now has access" })).toBeVisible();
+  expect(await read()).toBe(200);
+  const row = page.getByTestId("grant-row").filter({ hasText: keyName });
+  await expect(row).toContainText("API key");
+  await expect(row.getByTestId("grant-can")).toContainText("read");
+
+  await expect(page.getByTestId("mcp-endpoint")).toHaveText(new RegExp(`/api/v1/mcp/${namespace.id}$`));
+  await page.getByRole("tab", { name: "Cursor" }).click();
+  await expect(page.getByRole("tabpanel")).toContainText(`/api/v1/mcp/${namespace.id}`);
+  await page.getByRole("tab", { name: "Claude Code" }).click();
+  await screenshots(page, "namespace-page");
+
+  await removeInPanel(page, keyName);
+  expect(await read()).toBe(404);
+});
+
+test("a member sees a namespace only while granted: 404 page before, its page and memories, 404 again", async ({
+  page,
+  request,
+  browser,
+}) => {
+  const slug = await signInAsOwner(page);
+  const namespace = await createNamespaceWithApi(request, `team-notes-${unique()}`);
+  for (const content of ["Ana prefers email", "Ana's plan renews in March"]) {
+    const remembered = await request.post("/api/v1/remember", {
+      headers: bootstrap,
+      data: { namespace_id: namespace.id, content, identity_id: "ana" },
+    });
+    expect(remembered.status()).toBe(201);
+  }
+  const email = `nina-${unique()}@example.com`;
+  const member = await inviteMember(page, browser, slug, email);
+  const namespacePage = `/${slug}/namespaces/${namespace.id}`;
+
+  await member.goto(namespacePage);
+  await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(member.getByText(namespace.name)).toHaveCount(0);
+  await member.goto(`/${slug}/namespaces`);
+  await expect(member.getByText(namespace.name)).toHaveCount(0);
+
+  await page.goto(namespacePage);
+  await grantInPanel(page, email);
+  await expect(page.getByTestId("grant-row").filter({ hasText: email })).toContainText("read, write");
+
+  await member.goto(namespacePage);
+  await expect(member.getByRole("heading", { name: namespace.name, level: 1 })).toBeVisible();
+  await expect(member.getByTestId("memory-count")).toHaveText("2");
+  await expect(member.getByTestId("identity-count")).toHaveText("1");
+  await member.getByTestId("memory-count").click();
+  await expect(member.getByRole("main")).toContainText("Ana prefers email");
+  await member.goto(namespacePage);
+  // Members see who has access, read-only.
+  await expect(member.getByTestId("grant-row").filter({ hasText: email })).toBeVisible();
+  await expect(member.getByRole("button", { name: "Add access" })).toHaveCount(0);
+  await expect(member.getByRole("button", { name: /^Remove / })).toHaveCount(0);
+  await expect(member.getByRole("button", { name: "Edit description" })).toHaveCount(0);
+  await member.goto(`/${slug}/namespaces`);
+  await expect(member.getByTestId("namespace-row")).toHaveText([new RegExp(namespace.name)]);
+  await expect(member.getByRole("button", { name: "New namespace" })).toHaveCount(0);
+  await screenshots(member, "namespaces-list-member");
+
+  await page.goto(namespacePage);
+  await removeInPanel(page, email);
+  await member.goto(namespacePage);
+  await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await member.goto(`${namespacePage}/memories`);
+  await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
+  await expect(member.getByText("Ana prefers email")).toHaveCount(0);
+});
+
+test("an owner edits the external reference id and description in place; the list shows the counts", async ({
+  page,
+  request,
+}) => {
+  const slug = await signInAsOwner(page);
+  const namespace = await createNamespaceWithApi(request, `editable-${unique()}`);
+  await page.goto(`/${slug}/namespaces/${namespace.id}`);
+  await page.getByRole("button", { name: "Edit external reference id" }).click();
+  await page.getByLabel("External reference id").fill("crm-42");
+  await page.getByRole("button", { name: "Save" }).click();
+  // Taken by support-bot above: the API's 409, next to the field.
+  await expect(page.getByRole("main").getByRole("alert")).toContainText('external_reference_id "crm-42" already');
+  await page.getByLabel("External reference id").fill(`crm-${unique()}`);
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("namespace-external_reference_id")).toHaveText(/^crm-/);
+
+  await page.getByRole("button", { name: "Edit description" }).click();
+  await page.getByLabel("Description").fill("Edited in the console");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.getByTestId("namespace-description")).toHaveText("Edited in the console");
+  const fetched = await (await request.get(`/api/v1/namespaces/${namespace.id}`, { headers: bootstrap })).json();
+  expect(fetched.data.description).toBe("Edited in the console");
+
+  await page.goto(`/${slug}/namespaces`);
+  const teamNotes = page.getByTestId("namespace-row").filter({ hasText: "team-notes-" });
+  await expect(teamNotes.locator("td").nth(2)).toHaveText("2");
+  await screenshots(page, "namespaces-list");
+});

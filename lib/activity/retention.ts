@@ -1,0 +1,109 @@
+// The activity log keeps ACTIVITY_RETENTION_DAYS days (default 90): older rows are deleted in the
+// background, a bounded batch at a time, so that recall and remember (which share PGlite's one connection
+// with it) wait for at most one short statement.
+import { db } from "@/lib/db";
+
+export const DEFAULT_ACTIVITY_RETENTION_DAYS = 90;
+const MAX_ACTIVITY_RETENTION_DAYS = 36_500;
+/** Rows per DELETE: tens of milliseconds on PGlite (measured: 500 rows of a 1,000,000-row log). */
+export const PRUNE_BATCH_SIZE = 500;
+/** How often the pruning runs; the first run comes a minute after the start (not in the start's way). */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const FIRST_PRUNE_DELAY_MS = 60 * 1000;
+
+/**
+ * The retention setting, checked at start-up (lib/startup.ts): a value that is not a whole number of days
+ * from 1 to 36,500 stops the start with this message rather than silently keeping everything or nothing.
+ */
+export function activityRetentionDays(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.ACTIVITY_RETENTION_DAYS;
+  if (raw === undefined || raw.trim() === "") return DEFAULT_ACTIVITY_RETENTION_DAYS;
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_ACTIVITY_RETENTION_DAYS) {
+    throw new Error(
+      `ACTIVITY_RETENTION_DAYS must be a whole number of days from 1 to ${MAX_ACTIVITY_RETENTION_DAYS} ` +
+        `(default ${DEFAULT_ACTIVITY_RETENTION_DAYS}), not "${raw}".`,
+    );
+  }
+  return value;
+}
+
+export interface PruneOptions {
+  retentionDays?: number;
+  now?: Date;
+  batchSize?: number;
+  /** Stops between batches when it returns true (the server is shutting down). */
+  stopped?: () => boolean;
+}
+
+/**
+ * Deletes activity rows older than the retention period, organization by organization (each DELETE
+ * follows the (org_id, created_at) index), `batchSize` rows per statement, yielding to other work between
+ * statements. Safe with several instances running it at once: each batch skips rows another instance has
+ * locked (FOR UPDATE SKIP LOCKED), and deleting what is already gone is a no-op. Also forgets identity
+ * summaries left with neither memories nor activity within the period. Returns how many rows it deleted.
+ */
+export async function pruneActivity(options: PruneOptions = {}): Promise<number> {
+  const retentionDays = options.retentionDays ?? activityRetentionDays();
+  const batchSize = options.batchSize ?? PRUNE_BATCH_SIZE;
+  const cutoff = new Date((options.now ?? new Date()).getTime() - retentionDays * 86_400_000);
+  const prisma = await db();
+  const organizations = await prisma.organization.findMany({ select: { id: true }, orderBy: { id: "asc" } });
+  let deleted = 0;
+  for (const { id: orgId } of organizations) {
+    for (;;) {
+      if (options.stopped?.()) return deleted;
+      const n = await prisma.$executeRawUnsafe(
+        `DELETE FROM activity_logs WHERE id IN (
+           SELECT id FROM activity_logs WHERE org_id = $1 AND created_at < $2
+           LIMIT $3 FOR UPDATE SKIP LOCKED)`,
+        orgId,
+        cutoff,
+        batchSize,
+      );
+      deleted += n;
+      if (n < batchSize) break;
+      await new Promise((resume) => setImmediate(resume));
+    }
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM identity_summaries
+       WHERE org_id = $1 AND memory_count = 0 AND (last_activity_at IS NULL OR last_activity_at < $2)`,
+      orgId,
+      cutoff,
+    );
+  }
+  return deleted;
+}
+
+/**
+ * Runs pruneActivity now-ish and then every hour, until the returned function is called. The timer never
+ * keeps the process alive; a failed run is logged and the next one tries again.
+ */
+export function startActivityPruning(retentionDays = activityRetentionDays()): () => Promise<void> {
+  let stopped = false;
+  let running: Promise<unknown> = Promise.resolve();
+  let timer: NodeJS.Timeout;
+  const schedule = (delay: number) => {
+    timer = setTimeout(() => {
+      running = pruneActivity({ retentionDays, stopped: () => stopped })
+        .then(
+          (deleted) => {
+            if (deleted > 0)
+              console.log(`[memgw] activity log: ${deleted} rows older than ${retentionDays} days deleted`);
+          },
+          (error) => console.error("[memgw] pruning the activity log failed:", error),
+        )
+        .finally(() => {
+          if (!stopped) schedule(PRUNE_INTERVAL_MS);
+        });
+    }, delay);
+    timer.unref();
+  };
+  schedule(FIRST_PRUNE_DELAY_MS);
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    // A batch under way finishes before the database closes.
+    await running;
+  };
+}

@@ -1,0 +1,48 @@
+"use server";
+// The console's key mutations beyond create and revoke (lib/console/actions/org.ts): editing a key's
+// access, and creating a namespace from the key dialog.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { updateApiKey } from "@/lib/auth/api-keys";
+import { ROLES } from "@/lib/auth/permissions";
+import { ApiKeyEditForm } from "@/lib/auth/schemas";
+import { runConsoleAction } from "@/lib/console/action";
+import { CreateNamespaceBody } from "@/lib/namespaces/schemas";
+import { operations } from "@/lib/operations/catalogue";
+import { runOperation } from "@/lib/operations/run";
+
+const ADMINS = ["owner", "admin"] as const;
+
+/**
+ * Changes a key's permissions, scopes and namespaces; the policy (members their own keys, within their
+ * role and namespaces; owners and admins any key of the organization) is updateApiKey's.
+ */
+export async function editApiKey(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ROLES, input: ApiKeyEditForm }, form, async (context, input) => {
+    const { key, namespaceIds } = await updateApiKey(
+      {
+        orgId: context.orgId,
+        keyId: input.key_id,
+        editorId: context.userId,
+        permissions: input.permissions,
+        scopes: input.scopes,
+        namespaceIds: input.namespace_ids,
+      },
+      context.actor,
+    );
+    revalidatePath(`/${context.orgSlug}/keys`);
+    revalidatePath(`/${context.orgSlug}/scopes`);
+    return { id: key.id, name: key.name, namespaceIds };
+  });
+}
+
+/** A namespace made from the key dialog, to grant the new key at once: the API's createNamespace operation. */
+export async function createNamespaceForKey(orgSlug: string, form: unknown) {
+  const input = z.strictObject({ name: CreateNamespaceBody.shape.name });
+  return runConsoleAction(orgSlug, { roles: ADMINS, input }, form, async (context, body) => {
+    const created = await runOperation(operations.createNamespace, context.principal, { body: async () => body });
+    revalidatePath(`/${context.orgSlug}/keys`);
+    const namespace = created.data as { id: string; name: string };
+    return { id: namespace.id, name: namespace.name };
+  });
+}
