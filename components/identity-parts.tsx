@@ -1,5 +1,6 @@
 // Pieces of the identities pages that render on the server (no browser code): times in UTC, so the
 // server's HTML and what the person reads agree whatever the server's time zone.
+import { IdentityId } from "@/lib/memory/schemas";
 export function formatUtc(value: Date): string {
   return `${value.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
@@ -24,4 +25,19 @@ export function IdentityLink({ orgSlug, identityId }: { orgSlug: string; identit
       {identityId}
     </a>
   );
+}
+
+/**
+ * The identity a page's URL segment names, or undefined for none an app can send (too long, a NUL, bad
+ * percent-encoding). Next.js hands the segment over still percent-encoded: it is decoded once here.
+ */
+export function identityOfSegment(segment: string): string | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+  const identity = IdentityId.safeParse(decoded);
+  return identity.success ? identity.data : undefined;
 }

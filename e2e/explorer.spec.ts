@@ -202,7 +202,7 @@ test("an empty namespace explains itself; an unknown namespace or memory is a 40
   await expect(page.getByRole("heading", { name: "No memories yet" })).toBeVisible();
   await screenshots(page, "empty");
   for (const path of [`/${orgSlug}/namespaces/ns_unknown/memories`, `${explorer()}/mem_unknown`]) {
-    await page.goto(path);
+    expect((await page.goto(path))!.status(), path).toBe(404);
     await expect(page.getByRole("heading", { name: "Not found" }), path).toBeVisible();
   }
 });
@@ -223,7 +223,7 @@ test("a member without a grant gets a 404 page for the explorer and a memory, wi
   await member.goto(await nextLinkTo(email));
   await expect(member.getByTestId("signed-in-as")).toHaveText(email);
   for (const path of [explorer(), `${explorer()}/${memory.data.id}`, `${explorer()}?q=Note`]) {
-    await member.goto(path);
+    expect((await member.goto(path))!.status(), path).toBe(404);
     await expect(member.getByRole("heading", { name: "Not found" }), path).toBeVisible();
     expect(await member.content(), path).not.toContain(memory.data.content);
   }

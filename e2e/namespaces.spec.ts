@@ -184,7 +184,7 @@ test("a member sees a namespace only while granted: 404 page before, its page an
   const member = await inviteMember(page, browser, slug, email);
   const namespacePage = `/${slug}/namespaces/${namespace.id}`;
 
-  await member.goto(namespacePage);
+  expect((await member.goto(namespacePage))!.status()).toBe(404);
   await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
   await expect(member.getByText(namespace.name)).toHaveCount(0);
   await member.goto(`/${slug}/namespaces`);
@@ -213,9 +213,9 @@ test("a member sees a namespace only while granted: 404 page before, its page an
 
   await page.goto(namespacePage);
   await removeInPanel(page, email);
-  await member.goto(namespacePage);
+  expect((await member.goto(namespacePage))!.status()).toBe(404);
   await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
-  await member.goto(`${namespacePage}/memories`);
+  expect((await member.goto(`${namespacePage}/memories`))!.status()).toBe(404);
   await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
   await expect(member.getByText("Ana prefers email")).toHaveCount(0);
 });

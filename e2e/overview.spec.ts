@@ -151,8 +151,7 @@ test("the overview's checklist ticks itself as a new user goes; the figures and 
   await member.goto(await nextLinkTo(memberEmail));
   await expect(member.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
   await expect(member.getByRole("link", { name: "Audit log" })).toHaveCount(0);
-  // The not-found page (streamed after the console's loading state, so the status line is already 200).
-  await member.goto(`/${slug}/audit`);
+  expect((await member.goto(`/${slug}/audit`))!.status()).toBe(404);
   await expect(member.getByRole("heading", { name: "Not found" })).toBeVisible();
   await expect(member.getByText("api_key.create")).toHaveCount(0);
   await expect(member.getByLabel("Action")).toHaveCount(0);

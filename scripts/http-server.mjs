@@ -89,8 +89,12 @@ function apiRequestProblem(request) {
 function pageRequestProblem(request) {
   const target = request.url ?? "";
   if (isApiPath(target)) return undefined;
-  const problem = urlProblem(targetPath(target));
-  return problem && `the URL's path ${problem}.`;
+  try {
+    decodeURIComponent(targetPath(target));
+    return undefined;
+  } catch {
+    return "the URL's path has malformed percent-encoding (a % without two hex digits, or bytes that are not UTF-8).";
+  }
 }
 
 function sendEnvelope(response, error) {

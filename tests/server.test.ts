@@ -96,6 +96,14 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(await response.text()).toContain("Memory for your AI applications");
   });
 
+  test("a page URL with malformed percent-encoding is a 400, not a 500", async () => {
+    for (const path of ["/%E0%A4%A", "/acme/identities/%ZZ", "/acme/namespaces/%"]) {
+      const response = await fetch(`${server.base}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(await response.text(), path).toContain("malformed percent-encoding");
+    }
+  });
+
   test("the README walk-through works as written", async () => {
     const readme = fs.readFileSync("README.md", "utf8");
     const block = /<!-- walkthrough[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];

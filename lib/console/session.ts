@@ -2,6 +2,7 @@ import { getServerSession, type Session } from "next-auth";
 import { notFound, redirect } from "next/navigation";
 import type { SignInMethod } from "@/lib/auth/console-sessions";
 import { memberPrincipal } from "@/lib/auth/principal";
+import { NotFoundError } from "@/lib/errors";
 import { membershipBySlug, organizationsOfUser } from "@/lib/orgs/members";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { lastOrganizationId } from "@/lib/orgs/users";
@@ -73,6 +74,19 @@ export async function requireOrganization(slug: string) {
 export async function memberAccess(slug: string) {
   const access = await requireOrganization(slug);
   return access.blocked ? null : access;
+}
+
+/**
+ * A domain lookup for a page: what is not found (another organization's, or not visible to the person) is
+ * the 404 page; any other failure is the error page.
+ */
+export async function orNotFound<T>(lookup: Promise<T>): Promise<T> {
+  try {
+    return await lookup;
+  } catch (error) {
+    if (error instanceof NotFoundError) notFound();
+    throw error;
+  }
 }
 
 /** Where a signed-in user lands: the organization used last, else their first one. */

@@ -1,6 +1,6 @@
 import { notFound } from "next/navigation";
 import { ForgetIdentityButton } from "@/components/forget-identity-button";
-import { identityPath, UtcTime } from "@/components/identity-parts";
+import { identityOfSegment, identityPath, UtcTime } from "@/components/identity-parts";
 import { OperationsChart } from "@/components/operations-chart";
 import { Card, EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
 import { ACTIVITY_OPERATIONS } from "@/lib/activity/activity";
@@ -9,7 +9,6 @@ import { dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { identityMemories } from "@/lib/memory/identities";
-import { IdentityId } from "@/lib/memory/schemas";
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -27,10 +26,8 @@ export default async function IdentityPage({
   const { org, identityId: segment } = await params;
   const access = await memberAccess(org);
   if (!access) return null;
-  // Any string an app may send is an identity; anything else (too long, a NUL, bad percent-encoding) is no page.
-  const identity = IdentityId.safeParse(decodeSegment(segment));
-  if (!identity.success) notFound();
-  const identityId = identity.data;
+  const identityId = identityOfSegment(segment);
+  if (identityId === undefined) notFound();
   const slug = access.org.slug;
   const raw = await searchParams;
   const filters = IdentityActivityQuery.safeParse({
@@ -235,13 +232,4 @@ export default async function IdentityPage({
 
 function first(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** Next.js hands the segment over percent-decoded; a '%' that still starts an escape is decoded once more. */
-function decodeSegment(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
 }
