@@ -1,9 +1,7 @@
 // Pieces of the identities pages that render on the server (no browser code): times in UTC, so the
 // server's HTML and what the person reads agree whatever the server's time zone.
 import { IdentityId } from "@/lib/memory/schemas";
-export function formatUtc(value: Date): string {
-  return `${value.toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
+import { formatUtc } from "./format";
 
 export function UtcTime({ value, empty = "—" }: { value: Date | string | null; empty?: string }) {
   if (value === null) return <span className="text-slate-400">{empty}</span>;

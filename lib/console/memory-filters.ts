@@ -3,6 +3,7 @@
 import type { ErrorDetail } from "@/lib/errors";
 import { ListMemoriesQuery } from "@/lib/memory/list";
 import { issueDetails } from "@/lib/errors";
+import { searchParam, type SearchParams } from "./search-params";
 
 export interface ExplorerFilters {
   /** Search text: set, the page shows recall's matches instead of the list. */
@@ -14,14 +15,9 @@ export interface ExplorerFilters {
   cursor: string;
 }
 
-type SearchParams = Record<string, string | string[] | undefined>;
-
 /** The first value of each filter in the URL (a hand-edited URL may repeat one). */
 export function explorerFilters(searchParams: SearchParams): ExplorerFilters {
-  const first = (name: string) => {
-    const value = searchParams[name];
-    return (Array.isArray(value) ? value[0] : value) ?? "";
-  };
+  const first = (name: string) => searchParam(searchParams, name) ?? "";
   return {
     q: first("q").trim(),
     identity: first("identity").trim(),

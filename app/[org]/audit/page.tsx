@@ -4,16 +4,8 @@ import { EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { AUDIT_PAGE_SIZE, auditActions, AuditLogQuery, listAuditLog } from "@/lib/audit/audit";
 import { memberAccess } from "@/lib/console/session";
+import { searchParam as param, type SearchParams } from "@/lib/console/search-params";
 import { listMembers } from "@/lib/orgs/members";
-
-type SearchParams = Record<string, string | string[] | undefined>;
-
-/** The query string's value of `name`: the first when repeated; an empty value is no filter. */
-function param(searchParams: SearchParams, name: string): string | undefined {
-  const value = searchParams[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return first === undefined || first === "" ? undefined : first;
-}
 
 export default async function AuditLogPage(props: {
   params: Promise<{ org: string }>;

@@ -3,8 +3,7 @@ import { IdentityLink, UtcTime } from "@/components/identity-parts";
 import { IdentitiesQuery, listIdentities, RECENT_DAYS } from "@/lib/activity/identities";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
-
-type SearchParams = Record<string, string | string[] | undefined>;
+import { searchParam, type SearchParams } from "@/lib/console/search-params";
 
 export default async function IdentitiesPage({
   params,
@@ -17,7 +16,7 @@ export default async function IdentitiesPage({
   if (!access) return null;
   const slug = access.org.slug;
   const raw = await searchParams;
-  const parsed = IdentitiesQuery.safeParse({ q: first(raw.q), page: first(raw.page) });
+  const parsed = IdentitiesQuery.safeParse({ q: searchParam(raw, "q"), page: searchParam(raw, "page") });
   const header = (
     <PageHeader
       title="Identities"
@@ -129,8 +128,4 @@ export default async function IdentitiesPage({
       )}
     </>
   );
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

@@ -9,8 +9,7 @@ import { dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { identityMemories } from "@/lib/memory/identities";
-
-type SearchParams = Record<string, string | string[] | undefined>;
+import { searchParam, type SearchParams } from "@/lib/console/search-params";
 
 const SELECT =
   "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
@@ -31,9 +30,9 @@ export default async function IdentityPage({
   const slug = access.org.slug;
   const raw = await searchParams;
   const filters = IdentityActivityQuery.safeParse({
-    operation: first(raw.operation) || undefined,
-    status: first(raw.status) || undefined,
-    page: first(raw.page),
+    operation: searchParam(raw, "operation"),
+    status: searchParam(raw, "status"),
+    page: searchParam(raw, "page"),
   });
   const [summary, days, memories, activity] = await Promise.all([
     identitySummary(access.principal, identityId),
@@ -228,8 +227,4 @@ export default async function IdentityPage({
       </div>
     </>
   );
-}
-
-function first(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

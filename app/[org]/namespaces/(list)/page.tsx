@@ -6,21 +6,23 @@ import { EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
 import { memberAccess } from "@/lib/console/session";
 import { NamespaceSearch } from "@/lib/namespaces/forms";
 import { listNamespacesWithStats } from "@/lib/namespaces/overview";
+import { searchParam, type SearchParams } from "@/lib/console/search-params";
 
 const PAGE_SIZE = 50;
 const MAX_PAGE = 100_000;
 const COLUMNS = ["Name", "External reference", "Memories", "Grants", "Last activity", "Created", ""];
 
-type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-export default async function NamespacesPage(props: { params: Promise<{ org: string }>; searchParams: SearchParams }) {
+export default async function NamespacesPage(props: {
+  params: Promise<{ org: string }>;
+  searchParams: Promise<SearchParams>;
+}) {
   const [{ org: slug }, search] = await Promise.all([props.params, props.searchParams]);
   const access = await memberAccess(slug);
   if (!access) return null;
-  const parsedQuery = NamespaceSearch.safeParse(single(search.q));
+  const parsedQuery = NamespaceSearch.safeParse(searchParam(search, "q") ?? "");
   const query = parsedQuery.success ? parsedQuery.data : "";
   // A page number typed in the URL: anything odd is the first page, and none is past any real list.
-  const page = Math.min(Math.max(1, Math.floor(Number(single(search.page)) || 1)), MAX_PAGE);
+  const page = Math.min(Math.max(1, Math.floor(Number(searchParam(search, "page")) || 1)), MAX_PAGE);
   const { items, total } = await listNamespacesWithStats(
     access.principal,
     { page, page_size: PAGE_SIZE },
@@ -130,8 +132,4 @@ export default async function NamespacesPage(props: { params: Promise<{ org: str
       />
     </div>
   );
-}
-
-function single(value: string | string[] | undefined): string {
-  return (Array.isArray(value) ? value[0] : value) ?? "";
 }
