@@ -82,13 +82,24 @@ describe("an admin manages namespaces and their grants", () => {
 
     expect(await actions.deleteNamespaceAction(orgA.slug, { namespace_id: id })).toEqual({ ok: true, data: null });
     expect(await namespaceRow(id)).toBeNull();
-    const audit = await (await db()).auditLog.findMany({ where: { orgId: orgA.id, targetId: id } });
+    const audit = await (
+      await db()
+    ).auditLog.findMany({
+      where: { orgId: orgA.id, targetId: id },
+      orderBy: { createdAt: "asc" },
+    });
     expect(audit.map((entry) => [entry.action, entry.actorType, entry.actorId])).toEqual(
       expect.arrayContaining([
         ["namespace.create", "user", adminA.id],
+        ["namespace.update", "user", adminA.id],
         ["namespace.delete", "user", adminA.id],
       ]),
     );
+    // An edit is on record with what it changed: the external reference id routes API calls.
+    expect(audit.filter((entry) => entry.action === "namespace.update").map((entry) => entry.details)).toEqual([
+      { description: { before: null, after: "Support memories" } },
+      { external_reference_id: { before: "crm-1", after: null } },
+    ]);
   });
 
   test("a duplicate name is the API's 409, on the name field; nothing is created", async () => {

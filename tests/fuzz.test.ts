@@ -279,6 +279,8 @@ function check(op: Operation, request: FuzzRequest, sent: Sent) {
 /** Whether the document accepts these path parameters and query string (undefined: it does not say). */
 function parametersValid(op: Operation, request: Pick<FuzzRequest, "params" | "query">): boolean | undefined {
   const declared = (op.spec.parameters ?? []) as Schema[];
+  const names = new Set(declared.filter((p) => p.in === "query").map((p) => p.name));
+  if (undecidedByDocument(names, request.query)) return undefined;
   for (const parameter of declared) {
     const value = { path: request.params, query: request.query }[parameter.in as string]?.[parameter.name];
     if (value === undefined) continue;
@@ -287,8 +289,18 @@ function parametersValid(op: Operation, request: Pick<FuzzRequest, "params" | "q
     if (!ajv.validate(schema, numeric ? Number(value) : value)) return false;
   }
   // A query parameter the document does not declare: OpenAPI neither allows nor forbids it.
-  const names = new Set(declared.filter((p) => p.in === "query").map((p) => p.name));
   return Object.keys(request.query).every((name) => names.has(name)) ? true : undefined;
+}
+
+/**
+ * What a query string's parameters cannot say on their own (OpenAPI has no rule across parameters, and
+ * a pair's `key:value` syntax or a cursor's origin is prose in their descriptions): the document does
+ * not decide such a request, and only the statuses and bodies are checked.
+ */
+function undecidedByDocument(declared: Set<string>, query: Record<string, string>): boolean {
+  const targets = ["namespace_id", "external_reference_id"].filter((name) => name in query).length;
+  if (declared.has("namespace_id") && targets !== 1) return true;
+  return ["scope", "metadata", "cursor"].some((name) => name in query);
 }
 
 const MCP_MESSAGES: Json[] = [

@@ -185,6 +185,7 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/forget",
       "/health",
       "/mcp/{namespace_id}",
+      "/memories",
       "/memories/{id}",
       "/namespaces",
       "/namespaces/{id}",

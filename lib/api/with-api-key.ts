@@ -41,10 +41,11 @@ export function withApiKey(endpoint: Endpoint) {
 
 /** The query string as the operation's input: a repeated parameter keeps every value, in order. */
 export function queryParameters(searchParams: URLSearchParams): Record<string, string | string[]> {
-  const query: Record<string, string | string[]> = {};
-  for (const name of new Set(searchParams.keys())) {
-    const values = searchParams.getAll(name);
-    query[name] = values.length === 1 ? values[0] : values;
-  }
-  return query;
+  // fromEntries defines own properties: a parameter named `__proto__` is a parameter, not a prototype.
+  return Object.fromEntries(
+    [...new Set(searchParams.keys())].map((name) => {
+      const values = searchParams.getAll(name);
+      return [name, values.length === 1 ? values[0] : values];
+    }),
+  );
 }

@@ -115,9 +115,9 @@ export async function updateNamespace(principal: Principal, id: string, input: U
   assertNamespaceWideAllowed(principal, "changing a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    await findVisible(tx, principal, id);
+    const before = await findVisible(tx, principal, id);
     await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id }, id);
-    return tx.namespace.update({
+    const updated = await tx.namespace.update({
       where: { id, orgId: principal.orgId },
       data: {
         name: input.name,
@@ -125,6 +125,22 @@ export async function updateNamespace(principal: Principal, id: string, input: U
         externalReferenceId: input.external_reference_id,
       },
     });
+    // The external reference id routes API and MCP calls that address the namespace by it: on record.
+    const fields = { name: "name", description: "description", externalReferenceId: "external_reference_id" } as const;
+    const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter(
+      (field) => before[field] !== updated[field],
+    );
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: actorOf(principal),
+      action: "namespace.update",
+      targetType: "namespace",
+      targetId: id,
+      details: Object.fromEntries(
+        changed.map((field) => [fields[field], { before: before[field], after: updated[field] }]),
+      ),
+    });
+    return updated;
   });
 }
 
