@@ -29,7 +29,14 @@ export function OperationsChart({ title, days }: { title: string; days: DailyOpe
             <Tooltip />
             {operations.length > 1 && <Legend wrapperStyle={{ fontSize: 12 }} />}
             {operations.map((operation, i) => (
-              <Bar key={operation} dataKey={operation} stackId="ops" fill={COLORS[i % COLORS.length]} />
+              // No grow-in animation: the figures are there at once (and in a screenshot).
+              <Bar
+                key={operation}
+                dataKey={operation}
+                stackId="ops"
+                fill={COLORS[i % COLORS.length]}
+                isAnimationActive={false}
+              />
             ))}
           </BarChart>
         </ResponsiveContainer>
