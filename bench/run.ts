@@ -50,7 +50,7 @@ fs.mkdirSync(resultsDir, { recursive: true });
 const meta = { commit, dirty, date: stamp, machine };
 
 let quality: Awaited<ReturnType<typeof measureQuality>> | undefined;
-if (only !== "latency" && only !== "fairness" && only !== "report") {
+if (only === undefined || only === "quality") {
   console.log("\nQuality (nDCG@10, recall@100) through lib/ — embedded PGlite, local USE-lite embeddings:");
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-quality-"));
   process.env.MEMGW_PROCESS_ROLE = "benchmark";
@@ -62,7 +62,7 @@ if (only !== "latency" && only !== "fairness" && only !== "report") {
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
-if (only !== "quality" && only !== "fairness" && only !== "report") {
+if (only === undefined || only === "latency") {
   const memories = Number(process.env.BENCH_MEMORIES || 10_000);
   console.log(`\nLatency and throughput over HTTP — production build, ${memories} memories:`);
   buildIfNeeded();
