@@ -3,7 +3,7 @@
 // return for the same filters; a memory's page shows its chunks; deleting asks first, then it is gone.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInWithPassword, unique } from "./console";
+import { signInOnce, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const headers = { authorization: `Bearer ${E2E_API_KEY}` };
@@ -77,9 +77,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.beforeEach(async ({ page }) => {
-  await signInWithPassword(page, "e2e@example.com", "an e2e password");
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  orgSlug = new URL(page.url()).pathname.split("/")[1];
+  orgSlug = await signInOnce(page, "e2e@example.com", "an e2e password");
 });
 
 const explorer = () => `/${orgSlug}/namespaces/${namespaceId}/memories`;

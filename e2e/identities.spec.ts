@@ -3,7 +3,7 @@
 // (checked through the API) and says how many went.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInWithPassword, unique } from "./console";
+import { signInOnce, unique } from "./console";
 
 const headers = { authorization: `Bearer ${E2E_API_KEY}` };
 const SHOTS = "test-results/screenshots";
@@ -69,9 +69,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 test.beforeEach(async ({ page }) => {
-  await signInWithPassword(page, "e2e@example.com", "an e2e password");
-  await page.waitForURL((url) => !url.pathname.startsWith("/sign-in"));
-  orgSlug = new URL(page.url()).pathname.split("/")[1];
+  orgSlug = await signInOnce(page, "e2e@example.com", "an e2e password");
 });
 
 test("the identities list shows the identities with memories and activity; search by prefix", async ({ page }) => {

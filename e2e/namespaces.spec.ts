@@ -3,7 +3,7 @@
 // to their very next request.
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInWithPassword, unique } from "./console";
+import { signInOnce, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const OWNER = { email: "e2e@example.com", password: "an e2e password" };
@@ -12,12 +12,8 @@ const SHOTS = "test-results/screenshots";
 
 test.describe.configure({ mode: "serial" });
 
-/** Signs in as the bootstrap organization's owner and returns the organization's slug. */
-async function signInAsOwner(page: Page): Promise<string> {
-  await signInWithPassword(page, OWNER.email, OWNER.password);
-  await expect(page.getByTestId("signed-in-as")).toHaveText(OWNER.email);
-  return new URL(page.url()).pathname.split("/")[1];
-}
+/** Signs in as the bootstrap organization's owner (once per run) and returns the organization's slug. */
+const signInAsOwner = (page: Page) => signInOnce(page, OWNER.email, OWNER.password);
 
 async function createNamespaceWithApi(request: APIRequestContext, name: string) {
   const response = await request.post("/api/v1/namespaces", { headers: bootstrap, data: { name } });

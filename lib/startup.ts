@@ -3,6 +3,7 @@ import { activityRetentionDays, startActivityPruning } from "@/lib/activity/rete
 import { serveAdminCommands } from "@/lib/admin/socket";
 import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
 import { apiRateLimitPerMinute } from "@/lib/auth/key-rate-limit";
+import { signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
@@ -117,6 +118,7 @@ export async function startGateway(): Promise<void> {
   try {
     // Settings read per request are checked now: a wrong one stops the start, not every request.
     apiRateLimitPerMinute();
+    signUpRulePerAddress();
     checkTrustedProxiesSetting();
     const retentionDays = activityRetentionDays();
     const database = await getDatabase();

@@ -5,6 +5,7 @@ import { setPassword } from "@/lib/auth/account";
 import { authOptions } from "@/lib/console/auth";
 import { startConsoleSession } from "@/lib/auth/console-sessions";
 import { lockedUntil } from "@/lib/auth/lockout";
+import { signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
 import { createMagicLink } from "@/lib/auth/magic-link";
 import { verifyPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db";
@@ -236,4 +237,28 @@ test("sign-up is limited per email (3 an hour) and per client address (20 an hou
       { clientAddress: address },
     ),
   ).rejects.toMatchObject({ name: "RateLimitedError" });
+});
+
+test("SIGN_UP_RATE_LIMIT_PER_HOUR sets the per-address limit; other than a whole number, it is refused", async () => {
+  const address = "203.0.113.77";
+  vi.stubEnv("SIGN_UP_RATE_LIMIT_PER_HOUR", "2");
+  try {
+    for (let i = 0; i < 2; i++)
+      await signUp(
+        { email: `setting-${i}-${unique()}@example.com`, password: "a long password", organization: "Setting" },
+        { clientAddress: address },
+      );
+    await expect(
+      signUp(
+        { email: `setting-${unique()}@example.com`, password: "a long password", organization: "Setting" },
+        { clientAddress: address },
+      ),
+    ).rejects.toMatchObject({ name: "RateLimitedError" });
+    for (const wrong of ["0", "-3", "2.5", "many"]) {
+      vi.stubEnv("SIGN_UP_RATE_LIMIT_PER_HOUR", wrong);
+      expect(() => signUpRulePerAddress(), wrong).toThrow(/SIGN_UP_RATE_LIMIT_PER_HOUR must be a whole number/);
+    }
+  } finally {
+    vi.unstubAllEnvs();
+  }
 });

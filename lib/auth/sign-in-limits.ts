@@ -19,6 +19,23 @@ export const SIGN_IN_RULES = {
   signUpPerEmail: { name: "sign-up-per-email", limit: 3, windowMs: ONE_HOUR },
 } satisfies Record<string, RateLimitRule>;
 
+/** Sign-ups one client address may make per hour unless SIGN_UP_RATE_LIMIT_PER_HOUR says otherwise. */
+export const DEFAULT_SIGN_UP_RATE_LIMIT_PER_HOUR = SIGN_IN_RULES.signUpPerIp.limit;
+
+/**
+ * The per-address sign-up rule, with SIGN_UP_RATE_LIMIT_PER_HOUR as its limit when set: many people
+ * behind one address (an office NAT, a test suite) sign up more than 20 times an hour.
+ */
+export function signUpRulePerAddress(): RateLimitRule {
+  const raw = process.env.SIGN_UP_RATE_LIMIT_PER_HOUR;
+  if (raw === undefined || raw.trim() === "") return SIGN_IN_RULES.signUpPerIp;
+  const limit = Number(raw);
+  if (!Number.isSafeInteger(limit) || limit < 1) {
+    throw new Error(`SIGN_UP_RATE_LIMIT_PER_HOUR must be a whole number of sign-ups (at least 1), not "${raw}".`);
+  }
+  return { ...SIGN_IN_RULES.signUpPerIp, limit };
+}
+
 /**
  * An email address as the magic-link provider reads it (also its `normalizeIdentifier`), so that the
  * per-email limit counts exactly the address mail would go to: NFKC, trimmed, lower case, and

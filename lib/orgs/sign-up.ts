@@ -3,7 +3,7 @@ import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/
 import { consumeEmailToken, createEmailToken, emailTokenValid } from "@/lib/auth/magic-link";
 import { sendMail } from "@/lib/auth/mail";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
-import { rateLimitMessage, SIGN_IN_RULES } from "@/lib/auth/sign-in-limits";
+import { rateLimitMessage, SIGN_IN_RULES, signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { rateLimitAddress } from "@/lib/net/client-address";
@@ -45,7 +45,7 @@ export async function signUp(
     throw new ForbiddenError("Sign-up is turned off on this server. Ask an administrator for an invitation.");
   }
   const refused = await firstRefusal([
-    [SIGN_IN_RULES.signUpPerIp, rateLimitAddress(client.clientAddress)],
+    [signUpRulePerAddress(), rateLimitAddress(client.clientAddress)],
     [SIGN_IN_RULES.signUpPerEmail, input.email],
   ]);
   if (refused) {
