@@ -9,6 +9,9 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
 import { issueDetails } from "@/lib/errors";
+import { checkProviderSettings } from "@/lib/integrations/providers";
+import { integrationJobRunners } from "@/lib/integrations/sync";
+import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
@@ -120,6 +123,7 @@ export async function startGateway(): Promise<void> {
     apiRateLimitPerMinute();
     signUpRulePerAddress();
     checkTrustedProxiesSetting();
+    checkProviderSettings();
     const retentionDays = activityRetentionDays();
     const database = await getDatabase();
     // `npx memgw` reaches a running server through this socket (embedded database only).
@@ -141,6 +145,11 @@ export async function startGateway(): Promise<void> {
     );
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     stopActivityPruning = startActivityPruning(retentionDays);
+    // On the embedded database this process alone holds the data directory: a job left running was this
+    // directory's previous process's (killed), so it is due again now. PostgreSQL waits for its lease to end.
+    const resumed = databaseUrl() ? 0 : await requeueAbandonedJobs();
+    if (resumed > 0) lines.push(`  Background jobs: ${resumed} interrupted by the last stop, resumed now.`);
+    stopJobWorker = startJobWorker(integrationJobRunners);
     gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {
     giveUpDatabase(error as Error);
@@ -160,11 +169,13 @@ function announce(lines: string[]): void {
   );
 }
 
-/** Set once the gateway started: ends the activity log's background pruning. */
+/** Set once the gateway started: end the activity log's background pruning and the job worker. */
 let stopActivityPruning: (() => Promise<void>) | undefined;
+let stopJobWorker: (() => Promise<void>) | undefined;
 
 async function stopGateway(): Promise<void> {
   await stopActivityPruning?.();
+  await stopJobWorker?.();
   await closeEmbedder();
   await closeDatabase();
 }

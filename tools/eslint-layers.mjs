@@ -31,6 +31,7 @@ const ELEMENTS = [
   ["lib/activity", "domain"],
   ["lib/audit", "domain"],
   ["lib/operations", "domain"],
+  ["lib/integrations", "domain"],
 
   ["lib/http", "platform"],
   ["lib/errors", "platform"],
@@ -43,6 +44,7 @@ const ELEMENTS = [
   ["lib/ids", "platform"],
   ["lib/secrets", "platform"],
   ["lib/generated", "platform"],
+  ["lib/jobs", "platform"],
 ].map(([name, layer]) => ({ name, layer }));
 
 /** Adapters of the same rank that must not lean on each other: what both need lives in the domain. */

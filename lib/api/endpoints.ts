@@ -110,4 +110,55 @@ export const endpoints = {
       "filtered by identity, scope pairs and metadata values, within the key's scopes",
     errors: [404],
   }),
+  listIntegrationProviders: endpoint(operations.listIntegrationProviders, {
+    method: "GET",
+    path: "/integrations/providers",
+    tag: "Integrations",
+    summary: "Every provider a namespace can be connected to, and whether this organization can connect it",
+  }),
+  createIntegrationConnection: endpoint(operations.createIntegrationConnection, {
+    method: "POST",
+    path: "/integrations/connections",
+    tag: "Integrations",
+    summary:
+      "Start connecting a namespace to a provider: a pending connection and the provider's consent page " +
+      "(OAuth 2.0 authorization code, PKCE where supported; the state is single-use and valid 10 minutes)",
+    errors: [404, 409],
+  }),
+  completeIntegrationConnection: endpoint(operations.completeIntegrationConnection, {
+    method: "POST",
+    path: "/integrations/connections/{id}/complete",
+    tag: "Integrations",
+    summary: "Finish connecting with the code and state the provider sent back; queues the first sync",
+    errors: [404, 409, 502],
+  }),
+  listIntegrationConnections: endpoint(operations.listIntegrationConnections, {
+    method: "GET",
+    path: "/integrations/connections",
+    tag: "Integrations",
+    summary: "The connections of the namespaces the key may use, newest first",
+  }),
+  getIntegrationConnection: endpoint(operations.getIntegrationConnection, {
+    method: "GET",
+    path: "/integrations/connections/{id}",
+    tag: "Integrations",
+    summary: "One connection: status, last sync, documents synced, last error",
+    errors: [404],
+  }),
+  syncIntegrationConnection: endpoint(operations.syncIntegrationConnection, {
+    method: "POST",
+    path: "/integrations/connections/{id}/sync",
+    tag: "Integrations",
+    summary: "Queue a sync now (409 while one is queued or running)",
+    errors: [404, 409],
+  }),
+  deleteIntegrationConnection: endpoint(operations.deleteIntegrationConnection, {
+    method: "DELETE",
+    path: "/integrations/connections/{id}",
+    tag: "Integrations",
+    summary:
+      "Revoke the token at the provider, delete the connection and, unless keep_memories=true, " +
+      "every memory it brought",
+    errors: [404],
+  }),
 } satisfies Record<keyof typeof operations, unknown>;

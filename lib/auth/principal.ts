@@ -1,5 +1,5 @@
 import { ForbiddenError } from "@/lib/errors";
-import type { Actor } from "@/lib/audit/audit";
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys";
 import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
@@ -20,8 +20,36 @@ export interface MemberPrincipal {
   scopes: Scopes;
 }
 
-/** Who is acting: an API key (the API and MCP) or a member of the organization (the console). */
-export type Principal = ApiKeyPrincipal | MemberPrincipal;
+/**
+ * An integration's sync (lib/integrations/sync.ts): writes and forgets the memories of its connection's
+ * documents, in its connection's namespace only, without scopes.
+ */
+export interface IntegrationPrincipal {
+  kind: "integration";
+  orgId: string;
+  connectionId: string;
+  namespaceId: string;
+  permissions: Permission[];
+  scopes: Scopes;
+}
+
+/**
+ * Who is acting: an API key (the API and MCP), a member of the organization (the console), or an
+ * integration's background sync.
+ */
+export type Principal = ApiKeyPrincipal | MemberPrincipal | IntegrationPrincipal;
+
+export function integrationPrincipal(connection: { orgId: string; id: string; namespaceId: string }) {
+  const principal: IntegrationPrincipal = {
+    kind: "integration",
+    orgId: connection.orgId,
+    connectionId: connection.id,
+    namespaceId: connection.namespaceId,
+    permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+    scopes: {},
+  };
+  return principal;
+}
 
 export function memberPrincipal(member: { orgId: string; userId: string; role: Role }): MemberPrincipal {
   return {
@@ -36,17 +64,23 @@ export function memberPrincipal(member: { orgId: string; userId: string; role: R
 
 export function actorOf(principal: Principal): Actor {
   if (principal.kind === "member") return { type: "user", id: principal.userId };
+  if (principal.kind === "integration") return SYSTEM_ACTOR;
   return { type: "api_key", id: principal.keyId };
 }
 
-/** The grant rows that give this principal access to a namespace. */
-export function grantsOf(principal: Principal): { apiKeyId: string } | { userId: string } {
+/** The grant rows that give a key or a member access to a namespace. */
+export function grantsOf(principal: ApiKeyPrincipal | MemberPrincipal): { apiKeyId: string } | { userId: string } {
   return principal.kind === "member" ? { userId: principal.userId } : { apiKeyId: principal.keyId };
 }
 
 /** Who a principal's work is queued and rate-limited as (the embedder's fair share). */
 export function requesterOf(principal: Principal) {
-  return { orgId: principal.orgId, keyId: principal.kind === "member" ? `user:${principal.userId}` : principal.keyId };
+  const requester = {
+    member: () => `user:${(principal as MemberPrincipal).userId}`,
+    integration: () => `integration:${(principal as IntegrationPrincipal).connectionId}`,
+    api_key: () => (principal as ApiKeyPrincipal).keyId,
+  }[principal.kind]();
+  return { orgId: principal.orgId, keyId: requester };
 }
 
 /**
@@ -61,6 +95,7 @@ export function requesterOf(principal: Principal) {
  */
 export function namespaceAccess(principal: Principal) {
   if (principal.kind === "member") return { orgId: principal.orgId, ...namespacesOfMember(principal) };
+  if (principal.kind === "integration") return { orgId: principal.orgId, id: principal.namespaceId };
   const { creator } = principal;
   const creatorGrant = creator ? [namespacesOfMember(creator)] : [];
   return { orgId: principal.orgId, AND: [{ grants: { some: grantsOf(principal) } }, ...creatorGrant] };
@@ -73,6 +108,7 @@ export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
 /** Refuses what needs `permission` to a principal without it (a key's own message says why it lacks it). */
 export function assertPermission(principal: Principal, permission: Permission, missingForKey: () => string) {
   if (principal.permissions.includes(permission)) return;
+  if (principal.kind === "integration") throw new ForbiddenError(`An integration's sync may not do this.`);
   throw new ForbiddenError(
     principal.kind === "member"
       ? `This needs ${PERMISSION_LABELS[permission]} access, which the ${principal.role} role does not have.`

@@ -120,6 +120,66 @@ export async function remember(principal: Principal, target: Target, items: Memo
   };
 }
 
+/**
+ * Replaces a memory's content and metadata in place (same id): the new text is chunked and embedded
+ * first, then the old chunks leave the term statistics and the new ones take their place in one
+ * transaction, so recall sees the old memory or the new one, never neither. A memory that is gone
+ * (forgotten meanwhile) is not found.
+ */
+export async function replaceMemoryContent(
+  principal: Principal,
+  memoryId: string,
+  replacement: { content: string; metadata: Metadata },
+) {
+  const existing = await getMemory(principal, memoryId);
+  const chunks = chunkText(replacement.content);
+  const provider = embedder();
+  const vectors = await provider.embed(chunks, "ingest", requesterOf(principal));
+  const prisma = await db();
+  const now = new Date();
+  await prisma.$transaction(async (tx) => {
+    const locked = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM memories WHERE id = $1 AND org_id = $2 AND namespace_id = $3 FOR UPDATE`,
+      memoryId,
+      principal.orgId,
+      existing.namespaceId,
+    );
+    if (locked.length === 0) throw notFound(`Memory ${memoryId}`);
+    const oldChunks = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT id FROM memory_chunks WHERE org_id = $1 AND memory_id = $2`,
+      principal.orgId,
+      memoryId,
+    );
+    const oldChunkIds = oldChunks.map((chunk) => chunk.id);
+    await subtractTermStatistics(tx, existing.namespaceId, oldChunkIds);
+    await tx.$executeRawUnsafe(
+      `DELETE FROM memory_chunks WHERE org_id = $1 AND id = ANY($2::text[])`,
+      principal.orgId,
+      oldChunkIds,
+    );
+    await tx.memory.update({
+      where: { id: memoryId, orgId: principal.orgId },
+      data: { content: replacement.content, metadata: replacement.metadata, chunkCount: chunks.length, updatedAt: now },
+    });
+    const rows = chunks.map((content, position) => ({
+      id: newId("chk"),
+      memory_id: memoryId,
+      position,
+      content,
+      metadata: replacement.metadata,
+      scopes: existing.scopes,
+      identity_id: existing.identityId,
+      embedding: vectorLiteral(vectors[position]),
+    }));
+    for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
+      const statement = rows.slice(i, i + CHUNKS_PER_STATEMENT);
+      await insertChunks(tx, principal.orgId, existing.namespaceId, provider.model, now, statement);
+    }
+  });
+  noteSearchGrowth(chunks.length);
+  return { ...existing, content: replacement.content, metadata: replacement.metadata, updatedAt: now };
+}
+
 /** Consecutive memories, as many as fit in CHUNKS_PER_TRANSACTION chunks (at least one memory each). */
 function transactionGroups(memories: PreparedMemory[]): PreparedMemory[][] {
   const groups: PreparedMemory[][] = [];

@@ -40,6 +40,27 @@ import {
   namespaceJson,
   UpdateNamespaceBody,
 } from "@/lib/namespaces/schemas";
+import { listProviders } from "@/lib/integrations/clients";
+import {
+  completeConnection,
+  connectionJson,
+  deleteConnection,
+  getConnection,
+  listConnections,
+  requestSync,
+  startConnection,
+} from "@/lib/integrations/connections";
+import {
+  CompleteConnectionBody,
+  ConnectionIdParams,
+  ConnectionSchema,
+  CreateConnectionBody,
+  CreatedConnectionSchema,
+  DeleteConnectionQuery,
+  DeletedConnectionSchema,
+  ListConnectionsQuery,
+  ProviderSchema,
+} from "@/lib/integrations/schemas";
 import { identifier } from "@/lib/validation/strings";
 import { operation } from "./operation";
 
@@ -178,6 +199,65 @@ export const operations = {
       activity.details = { memories: page.items.length };
       return new CursorPage(page.items.map(memoryJson), page.total, page);
     },
+  }),
+  // Integrations bring a provider's documents into a namespace without scopes: a key with scopes may not.
+  listIntegrationProviders: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "managing integrations",
+    response: z.array(ProviderSchema),
+    run: async ({ principal }) => listProviders(principal.orgId),
+  }),
+  createIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "connecting an integration",
+    body: CreateConnectionBody,
+    response: CreatedConnectionSchema,
+    successStatus: 201,
+    async run({ principal, body }) {
+      const { connection, authorizationUrl } = await startConnection(principal, body);
+      return { connection: connectionJson(connection), authorization_url: authorizationUrl };
+    },
+  }),
+  completeIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "connecting an integration",
+    params: ConnectionIdParams,
+    body: CompleteConnectionBody,
+    response: ConnectionSchema,
+    run: async ({ principal, params, body }) => connectionJson(await completeConnection(principal, params.id, body)),
+  }),
+  listIntegrationConnections: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "managing integrations",
+    query: ListConnectionsQuery,
+    response: ConnectionSchema,
+    paginated: true,
+    async run({ principal, query }) {
+      const { items, total } = await listConnections(principal, query);
+      return new Page(items.map(connectionJson), total, query);
+    },
+  }),
+  getIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "managing integrations",
+    params: ConnectionIdParams,
+    response: ConnectionSchema,
+    run: async ({ principal, params }) => connectionJson(await getConnection(principal, params.id)),
+  }),
+  syncIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "syncing an integration",
+    params: ConnectionIdParams,
+    response: ConnectionSchema,
+    run: async ({ principal, params }) => connectionJson(await requestSync(principal, params.id)),
+  }),
+  deleteIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "deleting an integration",
+    params: ConnectionIdParams,
+    query: DeleteConnectionQuery,
+    response: DeletedConnectionSchema,
+    run: ({ principal, params, query }) => deleteConnection(principal, params.id, query.keep_memories),
   }),
 };
 

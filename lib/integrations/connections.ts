@@ -1,0 +1,400 @@
+// Connections of a namespace to a provider: starting the OAuth flow, completing it, listing, syncing on
+// demand and deleting with what they brought. The API, the browser callback and the console share these.
+// A connection is visible to whoever may see its namespace in its organization (namespaceAccess); any
+// other id is "not found", whatever organization it belongs to.
+import { recordAudit, SYSTEM_ACTOR, type Actor } from "@/lib/audit/audit";
+import { actorOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
+import { publicUrl } from "@/lib/config";
+import { decrypt, encrypt } from "@/lib/crypto/encryption";
+import { db, type Prisma, type Tx } from "@/lib/db";
+import { ConflictError, InvalidError, notFound, UpstreamError } from "@/lib/errors";
+import type { IntegrationConnection } from "@/lib/generated/prisma/client";
+import { pageWindow } from "@/lib/http/pagination";
+import { newId } from "@/lib/ids";
+import { activeJob, cancelQueuedJob, enqueueJob } from "@/lib/jobs/queue";
+import { deleteMemories } from "@/lib/memory/memories";
+import { resolveTarget } from "@/lib/namespaces/namespaces";
+import { oauthClientFor } from "./clients";
+import { authorizationUrl, exchangeCode, GrantRefusedError, hashState, randomToken } from "./oauth";
+import type { ProviderId } from "./provider";
+import { PROVIDERS, providerEndpoints } from "./providers";
+import type { CompleteConnectionBody, ConnectionJson, CreateConnectionBody, ListConnectionsQuery } from "./schemas";
+
+/** How long the person has on the provider's consent page. */
+const STATE_TTL_MS = 10 * 60_000;
+export const SYNC_JOB_KIND = "integration.sync";
+
+export const syncJobKey = (connectionId: string) => `integration.sync:${connectionId}`;
+
+type Secret = "access_token" | "refresh_token" | "code_verifier";
+
+/** Each secret of a connection is encrypted bound to its organization, its row and what it is. */
+export function secretContext(connection: { orgId: string; id: string }, secret: Secret) {
+  return `integration_connections:${connection.orgId}:${connection.id}:${secret}`;
+}
+
+export function encryptSecret(connection: { orgId: string; id: string }, secret: Secret, value: string) {
+  return encrypt(value, secretContext(connection, secret));
+}
+
+export function decryptSecret(connection: { orgId: string; id: string }, secret: Secret, value: string) {
+  return decrypt(value, secretContext(connection, secret));
+}
+
+/** The browser callback every connection uses unless its start named another redirect_uri. */
+export function defaultRedirectUri(): string {
+  return `${publicUrl()}/api/v1/integrations/callback`;
+}
+
+export function connectionJson(connection: IntegrationConnection): ConnectionJson {
+  return {
+    id: connection.id,
+    provider: connection.provider as ProviderId,
+    namespace_id: connection.namespaceId,
+    status: connection.status as ConnectionJson["status"],
+    options: connection.options as Record<string, unknown>,
+    account: connection.account,
+    last_sync_at: connection.lastSyncAt?.toISOString() ?? null,
+    documents_synced: connection.documentCount,
+    last_error: connection.lastError,
+    created_at: connection.createdAt.toISOString(),
+    updated_at: connection.updatedAt.toISOString(),
+  };
+}
+
+function visibleConnections(principal: Principal) {
+  return { orgId: principal.orgId, namespace: namespaceAccess(principal) };
+}
+
+export async function getConnection(principal: Principal, id: string) {
+  const prisma = await db();
+  const connection = await prisma.integrationConnection.findFirst({ where: { id, ...visibleConnections(principal) } });
+  if (!connection) throw notFound(`Integration connection ${id}`);
+  return connection;
+}
+
+export async function listConnections(principal: Principal, query: ListConnectionsQuery) {
+  const prisma = await db();
+  const where = {
+    ...visibleConnections(principal),
+    ...(query.namespace_id && { namespaceId: query.namespace_id }),
+  };
+  const [items, total] = await Promise.all([
+    prisma.integrationConnection.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+      ...pageWindow(query),
+    }),
+    prisma.integrationConnection.count({ where }),
+  ]);
+  return { items, total };
+}
+
+/**
+ * Starts connecting a namespace: a pending connection and the provider's authorization URL, with a
+ * single-use state (only its hash is stored) bound to this organization, this connection and the
+ * redirect URI, valid for 10 minutes, and a PKCE verifier where the provider takes one.
+ */
+export async function startConnection(principal: Principal, body: CreateConnectionBody) {
+  const provider = PROVIDERS[body.provider];
+  const parsed = provider.module.options.safeParse(body.options ?? {});
+  if (!parsed.success) {
+    throw new InvalidError(
+      `These options do not fit ${provider.name}.`,
+      parsed.error.issues.map((issue) => ({
+        field: ["body", "options", ...issue.path].join("."),
+        message: issue.message,
+      })),
+    );
+  }
+  const namespace = await resolveTarget(principal, body);
+  const client = await oauthClientFor(principal.orgId, provider.id);
+  if (!client) {
+    throw new ConflictError(
+      `${provider.name} is not configured: set ${provider.settingsPrefix}_CLIENT_ID and ` +
+        `${provider.settingsPrefix}_CLIENT_SECRET, or add your organization's OAuth client in the console.`,
+    );
+  }
+  const id = newId("int");
+  const state = randomToken();
+  const codeVerifier = provider.pkce ? randomToken() : null;
+  const redirectUri = body.redirect_uri ?? defaultRedirectUri();
+  const row = { orgId: principal.orgId, id };
+  const prisma = await db();
+  const connection = await prisma.$transaction(async (tx) => {
+    const created = await tx.integrationConnection.create({
+      data: {
+        ...row,
+        namespaceId: namespace.id,
+        provider: provider.id,
+        status: "pending",
+        options: parsed.data as Prisma.InputJsonObject,
+        redirectUri,
+        stateHash: hashState(state),
+        stateExpiresAt: new Date(Date.now() + STATE_TTL_MS),
+        codeVerifierEncrypted: codeVerifier ? encryptSecret(row, "code_verifier", codeVerifier) : null,
+        createdByUserId: principal.kind === "member" ? principal.userId : null,
+        createdByKeyId: principal.kind === "api_key" ? principal.keyId : null,
+      },
+    });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: actorOf(principal),
+      action: "integration.start",
+      targetType: "integration_connection",
+      targetId: id,
+      details: { provider: provider.id, namespace_id: namespace.id, options: parsed.data },
+    });
+    return created;
+  });
+  const url = authorizationUrl(provider, providerEndpoints(provider).authUrl, client, {
+    redirectUri,
+    state,
+    codeVerifier,
+  });
+  return { connection, authorizationUrl: url };
+}
+
+const BAD_STATE =
+  "The state is wrong, already used or expired (it is valid once, for 10 minutes): start the connection again.";
+
+/**
+ * Completes the flow through the API: the state must be this connection's, of the principal's
+ * organization, unused and unexpired. It is spent before the code is exchanged, so it never works twice.
+ */
+export async function completeConnection(principal: Principal, id: string, body: CompleteConnectionBody) {
+  const connection = await getConnection(principal, id);
+  const spent = await spendState(connection.orgId, body.state, connection.id);
+  if (!spent) throw new InvalidError(BAD_STATE, [{ field: "body.state", message: "is not valid for this connection" }]);
+  return finishConnection(spent, body.code, actorOf(principal));
+}
+
+/**
+ * The browser's way back from the provider (GET /api/v1/integrations/callback): the state alone names
+ * the connection. Returns where to send the person: the organization's integrations page, saying how it went.
+ */
+export async function completeFromCallback(parameters: { code?: string; state?: string; error?: string }) {
+  const prisma = await db();
+  const pending = parameters.state
+    ? await prisma.integrationConnection.findUnique({
+        where: { stateHash: hashState(parameters.state) },
+        include: { org: { select: { slug: true } } },
+      })
+    : null;
+  const spent = pending && (await spendState(pending.orgId, parameters.state!, pending.id));
+  if (!pending || !spent) throw new InvalidError(BAD_STATE, [{ field: "query.state", message: "is not valid" }]);
+  const page = new URL(`${publicUrl()}/${pending.org.slug}/integrations`);
+  const actor = creatorOf(spent);
+  try {
+    if (parameters.error || !parameters.code) {
+      const name = PROVIDERS[spent.provider as ProviderId].name;
+      const why =
+        parameters.error === "access_denied" ? "access was denied" : (parameters.error ?? "no code came back");
+      await markConnection(spent, { lastError: `${name} did not authorize the connection (${why}): connect again.` });
+      throw new InvalidError(`${name} did not authorize the connection (${why}).`);
+    }
+    await finishConnection(spent, parameters.code, actor);
+    page.searchParams.set("connected", spent.id);
+  } catch (error) {
+    page.searchParams.set("error", (error as Error).message);
+  }
+  return page;
+}
+
+function creatorOf(connection: IntegrationConnection): Actor {
+  if (connection.createdByUserId) return { type: "user", id: connection.createdByUserId };
+  if (connection.createdByKeyId) return { type: "api_key", id: connection.createdByKeyId };
+  return SYSTEM_ACTOR;
+}
+
+/** Spends a state: at most one caller ever gets the connection back for it. */
+async function spendState(orgId: string, state: string, connectionId: string) {
+  const prisma = await db();
+  const spent = await prisma.integrationConnection.updateManyAndReturn({
+    where: {
+      id: connectionId,
+      orgId,
+      status: "pending",
+      stateHash: hashState(state),
+      stateExpiresAt: { gt: new Date() },
+    },
+    data: { stateHash: null, stateExpiresAt: null },
+  });
+  return spent[0] ?? null;
+}
+
+async function markConnection(connection: IntegrationConnection, data: { lastError: string }) {
+  const prisma = await db();
+  await prisma.integrationConnection.updateMany({ where: { id: connection.id, orgId: connection.orgId }, data });
+}
+
+/** Exchanges the code, stores the tokens encrypted, marks the connection active and queues its first sync. */
+async function finishConnection(connection: IntegrationConnection, code: string, actor: Actor) {
+  const provider = PROVIDERS[connection.provider as ProviderId];
+  const client = await oauthClientFor(connection.orgId, provider.id);
+  if (!client) throw new ConflictError(`${provider.name} is no longer configured for this organization.`);
+  const codeVerifier = connection.codeVerifierEncrypted
+    ? decryptSecret(connection, "code_verifier", connection.codeVerifierEncrypted)
+    : null;
+  let tokens;
+  try {
+    tokens = await exchangeCode(provider, providerEndpoints(provider).tokenUrl, client, {
+      code,
+      redirectUri: connection.redirectUri,
+      codeVerifier,
+    });
+  } catch (error) {
+    const message =
+      error instanceof GrantRefusedError
+        ? `${provider.name} refused the authorization code (${error.providerError}): connect again.`
+        : `${provider.name} could not be reached to finish connecting: ${(error as Error).message}`;
+    await markConnection(connection, { lastError: message });
+    if (error instanceof GrantRefusedError) throw new InvalidError(message, [{ field: "body.code", message }]);
+    throw new UpstreamError(message);
+  }
+  const prisma = await db();
+  const active = await prisma.$transaction(async (tx) => {
+    const updated = await tx.integrationConnection.update({
+      where: { id: connection.id, orgId: connection.orgId },
+      data: {
+        status: "active",
+        codeVerifierEncrypted: null,
+        accessTokenEncrypted: encryptSecret(connection, "access_token", tokens.accessToken),
+        refreshTokenEncrypted: tokens.refreshToken
+          ? encryptSecret(connection, "refresh_token", tokens.refreshToken)
+          : null,
+        tokenExpiresAt: tokens.expiresAt,
+        account: tokens.account,
+        lastError: null,
+      },
+    });
+    await recordAudit(tx, {
+      orgId: connection.orgId,
+      actor,
+      action: "integration.connect",
+      targetType: "integration_connection",
+      targetId: connection.id,
+      details: { provider: provider.id, namespace_id: connection.namespaceId, account: tokens.account },
+    });
+    return updated;
+  });
+  await enqueueJob({
+    kind: SYNC_JOB_KIND,
+    orgId: connection.orgId,
+    key: syncJobKey(connection.id),
+    payload: { connectionId: connection.id },
+  });
+  return active;
+}
+
+/** Queues a sync now; 409 while one is queued or running, or before the connection is completed. */
+export async function requestSync(principal: Principal, id: string) {
+  const connection = await getConnection(principal, id);
+  if (connection.status === "pending" || connection.status === "revoked" || !connection.accessTokenEncrypted) {
+    throw new ConflictError(
+      connection.status === "revoked"
+        ? "The provider revoked this connection's access: connect again."
+        : "This connection is not authorized yet: complete it first.",
+    );
+  }
+  const queued = await enqueueJob({
+    kind: SYNC_JOB_KIND,
+    orgId: connection.orgId,
+    key: syncJobKey(connection.id),
+    payload: { connectionId: connection.id },
+  });
+  if (!queued) {
+    const job = await activeJob(syncJobKey(connection.id));
+    throw new ConflictError(
+      `A sync of this connection is already ${job?.status === "running" ? "running" : "queued"}.`,
+    );
+  }
+  const prisma = await db();
+  await recordAudit(prisma, {
+    orgId: connection.orgId,
+    actor: actorOf(principal),
+    action: "integration.sync",
+    targetType: "integration_connection",
+    targetId: connection.id,
+    details: { provider: connection.provider },
+  });
+  return connection;
+}
+
+/** The memories a connection brought (its documents, and any a sync stored before it could record them). */
+async function memoriesOfConnection(tx: Tx, connection: IntegrationConnection): Promise<string[]> {
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT memory_id AS id FROM integration_documents WHERE connection_id = $1 AND org_id = $2
+     UNION
+     SELECT id FROM memories WHERE org_id = $2 AND namespace_id = $3 AND metadata->>'connection_id' = $1`,
+    connection.id,
+    connection.orgId,
+    connection.namespaceId,
+  );
+  return rows.map((row) => row.id);
+}
+
+/** How many memories deleting the connection would take (the console's confirmation says it). */
+export async function connectionMemoryCount(principal: Principal, id: string): Promise<number> {
+  const connection = await getConnection(principal, id);
+  const prisma = await db();
+  return (await memoriesOfConnection(prisma, connection)).length;
+}
+
+const REVOKE_TIMEOUT_MS = 10_000;
+
+/**
+ * Revokes the token at the provider (where it offers revocation; a provider that cannot be reached does
+ * not keep the connection alive), deletes the connection with its tokens and, unless kept, every memory it
+ * brought. A sync under way notices the connection is gone and stops.
+ */
+export async function deleteConnection(principal: Principal, id: string, keepMemories: boolean) {
+  const connection = await getConnection(principal, id);
+  const provider = PROVIDERS[connection.provider as ProviderId];
+  let tokenRevoked = false;
+  if (connection.accessTokenEncrypted) {
+    const client = await oauthClientFor(connection.orgId, provider.id);
+    if (client) {
+      const revocation = provider.module.revoke({
+        endpoints: providerEndpoints(provider),
+        clientId: client.clientId,
+        clientSecret: client.clientSecret,
+        accessToken: decryptSecret(connection, "access_token", connection.accessTokenEncrypted),
+      });
+      const timeout = new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error("timed out")), REVOKE_TIMEOUT_MS).unref(),
+      );
+      tokenRevoked = await Promise.race([revocation, timeout]).then(
+        () => true,
+        (error) => {
+          console.error(
+            `[memgw] revoking ${provider.name} token of ${connection.id} failed: ${(error as Error).message}`,
+          );
+          return false;
+        },
+      );
+    }
+  }
+  await cancelQueuedJob(syncJobKey(connection.id));
+  const prisma = await db();
+  return prisma.$transaction(async (tx) => {
+    const memoryIds = await memoriesOfConnection(tx, connection);
+    if (!keepMemories) await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds);
+    await tx.integrationConnection.delete({ where: { id: connection.id, orgId: connection.orgId } });
+    const result = {
+      deleted: true as const,
+      memories_deleted: keepMemories ? 0 : memoryIds.length,
+      memories_kept: keepMemories ? memoryIds.length : 0,
+      token_revoked: tokenRevoked,
+    };
+    await recordAudit(tx, {
+      orgId: connection.orgId,
+      actor: actorOf(principal),
+      action: "integration.delete",
+      targetType: "integration_connection",
+      targetId: connection.id,
+      details: { provider: provider.id, namespace_id: connection.namespaceId, ...result },
+    });
+    return result;
+  });
+}

@@ -1,0 +1,141 @@
+// The providers a namespace can be connected to: what each syncs, the OAuth details of its authorization
+// code flow, and where it lives. The deployment sets each provider's OAuth client and endpoints with
+// GITHUB_*, NOTION_*, GOOGLE_DRIVE_* and SLACK_* (CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, API_URL);
+// the endpoints default to the real services. These are operator settings, trusted like every URL of
+// the environment (an organization can set only its own client id and secret, never a URL).
+import type { ProviderEndpoints, ProviderId, ProviderModule } from "./provider";
+import { github } from "./providers/github";
+import { googleDrive } from "./providers/google-drive";
+import { notion } from "./providers/notion";
+import { slack } from "./providers/slack";
+
+export interface ProviderDefinition {
+  id: ProviderId;
+  name: string;
+  /** What a connection brings into its namespace, as the console and GET /integrations/providers say it. */
+  syncs: string;
+  scopes: string[];
+  /** The environment's prefix for this provider's settings. */
+  settingsPrefix: string;
+  defaults: ProviderEndpoints;
+  /** The provider accepts PKCE (S256) on its authorization code flow. */
+  pkce: boolean;
+  /** How the token endpoint wants the client authenticated and the request encoded. */
+  tokenRequest: { clientAuthentication: "basic" | "body"; encoding: "form" | "json" };
+  /** Extra parameters of the authorization URL (a refresh token from Google needs offline access). */
+  authorizationParameters?: Record<string, string>;
+  /** How the scopes are joined in the authorization URL. */
+  scopeSeparator: string;
+  module: ProviderModule;
+}
+
+export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
+  github: {
+    id: "github",
+    name: "GitHub",
+    syncs: "Issues and pull requests with their comments, and the Markdown files of the chosen repositories",
+    scopes: ["repo"],
+    settingsPrefix: "GITHUB",
+    defaults: {
+      authUrl: "https://github.com/login/oauth/authorize",
+      tokenUrl: "https://github.com/login/oauth/access_token",
+      apiUrl: "https://api.github.com",
+    },
+    pkce: true,
+    tokenRequest: { clientAuthentication: "body", encoding: "form" },
+    scopeSeparator: " ",
+    module: github,
+  },
+  notion: {
+    id: "notion",
+    name: "Notion",
+    syncs: "The pages and databases shared with the integration, as text",
+    scopes: [],
+    settingsPrefix: "NOTION",
+    defaults: {
+      authUrl: "https://api.notion.com/v1/oauth/authorize",
+      tokenUrl: "https://api.notion.com/v1/oauth/token",
+      apiUrl: "https://api.notion.com",
+    },
+    pkce: false,
+    tokenRequest: { clientAuthentication: "basic", encoding: "json" },
+    authorizationParameters: { owner: "user" },
+    scopeSeparator: " ",
+    module: notion,
+  },
+  google_drive: {
+    id: "google_drive",
+    name: "Google Drive",
+    syncs: "Google Docs exported as text, and the plain-text and Markdown files of the chosen folder",
+    scopes: ["https://www.googleapis.com/auth/drive.readonly"],
+    settingsPrefix: "GOOGLE_DRIVE",
+    defaults: {
+      authUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+      tokenUrl: "https://oauth2.googleapis.com/token",
+      apiUrl: "https://www.googleapis.com/",
+    },
+    pkce: true,
+    tokenRequest: { clientAuthentication: "body", encoding: "form" },
+    // Without offline access Google issues no refresh token; prompt=consent issues one on every connection.
+    authorizationParameters: { access_type: "offline", prompt: "consent", include_granted_scopes: "true" },
+    scopeSeparator: " ",
+    module: googleDrive,
+  },
+  slack: {
+    id: "slack",
+    name: "Slack",
+    syncs: "The messages and threads of the chosen channels",
+    scopes: ["channels:history", "channels:read", "groups:history", "groups:read", "users:read"],
+    settingsPrefix: "SLACK",
+    defaults: {
+      authUrl: "https://slack.com/oauth/v2/authorize",
+      tokenUrl: "https://slack.com/api/oauth.v2.access",
+      apiUrl: "https://slack.com/api/",
+    },
+    pkce: false,
+    tokenRequest: { clientAuthentication: "body", encoding: "form" },
+    scopeSeparator: ",",
+    module: slack,
+  },
+};
+
+export const PROVIDER_LIST = Object.values(PROVIDERS);
+
+/** The deployment's OAuth client for a provider, when both its settings are set. */
+export function deploymentClient(provider: ProviderDefinition): { clientId: string; clientSecret: string } | null {
+  const clientId = process.env[`${provider.settingsPrefix}_CLIENT_ID`]?.trim();
+  const clientSecret = process.env[`${provider.settingsPrefix}_CLIENT_SECRET`]?.trim();
+  return clientId && clientSecret ? { clientId, clientSecret } : null;
+}
+
+/** Where the provider lives: its settings, else the real service. */
+export function providerEndpoints(provider: ProviderDefinition): ProviderEndpoints {
+  const setting = (name: string, fallback: string) =>
+    process.env[`${provider.settingsPrefix}_${name}`]?.trim() || fallback;
+  return {
+    authUrl: setting("AUTH_URL", provider.defaults.authUrl),
+    tokenUrl: setting("TOKEN_URL", provider.defaults.tokenUrl),
+    apiUrl: setting("API_URL", provider.defaults.apiUrl),
+  };
+}
+
+/**
+ * Checks the endpoint settings at start-up (lib/startup.ts): a value that is not an http(s) URL stops the
+ * start with its name, rather than failing every connection later.
+ */
+export function checkProviderSettings(): void {
+  for (const provider of PROVIDER_LIST) {
+    for (const name of ["AUTH_URL", "TOKEN_URL", "API_URL"]) {
+      const value = process.env[`${provider.settingsPrefix}_${name}`]?.trim();
+      if (!value) continue;
+      let url: URL | null = null;
+      try {
+        url = new URL(value);
+      } catch {
+        // Not a URL: refused below with the setting's name.
+      }
+      if (!url || !/^https?:$/.test(url.protocol))
+        throw new Error(`${provider.settingsPrefix}_${name} must be an http(s) URL, not "${value}".`);
+    }
+  }
+}

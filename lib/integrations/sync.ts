@@ -1,0 +1,321 @@
+// A connection's sync, run as a durable job (lib/jobs/queue.ts): every document in the provider's reach
+// becomes one memory of the connection's namespace, with metadata source, source_id, source_url, title,
+// updated_at and connection_id. It is incremental: a document whose version did not change costs no
+// request for its text and no embedding, a changed one replaces its memory's content in place, and one
+// no longer listed is forgotten. Each document is applied on its own, so a sync that dies half-way
+// (kill -9) is simply run again: what it applied is unchanged the second time, and a memory stored
+// without its document row (the moment between the two writes) is removed at the next start.
+import { integrationPrincipal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import type { IntegrationConnection } from "@/lib/generated/prisma/client";
+import { PermanentJobError, RetryLaterError, type ClaimedJob } from "@/lib/jobs/queue";
+import { deleteMemories, remember, replaceMemoryContent } from "@/lib/memory/memories";
+import { LIMITS } from "@/lib/memory/schemas";
+import { oauthClientFor } from "./clients";
+import { decryptSecret, encryptSecret, SYNC_JOB_KIND } from "./connections";
+import { GrantRefusedError, refreshAccessToken } from "./oauth";
+import {
+  ProviderRateLimitedError,
+  ProviderUnauthorizedError,
+  type DocumentRef,
+  type ProviderId,
+  type ProviderReader,
+} from "./provider";
+import { PROVIDERS, providerEndpoints, type ProviderDefinition } from "./providers";
+
+/** A Retry-After up to this long is waited for within the sync; a longer one re-queues the job. */
+const MAX_INLINE_WAIT_SECONDS = 30;
+/** How many rate-limit waits one run sits through before it re-queues itself. */
+const MAX_INLINE_WAITS = 5;
+/** Refresh an access token this close to its expiry before using it. */
+const REFRESH_MARGIN_MS = 60_000;
+
+/** The connection was deleted while its sync ran: stop, and store nothing more. */
+class ConnectionGoneError extends Error {}
+
+export interface SyncReport {
+  added: number;
+  updated: number;
+  unchanged: number;
+  deleted: number;
+  documents: number;
+}
+
+/** The job runners of this area, for the worker (lib/startup.ts) and for tests (runDueJobs). */
+export const integrationJobRunners = { [SYNC_JOB_KIND]: (job: ClaimedJob) => runSyncJob(job) };
+
+async function runSyncJob(job: ClaimedJob): Promise<void> {
+  const prisma = await db();
+  const connectionId = String(job.payload.connectionId);
+  const connection = await prisma.integrationConnection.findFirst({
+    where: { id: connectionId, ...(job.orgId && { orgId: job.orgId }) },
+  });
+  // Deleted, or not (or no longer) authorized: nothing to sync.
+  if (!connection?.accessTokenEncrypted || connection.status === "pending" || connection.status === "revoked") return;
+  await setStatus(connection, { status: "syncing" });
+  try {
+    const report = await syncConnection(connection);
+    await setStatus(connection, {
+      status: "active",
+      lastSyncAt: new Date(),
+      documentCount: report.documents,
+      lastError: null,
+    });
+  } catch (error) {
+    if (error instanceof ConnectionGoneError) return;
+    const message = redact(connection, (error as Error).message ?? String(error));
+    if (error instanceof ReconnectError) {
+      await setStatus(connection, { status: error.status, lastError: message });
+      throw new PermanentJobError(message);
+    }
+    if (error instanceof RetryLaterError) {
+      await setStatus(connection, { status: "active", lastError: message });
+      throw error;
+    }
+    console.error(`[memgw] sync of ${connection.provider} connection ${connection.id} failed: ${message}`);
+    await setStatus(connection, { status: "error", lastError: `The last sync failed: ${message}` });
+    throw new Error(message, { cause: error });
+  }
+}
+
+/** The person must connect again: the provider refused the refresh, or revoked the access. */
+class ReconnectError extends Error {
+  constructor(
+    readonly status: "error" | "revoked",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type ConnectionChange = Partial<
+  Pick<
+    IntegrationConnection,
+    | "status"
+    | "lastSyncAt"
+    | "documentCount"
+    | "lastError"
+    | "accessTokenEncrypted"
+    | "refreshTokenEncrypted"
+    | "tokenExpiresAt"
+  >
+>;
+
+async function setStatus(connection: IntegrationConnection, data: ConnectionChange) {
+  const prisma = await db();
+  await prisma.integrationConnection.updateMany({ where: { id: connection.id, orgId: connection.orgId }, data });
+}
+
+/** An error message as it may be shown and logged: never a token, whatever a provider or SDK put in it. */
+function redact(connection: IntegrationConnection, message: string): string {
+  let safe = message;
+  for (const [secret, encrypted] of [
+    ["access_token", connection.accessTokenEncrypted],
+    ["refresh_token", connection.refreshTokenEncrypted],
+  ] as const) {
+    if (!encrypted) continue;
+    try {
+      const token = decryptSecret(connection, secret, encrypted);
+      if (token) safe = safe.split(token).join("[token]");
+    } catch {
+      // A token that does not decrypt cannot be in the message either.
+    }
+  }
+  return safe.slice(0, 1000);
+}
+
+/** Runs one sync of a connection: refreshes its token once when refused, waits out short rate limits. */
+export async function syncConnection(connection: IntegrationConnection): Promise<SyncReport> {
+  const provider = PROVIDERS[connection.provider as ProviderId];
+  let tokens = await currentTokens(connection, provider);
+  let refreshed = false;
+  let waits = 0;
+  for (;;) {
+    const reader = provider.module.reader({
+      accessToken: tokens.accessToken,
+      endpoints: providerEndpoints(provider),
+      options: connection.options as Record<string, unknown>,
+    });
+    try {
+      return await applyDocuments(connection, reader);
+    } catch (error) {
+      if (error instanceof ProviderUnauthorizedError) {
+        if (refreshed || !tokens.refreshToken) {
+          throw new ReconnectError(
+            "revoked",
+            `${provider.name} no longer accepts this connection's access (it was revoked or expired): ` +
+              "reconnect to sync again.",
+          );
+        }
+        refreshed = true;
+        tokens = await refresh(connection, provider, tokens.refreshToken);
+        continue;
+      }
+      if (error instanceof ProviderRateLimitedError) {
+        const seconds = Math.max(1, error.retryAfterSeconds);
+        if (seconds > MAX_INLINE_WAIT_SECONDS || waits >= MAX_INLINE_WAITS) {
+          throw new RetryLaterError(
+            seconds * 1000,
+            `${provider.name} is rate limiting this connection; the sync goes on in ${seconds} s.`,
+          );
+        }
+        waits += 1;
+        await new Promise((resume) => setTimeout(resume, seconds * 1000));
+        continue;
+      }
+      throw error;
+    }
+  }
+}
+
+async function currentTokens(connection: IntegrationConnection, provider: ProviderDefinition) {
+  const accessToken = decryptSecret(connection, "access_token", connection.accessTokenEncrypted!);
+  const refreshToken = connection.refreshTokenEncrypted
+    ? decryptSecret(connection, "refresh_token", connection.refreshTokenEncrypted)
+    : null;
+  const expiring = connection.tokenExpiresAt && connection.tokenExpiresAt.getTime() < Date.now() + REFRESH_MARGIN_MS;
+  if (expiring && refreshToken) return refresh(connection, provider, refreshToken);
+  return { accessToken, refreshToken };
+}
+
+/** Exchanges the refresh token for a new access token and stores both (providers may rotate the refresh token). */
+async function refresh(connection: IntegrationConnection, provider: ProviderDefinition, refreshToken: string) {
+  const client = await oauthClientFor(connection.orgId, provider.id);
+  if (!client)
+    throw new ReconnectError("error", `${provider.name} is no longer configured: reconnect after setting it up.`);
+  let tokens;
+  try {
+    tokens = await refreshAccessToken(provider, providerEndpoints(provider).tokenUrl, client, refreshToken);
+  } catch (error) {
+    if (error instanceof GrantRefusedError) {
+      throw new ReconnectError(
+        "error",
+        `${provider.name} refused to renew this connection's access (${error.providerError}): reconnect to sync again.`,
+      );
+    }
+    throw error;
+  }
+  const next = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken };
+  await setStatus(connection, {
+    accessTokenEncrypted: encryptSecret(connection, "access_token", next.accessToken),
+    refreshTokenEncrypted: encryptSecret(connection, "refresh_token", next.refreshToken),
+    tokenExpiresAt: tokens.expiresAt,
+  });
+  connection.accessTokenEncrypted = encryptSecret(connection, "access_token", next.accessToken);
+  connection.refreshTokenEncrypted = encryptSecret(connection, "refresh_token", next.refreshToken);
+  return next;
+}
+
+/** The memory a document becomes: its text (cut to what a memory may hold) and where it came from. */
+function documentMemory(connection: IntegrationConnection, ref: DocumentRef, text: string) {
+  const content = (text.trim() || ref.title).slice(0, LIMITS.contentChars);
+  const metadata = {
+    source: connection.provider,
+    source_id: ref.sourceId,
+    source_url: ref.url,
+    title: ref.title,
+    updated_at: ref.updatedAt,
+    connection_id: connection.id,
+  };
+  return { content, metadata };
+}
+
+async function applyDocuments(connection: IntegrationConnection, reader: ProviderReader): Promise<SyncReport> {
+  const prisma = await db();
+  const principal = integrationPrincipal(connection);
+  await removeUnrecordedMemories(connection);
+  const stored = new Map(
+    (
+      await prisma.integrationDocument.findMany({
+        where: { connectionId: connection.id, orgId: connection.orgId },
+        select: { sourceId: true, memoryId: true, version: true },
+      })
+    ).map((document) => [document.sourceId, document]),
+  );
+  const report: SyncReport = { added: 0, updated: 0, unchanged: 0, deleted: 0, documents: 0 };
+  const listed = new Set<string>();
+  for await (const ref of reader.listDocuments()) {
+    if (listed.has(ref.sourceId)) continue;
+    const existing = stored.get(ref.sourceId);
+    if (existing && existing.version === ref.version) {
+      listed.add(ref.sourceId);
+      report.unchanged += 1;
+      continue;
+    }
+    const text = await reader.documentText(ref);
+    // Gone between the listing and now: not listed, so forgotten below.
+    if (text === null) continue;
+    listed.add(ref.sourceId);
+    await assertConnectionExists(connection);
+    const memory = documentMemory(connection, ref, text);
+    if (existing) {
+      await replaceMemoryContent(principal, existing.memoryId, memory);
+      await prisma.integrationDocument.update({
+        where: { connectionId_sourceId: { connectionId: connection.id, sourceId: ref.sourceId } },
+        data: { version: ref.version, syncedAt: new Date() },
+      });
+      report.updated += 1;
+    } else {
+      const { memories } = await remember(principal, { namespace_id: connection.namespaceId }, [memory]);
+      await prisma.integrationDocument.create({
+        data: {
+          connectionId: connection.id,
+          sourceId: ref.sourceId,
+          orgId: connection.orgId,
+          memoryId: memories[0].id,
+          version: ref.version,
+        },
+      });
+      report.added += 1;
+    }
+  }
+  const gone = [...stored.values()].filter((document) => !listed.has(document.sourceId));
+  if (gone.length > 0) {
+    await prisma.$transaction(async (tx) => {
+      await deleteMemories(
+        tx,
+        connection.orgId,
+        connection.namespaceId,
+        gone.map((document) => document.memoryId),
+      );
+      await tx.integrationDocument.deleteMany({
+        where: { connectionId: connection.id, orgId: connection.orgId, sourceId: { in: gone.map((d) => d.sourceId) } },
+      });
+    });
+    report.deleted = gone.length;
+  }
+  report.documents = await prisma.integrationDocument.count({
+    where: { connectionId: connection.id, orgId: connection.orgId },
+  });
+  return report;
+}
+
+async function assertConnectionExists(connection: IntegrationConnection) {
+  const prisma = await db();
+  const exists = await prisma.integrationConnection.count({ where: { id: connection.id, orgId: connection.orgId } });
+  if (exists === 0) throw new ConnectionGoneError();
+}
+
+/**
+ * Memories of this connection without a document row: stored by a sync that died before it recorded
+ * them. Removed before the sync stores the document again, so a restart never duplicates one.
+ */
+async function removeUnrecordedMemories(connection: IntegrationConnection) {
+  const prisma = await db();
+  await prisma.$transaction(async (tx) => {
+    const orphans = await tx.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT m.id FROM memories m
+       WHERE m.org_id = $1 AND m.namespace_id = $2 AND m.metadata->>'connection_id' = $3
+         AND NOT EXISTS (SELECT 1 FROM integration_documents d WHERE d.connection_id = $3 AND d.memory_id = m.id)`,
+      connection.orgId,
+      connection.namespaceId,
+      connection.id,
+    );
+    await deleteMemories(
+      tx,
+      connection.orgId,
+      connection.namespaceId,
+      orphans.map((row) => row.id),
+    );
+  });
+}

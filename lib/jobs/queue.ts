@@ -1,0 +1,280 @@
+// Durable background jobs in the database (integration syncs today). A job is claimed with
+// FOR UPDATE SKIP LOCKED and held by a lease the runner renews while it works: with several instances on
+// PostgreSQL each job runs once at a time, and a job whose runner died (kill -9, a lost machine) is taken
+// again when its lease ends. On the embedded database only this process can hold the data directory, so
+// jobs left running by a previous process are queued again at start. Failures retry with exponential
+// backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
+// (a provider's Retry-After).
+import { db } from "@/lib/db";
+import { newId } from "@/lib/ids";
+
+const LEASE_MS = 60_000;
+const LEASE_RENEWAL_MS = 20_000;
+const POLL_INTERVAL_MS = 2_000;
+const BACKOFF_BASE_MS = 30_000;
+const BACKOFF_MAX_MS = 30 * 60_000;
+/** Kept for people to read what failed (the connection shows its own error); older ones are deleted. */
+const FAILED_JOB_RETENTION_DAYS = 30;
+
+export interface ClaimedJob {
+  id: string;
+  orgId: string | null;
+  kind: string;
+  key: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+}
+
+export type JobRunner = (job: ClaimedJob) => Promise<void>;
+
+/** Thrown by a runner: run the job again after `delayMs`, without counting this attempt. */
+export class RetryLaterError extends Error {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = "RetryLaterError";
+  }
+}
+
+/** Thrown by a runner: the job cannot succeed by trying again (it is marked failed at once). */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentJobError";
+  }
+}
+
+export interface NewJob {
+  kind: string;
+  orgId?: string;
+  /** At most one queued or running job per key: enqueuing another returns null. */
+  key?: string;
+  payload?: Record<string, unknown>;
+  runAfter?: Date;
+  maxAttempts?: number;
+}
+
+/** Queues a job; null when a job with the same key is already queued or running. */
+export async function enqueueJob(job: NewJob): Promise<{ id: string } | null> {
+  const prisma = await db();
+  const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(
+    `INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
+     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now())
+     ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
+     RETURNING id`,
+    newId("job"),
+    job.orgId ?? null,
+    job.kind,
+    job.key ?? null,
+    JSON.stringify(job.payload ?? {}),
+    job.runAfter ?? new Date(),
+    job.maxAttempts ?? 5,
+  );
+  if (rows.length > 0) wakeWorkers();
+  return rows[0] ?? null;
+}
+
+/** Whether a job with this key is queued or running. */
+export async function activeJob(key: string): Promise<{ id: string; status: string } | null> {
+  const prisma = await db();
+  const rows = await prisma.$queryRawUnsafe<{ id: string; status: string }[]>(
+    `SELECT id, status FROM jobs WHERE key = $1 AND status IN ('queued', 'running') LIMIT 1`,
+    key,
+  );
+  return rows[0] ?? null;
+}
+
+/** Removes the queued (not yet running) job of a key, e.g. when what it would work on is deleted. */
+export async function cancelQueuedJob(key: string): Promise<void> {
+  const prisma = await db();
+  await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE key = $1 AND status = 'queued'`, key);
+}
+
+/** Claims the next due job of these kinds (or one whose runner's lease ran out), or null. */
+export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
+  const prisma = await db();
+  const rows = await prisma.$queryRawUnsafe<
+    {
+      id: string;
+      org_id: string | null;
+      kind: string;
+      key: string | null;
+      payload: Record<string, unknown>;
+      attempts: number;
+      max_attempts: number;
+    }[]
+  >(
+    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + $2 * interval '1 millisecond',
+                     updated_at = now()
+     WHERE id = (
+       SELECT id FROM jobs
+       WHERE kind = ANY($1::text[])
+         AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
+       ORDER BY run_after, created_at
+       LIMIT 1
+       FOR UPDATE SKIP LOCKED)
+     RETURNING id, org_id, kind, key, payload, attempts, max_attempts`,
+    kinds,
+    LEASE_MS,
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    id: row.id,
+    orgId: row.org_id,
+    kind: row.kind,
+    key: row.key,
+    payload: row.payload,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  };
+}
+
+async function renewLease(id: string): Promise<void> {
+  const prisma = await db();
+  await prisma.$executeRawUnsafe(
+    `UPDATE jobs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND status = 'running'`,
+    id,
+    LEASE_MS,
+  );
+}
+
+function backoffMs(attempts: number): number {
+  return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempts - 1));
+}
+
+/** Runs one claimed job, renewing its lease meanwhile, and records how it ended. */
+export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise<void> {
+  const renewal = setInterval(() => {
+    renewLease(job.id).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
+  }, LEASE_RENEWAL_MS);
+  renewal.unref();
+  const prisma = await db();
+  try {
+    await runner(job);
+    await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE id = $1`, job.id);
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    if (error instanceof RetryLaterError) {
+      await prisma.$executeRawUnsafe(
+        `UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL, last_error = $2,
+                         run_after = now() + $3 * interval '1 millisecond', updated_at = now()
+         WHERE id = $1`,
+        job.id,
+        message,
+        error.delayMs,
+      );
+    } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
+      await prisma.$executeRawUnsafe(
+        `UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = $2, updated_at = now() WHERE id = $1`,
+        job.id,
+        message,
+      );
+    } else {
+      await prisma.$executeRawUnsafe(
+        `UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = $2,
+                         run_after = now() + $3 * interval '1 millisecond', updated_at = now()
+         WHERE id = $1`,
+        job.id,
+        message,
+        backoffMs(job.attempts),
+      );
+    }
+  } finally {
+    clearInterval(renewal);
+  }
+}
+
+/**
+ * Runs due jobs one after another until none is due (tests drive syncs with it; the worker below is
+ * the same loop on a timer). Returns how many ran.
+ */
+export async function runDueJobs(runners: Record<string, JobRunner>): Promise<number> {
+  let ran = 0;
+  for (;;) {
+    const job = await claimJob(Object.keys(runners));
+    if (!job) return ran;
+    await runClaimedJob(job, runners[job.kind]);
+    ran += 1;
+  }
+}
+
+/**
+ * Jobs a previous process left running: on the embedded database no other process can be running
+ * them (this one holds the data directory), so they are due again now rather than when their lease ends.
+ */
+export async function requeueAbandonedJobs(): Promise<number> {
+  const prisma = await db();
+  return prisma.$executeRawUnsafe(
+    `UPDATE jobs SET status = 'queued', locked_until = NULL, run_after = now(), updated_at = now()
+     WHERE status = 'running'`,
+  );
+}
+
+const wakers = new Set<() => void>();
+
+function wakeWorkers() {
+  for (const wake of wakers) wake();
+}
+
+/** How long stopping waits for the job under way; one still running then is run again after the restart. */
+const STOP_WAIT_MS = 5_000;
+
+/**
+ * Polls for due jobs and runs them one at a time until the returned function is called (which waits a
+ * few seconds for the job under way). A job queued by this process starts at once; others within
+ * POLL_INTERVAL_MS.
+ */
+export function startJobWorker(runners: Record<string, JobRunner>): () => Promise<void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  let busy = false;
+  let lastCleanup = 0;
+  const tick = () => {
+    if (stopped || busy) return;
+    busy = true;
+    clearTimeout(timer);
+    running = (async () => {
+      try {
+        while (!stopped) {
+          const job = await claimJob(Object.keys(runners));
+          if (!job) break;
+          await runClaimedJob(job, runners[job.kind]);
+        }
+        if (Date.now() - lastCleanup > 3_600_000) {
+          lastCleanup = Date.now();
+          await deleteOldFailedJobs();
+        }
+      } catch (error) {
+        console.error("[memgw] the job worker failed (it tries again):", error);
+      } finally {
+        busy = false;
+        if (!stopped) {
+          timer = setTimeout(tick, POLL_INTERVAL_MS);
+          timer.unref();
+        }
+      }
+    })();
+  };
+  wakers.add(tick);
+  timer = setTimeout(tick, 0);
+  timer.unref();
+  return async () => {
+    stopped = true;
+    wakers.delete(tick);
+    clearTimeout(timer);
+    await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
+  };
+}
+
+async function deleteOldFailedJobs() {
+  const prisma = await db();
+  await prisma.$executeRawUnsafe(
+    `DELETE FROM jobs WHERE status = 'failed' AND updated_at < now() - $1 * interval '1 day'`,
+    FAILED_JOB_RETENTION_DAYS,
+  );
+}
