@@ -102,6 +102,8 @@ function generate(schemaIn: Schema, name = "", depth = 0): Json {
         const text = randomText(schema.minLength ?? 0, schema.maxLength ?? 40);
         if (!pattern || pattern.test(text)) return text;
       }
+      // A pattern random text rarely meets (a URL, "owner/name"): a value the fixtures know of.
+      if (known[name]?.length) return random.pick(known[name]);
       throw new Error(`cannot generate a string for ${JSON.stringify(schema)}`);
     }
     case "integer":
@@ -369,7 +371,11 @@ function requestFor(op: Operation, wantValid: boolean): FuzzRequest {
     headers["content-type"] = generated.contentType;
     if (valid !== undefined) valid &&= generated.valid;
   }
-  const saysNothing = op.path.startsWith("/mcp/") || (op.spec.tags ?? []).includes("Not allowed");
+  // A state and code are valid only as the provider issued them: no schema can say which (a wrong one is a 400).
+  const saysNothing =
+    op.path.startsWith("/mcp/") ||
+    (op.spec.tags ?? []).includes("Not allowed") ||
+    op.path === "/integrations/connections/{id}/complete";
   return { params, query, headers, body, valid: saysNothing ? undefined : valid, authorized };
 }
 
@@ -380,7 +386,22 @@ beforeAll(async () => {
   const content = "The fuzzer remembers that tea is green.";
   const remembered = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content } });
   const grants = await api("GET", `/namespaces/${ns.id}/grants`, { key });
+  // A configured provider (nothing is fetched before a code is exchanged), and a pending connection.
+  process.env.GITHUB_CLIENT_ID = "fuzz-client";
+  process.env.GITHUB_CLIENT_SECRET = "fuzz-secret";
+  const connection = await api("POST", "/integrations/connections", {
+    key,
+    body: { provider: "github", namespace_id: ns.id },
+  });
+  const connectionId = connection.body.data.connection.id;
   Object.assign(known, {
+    redirect_uri: ["https://app.example.com/integrations/callback", "http://localhost:8080/cb"],
+    repositories: ["octo-org/handbook"],
+    channels: ["C0123ABCD"],
+    folder_id: ["1AbCdEfGh_ij-KL"],
+    "/integrations/connections/{id}:id": [connectionId],
+    "/integrations/connections/{id}/complete:id": [connectionId],
+    "/integrations/connections/{id}/sync:id": [connectionId],
     namespace_id: [ns.id],
     external_reference_id: ["fuzz-ref"],
     memory_ids: [remembered.body.data.id],

@@ -8,12 +8,11 @@ import type { ProviderId } from "@/lib/integrations/provider";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { connect, forgetFake, memoriesOf, runSyncs, useFake } from "./helpers/integrations";
-import type { FakeProvider } from "./helpers/providers/oauth-server";
+import type { FakeContent, FakeProvider } from "./helpers/providers/oauth-server";
 import { startGithubFake } from "./helpers/providers/github";
 import { startGoogleDriveFake } from "./helpers/providers/google-drive";
 import { startNotionFake } from "./helpers/providers/notion";
 import { startSlackFake } from "./helpers/providers/slack";
-import type { FakeContent } from "./helpers/providers/github";
 
 type Fake = FakeProvider & { content: FakeContent };
 

@@ -212,7 +212,8 @@ function notAllowedOperation(path: string, method: string) {
     operationId: `${method}${path.replace(/\W+(\w)?/g, (_, next?: string) => (next ?? "").toUpperCase())}NotAllowed`,
     summary: `Not allowed: ${method.toUpperCase()} ${path} answers 405`,
     tags: ["Not allowed"],
-    parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    // An empty segment is another path (and another route): a path parameter has at least one character.
+    parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string", minLength: 1 } })),
     responses: errorResponses([405]),
   };
 }

@@ -1,5 +1,5 @@
 import { ForbiddenError } from "@/lib/errors";
-import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/audit";
+import type { Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys";
 import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
@@ -64,7 +64,8 @@ export function memberPrincipal(member: { orgId: string; userId: string; role: R
 
 export function actorOf(principal: Principal): Actor {
   if (principal.kind === "member") return { type: "user", id: principal.userId };
-  if (principal.kind === "integration") return SYSTEM_ACTOR;
+  // A literal, not SYSTEM_ACTOR: client components import this module, and lib/audit brings the database driver.
+  if (principal.kind === "integration") return { type: "system" };
   return { type: "api_key", id: principal.keyId };
 }
 

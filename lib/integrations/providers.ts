@@ -15,6 +15,8 @@ export interface ProviderDefinition {
   /** What a connection brings into its namespace, as the console and GET /integrations/providers say it. */
   syncs: string;
   scopes: string[];
+  /** What `options` of a new connection take, as the OpenAPI document says it. */
+  optionsDescription: string;
   /** The environment's prefix for this provider's settings. */
   settingsPrefix: string;
   defaults: ProviderEndpoints;
@@ -32,6 +34,7 @@ export interface ProviderDefinition {
 export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
   github: {
     id: "github",
+    optionsDescription: '`{repositories?: ["owner/name", …]}`: absent, every repository the token can read',
     name: "GitHub",
     syncs: "Issues and pull requests with their comments, and the Markdown files of the chosen repositories",
     scopes: ["repo"],
@@ -48,6 +51,7 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
   },
   notion: {
     id: "notion",
+    optionsDescription: "`{}`: Notion syncs the pages and databases the person shares with the integration at consent",
     name: "Notion",
     syncs: "The pages and databases shared with the integration, as text",
     scopes: [],
@@ -65,6 +69,7 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
   },
   google_drive: {
     id: "google_drive",
+    optionsDescription: "`{folder_id?}`: absent, every Google Doc, text and Markdown file the token can see",
     name: "Google Drive",
     syncs: "Google Docs exported as text, and the plain-text and Markdown files of the chosen folder",
     scopes: ["https://www.googleapis.com/auth/drive.readonly"],
@@ -83,6 +88,7 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
   },
   slack: {
     id: "slack",
+    optionsDescription: '`{channels?: ["C0123ABCD", …]}`: absent, every channel the app is a member of',
     name: "Slack",
     syncs: "The messages and threads of the chosen channels",
     scopes: ["channels:history", "channels:read", "groups:history", "groups:read", "users:read"],

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { PaginationQuery } from "@/lib/http/pagination";
 import { identifier, text } from "@/lib/validation/strings";
-import { PROVIDER_IDS } from "./provider";
+import { PROVIDER_IDS, type ProviderId } from "./provider";
+import { PROVIDER_LIST } from "./providers";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 
@@ -13,6 +14,9 @@ export const ProviderIdSchema = z.enum(PROVIDER_IDS, { error: `must be one of ${
  * registered callbacks; it is bound to the state and sent again with the code.
  */
 export const RedirectUri = text({ min: 1, max: 2000 })
+  .regex(/^(https:\/\/[^\s#/?]+|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?)(\/[^\s#]*)?$/, {
+    error: "must be an absolute https URL without a fragment (http only for localhost)",
+  })
   .refine((value) => {
     try {
       const url = new URL(value);
@@ -24,25 +28,44 @@ export const RedirectUri = text({ min: 1, max: 2000 })
   }, "must be an absolute https URL without a fragment or credentials (http only for localhost)")
   .describe("default: this gateway's GET /api/v1/integrations/callback, which completes and opens the console");
 
+const CONNECTION_TARGET = {
+  namespace_id: identifier({ min: 1 }).optional(),
+  external_reference_id: identifier({ min: 1, max: 255 }).optional(),
+  redirect_uri: RedirectUri.optional(),
+};
+
+/**
+ * One body shape per provider (`provider` decides which `options` fit), with exactly one of namespace_id
+ * and external_reference_id.
+ */
 export const CreateConnectionBody = z
-  .strictObject({
-    provider: ProviderIdSchema,
-    namespace_id: identifier({ min: 1 }).optional(),
-    external_reference_id: identifier({ min: 1, max: 255 }).optional(),
-    redirect_uri: RedirectUri.optional(),
-    options: z
-      .record(z.string(), z.unknown())
-      .optional()
-      .describe(
-        'what the sync reads: GitHub {repositories: ["owner/name"]}, Slack {channels: ["C0123"]}, ' +
-          "Google Drive {folder_id}, Notion {} (the pages shared at consent)",
-      ),
-  })
+  .discriminatedUnion(
+    "provider",
+    PROVIDER_LIST.map((provider) =>
+      z.strictObject({
+        provider: z.literal(provider.id),
+        ...CONNECTION_TARGET,
+        options: provider.module.options.optional().describe(provider.optionsDescription),
+      }),
+    ) as unknown as [ConnectionBodyOf<ProviderId>, ...ConnectionBodyOf<ProviderId>[]],
+    { error: `provider must be one of ${PROVIDER_IDS.join(", ")}` },
+  )
   .refine(
     (body) => (body.namespace_id === undefined) !== (body.external_reference_id === undefined),
     "send exactly one of namespace_id and external_reference_id",
   )
-  .meta({ oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] });
+  .meta({ allOf: [{ oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] }] });
+
+type ConnectionBodyOf<Provider extends ProviderId> = z.ZodObject<
+  {
+    provider: z.ZodLiteral<Provider>;
+    namespace_id: z.ZodOptional<z.ZodString>;
+    external_reference_id: z.ZodOptional<z.ZodString>;
+    redirect_uri: z.ZodOptional<typeof RedirectUri>;
+    options: z.ZodOptional<z.ZodType<Record<string, unknown>>>;
+  },
+  z.core.$strict
+>;
 export type CreateConnectionBody = z.infer<typeof CreateConnectionBody>;
 
 export const CompleteConnectionBody = z.strictObject({

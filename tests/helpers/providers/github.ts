@@ -3,22 +3,15 @@
 // answered in GitHub's shapes with Link-header pagination. Pages hold at most FAKE_PAGE_SIZE items whatever
 // per_page asks, so that the seed alone makes every reader follow a second page.
 import { createHash } from "node:crypto";
-import { type FakeApiRequest, type FakeApiResponse, type FakeProvider, startFakeProvider } from "./oauth-server";
+import {
+  type FakeApiRequest,
+  type FakeApiResponse,
+  type FakeContent,
+  type FakeProvider,
+  startFakeProvider,
+} from "./oauth-server";
 
 export const FAKE_PAGE_SIZE = 2;
-
-export interface FakeContent {
-  /** Options for POST /integrations/connections that select exactly the seeded content. */
-  connectOptions: Record<string, unknown>;
-  /** The documents in reach now: what a sync must have stored, one memory each. */
-  documents(): { url: string; title: string; text: string }[];
-  /** Edits one document so its text contains `phrase` (a new distinctive sentence) and its version changes. */
-  changeOne(): { url: string; phrase: string };
-  /** Deletes one document (another than changeOne's). */
-  deleteOne(): { url: string };
-  /** Adds a document whose text contains `phrase`. */
-  addOne(): { url: string; phrase: string };
-}
 
 export interface FakeComment {
   id: number;

@@ -6,9 +6,7 @@
 // files a page, so the seed alone exercises pagination.
 import { createHash, randomBytes } from "node:crypto";
 import { startFakeProvider, type FakeApiResponse, type FakeProvider } from "./oauth-server";
-import type { FakeContent } from "./notion";
-
-export type { FakeContent };
+import type { FakeContent } from "./oauth-server";
 
 const SERVER_PAGE_SIZE = 2;
 const GOOGLE_DOC = "application/vnd.google-apps.document";

@@ -5,16 +5,7 @@
 // result's id as Notion's is). Pages hold a few hundred bytes at most, so every list answers at most
 // two results per page: the seed alone exercises pagination everywhere.
 import { randomUUID } from "node:crypto";
-import { startFakeProvider, type FakeApiResponse, type FakeProvider } from "./oauth-server";
-
-/** The seeded content and its edits, as the generic sync test drives them (see tests/helpers/providers/*). */
-export interface FakeContent {
-  connectOptions: Record<string, unknown>;
-  documents(): { url: string; title: string; text: string }[];
-  changeOne(): { url: string; phrase: string };
-  deleteOne(): { url: string };
-  addOne(): { url: string; phrase: string };
-}
+import { startFakeProvider, type FakeApiResponse, type FakeContent, type FakeProvider } from "./oauth-server";
 
 /** Notion's own maximum is 100; a small server-side page proves the reader follows `next_cursor`. */
 const SERVER_PAGE_SIZE = 2;

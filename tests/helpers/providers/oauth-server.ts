@@ -52,6 +52,20 @@ export interface FakeProvider {
   stop(): Promise<void>;
 }
 
+/** The seeded content of a provider's fake and its edits, as the generic sync test drives them. */
+export interface FakeContent {
+  /** Options for POST /integrations/connections that select exactly the seeded content. */
+  connectOptions: Record<string, unknown>;
+  /** The documents in reach now: what a sync must have stored, one memory each. */
+  documents(): { url: string; title: string; text: string }[];
+  /** Edits one document so its text contains `phrase` (a new distinctive sentence) and its version changes. */
+  changeOne(): { url: string; phrase: string };
+  /** Deletes one document (another than changeOne's). */
+  deleteOne(): { url: string };
+  /** Adds a document whose text contains `phrase`. */
+  addOne(): { url: string; phrase: string };
+}
+
 export interface FakeProviderOptions {
   provider: ProviderId;
   port?: number;

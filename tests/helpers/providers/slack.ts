@@ -2,7 +2,7 @@
 // conversations.list/info/history/replies and users.info, POSTed as form bodies and answered in Slack's
 // `{ ok, ..., response_metadata: { next_cursor } }` shapes. Pages hold at most FAKE_PAGE_SIZE items whatever
 // `limit` asks (Slack itself may answer fewer than asked), so that the seed alone makes readers follow cursors.
-import type { FakeContent } from "./github";
+import type { FakeContent } from "./oauth-server";
 import { type FakeApiRequest, type FakeApiResponse, type FakeProvider, startFakeProvider } from "./oauth-server";
 
 export const FAKE_PAGE_SIZE = 2;
