@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { GITHUB_SETTINGS } from "./e2e/github-provider";
 import { SMTP_PORT } from "./e2e/mail-catcher";
 
 const port = Number(process.env.E2E_PORT || 3217);
@@ -49,6 +50,8 @@ export default defineConfig({
       ALLOW_PRIVATE_OUTBOUND: "true",
       // Every test signs up from this one address: the suite makes more sign-ups an hour than one person would.
       SIGN_UP_RATE_LIMIT_PER_HOUR: "200",
+      // GitHub is e2e/github-provider.ts on loopback (started by the global setup).
+      ...GITHUB_SETTINGS,
     },
   },
 });

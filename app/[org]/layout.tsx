@@ -4,6 +4,7 @@ import { SignOutButton } from "@/components/sign-out-button";
 import { RememberOrganization } from "@/components/remember-organization";
 import { SidebarNav, type NavEntry } from "@/components/sidebar-nav";
 import { Notice } from "@/components/ui";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { allowedMethods, METHOD_LABELS, requireOrganization } from "@/lib/console/session";
 import { organizationsOfUser } from "@/lib/orgs/members";
 
@@ -25,12 +26,14 @@ export default async function OrganizationLayout({
   const access = await requireOrganization(slug);
   const { org, user, session } = access;
   const organizations = await organizationsOfUser(user.id);
-  const admin = access.membership.role !== "member";
+  const { role } = access.membership;
+  const admin = role !== "member";
   const nav: NavEntry[] = [
     { path: "", label: "Overview" },
     { path: "namespaces", label: "Namespaces" },
     { path: "identities", label: "Identities" },
     { path: "scopes", label: "Scopes" },
+    ...(ROLE_PERMISSIONS[role].includes("INTEGRATION_MANAGE") ? [{ path: "integrations", label: "Integrations" }] : []),
     { path: "keys", label: "API keys" },
     { path: "members", label: "Members" },
     ...(admin ? [{ path: "audit", label: "Audit log" }] : []),

@@ -206,15 +206,27 @@ async function refresh(connection: IntegrationConnection, provider: ProviderDefi
   return next;
 }
 
+/**
+ * Text as the database and the string rules accept it, whatever a provider sent: no U+0000 (PostgreSQL
+ * refuses it) and no unpaired surrogates (replaced, as `toWellFormed` does), at most `max` characters.
+ */
+function storable(text: string, max: number): string {
+  return text.split("\u0000").join("").toWellFormed().slice(0, max);
+}
+
+const TITLE_CHARS = 500;
+const URL_CHARS = 2_000;
+
 /** The memory a document becomes: its text (cut to what a memory may hold) and where it came from. */
 function documentMemory(connection: IntegrationConnection, ref: DocumentRef, text: string) {
-  const content = (text.trim() || ref.title).slice(0, LIMITS.contentChars);
+  const title = storable(ref.title, TITLE_CHARS).trim();
+  const content = storable(text, LIMITS.contentChars).trim() || title || "(untitled)";
   const metadata = {
     source: connection.provider,
     source_id: ref.sourceId,
-    source_url: ref.url,
-    title: ref.title,
-    updated_at: ref.updatedAt,
+    source_url: storable(ref.url, URL_CHARS),
+    title,
+    updated_at: storable(ref.updatedAt, 100),
     connection_id: connection.id,
   };
   return { content, metadata };
@@ -234,7 +246,13 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
   );
   const report: SyncReport = { added: 0, updated: 0, unchanged: 0, deleted: 0, documents: 0 };
   const listed = new Set<string>();
-  for await (const ref of reader.listDocuments()) {
+  for await (const listing of reader.listDocuments()) {
+    // The reader gets its own ref back; what is stored and compared is storable.
+    const ref = {
+      ...listing,
+      sourceId: storable(listing.sourceId, URL_CHARS),
+      version: storable(listing.version, 500),
+    };
     if (listed.has(ref.sourceId)) continue;
     const existing = stored.get(ref.sourceId);
     if (existing && existing.version === ref.version) {
@@ -242,7 +260,7 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
       report.unchanged += 1;
       continue;
     }
-    const text = await reader.documentText(ref);
+    const text = await reader.documentText(listing);
     // Gone between the listing and now: not listed, so forgotten below.
     if (text === null) continue;
     listed.add(ref.sourceId);

@@ -51,10 +51,17 @@ export interface GithubFakeSettings {
 const WEB = "https://github.com";
 const MARKDOWN = /\.(md|markdown|mdx)$/i;
 
+/** Text contents' blob ids, kept: with hundreds of seeded files, every blob request would hash them all again. */
+const textBlobShas = new Map<string, string>();
+
 /** Git's own blob id, so that a file's sha changes exactly when its content does. */
 function blobSha(content: string | Buffer): string {
+  const known = typeof content === "string" ? textBlobShas.get(content) : undefined;
+  if (known) return known;
   const bytes = typeof content === "string" ? Buffer.from(content) : content;
-  return createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  const sha = createHash("sha1").update(`blob ${bytes.length}\0`).update(bytes).digest("hex");
+  if (typeof content === "string") textBlobShas.set(content, sha);
+  return sha;
 }
 
 /** The fake's tree ids: a directory's path and its entries' ids, so a subtree can be looked up by its sha. */
@@ -85,7 +92,12 @@ export function githubIssueText(repository: { owner: string; name: string }, iss
 }
 
 export async function startGithubFake(
-  options: { port?: number; clientSecret?: string } = {},
+  options: {
+    port?: number;
+    clientSecret?: string;
+    /** Path → Markdown text, added to octo-org/handbook beside its own files (the sync benchmark seeds hundreds). */
+    extraMarkdownFiles?: Record<string, string>;
+  } = {},
 ): Promise<FakeProvider & { content: FakeContent; repositories: FakeRepository[]; settings: GithubFakeSettings }> {
   const settings: GithubFakeSettings = { truncateRecursiveTrees: false };
   // A clock that only moves forward, one second per change, so updated_at always differs after an edit.
@@ -146,6 +158,10 @@ export async function startGithubFake(
       issue(3, "Archive old incidents", "Incidents older than a glacier's memory move to cold storage.", "carol"),
     ],
   };
+  for (const [path, text] of Object.entries(options.extraMarkdownFiles ?? {})) {
+    if (!MARKDOWN.test(path)) throw new Error(`extraMarkdownFiles: ${path} is not a Markdown file name`);
+    handbook.files.set(path, text);
+  }
   const tools: FakeRepository = {
     id: 502,
     owner: "octo-org",

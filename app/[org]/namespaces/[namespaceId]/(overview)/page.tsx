@@ -9,13 +9,20 @@ import { NamespaceFieldEditor } from "@/components/namespace-field-editor";
 import { NamespaceGrantsPanel, type GrantRow } from "@/components/namespace-grants-panel";
 import { OperationsChart } from "@/components/operations-chart";
 import { CopyButton } from "@/components/copy-button";
+import { NamespaceConnectionsCard, type NamespaceConnectionData } from "@/components/integrations-namespace-card";
 import { Card, PageHeader } from "@/components/ui";
 import { dailyOperations } from "@/lib/activity/queries";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
+import type { Principal } from "@/lib/auth/principal";
 import { publicUrl } from "@/lib/config";
 import { memberAccess } from "@/lib/console/session";
 import { NotFoundError } from "@/lib/errors";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
+import { PROVIDERS } from "@/lib/integrations/providers";
+import type { ConnectionJson } from "@/lib/integrations/schemas";
 import { grantCandidates, namespaceGrantees, namespaceOverview, type GranteeRow } from "@/lib/namespaces/overview";
+import { operations } from "@/lib/operations/catalogue";
+import { runOperation } from "@/lib/operations/run";
 
 export default async function NamespacePage({ params }: { params: Promise<{ org: string; namespaceId: string }> }) {
   const { org: slug, namespaceId } = await params;
@@ -28,10 +35,12 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
   const overview = await namespaceOverview(principal, id.data.namespace_id).catch(notFoundPage);
   const { namespace } = overview;
   const manages = access.membership.role !== "member";
-  const [grantees, days, candidates] = await Promise.all([
+  const managesIntegrations = ROLE_PERMISSIONS[access.membership.role].includes("INTEGRATION_MANAGE");
+  const [grantees, days, candidates, connections] = await Promise.all([
     namespaceGrantees(principal, namespace.id),
     dailyOperations(principal, { namespaceId: namespace.id }),
     manages ? grantCandidates(principal, namespace.id) : null,
+    managesIntegrations ? namespaceConnections(principal, namespace.id) : null,
   ]);
   const orgSlug = access.org.slug;
   const base = `/${orgSlug}/namespaces/${namespace.id}`;
@@ -129,6 +138,10 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
         rows={grantees.map(grantRow)}
         candidates={candidates}
       />
+
+      {connections && (
+        <NamespaceConnectionsCard orgSlug={orgSlug} connections={connections.items} more={connections.more} />
+      )}
     </div>
   );
 }
@@ -146,6 +159,24 @@ function Term({ label, children }: { label: string; children: ReactNode }) {
 function notFoundPage(error: unknown): never {
   if (error instanceof NotFoundError) notFound();
   throw error;
+}
+
+const CONNECTIONS_LISTED = 20;
+
+/** The namespace's connections (the API's list, narrowed to it), newest first as the API lists them. */
+async function namespaceConnections(principal: Principal, namespaceId: string) {
+  const { data, pagination } = await runOperation(operations.listIntegrationConnections, principal, {
+    query: { namespace_id: namespaceId, page_size: String(CONNECTIONS_LISTED) },
+  });
+  const items: NamespaceConnectionData[] = (data as ConnectionJson[]).map((connection) => ({
+    id: connection.id,
+    providerName: PROVIDERS[connection.provider].name,
+    status: connection.status,
+    account: connection.account,
+    lastSync: formatUtc(connection.last_sync_at, "never"),
+    documents: connection.documents_synced,
+  }));
+  return { items, more: (pagination?.total ?? 0) > items.length };
 }
 
 function grantRow(row: GranteeRow): GrantRow {

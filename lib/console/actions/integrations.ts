@@ -1,0 +1,126 @@
+"use server";
+// The integrations page's mutations. Connecting, syncing and disconnecting run the API's own operations
+// (runOperation) as the signed-in person, so the permission (INTEGRATION_MANAGE: owners and admins), the
+// validation, the organization bound and the conflicts are the API's. The organization's own OAuth client
+// is for owners only, and its secret never comes back in any result.
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
+import { runConsoleAction, type ActionResult, type ConsoleContext } from "@/lib/console/action";
+import { deleteIntegrationClient, IntegrationClientForm, saveIntegrationClient } from "@/lib/integrations/clients";
+import { connectionMemoryCount } from "@/lib/integrations/connections";
+import { ProviderIdSchema, type ConnectionJson } from "@/lib/integrations/schemas";
+import { getNamespace } from "@/lib/namespaces/namespaces";
+import { operations } from "@/lib/operations/catalogue";
+import { runOperation } from "@/lib/operations/run";
+import { identifier } from "@/lib/validation/strings";
+
+/** The roles whose members may manage integrations: the same table the API's permission check reads. */
+const INTEGRATION_ROLES = {
+  roles: ROLES.filter((role) => ROLE_PERMISSIONS[role].includes("INTEGRATION_MANAGE")),
+};
+const OWNERS = { roles: ["owner"] as const };
+
+const ConnectionId = identifier({ min: 1 });
+
+/** The connect dialog: where the documents go and what narrows them (checked by the provider's own schema). */
+const ConnectForm = z.strictObject({
+  provider: ProviderIdSchema,
+  namespace_id: identifier({ min: 1 }),
+  options: z.record(z.string(), z.unknown()).optional(),
+});
+const ConnectionIdForm = z.strictObject({ connection_id: ConnectionId });
+const DisconnectForm = z.strictObject({ connection_id: ConnectionId, keep_memories: z.boolean().default(false) });
+const ProviderForm = z.strictObject({ provider: ProviderIdSchema });
+
+/**
+ * Starts a connection (pending) and answers the provider's consent page to send the browser to. No redirect
+ * URI is given: the API's default is its browser callback, which comes back to /{org}/integrations.
+ */
+export async function connectIntegrationAction(orgSlug: string, form: unknown) {
+  const result = await runConsoleAction(
+    orgSlug,
+    { ...INTEGRATION_ROLES, input: ConnectForm },
+    form,
+    async (context, input) => {
+      // A namespace the person may not see (another organization's) is not found, before anything is created.
+      await getNamespace(context.principal, input.namespace_id);
+      const { data } = await runOperation(operations.createIntegrationConnection, context.principal, {
+        body: async () => input,
+      });
+      refresh(context);
+      const created = data as { connection: ConnectionJson; authorization_url: string };
+      return { connection_id: created.connection.id, authorization_url: created.authorization_url };
+    },
+  );
+  return asFormFields(result);
+}
+
+/** Queues a sync now; a sync already queued or running is the API's 409, shown as it says. */
+export async function syncIntegrationAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: ConnectionIdForm }, form, async (context, input) => {
+    const { data } = await runOperation(operations.syncIntegrationConnection, context.principal, {
+      params: { id: input.connection_id },
+    });
+    const connection = data as ConnectionJson;
+    refresh(context, connection.namespace_id);
+    return { status: connection.status };
+  });
+}
+
+/** How many memories disconnecting would delete: what the confirmation says before the person decides. */
+export async function connectionMemoriesAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: ConnectionIdForm }, form, async (context, input) => {
+    // The operation's permission first, as for every other route to a connection (404 for another organization's).
+    await runOperation(operations.getIntegrationConnection, context.principal, { params: { id: input.connection_id } });
+    return { memories: await connectionMemoryCount(context.principal, input.connection_id) };
+  });
+}
+
+/** Revokes the token at the provider and deletes the connection, with its memories unless asked to keep them. */
+export async function disconnectIntegrationAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: DisconnectForm }, form, async (context, input) => {
+    const id = input.connection_id;
+    const { data: connection } = await runOperation(operations.getIntegrationConnection, context.principal, {
+      params: { id },
+    });
+    const { data } = await runOperation(operations.deleteIntegrationConnection, context.principal, {
+      params: { id },
+      query: { keep_memories: String(input.keep_memories) },
+    });
+    refresh(context, (connection as ConnectionJson).namespace_id);
+    const deleted = data as { memories_deleted: number; memories_kept: number };
+    return { memories_deleted: deleted.memories_deleted, memories_kept: deleted.memories_kept };
+  });
+}
+
+/** The organization's own OAuth client for a provider (owners only): the secret is stored encrypted, never shown. */
+export async function saveIntegrationClientAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...OWNERS, input: IntegrationClientForm }, form, async (context, input) => {
+    const saved = await saveIntegrationClient(context.orgId, input, context.actor);
+    refresh(context);
+    return { provider: saved.provider, client_id: saved.clientId };
+  });
+}
+
+export async function removeIntegrationClientAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...OWNERS, input: ProviderForm }, form, async (context, { provider }) => {
+    await deleteIntegrationClient(context.orgId, provider, context.actor);
+    refresh(context);
+    return null;
+  });
+}
+
+function refresh(context: ConsoleContext, namespaceId?: string) {
+  revalidatePath(`/${context.orgSlug}/integrations`);
+  if (namespaceId) revalidatePath(`/${context.orgSlug}/namespaces/${namespaceId}`);
+}
+
+/** The operation names its fields as the API does (`body.options.repositories.0`); the dialog's are plain. */
+function asFormFields<T>(result: ActionResult<T>): ActionResult<T> {
+  if (result.ok || !result.fields) return result;
+  const fields = Object.fromEntries(
+    Object.entries(result.fields).map(([field, message]) => [field.replace(/^body\./, ""), message]),
+  );
+  return { ...result, fields };
+}
