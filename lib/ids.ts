@@ -16,7 +16,8 @@ export function base58(bytes: Uint8Array): string {
   return out;
 }
 
-export type IdPrefix = "org" | "usr" | "mbr" | "key" | "ns" | "grt" | "aud" | "mem" | "chk" | "act" | "acc" | "sso" | "int" | "ic" | "job";
+export type IdPrefix =
+  "org" | "usr" | "mbr" | "key" | "ns" | "grt" | "aud" | "mem" | "chk" | "act" | "acc" | "sso" | "int" | "ic" | "job";
 
 /** A random, prefixed identifier such as `ns_5HueCGU8rMjxEXxiPuD5BD`, readable in logs and support tickets. */
 export function newId(prefix: IdPrefix): string {
