@@ -6,6 +6,7 @@ import { useEffect, useState, type ReactNode } from "react";
 import {
   connectionMemoriesAction,
   disconnectIntegrationAction,
+  reconnectIntegrationAction,
   syncIntegrationAction,
 } from "@/lib/console/actions/integrations";
 import { ConfirmDialog } from "./confirm-dialog";
@@ -93,6 +94,14 @@ export function IntegrationConnections({
     router.refresh();
   }
 
+  async function reconnect(row: ConnectionRowData) {
+    setBusyId(row.id);
+    const result = await reconnectIntegrationAction(orgSlug, { connection_id: row.id });
+    if (result.ok) return window.location.assign(result.data.authorization_url);
+    setBusyId(undefined);
+    setMessage({ tone: "error", text: result.error });
+  }
+
   async function openDisconnect(row: ConnectionRowData) {
     setKeepMemories(false);
     setMemoryCount(undefined);
@@ -138,6 +147,16 @@ export function IntegrationConnections({
                   >
                     Sync now
                   </Button>
+                  {(row.status === "error" || row.status === "revoked") && (
+                    <Button
+                      className="whitespace-nowrap"
+                      disabled={busyId === row.id}
+                      onClick={() => reconnect(row)}
+                      aria-label={`Reconnect ${row.providerName} to ${row.namespace.name}`}
+                    >
+                      Reconnect
+                    </Button>
+                  )}
                   <Button
                     variant="secondary"
                     onClick={() => openDisconnect(row)}

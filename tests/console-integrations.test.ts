@@ -128,6 +128,7 @@ describe("a member (role member) is refused everything, and nothing changes", ()
     const refusals = [
       await actions.connectIntegrationAction(orgA.slug, { provider: "github", namespace_id: namespaceA.id }),
       await actions.syncIntegrationAction(orgA.slug, { connection_id: id }),
+      await actions.reconnectIntegrationAction(orgA.slug, { connection_id: id }),
       await actions.connectionMemoriesAction(orgA.slug, { connection_id: id }),
       await actions.disconnectIntegrationAction(orgA.slug, { connection_id: id, keep_memories: false }),
       await actions.saveIntegrationClientAction(orgA.slug, {
@@ -154,6 +155,7 @@ describe("a connection of another organization is not found, and stays as it was
     const id = theirs.data.connection_id;
     for (const attempt of [
       await actions.syncIntegrationAction(orgA.slug, { connection_id: id }),
+      await actions.reconnectIntegrationAction(orgA.slug, { connection_id: id }),
       await actions.connectionMemoriesAction(orgA.slug, { connection_id: id }),
       await actions.disconnectIntegrationAction(orgA.slug, { connection_id: id, keep_memories: false }),
       await actions.disconnectIntegrationAction(orgA.slug, { connection_id: id, keep_memories: true }),

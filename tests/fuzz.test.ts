@@ -402,6 +402,7 @@ beforeAll(async () => {
     "/integrations/connections/{id}:id": [connectionId],
     "/integrations/connections/{id}/complete:id": [connectionId],
     "/integrations/connections/{id}/sync:id": [connectionId],
+    "/integrations/connections/{id}/reconnect:id": [connectionId],
     namespace_id: [ns.id],
     external_reference_id: ["fuzz-ref"],
     memory_ids: [remembered.body.data.id],

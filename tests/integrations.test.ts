@@ -163,6 +163,21 @@ describe.each(Object.keys(fakes) as ProviderId[])("%s", (provider) => {
     expect(state.body.data.last_error).toMatch(/reconnect/);
     expect((await memoriesOf(key, namespace.id)).length).toBe(fake.content.documents().length);
 
+    // Reconnecting authorizes the same connection again: its memories stay, the next sync changes nothing.
+    const idsBeforeReconnect = (await memoriesOf(key, namespace.id)).map((m) => m.id).sort();
+    const reconnect = await call("POST", `/integrations/connections/${connection.id}/reconnect`, { key, body: {} });
+    expect(reconnect.status).toBe(200);
+    const approved = await fake.approve(reconnect.body.data.authorization_url);
+    const completed = await call("POST", `/integrations/connections/${connection.id}/complete`, {
+      key,
+      body: { code: approved.redirect.searchParams.get("code"), state: approved.redirect.searchParams.get("state") },
+    });
+    expect(completed.body.data).toMatchObject({ status: "active", last_error: null });
+    await runSyncs();
+    state = await call("GET", `/integrations/connections/${connection.id}`, { key });
+    expect(state.body.data).toMatchObject({ status: "active", last_error: null });
+    expect((await memoriesOf(key, namespace.id)).map((m) => m.id).sort()).toEqual(idsBeforeReconnect);
+
     // Disconnect: the memories it brought go, and the counts say so.
     const count = fake.content.documents().length;
     const removed = await call("DELETE", `/integrations/connections/${connection.id}`, { key });
@@ -178,7 +193,13 @@ describe.each(Object.keys(fakes) as ProviderId[])("%s", (provider) => {
     const tokenPattern = new RegExp(`${provider}-(at|rt)-[0-9a-f]{24}`);
     expect(seen.join("\n")).not.toMatch(tokenPattern);
     expect(audit.map((entry) => entry.action)).toEqual(
-      expect.arrayContaining(["integration.start", "integration.connect", "integration.sync", "integration.delete"]),
+      expect.arrayContaining([
+        "integration.start",
+        "integration.connect",
+        "integration.sync",
+        "integration.reconnect",
+        "integration.delete",
+      ]),
     );
   });
 

@@ -132,6 +132,15 @@ export const endpoints = {
     summary: "Finish connecting with the code and state the provider sent back; queues the first sync",
     errors: [404, 409, 502],
   }),
+  reconnectIntegrationConnection: endpoint(operations.reconnectIntegrationConnection, {
+    method: "POST",
+    path: "/integrations/connections/{id}/reconnect",
+    tag: "Integrations",
+    summary:
+      "Authorize an existing connection again (its access was refused or revoked): a new consent page URL " +
+      "and state; completing it keeps the connection's memories and syncs what changed",
+    errors: [404, 409],
+  }),
   listIntegrationConnections: endpoint(operations.listIntegrationConnections, {
     method: "GET",
     path: "/integrations/connections",

@@ -18,7 +18,13 @@ import { oauthClientFor } from "./clients";
 import { authorizationUrl, exchangeCode, GrantRefusedError, hashState, randomToken } from "./oauth";
 import type { ProviderId } from "./provider";
 import { PROVIDERS, providerEndpoints } from "./providers";
-import type { CompleteConnectionBody, ConnectionJson, CreateConnectionBody, ListConnectionsQuery } from "./schemas";
+import type {
+  CompleteConnectionBody,
+  ConnectionJson,
+  CreateConnectionBody,
+  ListConnectionsQuery,
+  ReconnectConnectionBody,
+} from "./schemas";
 
 /** How long the person has on the provider's consent page. */
 const STATE_TTL_MS = 10 * 60_000;
@@ -99,13 +105,7 @@ export async function startConnection(principal: Principal, body: CreateConnecti
   const provider = PROVIDERS[body.provider];
   const options = (body.options ?? {}) as Prisma.InputJsonObject;
   const namespace = await resolveTarget(principal, body);
-  const client = await oauthClientFor(principal.orgId, provider.id);
-  if (!client) {
-    throw new ConflictError(
-      `${provider.name} is not configured: set ${provider.settingsPrefix}_CLIENT_ID and ` +
-        `${provider.settingsPrefix}_CLIENT_SECRET, or add your organization's OAuth client in the console.`,
-    );
-  }
+  const client = await requireClient(principal.orgId, provider);
   const id = newId("int");
   const state = randomToken();
   const codeVerifier = provider.pkce ? randomToken() : null;
@@ -146,6 +146,56 @@ export async function startConnection(principal: Principal, body: CreateConnecti
   return { connection, authorizationUrl: url };
 }
 
+/**
+ * A new authorization for an existing connection (its access was refused or revoked, or another account
+ * should be used): a fresh single-use state and verifier, the same connection. Its documents stay, so the
+ * sync after completing changes only what differs.
+ */
+export async function reconnectConnection(principal: Principal, id: string, body: ReconnectConnectionBody) {
+  const connection = await getConnection(principal, id);
+  const provider = PROVIDERS[connection.provider as ProviderId];
+  const client = await requireClient(principal.orgId, provider);
+  const state = randomToken();
+  const codeVerifier = provider.pkce ? randomToken() : null;
+  const redirectUri = body.redirect_uri ?? defaultRedirectUri();
+  const prisma = await db();
+  const updated = await prisma.$transaction(async (tx) => {
+    const saved = await tx.integrationConnection.update({
+      where: { id: connection.id, orgId: connection.orgId },
+      data: {
+        redirectUri,
+        stateHash: hashState(state),
+        stateExpiresAt: new Date(Date.now() + STATE_TTL_MS),
+        codeVerifierEncrypted: codeVerifier ? encryptSecret(connection, "code_verifier", codeVerifier) : null,
+      },
+    });
+    await recordAudit(tx, {
+      orgId: connection.orgId,
+      actor: actorOf(principal),
+      action: "integration.reconnect",
+      targetType: "integration_connection",
+      targetId: connection.id,
+      details: { provider: provider.id, namespace_id: connection.namespaceId },
+    });
+    return saved;
+  });
+  const url = authorizationUrl(provider, providerEndpoints(provider).authUrl, client, {
+    redirectUri,
+    state,
+    codeVerifier,
+  });
+  return { connection: updated, authorizationUrl: url };
+}
+
+async function requireClient(orgId: string, provider: (typeof PROVIDERS)[ProviderId]) {
+  const client = await oauthClientFor(orgId, provider.id);
+  if (client) return client;
+  throw new ConflictError(
+    `${provider.name} is not configured: set ${provider.settingsPrefix}_CLIENT_ID and ` +
+      `${provider.settingsPrefix}_CLIENT_SECRET, or add your organization's OAuth client in the console.`,
+  );
+}
+
 const BAD_STATE =
   "The state is wrong, already used or expired (it is valid once, for 10 minutes): start the connection again.";
 
@@ -179,8 +229,9 @@ export async function completeFromCallback(parameters: { code?: string; state?: 
   try {
     if (parameters.error || !parameters.code) {
       const name = PROVIDERS[spent.provider as ProviderId].name;
-      const why =
-        parameters.error === "access_denied" ? "access was denied" : (parameters.error ?? "no code came back");
+      // The provider's error code, as far as it is one (the query string is anyone's to write).
+      const code = /^[a-z0-9_.-]{1,64}$/i.test(parameters.error ?? "") ? parameters.error : undefined;
+      const why = code === "access_denied" ? "access was denied" : code ? `error ${code}` : "no code came back";
       await markConnection(spent, { lastError: `${name} did not authorize the connection (${why}): connect again.` });
       throw new InvalidError(`${name} did not authorize the connection (${why}).`);
     }
@@ -198,14 +249,13 @@ function creatorOf(connection: IntegrationConnection): Actor {
   return SYSTEM_ACTOR;
 }
 
-/** Spends a state: at most one caller ever gets the connection back for it. */
+/** Spends a state (of a new connection or a reconnect): at most one caller ever gets the connection back for it. */
 async function spendState(orgId: string, state: string, connectionId: string) {
   const prisma = await db();
   const spent = await prisma.integrationConnection.updateManyAndReturn({
     where: {
       id: connectionId,
       orgId,
-      status: "pending",
       stateHash: hashState(state),
       stateExpiresAt: { gt: new Date() },
     },
@@ -284,7 +334,7 @@ export async function requestSync(principal: Principal, id: string) {
   if (connection.status === "pending" || connection.status === "revoked" || !connection.accessTokenEncrypted) {
     throw new ConflictError(
       connection.status === "revoked"
-        ? "The provider revoked this connection's access: connect again."
+        ? "The provider revoked this connection's access: reconnect it first."
         : "This connection is not authorized yet: complete it first.",
     );
   }

@@ -68,6 +68,9 @@ type ConnectionBodyOf<Provider extends ProviderId> = z.ZodObject<
 >;
 export type CreateConnectionBody = z.infer<typeof CreateConnectionBody>;
 
+export const ReconnectConnectionBody = z.strictObject({ redirect_uri: RedirectUri.optional() });
+export type ReconnectConnectionBody = z.infer<typeof ReconnectConnectionBody>;
+
 export const CompleteConnectionBody = z.strictObject({
   code: text({ min: 1, max: 2000 }),
   state: text({ min: 1, max: 200 }),

@@ -47,6 +47,7 @@ import {
   deleteConnection,
   getConnection,
   listConnections,
+  reconnectConnection,
   requestSync,
   startConnection,
 } from "@/lib/integrations/connections";
@@ -60,6 +61,7 @@ import {
   DeletedConnectionSchema,
   ListConnectionsQuery,
   ProviderSchema,
+  ReconnectConnectionBody,
 } from "@/lib/integrations/schemas";
 import { identifier } from "@/lib/validation/strings";
 import { operation } from "./operation";
@@ -225,6 +227,17 @@ export const operations = {
     body: CompleteConnectionBody,
     response: ConnectionSchema,
     run: async ({ principal, params, body }) => connectionJson(await completeConnection(principal, params.id, body)),
+  }),
+  reconnectIntegrationConnection: operation({
+    permission: "INTEGRATION_MANAGE",
+    namespaceWide: "connecting an integration",
+    params: ConnectionIdParams,
+    body: ReconnectConnectionBody,
+    response: CreatedConnectionSchema,
+    async run({ principal, params, body }) {
+      const { connection, authorizationUrl } = await reconnectConnection(principal, params.id, body);
+      return { connection: connectionJson(connection), authorization_url: authorizationUrl };
+    },
   }),
   listIntegrationConnections: operation({
     permission: "INTEGRATION_MANAGE",

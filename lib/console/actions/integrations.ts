@@ -68,6 +68,20 @@ export async function syncIntegrationAction(orgSlug: string, form: unknown) {
   });
 }
 
+/**
+ * Authorizes an existing connection again (the provider refused or revoked its access): answers the consent
+ * page to send the browser to. The connection and its memories stay; the callback brings the person back.
+ */
+export async function reconnectIntegrationAction(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: ConnectionIdForm }, form, async (context, input) => {
+    const { data } = await runOperation(operations.reconnectIntegrationConnection, context.principal, {
+      params: { id: input.connection_id },
+      body: async () => ({}),
+    });
+    return { authorization_url: (data as { authorization_url: string }).authorization_url };
+  });
+}
+
 /** How many memories disconnecting would delete: what the confirmation says before the person decides. */
 export async function connectionMemoriesAction(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: ConnectionIdForm }, form, async (context, input) => {
