@@ -1,6 +1,6 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
-// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|console|report
+// BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_ONLY=quality|latency|fairness|console|sync|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
 // bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md).
@@ -16,13 +16,14 @@ import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES } from "./latency";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
+import { measureSync, SYNC_WARM_UP_QUERIES } from "./sync";
 
 const root = path.resolve(import.meta.dirname, "..");
 const datasetsDir = configuredDatasetsDir();
 const only = process.env.BENCH_ONLY;
 if (only !== "report") {
   try {
-    const scifactOnly = only === "fairness" || only === "console";
+    const scifactOnly = only === "fairness" || only === "console" || only === "sync";
     assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
   } catch (error) {
     console.error((error as Error).message);
@@ -88,6 +89,13 @@ if (only === undefined || only === "console") {
     path.join(resultsDir, "console.json"),
     JSON.stringify({ ...meta, ...consoleResult }, null, 2) + "\n",
   );
+}
+
+if (only === undefined || only === "sync") {
+  console.log("\nRecall while an integration syncs — production build, GitHub on loopback:");
+  buildIfNeeded();
+  const sync = await measureSync({ datasetsDir, log: console.log });
+  fs.writeFileSync(path.join(resultsDir, "sync.json"), JSON.stringify({ ...meta, ...sync }, null, 2) + "\n");
 }
 
 writeReport();
@@ -218,6 +226,39 @@ function writeReport() {
     for (const p of c.pages) {
       lines.push(`| ${p.page} | ${p.p50.toFixed(1)} ms | ${p.p95.toFixed(1)} ms | ${p.max.toFixed(1)} ms |`);
     }
+    lines.push("");
+  }
+  const s = read("sync.json");
+  if (s) {
+    const recallFigures = (r: { p50: number; p95: number; p99: number }) =>
+      `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms`;
+    lines.push(
+      `## Recall while an integration syncs`,
+      "",
+      `Commit ${s.commit}, ${s.date}; ${s.machine.cpu}, ${s.machine.cores} cores, ${s.machine.memoryGiB} GiB. ` +
+        "`BENCH_ONLY=sync npm run bench`: production build, embedded PGlite, over HTTP on loopback, local " +
+        `embeddings. One namespace holds ${s.memories.toLocaleString("en")} SciFact abstracts; one client recalls ` +
+        "from it, one request after another, with the first eight words of SciFact claims (after " +
+        `${SYNC_WARM_UP_QUERIES} unmeasured warm-up requests). Then a GitHub connection of the same organization ` +
+        "(the tests' GitHub API on loopback, " +
+        `its repository seeded with ${s.seededFiles} other abstracts as Markdown files) is completed, and its ` +
+        "first sync embeds them into another namespace while the client goes on recalling until the sync is done.",
+      "",
+    );
+    lines.push("| measure | value |", "|---|---|");
+    lines.push(
+      `| POST /recall, idle (${s.idle.requests} distinct queries) | ${recallFigures(s.idle)} |`,
+      `| POST /recall, during the sync (${s.duringSync.requests} requests, the same queries in turn) | ` +
+        `${recallFigures(s.duringSync)} |`,
+      `| the sync (${s.documentsSynced} documents, from completing the connection to its end) | ` +
+        `${s.syncSeconds.toFixed(1)} s · ${s.documentsPerSecond.toFixed(1)} documents/s |`,
+    );
+    const ratio = s.duringSync.p95 / s.idle.p95;
+    lines.push(
+      "",
+      `Recall p95 is ${ratio.toFixed(1)}× its idle figure while the sync embeds: the embedder keeps one worker ` +
+        "for queries, and a sync's documents are ingestion jobs taken in turn with the organization's other writes.",
+    );
     lines.push("");
   }
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });

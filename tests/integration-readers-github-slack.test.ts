@@ -14,43 +14,13 @@ import {
 import { github, githubProviderError } from "@/lib/integrations/providers/github";
 import { slack, SlackChannelNotJoinedError } from "@/lib/integrations/providers/slack";
 import { startGithubFake } from "./helpers/providers/github";
-import type { FakeProvider } from "./helpers/providers/oauth-server";
+import { fakeAccessToken, fakeReaderContext, type FakeProvider } from "./helpers/providers/oauth-server";
 import { slackMessageText, slackPermalink, startSlackFake } from "./helpers/providers/slack";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
-
-/** An access token of the fake, the way the application gets one: consent, then the code exchange. */
-async function accessToken(fake: FakeProvider): Promise<string> {
-  const redirectUri = "http://127.0.0.1:9/api/v1/integrations/callback";
-  const authorization = new URL(fake.endpoints.authUrl);
-  authorization.search = new URLSearchParams({
-    client_id: fake.clientId,
-    redirect_uri: redirectUri,
-    state: "state-1",
-    response_type: "code",
-  }).toString();
-  const { redirect } = await fake.approve(authorization.toString());
-  const answer = await fetch(fake.endpoints.tokenUrl, {
-    method: "POST",
-    headers: { accept: "application/json" },
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code")!,
-      redirect_uri: redirectUri,
-      client_id: fake.clientId,
-      client_secret: fake.clientSecret,
-    }),
-  });
-  const tokens = (await answer.json()) as { access_token: string };
-  return tokens.access_token;
-}
-
-async function context(fake: FakeProvider, options: Record<string, unknown> = {}): Promise<ReaderContext> {
-  return { accessToken: await accessToken(fake), endpoints: fake.endpoints, options };
-}
 
 async function list(reader: ProviderReader): Promise<DocumentRef[]> {
   const refs: DocumentRef[] = [];
@@ -104,7 +74,7 @@ describe("GitHub reader", () => {
 
   it("lists issues, pull requests and Markdown files of the chosen repositories, following every page", async () => {
     const fake = await githubFake();
-    const documents = await readAll(github, await context(fake, fake.content.connectOptions));
+    const documents = await readAll(github, await fakeReaderContext(fake, fake.content.connectOptions));
 
     expect(documents.map(({ url, title, text }) => ({ url, title, text }))).toEqual(byUrl(fake.content.documents()));
     expect(documents.map((document) => document.sourceId)).toEqual(
@@ -133,7 +103,7 @@ describe("GitHub reader", () => {
 
   it("reads every repository the token can read when no repository is chosen", async () => {
     const fake = await githubFake();
-    const documents = await readAll(github, await context(fake));
+    const documents = await readAll(github, await fakeReaderContext(fake));
 
     expect(new Set(documents.map((document) => document.url.split("/").slice(3, 5).join("/")))).toEqual(
       new Set(["octo-org/handbook", "octo-org/tools", "octo-org/secret-plans"]),
@@ -143,14 +113,17 @@ describe("GitHub reader", () => {
 
   it("leaves out a chosen repository that is gone or no longer shared", async () => {
     const fake = await githubFake();
-    const documents = await readAll(github, await context(fake, { repositories: ["octo-org/tools", "octo-org/gone"] }));
+    const documents = await readAll(
+      github,
+      await fakeReaderContext(fake, { repositories: ["octo-org/tools", "octo-org/gone"] }),
+    );
 
     expect(new Set(documents.map((document) => document.url.split("/")[4]))).toEqual(new Set(["tools"]));
   });
 
   it("finds every file when GitHub truncates the recursive tree", async () => {
     const fake = await githubFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     const whole = await readAll(github, readerContext);
     fake.settings.truncateRecursiveTrees = true;
 
@@ -159,7 +132,7 @@ describe("GitHub reader", () => {
 
   it("moves a version only when its document changes, and lists exactly what is there now", async () => {
     const fake = await githubFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     const before = versions(await list(github.reader(readerContext)));
     expect(versions(await list(github.reader(readerContext)))).toEqual(before);
 
@@ -182,7 +155,7 @@ describe("GitHub reader", () => {
 
   it("turns a 429 into ProviderRateLimitedError with the Retry-After seconds, without retrying", async () => {
     const fake = await githubFake();
-    const reader = github.reader(await context(fake, fake.content.connectOptions));
+    const reader = github.reader(await fakeReaderContext(fake, fake.content.connectOptions));
     fake.rateLimitNext(1, 7);
 
     const error = await rejection(list(reader));
@@ -211,7 +184,7 @@ describe("GitHub reader", () => {
 
   it("turns a refused token into ProviderUnauthorizedError", async () => {
     const fake = await githubFake();
-    const reader = github.reader(await context(fake, fake.content.connectOptions));
+    const reader = github.reader(await fakeReaderContext(fake, fake.content.connectOptions));
     fake.expireAccessTokens();
 
     expect(await rejection(list(reader))).toBeInstanceOf(ProviderUnauthorizedError);
@@ -219,7 +192,7 @@ describe("GitHub reader", () => {
 
   it("revokes the token as the OAuth app, and a token already gone resolves", async () => {
     const fake = await githubFake();
-    const token = await accessToken(fake);
+    const token = await fakeAccessToken(fake);
     const revokeContext = {
       endpoints: fake.endpoints,
       clientId: fake.clientId,
@@ -238,7 +211,7 @@ describe("GitHub reader", () => {
 
   it("reports a revocation GitHub refuses without the token in the error", async () => {
     const fake = await githubFake();
-    const token = await accessToken(fake);
+    const token = await fakeAccessToken(fake);
     const wrongSecret = {
       endpoints: fake.endpoints,
       clientId: fake.clientId,
@@ -271,7 +244,7 @@ describe("Slack reader", () => {
 
   it("lists each message of the chosen channels with its thread, following every cursor", async () => {
     const fake = await slackFake();
-    const documents = await readAll(slack, await context(fake, fake.content.connectOptions));
+    const documents = await readAll(slack, await fakeReaderContext(fake, fake.content.connectOptions));
 
     expect(documents.map(({ url, title, text }) => ({ url, title, text }))).toEqual(byUrl(fake.content.documents()));
     const thread = documents.find((document) => document.text?.includes("Reply by carol"))!;
@@ -288,7 +261,7 @@ describe("Slack reader", () => {
 
   it("reads every channel the app is a member of when no channel is chosen, without archived ones", async () => {
     const fake = await slackFake();
-    const documents = await readAll(slack, await context(fake));
+    const documents = await readAll(slack, await fakeReaderContext(fake));
 
     expect(new Set(documents.map((document) => document.url.split("/")[4]))).toEqual(
       new Set(["C0GENERAL", "G0LEADERS", "C0RANDOM"]),
@@ -299,7 +272,7 @@ describe("Slack reader", () => {
   it("names people by their ids when the token may not read users", async () => {
     const fake = await slackFake();
     fake.settings.usersReadable = false;
-    const documents = await readAll(slack, await context(fake, fake.content.connectOptions));
+    const documents = await readAll(slack, await fakeReaderContext(fake, fake.content.connectOptions));
 
     const thread = documents.find((document) => document.text?.includes("orange heron"))!;
     expect(thread.text).toMatch(/^Message by U0ALICE in #general: /);
@@ -308,17 +281,19 @@ describe("Slack reader", () => {
 
   it("leaves out a chosen channel that is gone, and says so when the app was never invited to one", async () => {
     const fake = await slackFake();
-    const gone = await readAll(slack, await context(fake, { channels: ["G0LEADERS", "C0DELETED"] }));
+    const gone = await readAll(slack, await fakeReaderContext(fake, { channels: ["G0LEADERS", "C0DELETED"] }));
     expect(gone.map((document) => document.url.split("/")[4])).toEqual(["G0LEADERS"]);
 
-    const error = await rejection(list(slack.reader(await context(fake, { channels: ["C0GENERAL", "C0WATER"] }))));
+    const error = await rejection(
+      list(slack.reader(await fakeReaderContext(fake, { channels: ["C0GENERAL", "C0WATER"] }))),
+    );
     expect(error).toBeInstanceOf(SlackChannelNotJoinedError);
     expect((error as Error).message).toContain("#watercooler");
   });
 
   it("moves a version only when its message, an edit or a reply changes it", async () => {
     const fake = await slackFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     const before = versions(await list(slack.reader(readerContext)));
     expect(versions(await list(slack.reader(readerContext)))).toEqual(before);
 
@@ -348,7 +323,7 @@ describe("Slack reader", () => {
 
   it("turns a 429 into ProviderRateLimitedError with the Retry-After seconds, without retrying", async () => {
     const fake = await slackFake();
-    const reader = slack.reader(await context(fake, fake.content.connectOptions));
+    const reader = slack.reader(await fakeReaderContext(fake, fake.content.connectOptions));
     fake.rateLimitNext(1, 5);
 
     const started = Date.now();
@@ -362,7 +337,7 @@ describe("Slack reader", () => {
 
   it("turns a refused token into ProviderUnauthorizedError", async () => {
     const fake = await slackFake();
-    const reader = slack.reader(await context(fake, fake.content.connectOptions));
+    const reader = slack.reader(await fakeReaderContext(fake, fake.content.connectOptions));
     fake.expireAccessTokens();
 
     expect(await rejection(list(reader))).toBeInstanceOf(ProviderUnauthorizedError);
@@ -370,7 +345,7 @@ describe("Slack reader", () => {
 
   it("revokes the token with auth.revoke, and a token already gone resolves", async () => {
     const fake = await slackFake();
-    const token = await accessToken(fake);
+    const token = await fakeAccessToken(fake);
     const revokeContext = {
       endpoints: fake.endpoints,
       clientId: fake.clientId,

@@ -13,41 +13,12 @@ import {
 } from "@/lib/integrations/provider";
 import { startGoogleDriveFake } from "./helpers/providers/google-drive";
 import { startNotionFake } from "./helpers/providers/notion";
-import type { FakeProvider } from "./helpers/providers/oauth-server";
+import { fakeAccessToken, fakeReaderContext } from "./helpers/providers/oauth-server";
 
 const stops: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(stops.splice(0).map((stop) => stop()));
 });
-
-/** An access token of the fake, the way the application gets one: consent, then the code exchange. */
-async function accessToken(fake: FakeProvider): Promise<string> {
-  const redirectUri = "http://127.0.0.1:9/api/v1/integrations/callback";
-  const authorization = new URL(fake.endpoints.authUrl);
-  authorization.search = new URLSearchParams({
-    client_id: fake.clientId,
-    redirect_uri: redirectUri,
-    state: "state-1",
-    response_type: "code",
-  }).toString();
-  const { redirect } = await fake.approve(authorization.toString());
-  const answer = await fetch(fake.endpoints.tokenUrl, {
-    method: "POST",
-    body: new URLSearchParams({
-      grant_type: "authorization_code",
-      code: redirect.searchParams.get("code")!,
-      redirect_uri: redirectUri,
-      client_id: fake.clientId,
-      client_secret: fake.clientSecret,
-    }),
-  });
-  const tokens = (await answer.json()) as { access_token: string };
-  return tokens.access_token;
-}
-
-async function context(fake: FakeProvider, options: Record<string, unknown> = {}): Promise<ReaderContext> {
-  return { accessToken: await accessToken(fake), endpoints: fake.endpoints, options };
-}
 
 async function list(module: ProviderModule, readerContext: ReaderContext): Promise<DocumentRef[]> {
   const refs: DocumentRef[] = [];
@@ -78,7 +49,7 @@ describe("Notion reader", () => {
 
   it("lists every shared page and database, leaves trashed pages out, and reads each as text", async () => {
     const fake = await notionFake();
-    const documents = await readAll(notion, await context(fake, fake.content.connectOptions));
+    const documents = await readAll(notion, await fakeReaderContext(fake, fake.content.connectOptions));
     const expected = byUrl(fake.content.documents());
     expect(documents.map(({ url, title, text }) => ({ url, title, text }))).toEqual(expected);
     expect(documents.map((document) => document.title)).not.toContain("Old draft");
@@ -118,7 +89,7 @@ describe("Notion reader", () => {
 
   it("moves a document's version only when its text changes, and forgets deleted pages", async () => {
     const fake = await notionFake();
-    const readerContext = await context(fake);
+    const readerContext = await fakeReaderContext(fake);
     const before = new Map((await list(notion, readerContext)).map((ref) => [ref.url, ref.version]));
     const unchanged = new Map((await list(notion, readerContext)).map((ref) => [ref.url, ref.version]));
     expect(unchanged).toEqual(before);
@@ -140,7 +111,7 @@ describe("Notion reader", () => {
 
   it("answers a 429 with ProviderRateLimitedError carrying Retry-After, without retrying", async () => {
     const fake = await notionFake();
-    const readerContext = await context(fake);
+    const readerContext = await fakeReaderContext(fake);
     fake.rateLimitNext(1, 7);
     const error = await list(notion, readerContext).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderRateLimitedError);
@@ -152,14 +123,14 @@ describe("Notion reader", () => {
 
   it("answers an expired token with ProviderUnauthorizedError", async () => {
     const fake = await notionFake();
-    const readerContext = await context(fake);
+    const readerContext = await fakeReaderContext(fake);
     fake.expireAccessTokens();
     await expect(list(notion, readerContext)).rejects.toBeInstanceOf(ProviderUnauthorizedError);
   });
 
   it("revokes the token at Notion, and a token already gone revokes quietly", async () => {
     const fake = await notionFake();
-    const token = await accessToken(fake);
+    const token = await fakeAccessToken(fake);
     const revokeContext = { endpoints: fake.endpoints, clientId: fake.clientId, clientSecret: fake.clientSecret };
     await notion.revoke({ ...revokeContext, accessToken: token });
     expect(fake.revokedTokens).toEqual([token]);
@@ -171,7 +142,7 @@ describe("Notion reader", () => {
 
   it("reads the same through an API URL configured with the /v1 suffix", async () => {
     const fake = await notionFake();
-    const readerContext = await context(fake);
+    const readerContext = await fakeReaderContext(fake);
     const endpoints = { ...fake.endpoints, apiUrl: `${fake.endpoints.apiUrl}/v1/` };
     const plain = (await list(notion, readerContext)).map((ref) => ref.url);
     expect((await list(notion, { ...readerContext, endpoints })).map((ref) => ref.url)).toEqual(plain);
@@ -192,7 +163,7 @@ describe("Google Drive reader", () => {
 
   it("lists the Docs, text and Markdown files of the folder and its subfolders, and reads each", async () => {
     const fake = await driveFake();
-    const documents = await readAll(googleDrive, await context(fake, fake.content.connectOptions));
+    const documents = await readAll(googleDrive, await fakeReaderContext(fake, fake.content.connectOptions));
     expect(documents.map(({ url, title, text }) => ({ url, title, text }))).toEqual(byUrl(fake.content.documents()));
     const titles = documents.map((document) => document.title).sort();
     // Not: the image, the PDF, the spreadsheet, the binary file, the 6 MiB log, the trashed memo, the other
@@ -214,13 +185,13 @@ describe("Google Drive reader", () => {
 
   it("without a folder lists every text document the token sees", async () => {
     const fake = await driveFake();
-    const titles = (await list(googleDrive, await context(fake))).map((ref) => ref.title).sort();
+    const titles = (await list(googleDrive, await fakeReaderContext(fake))).map((ref) => ref.title).sort();
     expect(titles).toEqual(["Onboarding guide", "diary.txt", "glossary.md", "packing-list.txt", "release-process.md"]);
   });
 
   it("moves a document's version only when it changes, and forgets trashed files", async () => {
     const fake = await driveFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     const before = new Map((await list(googleDrive, readerContext)).map((ref) => [ref.url, ref.version]));
     expect(new Map((await list(googleDrive, readerContext)).map((ref) => [ref.url, ref.version]))).toEqual(before);
 
@@ -241,7 +212,7 @@ describe("Google Drive reader", () => {
 
   it("answers a 429 and a 403 userRateLimitExceeded with ProviderRateLimitedError, without retrying", async () => {
     const fake = await driveFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     fake.rateLimitNext(1, 4);
     const limited = await list(googleDrive, readerContext).catch((caught: unknown) => caught);
     expect(limited).toBeInstanceOf(ProviderRateLimitedError);
@@ -257,14 +228,14 @@ describe("Google Drive reader", () => {
 
   it("answers an expired token with ProviderUnauthorizedError", async () => {
     const fake = await driveFake();
-    const readerContext = await context(fake, fake.content.connectOptions);
+    const readerContext = await fakeReaderContext(fake, fake.content.connectOptions);
     fake.expireAccessTokens();
     await expect(list(googleDrive, readerContext)).rejects.toBeInstanceOf(ProviderUnauthorizedError);
   });
 
   it("revokes the token at Google's revocation endpoint", async () => {
     const fake = await driveFake();
-    const token = await accessToken(fake);
+    const token = await fakeAccessToken(fake);
     await googleDrive.revoke({
       endpoints: fake.endpoints,
       clientId: fake.clientId,

@@ -85,3 +85,22 @@ export interface ProviderModule {
   /** Revokes the token at the provider; resolves when the provider has nothing to revoke (already gone). */
   revoke(context: RevokeContext): Promise<void>;
 }
+
+/** A response header, whatever shape the SDK keeps headers in (a `Headers`, or a plain object). */
+export function headerValue(headers: unknown, name: string): string | undefined {
+  if (headers && typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  if (headers && typeof headers === "object") {
+    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
+    return entry === undefined ? undefined : String(entry[1]);
+  }
+  return undefined;
+}
+
+/** Retry-After in seconds (a number or an HTTP date), 1 when absent or unreadable. */
+export function retryAfterSeconds(value: string | undefined): number {
+  if (!value) return 1;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? 1 : Math.max(1, Math.ceil((date - Date.now()) / 1000));
+}

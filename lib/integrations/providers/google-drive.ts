@@ -12,6 +12,8 @@ import {
   type ProviderModule,
   type ReaderContext,
   type RevokeContext,
+  headerValue,
+  retryAfterSeconds,
 } from "@/lib/integrations/provider";
 
 const GOOGLE_DOC = "application/vnd.google-apps.document";
@@ -60,24 +62,6 @@ function driveClient(apiUrl: string, accessToken: string): drive_v3.Drive {
 interface GoogleErrorShape {
   status?: number;
   response?: { status?: number; headers?: unknown; data?: unknown };
-}
-
-function headerValue(headers: unknown, name: string): string | undefined {
-  if (headers && typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
-  if (headers && typeof headers === "object") {
-    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
-    return entry === undefined ? undefined : String(entry[1]);
-  }
-  return undefined;
-}
-
-/** Retry-After in seconds (a number or an HTTP date), 1 when absent or unreadable. */
-function retryAfterSeconds(value: string | undefined): number {
-  if (!value) return 1;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 1 : Math.max(1, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** Google's error reasons (`{error: {errors: [{reason}]}}`) of a failed response. */

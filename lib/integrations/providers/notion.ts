@@ -20,6 +20,8 @@ import {
   type ProviderModule,
   type ReaderContext,
   type RevokeContext,
+  headerValue,
+  retryAfterSeconds,
 } from "@/lib/integrations/provider";
 
 const PAGE_SIZE = 100;
@@ -35,24 +37,6 @@ function notionClient(apiUrl: string, auth?: string): Client {
   // No SDK retries: the sync engine waits out a 429's Retry-After itself (ProviderRateLimitedError). The
   // SDK's own console warnings stay off: each failure reaches the engine, which records it on the connection.
   return new Client({ auth, baseUrl: notionBaseUrl(apiUrl), retry: false, logLevel: LogLevel.ERROR });
-}
-
-function headerValue(headers: unknown, name: string): string | undefined {
-  if (headers && typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
-  if (headers && typeof headers === "object") {
-    const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name);
-    return entry === undefined ? undefined : String(entry[1]);
-  }
-  return undefined;
-}
-
-/** Retry-After in seconds (a number or an HTTP date), 1 when absent or unreadable. */
-function retryAfterSeconds(value: string | undefined): number {
-  if (!value) return 1;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? 1 : Math.max(1, Math.ceil((date - Date.now()) / 1000));
 }
 
 /** Turns the SDK's errors the sync engine acts on into the provider-neutral ones. */

@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { ProviderEndpoints, ProviderId } from "@/lib/integrations/provider";
+import type { ProviderEndpoints, ProviderId, ReaderContext } from "@/lib/integrations/provider";
 
 export interface FakeApiRequest {
   method: string;
@@ -443,4 +443,38 @@ function notFoundBody(provider: ProviderId) {
     default:
       return { message: "Not Found", status: "404" };
   }
+}
+
+/** An access token of the fake, the way the application gets one: consent, then the code exchange. */
+export async function fakeAccessToken(fake: FakeProvider): Promise<string> {
+  const redirectUri = "http://127.0.0.1:9/api/v1/integrations/callback";
+  const authorization = new URL(fake.endpoints.authUrl);
+  authorization.search = new URLSearchParams({
+    client_id: fake.clientId,
+    redirect_uri: redirectUri,
+    state: "state-1",
+    response_type: "code",
+  }).toString();
+  const { redirect } = await fake.approve(authorization.toString());
+  const answer = await fetch(fake.endpoints.tokenUrl, {
+    method: "POST",
+    headers: { accept: "application/json" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: redirect.searchParams.get("code")!,
+      redirect_uri: redirectUri,
+      client_id: fake.clientId,
+      client_secret: fake.clientSecret,
+    }),
+  });
+  const tokens = (await answer.json()) as { access_token: string };
+  return tokens.access_token;
+}
+
+/** What a reader is built from, with a fresh access token of the fake. */
+export async function fakeReaderContext(
+  fake: FakeProvider,
+  options: Record<string, unknown> = {},
+): Promise<ReaderContext> {
+  return { accessToken: await fakeAccessToken(fake), endpoints: fake.endpoints, options };
 }

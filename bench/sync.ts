@@ -1,0 +1,198 @@
+// Recall while an integration syncs, over HTTP against the production build (`npm start`): one namespace
+// holds 2,000 SciFact abstracts that a client recalls from, one query after another; a GitHub connection
+// (the loopback fake of the tests, seeded with 500 more abstracts as Markdown files) syncs into another
+// namespace of the same organization. Recall latency is measured idle, then while the first sync embeds.
+import fs from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { startGithubFake } from "../tests/helpers/providers/github";
+import { freePort, startServer } from "../tests/helpers/server";
+import { loadDataset } from "./lib/beir";
+
+export interface RecallFigures {
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+}
+
+export interface SyncResult {
+  /** Memories of the namespace recalled from. */
+  memories: number;
+  /** Markdown files seeded into the fake GitHub repository (the sync also stores its few issues and files). */
+  seededFiles: number;
+  /** Documents the connection holds after its first sync. */
+  documentsSynced: number;
+  /** From the request that completes the connection (and queues the sync) to the sync's own end time. */
+  syncSeconds: number;
+  documentsPerSecond: number;
+  idle: RecallFigures;
+  duringSync: RecallFigures;
+}
+
+const MEMORIES = 2_000;
+const SEEDED_FILES = 500;
+const REMEMBER_BATCH = 100;
+const IDLE_QUERIES = 200;
+/** Unmeasured recalls before the idle measure, so that neither measure pays for first-use compilation. */
+export const SYNC_WARM_UP_QUERIES = 20;
+/** How often the recalling client asks for the connection's status, between two of its recalls. */
+const STATUS_EVERY_MS = 1_000;
+
+function percentile(sorted: number[], p: number) {
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+function figures(latencies: number[]): RecallFigures {
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    requests: sorted.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+  };
+}
+
+/** A recall query as a person types it: the claim's first eight words. */
+const shortQuery = (text: string) => text.split(/\s+/).slice(0, 8).join(" ");
+
+export async function measureSync(options: { datasetsDir: string; log: (line: string) => void }): Promise<SyncResult> {
+  const scifact = loadDataset(options.datasetsDir, "scifact");
+  const abstract = (d: { title: string; text: string }) => (d.title ? `${d.title}\n${d.text}` : d.text);
+  const recalled = scifact.docs.slice(0, MEMORIES).map(abstract);
+  // Distinct abstracts for the repository, so that the sync embeds prose the recalled namespace does not hold.
+  const extraMarkdownFiles = Object.fromEntries(
+    scifact.docs
+      .slice(MEMORIES, MEMORIES + SEEDED_FILES)
+      .map((d) => [`papers/${d.id}.md`, `# ${d.title || d.id}\n\n${d.text}\n`]),
+  );
+  const queries = scifact.queries.map((q) => shortQuery(q.text));
+  const measured = queries.slice(0, IDLE_QUERIES);
+  const warmUp = queries.slice(IDLE_QUERIES, IDLE_QUERIES + SYNC_WARM_UP_QUERIES);
+
+  const github = await startGithubFake({ extraMarkdownFiles });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-sync-"));
+  const apiKey = "mgw_benchmarkSyncKey00000000000000000000000";
+  const server = await startServer({
+    DATA_DIR: dataDir,
+    PORT: process.env.BENCH_PORT || String(await freePort()),
+    MEMGW_INIT_ORG_NAME: "Research lab",
+    MEMGW_INIT_USER_EMAIL: "bench@example.com",
+    MEMGW_INIT_USER_PASSWORD: "benchmark password",
+    MEMGW_INIT_API_KEY: apiKey,
+    GITHUB_CLIENT_ID: github.clientId,
+    GITHUB_CLIENT_SECRET: github.clientSecret,
+    GITHUB_AUTH_URL: github.endpoints.authUrl,
+    GITHUB_TOKEN_URL: github.endpoints.tokenUrl,
+    GITHUB_API_URL: github.endpoints.apiUrl,
+  });
+  try {
+    // node:http rather than fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine).
+    const call = (method: string, urlPath: string, body?: unknown) =>
+      new Promise<any>((resolve, reject) => {
+        const request = http.request(`${server.base}/api/v1${urlPath}`, {
+          method,
+          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
+        });
+        request.on("error", reject);
+        request.on("response", (response) => {
+          let text = "";
+          response.setEncoding("utf8");
+          response.on("data", (part) => (text += part));
+          response.on("end", () => {
+            if ((response.statusCode ?? 500) >= 300)
+              reject(new Error(`${method} ${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
+            else resolve(JSON.parse(text).data);
+          });
+        });
+        request.end(body === undefined ? undefined : JSON.stringify(body));
+      });
+    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
+      await new Promise((r) => setTimeout(r, 200));
+
+    const notes = await call("POST", "/namespaces", { name: "papers" });
+    const synced = await call("POST", "/namespaces", { name: "github" });
+    const loadStarted = performance.now();
+    for (let start = 0; start < recalled.length; start += REMEMBER_BATCH) {
+      const memories = recalled.slice(start, start + REMEMBER_BATCH).map((content) => ({ content }));
+      await call("POST", "/remember", { namespace_id: notes.id, memories });
+    }
+    options.log(
+      `  ${recalled.length} memories stored in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s; ` +
+        `${SYNC_WARM_UP_QUERIES} unmeasured warm-up recalls`,
+    );
+    const recallOnce = async (query: string) => {
+      const started = performance.now();
+      await call("POST", "/recall", { namespace_id: notes.id, query, top_k: 10 });
+      return performance.now() - started;
+    };
+    for (const query of warmUp) await recallOnce(query);
+
+    const idleLatencies: number[] = [];
+    for (const query of measured) idleLatencies.push(await recallOnce(query));
+    const idle = figures(idleLatencies);
+    options.log(`  recall idle: ${describe(idle)}`);
+
+    const started = await call("POST", "/integrations/connections", {
+      provider: "github",
+      namespace_id: synced.id,
+      options: github.content.connectOptions,
+    });
+    const { redirect } = await github.approve(started.authorization_url);
+    const completeSent = Date.now();
+    const connection = await call("POST", `/integrations/connections/${started.connection.id}/complete`, {
+      code: redirect.searchParams.get("code"),
+      state: redirect.searchParams.get("state"),
+    });
+    // The same client, still one request at a time: recalls, and between them the sync's status now and then,
+    // until the sync has run (syncing, then active with its time) — the recalls are those made meanwhile.
+    const duringLatencies: number[] = [];
+    let statusAsked = 0;
+    const done: { last_sync_at: string; documents_synced: number } = await (async () => {
+      for (let next = 0; ; next += 1) {
+        if (Date.now() - statusAsked >= STATUS_EVERY_MS) {
+          statusAsked = Date.now();
+          const status = await call("GET", `/integrations/connections/${connection.id}`);
+          if (status.status === "error" || status.status === "revoked")
+            throw new Error(`sync failed: ${status.last_error}`);
+          if (status.status === "active" && status.last_sync_at) return status;
+        }
+        duringLatencies.push(await recallOnce(measured[next % measured.length]));
+      }
+    })();
+    const syncSeconds = (Date.parse(done.last_sync_at) - completeSent) / 1000;
+    const duringSync = figures(duringLatencies);
+    const result: SyncResult = {
+      memories: recalled.length,
+      seededFiles: SEEDED_FILES,
+      documentsSynced: done.documents_synced,
+      syncSeconds,
+      documentsPerSecond: done.documents_synced / syncSeconds,
+      idle,
+      duringSync,
+    };
+    options.log(
+      `  sync of ${result.documentsSynced} documents: ${syncSeconds.toFixed(1)} s ` +
+        `(${result.documentsPerSecond.toFixed(1)} documents/s)\n` +
+        `  recall during the sync: ${describe(duringSync)}\n\n` +
+        "  | recall, 1 client, sequential | requests | p50 ms | p95 ms | p99 ms |\n" +
+        "  |---|---|---|---|---|\n" +
+        `  | idle | ${row(idle)} |\n` +
+        `  | during the sync | ${row(duringSync)} |`,
+    );
+    return result;
+  } finally {
+    await server.stop();
+    await github.stop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function describe(f: RecallFigures) {
+  return `${f.requests} requests, p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms`;
+}
+
+function row(f: RecallFigures) {
+  return `${f.requests} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.p99.toFixed(1)}`;
+}
