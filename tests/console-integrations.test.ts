@@ -8,6 +8,10 @@ const getServerSession = vi.hoisted(() => vi.fn());
 vi.mock("next-auth", () => ({ getServerSession }));
 vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
+const flowCookies = new Map<string, string>();
+vi.mock("next/headers", () => ({
+  cookies: async () => ({ set: (name: string, value: string) => flowCookies.set(name, value) }),
+}));
 
 const actions = await import("@/lib/console/actions/integrations");
 const { db } = await import("@/lib/db");

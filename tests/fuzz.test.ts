@@ -375,7 +375,8 @@ function requestFor(op: Operation, wantValid: boolean): FuzzRequest {
   const saysNothing =
     op.path.startsWith("/mcp/") ||
     (op.spec.tags ?? []).includes("Not allowed") ||
-    op.path === "/integrations/connections/{id}/complete";
+    op.path === "/integrations/connections/{id}/complete" ||
+    op.path === "/integrations/callback";
   return { params, query, headers, body, valid: saysNothing ? undefined : valid, authorized };
 }
 

@@ -1,13 +1,24 @@
 // Who may touch a connection, and what a state is worth: a state is single-use, expires, and belongs to
 // one connection of one organization; a connection of another organization is a 404 on every route; a key
 // without INTEGRATION_MANAGE, or with scopes, is refused; nothing changes on any refusal.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
+import { bindConnectionToBrowser, browserBindingCookie } from "@/lib/integrations/connections";
+import { addMember } from "@/lib/orgs/members";
+import { createUser } from "@/lib/orgs/users";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { connect, forgetFake, runSyncs, startConnection, useFake } from "./helpers/integrations";
 import { startNotionFake } from "./helpers/providers/notion";
 import type { FakeProvider } from "./helpers/providers/oauth-server";
+
+// The console session the callback reads (next-auth's, as in the console's own tests): nobody, unless a test says.
+const getServerSession = vi.hoisted(() => vi.fn());
+vi.mock("next-auth", () => ({ getServerSession }));
+vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 
 let fake: FakeProvider & { content: { connectOptions: Record<string, unknown> } };
 beforeAll(async () => {
@@ -159,33 +170,96 @@ describe("the OAuth state", () => {
   });
 });
 
+/** The cookie a console-started flow leaves in its browser (what the connect action sets). */
+async function flowCookie(key: string, connectionId: string) {
+  const nonce = await bindConnectionToBrowser(await authenticateApiKey(`Bearer ${key}`), connectionId);
+  return { cookie: `${browserBindingCookie(connectionId)}=${nonce}` };
+}
+
+async function personIn(orgId: string, role: Role) {
+  const user = await createUser({ email: `${role}-${Math.random().toString(36).slice(2)}@callback.test` });
+  await addMember({ orgId, userId: user.id, role }, SYSTEM_ACTOR);
+  return user.id;
+}
+
 describe("the browser callback", () => {
-  test("completes the connection and opens the organization's integrations page", async () => {
+  test("completes the connection in the browser that started it and opens the integrations page", async () => {
     const { org, key } = await createTenant("Callback");
     const namespace = await createNamespace(key);
     const { connection, authorization_url } = await startConnection(key, fake, { namespace_id: namespace.id });
+    const headers = await flowCookie(key, connection.id);
     const { redirect } = await fake.approve(authorization_url);
     expect(redirect.pathname).toBe("/api/v1/integrations/callback");
-    const answer = await api("GET", `/integrations/callback${redirect.search}`);
+    const answer = await api("GET", `/integrations/callback${redirect.search}`, { headers });
     expect(answer.status).toBe(303);
     const page = new URL(answer.headers.get("location")!);
     expect(page.pathname).toBe(`/${org.slug}/integrations`);
     expect(page.searchParams.get("connected")).toBe(connection.id);
-    const again = await api("GET", `/integrations/callback${redirect.search}`);
+    const again = await api("GET", `/integrations/callback${redirect.search}`, { headers });
     expect(again.status).toBe(400);
     expect(again.body.error.code).toBe("BAD_REQUEST");
+  });
+
+  test("another browser (a forwarded consent link) is refused, and the state stays its starter's", async () => {
+    // The attacker starts a flow and sends its consent link to someone else, whose browser comes back with
+    // their own account's code: without the starter's cookie or session, nothing is connected.
+    const { key } = await createTenant("Forwarded link");
+    const namespace = await createNamespace(key);
+    const { connection, authorization_url } = await startConnection(key, fake, { namespace_id: namespace.id });
+    const headers = await flowCookie(key, connection.id);
+    const { redirect } = await fake.approve(authorization_url);
+    const before = await snapshot(connection.id);
+    const others: Record<string, string>[] = [{}, { cookie: `${browserBindingCookie(connection.id)}=not-the-nonce` }];
+    for (const other of others) {
+      const refused = await api("GET", `/integrations/callback${redirect.search}`, { headers: other });
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toMatch(/browser where you started it/);
+    }
+    expect(await snapshot(connection.id)).toEqual(before);
+    expect(before.connection!.accessTokenEncrypted).toBeNull();
+    const own = await api("GET", `/integrations/callback${redirect.search}`, { headers });
+    expect(own.status).toBe(303);
+  });
+
+  test("a flow started through the API completes only for a signed-in member who manages integrations", async () => {
+    const { org, key } = await createTenant("API-started");
+    const other = await createTenant("Someone else's");
+    const namespace = await createNamespace(key);
+    const { connection, authorization_url } = await startConnection(key, fake, { namespace_id: namespace.id });
+    const { redirect } = await fake.approve(authorization_url);
+    const plainMember = await personIn(org.id, "member");
+    const outsider = await personIn(other.org.id, "owner");
+    try {
+      for (const userId of [undefined, plainMember, outsider]) {
+        getServerSession.mockResolvedValue(userId ? { userId, sessionId: "ses_x", method: "password" } : null);
+        const refused = await api("GET", `/integrations/callback${redirect.search}`);
+        expect(refused.status, String(userId)).toBe(403);
+      }
+      expect((await snapshot(connection.id)).connection!.accessTokenEncrypted).toBeNull();
+      getServerSession.mockResolvedValue({
+        userId: await personIn(org.id, "admin"),
+        sessionId: "s",
+        method: "password",
+      });
+      const completed = await api("GET", `/integrations/callback${redirect.search}`);
+      expect(completed.status).toBe(303);
+      expect(new URL(completed.headers.get("location")!).searchParams.get("connected")).toBe(connection.id);
+    } finally {
+      getServerSession.mockResolvedValue(null);
+    }
   });
 
   test("a refusal at the consent page comes back as a message, and the connection stays pending", async () => {
     const { org, key } = await createTenant("Callback denied");
     const namespace = await createNamespace(key);
     const { connection, authorization_url } = await startConnection(key, fake, { namespace_id: namespace.id });
+    const headers = await flowCookie(key, connection.id);
     const state = new URL(authorization_url).searchParams.get("state")!;
-    const answer = await api("GET", `/integrations/callback?error=access_denied&state=${state}`);
+    const answer = await api("GET", `/integrations/callback?error=<b>access_denied</b>&state=${state}`, { headers });
     expect(answer.status).toBe(303);
     const page = new URL(answer.headers.get("location")!);
     expect(page.pathname).toBe(`/${org.slug}/integrations`);
-    expect(page.searchParams.get("error")).toMatch(/access was denied/);
+    expect(page.searchParams.get("error")).toMatch(/did not authorize the connection \(an error it did not name\)/);
     expect((await snapshot(connection.id)).connection!.status).toBe("pending");
   });
 
@@ -275,6 +349,52 @@ describe("permissions", () => {
     expect(await snapshot(id)).toEqual(before);
     const prisma = await db();
     expect(await prisma.integrationConnection.count({ where: { orgId: org.id } })).toBe(1);
+  });
+});
+
+describe("what a connection may change", () => {
+  test("INTEGRATION_MANAGE alone writes nothing: connecting and syncing need NAMESPACE_WRITE too", async () => {
+    const { org, key } = await createTenant("Manage only");
+    const namespace = await createNamespace(key);
+    const connection = await connect(key, fake, { namespace_id: namespace.id });
+    const manageOnly = await createKey(org.id, { permissions: ["INTEGRATION_MANAGE"], namespaceIds: [namespace.id] });
+    const listed = await api("GET", "/integrations/connections", { key: manageOnly.secret });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.map((c: { id: string }) => c.id)).toEqual([connection.id]);
+    for (const [method, path, body] of [
+      ["POST", "/integrations/connections", { provider: "notion", namespace_id: namespace.id }],
+      ["POST", `/integrations/connections/${connection.id}/sync`, undefined],
+      ["POST", `/integrations/connections/${connection.id}/reconnect`, {}],
+      ["DELETE", `/integrations/connections/${connection.id}`, undefined],
+    ] as const) {
+      const refused = await api(method, path, { key: manageOnly.secret, body });
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.body.error.message).toMatch(/NAMESPACE_WRITE/);
+    }
+    const prisma = await db();
+    expect(await prisma.integrationConnection.count({ where: { orgId: org.id } })).toBe(1);
+  });
+
+  test("a synced memory forgotten by hand is stored again by the next sync", async () => {
+    const { key } = await createTenant("Forgotten by hand");
+    const namespace = await createNamespace(key);
+    const connection = await connect(key, fake, { namespace_id: namespace.id });
+    await runSyncs();
+    const prisma = await db();
+    const memories = await prisma.memory.findMany({ where: { namespaceId: namespace.id } });
+    const forgotten = await api("POST", "/forget", {
+      key,
+      body: { namespace_id: namespace.id, memory_ids: [memories[0].id] },
+    });
+    expect(forgotten.body.data.deleted).toBe(1);
+    expect(await prisma.integrationDocument.count({ where: { connectionId: connection.id } })).toBe(
+      memories.length - 1,
+    );
+    await api("POST", `/integrations/connections/${connection.id}/sync`, { key });
+    await runSyncs();
+    const state = await api("GET", `/integrations/connections/${connection.id}`, { key });
+    expect(state.body.data).toMatchObject({ status: "active", documents_synced: memories.length });
+    expect(await prisma.memory.count({ where: { namespaceId: namespace.id } })).toBe(memories.length);
   });
 });
 

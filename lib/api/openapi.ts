@@ -127,6 +127,31 @@ function healthOperation() {
   };
 }
 
+/** GET /integrations/callback: no key; the browser's way back from a provider's consent page. */
+function integrationCallbackOperation() {
+  const query = (name: string, description: string) => ({ name, in: "query", schema: { type: "string" }, description });
+  return {
+    operationId: "integrationCallback",
+    summary:
+      "Where providers send the browser back: completes the connection its state names, in the browser that " +
+      "started it (the flow cookie set by the console, or a signed-in member who manages integrations), then " +
+      "redirects to the organization's integrations page",
+    tags: ["Integrations"],
+    parameters: [
+      query("code", "the authorization code"),
+      query("state", "the state of POST /integrations/connections' authorization_url"),
+      query("error", "the provider's error, e.g. access_denied"),
+    ],
+    responses: {
+      "303": {
+        description: "To /{org}/integrations?connected={id}, or ?error= with what went wrong",
+        headers: { Location: { schema: { type: "string" } } },
+      },
+      ...errorResponses([400, 403, 500]),
+    },
+  };
+}
+
 function openApiOperation() {
   return {
     operationId: "openApiDocument",
@@ -223,6 +248,7 @@ export function openApiDocument() {
   const paths: Record<string, Record<string, object>> = {
     "/health": { get: healthOperation() },
     "/openapi.json": { get: openApiOperation() },
+    "/integrations/callback": { get: integrationCallbackOperation() },
   };
   for (const [name, ep] of Object.entries(endpoints) as [string, Endpoint][]) {
     paths[ep.path] ??= {};

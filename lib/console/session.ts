@@ -3,7 +3,7 @@ import { notFound, redirect } from "next/navigation";
 import type { SignInMethod } from "@/lib/auth/console-sessions";
 import { memberPrincipal } from "@/lib/auth/principal";
 import { NotFoundError } from "@/lib/errors";
-import { membershipBySlug, organizationsOfUser } from "@/lib/orgs/members";
+import { membershipById, membershipBySlug, organizationsOfUser } from "@/lib/orgs/members";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { lastOrganizationId } from "@/lib/orgs/users";
 import { authOptions } from "./auth";
@@ -57,6 +57,18 @@ export async function organizationAccess(slug: string) {
     principal: memberPrincipal(membership),
     blocked: !sessionAllowedIn(session, membership.org),
   } as const;
+}
+
+/**
+ * The person signed in to the console, as a member of the organization with this id (their sign-in method
+ * allowed there), for routes outside the console's pages (the integrations callback); null otherwise.
+ */
+export async function memberOfOrganization(orgId: string) {
+  const session = await currentSession().catch(() => null);
+  if (!session) return null;
+  const membership = await membershipById(session.userId, orgId);
+  if (!membership || !sessionAllowedIn(session, membership.org)) return null;
+  return memberPrincipal(membership);
 }
 
 /** For pages under /{org-slug}: the member's access, or a redirect to sign-in, or a 404. */

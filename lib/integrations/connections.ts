@@ -3,11 +3,12 @@
 // A connection is visible to whoever may see its namespace in its organization (namespaceAccess); any
 // other id is "not found", whatever organization it belongs to.
 import { recordAudit, SYSTEM_ACTOR, type Actor } from "@/lib/audit/audit";
-import { actorOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
+import { missingPermissionMessage } from "@/lib/auth/api-keys";
+import { actorOf, assertPermission, namespaceAccess, type MemberPrincipal, type Principal } from "@/lib/auth/principal";
 import { publicUrl } from "@/lib/config";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db, type Prisma, type Tx } from "@/lib/db";
-import { ConflictError, InvalidError, notFound, UpstreamError } from "@/lib/errors";
+import { ConflictError, DomainError, ForbiddenError, InvalidError, notFound, UpstreamError } from "@/lib/errors";
 import type { IntegrationConnection } from "@/lib/generated/prisma/client";
 import { pageWindow } from "@/lib/http/pagination";
 import { newId } from "@/lib/ids";
@@ -68,6 +69,16 @@ export function connectionJson(connection: IntegrationConnection): ConnectionJso
   };
 }
 
+/**
+ * Connecting, syncing and disconnecting write and delete memories of the namespace: besides
+ * INTEGRATION_MANAGE (the operation's permission), the principal must be allowed to write there.
+ */
+function assertMayWrite(principal: Principal) {
+  assertPermission(principal, "NAMESPACE_WRITE", () =>
+    principal.kind === "api_key" ? missingPermissionMessage(principal, "NAMESPACE_WRITE") : "",
+  );
+}
+
 function visibleConnections(principal: Principal) {
   return { orgId: principal.orgId, namespace: namespaceAccess(principal) };
 }
@@ -102,6 +113,7 @@ export async function listConnections(principal: Principal, query: ListConnectio
  * redirect URI, valid for 10 minutes, and a PKCE verifier where the provider takes one.
  */
 export async function startConnection(principal: Principal, body: CreateConnectionBody) {
+  assertMayWrite(principal);
   const provider = PROVIDERS[body.provider];
   const options = (body.options ?? {}) as Prisma.InputJsonObject;
   const namespace = await resolveTarget(principal, body);
@@ -152,6 +164,7 @@ export async function startConnection(principal: Principal, body: CreateConnecti
  * sync after completing changes only what differs.
  */
 export async function reconnectConnection(principal: Principal, id: string, body: ReconnectConnectionBody) {
+  assertMayWrite(principal);
   const connection = await getConnection(principal, id);
   const provider = PROVIDERS[connection.provider as ProviderId];
   const client = await requireClient(principal.orgId, provider);
@@ -160,15 +173,19 @@ export async function reconnectConnection(principal: Principal, id: string, body
   const redirectUri = body.redirect_uri ?? defaultRedirectUri();
   const prisma = await db();
   const updated = await prisma.$transaction(async (tx) => {
-    const saved = await tx.integrationConnection.update({
+    // updateMany: a connection deleted meanwhile is not found, not a database error.
+    const [saved] = await tx.integrationConnection.updateManyAndReturn({
       where: { id: connection.id, orgId: connection.orgId },
       data: {
         redirectUri,
         stateHash: hashState(state),
         stateExpiresAt: new Date(Date.now() + STATE_TTL_MS),
         codeVerifierEncrypted: codeVerifier ? encryptSecret(connection, "code_verifier", codeVerifier) : null,
+        // A new flow: whichever browser started the last one has nothing to do with this one.
+        browserBindingHash: null,
       },
     });
+    if (!saved) throw notFound(`Integration connection ${id}`);
     await recordAudit(tx, {
       orgId: connection.orgId,
       actor: actorOf(principal),
@@ -204,17 +221,44 @@ const BAD_STATE =
  * organization, unused and unexpired. It is spent before the code is exchanged, so it never works twice.
  */
 export async function completeConnection(principal: Principal, id: string, body: CompleteConnectionBody) {
+  assertMayWrite(principal);
   const connection = await getConnection(principal, id);
   const spent = await spendState(connection.orgId, body.state, connection.id);
   if (!spent) throw new InvalidError(BAD_STATE, [{ field: "body.state", message: "is not valid for this connection" }]);
   return finishConnection(spent, body.code, actorOf(principal));
 }
 
+/** What the browser that comes back through the callback brings: its flow cookie and its console session. */
+export interface CallbackBrowser {
+  /** The nonce of the cookie set when this connection's flow started in this browser, if any. */
+  nonce(connectionId: string): string | undefined;
+  /** The person signed in to the console in this browser, as a member of that organization, if they are one. */
+  member(orgId: string): Promise<MemberPrincipal | null>;
+}
+
+/** The cookie that binds a console-started flow to its browser (HttpOnly; sent only to the callback). */
+export function browserBindingCookie(connectionId: string): string {
+  return `memgw_integration_${connectionId}`;
+}
+
+const UNBOUND_CALLBACK =
+  "Finish connecting in the browser where you started it, signed in to the console as a member of its " +
+  "organization who manages integrations; an application that started it through the API completes it " +
+  "with POST /integrations/connections/{id}/complete.";
+
 /**
- * The browser's way back from the provider (GET /api/v1/integrations/callback): the state alone names
- * the connection. Returns where to send the person: the organization's integrations page, saying how it went.
+ * The browser's way back from the provider (GET /api/v1/integrations/callback): the state names the
+ * connection, and the browser must be the one that started it. A state alone is a bearer value anyone can
+ * forward: without this, an attacker could send their consent link to someone else and have that person's
+ * account connected to the attacker's namespace. So a flow started in the console completes only with the
+ * nonce cookie set then; one started through the API only for a signed-in member of its organization who
+ * manages integrations and may see the namespace. Anyone else is refused, and the state is not spent.
+ * Returns where to send the person: the organization's integrations page, saying how it went.
  */
-export async function completeFromCallback(parameters: { code?: string; state?: string; error?: string }) {
+export async function completeFromCallback(
+  parameters: { code?: string; state?: string; error?: string },
+  browser: CallbackBrowser,
+) {
   const prisma = await db();
   const pending = parameters.state
     ? await prisma.integrationConnection.findUnique({
@@ -222,8 +266,11 @@ export async function completeFromCallback(parameters: { code?: string; state?: 
         include: { org: { select: { slug: true } } },
       })
     : null;
-  const spent = pending && (await spendState(pending.orgId, parameters.state!, pending.id));
-  if (!pending || !spent) throw new InvalidError(BAD_STATE, [{ field: "query.state", message: "is not valid" }]);
+  if (!pending || !pending.stateExpiresAt || pending.stateExpiresAt <= new Date())
+    throw new InvalidError(BAD_STATE, [{ field: "query.state", message: "is not valid" }]);
+  if (!(await startedInThisBrowser(pending, browser))) throw new ForbiddenError(UNBOUND_CALLBACK);
+  const spent = await spendState(pending.orgId, parameters.state!, pending.id);
+  if (!spent) throw new InvalidError(BAD_STATE, [{ field: "query.state", message: "is not valid" }]);
   const page = new URL(`${publicUrl()}/${pending.org.slug}/integrations`);
   const actor = creatorOf(spent);
   try {
@@ -231,16 +278,54 @@ export async function completeFromCallback(parameters: { code?: string; state?: 
       const name = PROVIDERS[spent.provider as ProviderId].name;
       // The provider's error code, as far as it is one (the query string is anyone's to write).
       const code = /^[a-z0-9_.-]{1,64}$/i.test(parameters.error ?? "") ? parameters.error : undefined;
-      const why = code === "access_denied" ? "access was denied" : code ? `error ${code}` : "no code came back";
+      const why =
+        code === "access_denied"
+          ? "access was denied"
+          : code
+            ? `error ${code}`
+            : parameters.error
+              ? "an error it did not name"
+              : "no code came back";
       await markConnection(spent, { lastError: `${name} did not authorize the connection (${why}): connect again.` });
       throw new InvalidError(`${name} did not authorize the connection (${why}).`);
     }
     await finishConnection(spent, parameters.code, actor);
     page.searchParams.set("connected", spent.id);
   } catch (error) {
-    page.searchParams.set("error", (error as Error).message);
+    // Only what the gateway itself says reaches the page; anything else is logged.
+    if (!(error instanceof DomainError))
+      console.error(`[memgw] completing ${spent.id} failed:`, (error as Error).message);
+    page.searchParams.set("error", error instanceof DomainError ? error.message : "Connecting failed: try again.");
   }
   return page;
+}
+
+async function startedInThisBrowser(connection: IntegrationConnection, browser: CallbackBrowser): Promise<boolean> {
+  if (connection.browserBindingHash) {
+    const nonce = browser.nonce(connection.id);
+    return Boolean(nonce) && hashState(nonce!) === connection.browserBindingHash;
+  }
+  const member = await browser.member(connection.orgId);
+  if (!member?.permissions.includes("INTEGRATION_MANAGE")) return false;
+  return getConnection(member, connection.id).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Binds a connection's pending flow to the browser that started it in the console: returns the nonce for
+ * its cookie (browserBindingCookie), of which only the hash is kept.
+ */
+export async function bindConnectionToBrowser(principal: Principal, id: string): Promise<string> {
+  const connection = await getConnection(principal, id);
+  const nonce = randomToken();
+  const prisma = await db();
+  await prisma.integrationConnection.updateMany({
+    where: { id: connection.id, orgId: connection.orgId },
+    data: { browserBindingHash: hashState(nonce) },
+  });
+  return nonce;
 }
 
 function creatorOf(connection: IntegrationConnection): Actor {
@@ -259,7 +344,7 @@ async function spendState(orgId: string, state: string, connectionId: string) {
       stateHash: hashState(state),
       stateExpiresAt: { gt: new Date() },
     },
-    data: { stateHash: null, stateExpiresAt: null },
+    data: { stateHash: null, stateExpiresAt: null, browserBindingHash: null },
   });
   return spent[0] ?? null;
 }
@@ -295,7 +380,7 @@ async function finishConnection(connection: IntegrationConnection, code: string,
   }
   const prisma = await db();
   const active = await prisma.$transaction(async (tx) => {
-    const updated = await tx.integrationConnection.update({
+    const [updated] = await tx.integrationConnection.updateManyAndReturn({
       where: { id: connection.id, orgId: connection.orgId },
       data: {
         status: "active",
@@ -309,6 +394,7 @@ async function finishConnection(connection: IntegrationConnection, code: string,
         lastError: null,
       },
     });
+    if (!updated) throw notFound(`Integration connection ${connection.id}`);
     await recordAudit(tx, {
       orgId: connection.orgId,
       actor,
@@ -330,6 +416,7 @@ async function finishConnection(connection: IntegrationConnection, code: string,
 
 /** Queues a sync now; 409 while one is queued or running, or before the connection is completed. */
 export async function requestSync(principal: Principal, id: string) {
+  assertMayWrite(principal);
   const connection = await getConnection(principal, id);
   if (connection.status === "pending" || connection.status === "revoked" || !connection.accessTokenEncrypted) {
     throw new ConflictError(
@@ -390,6 +477,7 @@ const REVOKE_TIMEOUT_MS = 10_000;
  * brought. A sync under way notices the connection is gone and stops.
  */
 export async function deleteConnection(principal: Principal, id: string, keepMemories: boolean) {
+  assertMayWrite(principal);
   const connection = await getConnection(principal, id);
   const provider = PROVIDERS[connection.provider as ProviderId];
   let tokenRevoked = false;
@@ -421,7 +509,11 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
   return prisma.$transaction(async (tx) => {
     const memoryIds = await memoriesOfConnection(tx, connection);
     if (!keepMemories) await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds);
-    await tx.integrationConnection.delete({ where: { id: connection.id, orgId: connection.orgId } });
+    const { count } = await tx.integrationConnection.deleteMany({
+      where: { id: connection.id, orgId: connection.orgId },
+    });
+    // Deleted by a concurrent request: that one reports it; this one found nothing to delete.
+    if (count === 0) throw notFound(`Integration connection ${connection.id}`);
     const result = {
       deleted: true as const,
       memories_deleted: keepMemories ? 0 : memoryIds.length,

@@ -5,7 +5,9 @@
 // no longer listed is forgotten. Each document is applied on its own, so a sync that dies half-way
 // (kill -9) is simply run again: what it applied is unchanged the second time, and a memory stored
 // without its document row (the moment between the two writes) is removed at the next start.
-import { integrationPrincipal } from "@/lib/auth/principal";
+import { createHash } from "node:crypto";
+import { integrationPrincipal, type IntegrationPrincipal } from "@/lib/auth/principal";
+import { NotFoundError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import type { IntegrationConnection } from "@/lib/generated/prisma/client";
 import { PermanentJobError, RetryLaterError, type ClaimedJob } from "@/lib/jobs/queue";
@@ -65,7 +67,12 @@ async function runSyncJob(job: ClaimedJob): Promise<void> {
     if (error instanceof ConnectionGoneError) return;
     const message = redact(connection, (error as Error).message ?? String(error));
     if (error instanceof ReconnectError) {
-      await setStatus(connection, { status: error.status, lastError: message });
+      // Unless the connection was reconnected meanwhile (its tokens are no longer the ones refused).
+      const prisma = await db();
+      await prisma.integrationConnection.updateMany({
+        where: { id: connection.id, orgId: connection.orgId, accessTokenEncrypted: connection.accessTokenEncrypted },
+        data: { status: error.status, lastError: message },
+      });
       throw new PermanentJobError(message);
     }
     if (error instanceof RetryLaterError) {
@@ -196,13 +203,17 @@ async function refresh(connection: IntegrationConnection, provider: ProviderDefi
     throw error;
   }
   const next = { accessToken: tokens.accessToken, refreshToken: tokens.refreshToken ?? refreshToken };
-  await setStatus(connection, {
-    accessTokenEncrypted: encryptSecret(connection, "access_token", next.accessToken),
-    refreshTokenEncrypted: encryptSecret(connection, "refresh_token", next.refreshToken),
-    tokenExpiresAt: tokens.expiresAt,
+  const accessTokenEncrypted = encryptSecret(connection, "access_token", next.accessToken);
+  const refreshTokenEncrypted = encryptSecret(connection, "refresh_token", next.refreshToken);
+  const prisma = await db();
+  // Only over the tokens this run started with: a reconnect meanwhile brought newer ones, which win.
+  const { count } = await prisma.integrationConnection.updateMany({
+    where: { id: connection.id, orgId: connection.orgId, accessTokenEncrypted: connection.accessTokenEncrypted },
+    data: { accessTokenEncrypted, refreshTokenEncrypted, tokenExpiresAt: tokens.expiresAt },
   });
-  connection.accessTokenEncrypted = encryptSecret(connection, "access_token", next.accessToken);
-  connection.refreshTokenEncrypted = encryptSecret(connection, "refresh_token", next.refreshToken);
+  if (count === 0) throw new ConnectionGoneError();
+  connection.accessTokenEncrypted = accessTokenEncrypted;
+  connection.refreshTokenEncrypted = refreshTokenEncrypted;
   return next;
 }
 
@@ -214,8 +225,17 @@ function storable(text: string, max: number): string {
   return text.split("\u0000").join("").toWellFormed().slice(0, max);
 }
 
+/** A source id as stored: a long one is cut and keeps a hash of the whole, so that two never collide. */
+function sourceKey(sourceId: string): string {
+  const clean = storable(sourceId, Infinity);
+  if (clean.length <= URL_CHARS) return clean;
+  return `${clean.slice(0, URL_CHARS - 65)}#${createHash("sha256").update(clean).digest("hex")}`;
+}
+
 const TITLE_CHARS = 500;
 const URL_CHARS = 2_000;
+
+type DocumentMemory = ReturnType<typeof documentMemory>;
 
 /** The memory a document becomes: its text (cut to what a memory may hold) and where it came from. */
 function documentMemory(connection: IntegrationConnection, ref: DocumentRef, text: string) {
@@ -250,7 +270,7 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
     // The reader gets its own ref back; what is stored and compared is storable.
     const ref = {
       ...listing,
-      sourceId: storable(listing.sourceId, URL_CHARS),
+      sourceId: sourceKey(listing.sourceId),
       version: storable(listing.version, 500),
     };
     if (listed.has(ref.sourceId)) continue;
@@ -266,8 +286,7 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
     listed.add(ref.sourceId);
     await assertConnectionExists(connection);
     const memory = documentMemory(connection, ref, text);
-    if (existing) {
-      await replaceMemoryContent(principal, existing.memoryId, memory);
+    if (existing && (await replaced(principal, existing.memoryId, memory))) {
       await prisma.integrationDocument.update({
         where: { connectionId_sourceId: { connectionId: connection.id, sourceId: ref.sourceId } },
         data: { version: ref.version, syncedAt: new Date() },
@@ -275,15 +294,24 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
       report.updated += 1;
     } else {
       const { memories } = await remember(principal, { namespace_id: connection.namespaceId }, [memory]);
-      await prisma.integrationDocument.create({
-        data: {
-          connectionId: connection.id,
-          sourceId: ref.sourceId,
-          orgId: connection.orgId,
-          memoryId: memories[0].id,
-          version: ref.version,
-        },
-      });
+      try {
+        await prisma.integrationDocument.create({
+          data: {
+            connectionId: connection.id,
+            sourceId: ref.sourceId,
+            orgId: connection.orgId,
+            memoryId: memories[0].id,
+            version: ref.version,
+          },
+        });
+      } catch (error) {
+        // The connection was deleted while the memory was embedded: the memory goes with it.
+        await prisma.$transaction((tx) =>
+          deleteMemories(tx, connection.orgId, connection.namespaceId, [memories[0].id]),
+        );
+        await assertConnectionExists(connection);
+        throw error;
+      }
       report.added += 1;
     }
   }
@@ -306,6 +334,20 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
     where: { connectionId: connection.id, orgId: connection.orgId },
   });
   return report;
+}
+
+/**
+ * Replaces the document's memory; false when it is gone (forgotten by hand meanwhile: its document row went
+ * with it), and the document is then stored anew.
+ */
+async function replaced(principal: IntegrationPrincipal, memoryId: string, memory: DocumentMemory): Promise<boolean> {
+  try {
+    await replaceMemoryContent(principal, memoryId, memory);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
 }
 
 async function assertConnectionExists(connection: IntegrationConnection) {

@@ -133,11 +133,18 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
   };
 }
 
-async function renewLease(id: string): Promise<void> {
+/**
+ * A claim is the job's id with its attempt number (each claim increments it): a runner whose lease ran out
+ * and whose job another runner took can neither renew nor finish it.
+ */
+const OWNED = `id = $1 AND attempts = $2 AND status = 'running'`;
+
+async function renewLease(job: ClaimedJob): Promise<void> {
   const prisma = await db();
   await prisma.$executeRawUnsafe(
-    `UPDATE jobs SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 AND status = 'running'`,
-    id,
+    `UPDATE jobs SET locked_until = now() + $3 * interval '1 millisecond' WHERE ${OWNED}`,
+    job.id,
+    job.attempts,
     LEASE_MS,
   );
 }
@@ -149,36 +156,39 @@ function backoffMs(attempts: number): number {
 /** Runs one claimed job, renewing its lease meanwhile, and records how it ended. */
 export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise<void> {
   const renewal = setInterval(() => {
-    renewLease(job.id).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
+    renewLease(job).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
   }, LEASE_RENEWAL_MS);
   renewal.unref();
   const prisma = await db();
   try {
     await runner(job);
-    await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE id = $1`, job.id);
+    await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE ${OWNED}`, job.id, job.attempts);
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     if (error instanceof RetryLaterError) {
       await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL, last_error = $2,
-                         run_after = now() + $3 * interval '1 millisecond', updated_at = now()
-         WHERE id = $1`,
+        `UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL, last_error = $3,
+                         run_after = now() + $4 * interval '1 millisecond', updated_at = now()
+         WHERE ${OWNED}`,
         job.id,
+        job.attempts,
         message,
         error.delayMs,
       );
     } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
       await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = $2, updated_at = now() WHERE id = $1`,
+        `UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = $3, updated_at = now() WHERE ${OWNED}`,
         job.id,
+        job.attempts,
         message,
       );
     } else {
       await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = $2,
-                         run_after = now() + $3 * interval '1 millisecond', updated_at = now()
-         WHERE id = $1`,
+        `UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = $3,
+                         run_after = now() + $4 * interval '1 millisecond', updated_at = now()
+         WHERE ${OWNED}`,
         job.id,
+        job.attempts,
         message,
         backoffMs(job.attempts),
       );

@@ -152,6 +152,12 @@ export async function membershipBySlug(userId: string, orgSlug: string) {
   return prisma.membership.findFirst({ where: { userId, org: { slug: orgSlug } }, include: { org: true, user: true } });
 }
 
+/** A user's membership of the organization with this id, with the organization; or null. */
+export async function membershipById(userId: string, orgId: string) {
+  const prisma = await db();
+  return prisma.membership.findUnique({ where: { orgId_userId: { orgId, userId } }, include: { org: true } });
+}
+
 /** The organizations a user belongs to, the first joined first. */
 export async function organizationsOfUser(userId: string) {
   const prisma = await db();

@@ -4,11 +4,14 @@
 // validation, the organization bound and the conflicts are the API's. The organization's own OAuth client
 // is for owners only, and its secret never comes back in any result.
 import { revalidatePath } from "next/cache";
+import { cookies } from "next/headers";
+import type { MemberPrincipal } from "@/lib/auth/principal";
+import { publicUrl } from "@/lib/config";
 import { z } from "zod";
 import { ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { runConsoleAction, type ActionResult, type ConsoleContext } from "@/lib/console/action";
 import { deleteIntegrationClient, IntegrationClientForm, saveIntegrationClient } from "@/lib/integrations/clients";
-import { connectionMemoryCount } from "@/lib/integrations/connections";
+import { bindConnectionToBrowser, browserBindingCookie, connectionMemoryCount } from "@/lib/integrations/connections";
 import { ProviderIdSchema, type ConnectionJson } from "@/lib/integrations/schemas";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
@@ -50,6 +53,7 @@ export async function connectIntegrationAction(orgSlug: string, form: unknown) {
       });
       refresh(context);
       const created = data as { connection: ConnectionJson; authorization_url: string };
+      await bindToThisBrowser(context.principal, created.connection.id);
       return { connection_id: created.connection.id, authorization_url: created.authorization_url };
     },
   );
@@ -78,6 +82,7 @@ export async function reconnectIntegrationAction(orgSlug: string, form: unknown)
       params: { id: input.connection_id },
       body: async () => ({}),
     });
+    await bindToThisBrowser(context.principal, input.connection_id);
     return { authorization_url: (data as { authorization_url: string }).authorization_url };
   });
 }
@@ -122,6 +127,21 @@ export async function removeIntegrationClientAction(orgSlug: string, form: unkno
     await deleteIntegrationClient(context.orgId, provider, context.actor);
     refresh(context);
     return null;
+  });
+}
+
+/**
+ * The flow just started completes only in this browser: the callback asks for this cookie (HttpOnly, sent
+ * only to the callback, for the 10 minutes the state lives; Lax, so the provider's redirect back brings it).
+ */
+async function bindToThisBrowser(principal: MemberPrincipal, connectionId: string) {
+  const nonce = await bindConnectionToBrowser(principal, connectionId);
+  (await cookies()).set(browserBindingCookie(connectionId), nonce, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: publicUrl().startsWith("https:"),
+    path: "/api/v1/integrations/callback",
+    maxAge: 600,
   });
 }
 

@@ -30,6 +30,10 @@ export const GithubOptions = z.strictObject({
 });
 
 const MARKDOWN_EXTENSIONS = [".md", ".markdown", ".mdx"];
+/** What a memory holds (LIMITS.contentChars of lib/memory): reading more of a document is wasted. */
+const MAX_TEXT_CHARS = 100_000;
+/** A Markdown file larger than this (UTF-8 bytes) holds more than a memory can keep: it is not read. */
+const MAX_FILE_BYTES = 400_000;
 const PAGE_SIZE = 100;
 
 /** A repository as both GET /user/repos and GET /repos/{owner}/{repo} describe it (the fields a sync needs). */
@@ -208,7 +212,8 @@ class GithubReader implements ProviderReader {
 
   private async *markdownFiles(repository: Repository): AsyncIterable<DocumentRef> {
     for await (const path of this.blobs(repository, repository.defaultBranch)) {
-      if (!isMarkdownPath(path.path)) continue;
+      // A memory holds at most 100,000 characters: a larger file is not downloaded (base64, in memory) at all.
+      if (!isMarkdownPath(path.path) || (path.size ?? 0) > MAX_FILE_BYTES) continue;
       const data: FileData = {
         kind: "file",
         owner: repository.owner,
@@ -237,7 +242,7 @@ class GithubReader implements ProviderReader {
     treeSha: string,
     prefix = "",
     recursive = true,
-  ): AsyncIterable<{ path: string; sha: string }> {
+  ): AsyncIterable<{ path: string; sha: string; size?: number }> {
     let tree;
     try {
       ({ data: tree } = await this.octokit.git.getTree({
@@ -258,7 +263,7 @@ class GithubReader implements ProviderReader {
     for (const entry of tree.tree) {
       if (!entry.path || !entry.sha) continue;
       const path = `${prefix}${entry.path}`;
-      if (entry.type === "blob") yield { path, sha: entry.sha };
+      if (entry.type === "blob") yield { path, sha: entry.sha, size: entry.size };
       else if (entry.type === "tree" && !recursive) yield* this.blobs(repository, entry.sha, `${path}/`, false);
     }
   }
@@ -275,9 +280,14 @@ class GithubReader implements ProviderReader {
           issue_number: data.number,
           per_page: PAGE_SIZE,
         });
-        for await (const page of pages) {
+        let length = parts.join("\n\n").length;
+        pages: for await (const page of pages) {
           for (const comment of page.data) {
-            parts.push(`Comment by ${comment.user?.login ?? "ghost"}: ${(comment.body ?? "").trim()}`);
+            const part = `Comment by ${comment.user?.login ?? "ghost"}: ${(comment.body ?? "").trim()}`;
+            parts.push(part);
+            length += part.length + 2;
+            // What a memory can hold is there: later comments would only be cut off.
+            if (length >= MAX_TEXT_CHARS) break pages;
           }
         }
       } catch (error) {
