@@ -204,7 +204,17 @@ test("the console's pages fit a phone screen; wide tables scroll inside their ow
   await signUp(page, `pia-${unique()}@example.com`, `Pia Phone ${unique()}`);
   await generateKey(page, "phone key");
   const nav = page.getByRole("navigation", { name: "Console" });
-  const links = ["Overview", "Namespaces", "Identities", "Scopes", "API keys", "Members", "Audit log", "Settings"];
+  const links = [
+    "Overview",
+    "Namespaces",
+    "Identities",
+    "Scopes",
+    "Integrations",
+    "API keys",
+    "Members",
+    "Audit log",
+    "Settings",
+  ];
   await expect(nav.getByRole("link")).toHaveText(links);
   for (const link of links) {
     await nav.getByRole("link", { name: link, exact: true }).click();

@@ -2,10 +2,9 @@
 // the provider's consent page → back in the console with the connection active once its first sync ran →
 // the synced documents in the namespace's memory explorer → Disconnect takes their memories with it.
 import { expect, test, type Page } from "@playwright/test";
-import { alertOn, openPage, signInOnce, unique } from "./console";
+import { alertOn, openPage, signUp, unique } from "./console";
 import { githubSeed } from "./github-provider";
 
-const OWNER = { email: "e2e@example.com", password: "an e2e password" };
 const SHOTS = "test-results/screenshots";
 // The first sync embeds every document: generous on a busy two-core machine.
 const SYNC_TIMEOUT = 150_000;
@@ -20,6 +19,16 @@ async function screenshots(page: Page, name: string) {
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/**
+ * A new owner in an organization of their own: what these tests create (namespaces, connections) stays out of
+ * the bootstrap organization, whose empty states other specs look at.
+ */
+async function signUpOwner(page: Page): Promise<string> {
+  const id = unique();
+  await signUp(page, `integrations-${id}@example.com`, `Integrations ${id}`);
+  return new URL(page.url()).pathname.split("/")[1];
 }
 
 /** Creates a namespace in the console; returns its name and id. */
@@ -51,7 +60,7 @@ test("connect GitHub: consent, first sync, documents in the explorer; disconnect
   const seed = githubSeed();
   const repositories = seed.connectOptions.repositories ?? [];
   expect(repositories.length).toBeGreaterThan(0);
-  const slug = await signInOnce(page, OWNER.email, OWNER.password);
+  const slug = await signUpOwner(page);
   const namespace = await createNamespace(page, slug);
   // Nothing feeds it yet: its overview says so and links to the integrations page.
   await expect(page.getByText("None yet.")).toBeVisible();
@@ -111,7 +120,7 @@ test("connect GitHub: consent, first sync, documents in the explorer; disconnect
 
 test("declining on the consent page comes back with the reason; nothing is synced", async ({ page }) => {
   const seed = githubSeed();
-  const slug = await signInOnce(page, OWNER.email, OWNER.password);
+  const slug = await signUpOwner(page);
   const namespace = await createNamespace(page, slug);
   await startGithubConnection(page, namespace.name, seed.connectOptions.repositories ?? []);
   await page.getByRole("button", { name: "Cancel" }).click();
