@@ -75,3 +75,13 @@ export async function openPage(page: Page, link: string, heading = link) {
   await page.getByRole("navigation", { name: "Console" }).getByRole("link", { name: link, exact: true }).click();
   await expect(page.getByRole("heading", { name: heading, level: 1 })).toBeVisible();
 }
+
+/**
+ * The page itself never scrolls sideways at this width (wide tables scroll inside their own box). Polled: after
+ * a viewport change, charts and other measured boxes lay themselves out again a moment later.
+ */
+export async function expectNoSidewaysScroll(page: Page, what = "the page") {
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: what })
+    .toBeLessThanOrEqual(0);
+}

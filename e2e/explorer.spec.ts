@@ -3,7 +3,7 @@
 // return for the same filters; a memory's page shows its chunks; deleting asks first, then it is gone.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInOnce, unique } from "./console";
+import { expectNoSidewaysScroll, signInOnce, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const headers = { authorization: `Bearer ${E2E_API_KEY}` };
@@ -30,8 +30,7 @@ async function shownIds(page: Page, testId: "memory-row" | "match-row") {
 }
 
 async function fitsPhone(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
 }
 
 /** Both widths of the page as it is now. */

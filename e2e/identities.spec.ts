@@ -3,14 +3,13 @@
 // (checked through the API) and says how many went.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInOnce, unique } from "./console";
+import { expectNoSidewaysScroll, signInOnce, unique } from "./console";
 
 const headers = { authorization: `Bearer ${E2E_API_KEY}` };
 const SHOTS = "test-results/screenshots";
 
 async function fitsPhone(page: Page) {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
 }
 
 /** Both widths of the page as it is now. */

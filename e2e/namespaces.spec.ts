@@ -3,7 +3,7 @@
 // to their very next request.
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInOnce, unique } from "./console";
+import { expectNoSidewaysScroll, signInOnce, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const OWNER = { email: "e2e@example.com", password: "an e2e password" };
@@ -70,7 +70,7 @@ async function screenshots(page: Page, name: string) {
   await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   // The page itself never scrolls sideways on a phone: wide tables and code scroll inside their boxes.
-  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+  await expectNoSidewaysScroll(page);
   await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
   await page.setViewportSize({ width: 1280, height: 900 });
 }

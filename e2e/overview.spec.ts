@@ -2,7 +2,7 @@
 // getting-started checklist ticks itself from what they do (a key, a namespace, a first memory, an MCP
 // client), the figures appear, the audit log lists the changes, and a member cannot open it.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { openPage, signUp, unique } from "./console";
+import { expectNoSidewaysScroll, openPage, signUp, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const orgSlugOf = (page: Page) => new URL(page.url()).pathname.split("/")[1];
@@ -13,8 +13,7 @@ async function screenshots(page: Page, name: string) {
     // The chart redraws at the new width (its bars grow in).
     await page.waitForTimeout(800);
     // The page itself never scrolls sideways (wide tables scroll inside their own box).
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow, `${name} at ${width} px`).toBeLessThanOrEqual(0);
+    await expectNoSidewaysScroll(page, `${name} at ${width} px`);
     await page.screenshot({ path: `test-results/screenshots/${name}-${width}.png`, fullPage: true });
   }
   await page.setViewportSize({ width: 1280, height: 900 });
