@@ -31,7 +31,7 @@ export interface Run {
 
 type Principal = Awaited<ReturnType<typeof benchPrincipal>>;
 
-async function benchPrincipal() {
+export async function benchPrincipal() {
   const org = await createOrganization("Benchmark", SYSTEM_ACTOR);
   const { key } = await createApiKey(
     { orgId: org.id, name: "bench", permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE"] },

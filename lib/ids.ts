@@ -17,7 +17,22 @@ export function base58(bytes: Uint8Array): string {
 }
 
 export type IdPrefix =
-  "org" | "usr" | "mbr" | "key" | "ns" | "grt" | "aud" | "mem" | "chk" | "act" | "acc" | "sso" | "int" | "ic" | "job";
+  | "org"
+  | "usr"
+  | "mbr"
+  | "key"
+  | "ns"
+  | "grt"
+  | "aud"
+  | "mem"
+  | "chk"
+  | "act"
+  | "acc"
+  | "sso"
+  | "int"
+  | "ic"
+  | "job"
+  | "era";
 
 /** A random, prefixed identifier such as `ns_5HueCGU8rMjxEXxiPuD5BD`, readable in logs and support tickets. */
 export function newId(prefix: IdPrefix): string {

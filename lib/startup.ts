@@ -14,6 +14,7 @@ import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { startExpirySweeps } from "@/lib/memory/expiry";
 import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -150,6 +151,8 @@ export async function startGateway(): Promise<void> {
     const resumed = databaseUrl() ? 0 : await requeueAbandonedJobs();
     if (resumed > 0) lines.push(`  Background jobs: ${resumed} interrupted by the last stop, resumed now.`);
     stopJobWorker = startJobWorker(integrationJobRunners);
+    // Expired memories are deleted for real within a minute, on a worker of their own.
+    stopExpirySweeps = startExpirySweeps();
     gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {
     giveUpDatabase(error as Error);
@@ -172,10 +175,12 @@ function announce(lines: string[]): void {
 /** Set once the gateway started: end the activity log's background pruning and the job worker. */
 let stopActivityPruning: (() => Promise<void>) | undefined;
 let stopJobWorker: (() => Promise<void>) | undefined;
+let stopExpirySweeps: (() => Promise<void>) | undefined;
 
 async function stopGateway(): Promise<void> {
   await stopActivityPruning?.();
   await stopJobWorker?.();
+  await stopExpirySweeps?.();
   await closeEmbedder();
   await closeDatabase();
 }

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { ANSWER_INSTRUCTIONS } from "@/lib/memory/chat";
+import { dayOf } from "@/lib/memory/source-text";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
@@ -171,6 +172,7 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
 
   test("the SDK sends the model, instructions and numbered sources; a validly cited reply is the answer", async () => {
     const { key, ns, ids } = await tenantWithNotes();
+    const { occurred_at: occurredAt } = (await api("GET", `/memories/${ids[0]}`, { key })).body.data;
     replies = [completion("Dana teaches a pottery class on Fridays [1].")];
     const { status, body } = await api("POST", "/ask", {
       key,
@@ -180,7 +182,18 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
     expect(body.data).toEqual({
       answer: "Dana teaches a pottery class on Fridays [1].",
       sources: [
-        { index: 1, memory_id: ids[0], chunk_id: expect.any(String), content: NOTES[0], score: expect.any(Number) },
+        {
+          index: 1,
+          memory_id: ids[0],
+          chunk_id: expect.any(String),
+          content: NOTES[0],
+          score: expect.any(Number),
+          session_id: null,
+          position: null,
+          role: null,
+          occurred_at: occurredAt,
+          context: [],
+        },
       ],
       model: "test-chat-1-2026",
     });
@@ -189,7 +202,10 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
     expect(request.body.model).toBe("test-chat-1");
     expect(request.body.messages).toEqual([
       { role: "system", content: ANSWER_INSTRUCTIONS },
-      { role: "user", content: `Sources:\n\n[1] ${NOTES[0]}\n\nQuestion: Why is Dana unavailable on Fridays?` },
+      {
+        role: "user",
+        content: `Sources:\n\n[1] (${dayOf(occurredAt)}) ${NOTES[0]}\n\nQuestion: Why is Dana unavailable on Fridays?`,
+      },
     ]);
   });
 

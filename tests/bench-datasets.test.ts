@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
+import { conversationSets } from "../bench/conversations";
 import { assertDatasetsPresent, datasetsDir, loadDataset } from "../bench/lib/beir";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -55,6 +56,58 @@ test("a dataset in BEIR layout loads with its judged queries only", () => {
     ]);
     expect(dataset.queries).toEqual([{ id: "q1", text: "judged" }]);
     expect([...dataset.qrels.get("q1")!]).toEqual([["d1", 2]]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("LoCoMo loads with its sessions in order, dated, and the questions of categories 1–4 with their turns", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-datasets-"));
+  try {
+    expect(() => conversationSets(dir)).toThrow(/locomo-dev\.json.*node scripts\/fetch-datasets\.mjs locomo/s);
+    const turn = (session: number, index: number, speaker: string) => ({
+      speaker,
+      dia_id: `D${session}:${index}`,
+      text: `turn ${index} of session ${session}`,
+    });
+    const conversation = {
+      sample_id: "conv-1",
+      conversation: {
+        speaker_a: "Ann",
+        speaker_b: "Bob",
+        session_2_date_time: "9:05 am on 1 June, 2023",
+        session_2: [turn(2, 1, "Bob"), turn(2, 2, "Ann")],
+        session_1_date_time: "1:56 pm on 8 May, 2023",
+        session_1: [turn(1, 1, "Ann"), turn(1, 2, "Bob")],
+      },
+      qa: [
+        { question: "single", answer: "x", evidence: ["D1:2"], category: 4 },
+        { question: "two in one entry, one malformed", answer: "x", evidence: ["D1:1; D2:2", "D:2:1"], category: 1 },
+        { question: "adversarial", answer: "x", evidence: ["D1:1"], category: 5 },
+        { question: "no such turn", answer: "x", evidence: ["D9:9"], category: 2 },
+      ],
+    };
+    fs.mkdirSync(path.join(dir, "locomo-dev"));
+    fs.writeFileSync(path.join(dir, "locomo-dev/locomo-dev.json"), JSON.stringify([conversation]));
+    const [dev] = conversationSets(dir);
+    const [loaded] = dev.conversations;
+    expect(loaded.sessions.map((s) => [s.id, s.occurredAt.toISOString(), s.turns.map((t) => t.diaId)])).toEqual([
+      ["session_1", "2023-05-08T13:56:00.000Z", ["D1:1", "D1:2"]],
+      ["session_2", "2023-06-01T09:05:00.000Z", ["D2:1", "D2:2"]],
+    ]);
+    expect(loaded.questions).toEqual([
+      { text: "single", category: 4, evidence: ["D1:2"] },
+      { text: "two in one entry, one malformed", category: 1, evidence: ["D1:1", "D2:2", "D2:1"] },
+    ]);
+
+    // With all ten conversations, the last five are held out and reported apart.
+    fs.mkdirSync(path.join(dir, "locomo"));
+    const ten = Array.from({ length: 10 }, (_, i) => ({ ...conversation, sample_id: `conv-${i + 1}` }));
+    fs.writeFileSync(path.join(dir, "locomo/locomo10.json"), JSON.stringify(ten));
+    expect(conversationSets(dir).map((s) => [s.name, s.conversations.map((c) => c.id)])).toEqual([
+      ["dev (1–5)", ["conv-1", "conv-2", "conv-3", "conv-4", "conv-5"]],
+      ["held-out (6–10)", ["conv-6", "conv-7", "conv-8", "conv-9", "conv-10"]],
+    ]);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

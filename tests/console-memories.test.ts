@@ -85,7 +85,7 @@ describe("deleting a memory from the explorer", () => {
     expect(await prisma.memoryChunk.count({ where: { memoryId: memory.id } })).toBe(0);
     const audit = await prisma.auditLog.findMany({ where: { orgId: a.org.id, action: "memory.delete" } });
     expect(audit.map((row) => [row.actorType, row.actorId, row.targetType, row.targetId, row.details])).toEqual([
-      ["user", adminA.id, "memory", memory.id, { namespace_id: nsA.id }],
+      ["user", adminA.id, "memory", memory.id, { namespace_id: nsA.id, erasure_id: expect.stringMatching(/^era_/) }],
     ]);
   });
 

@@ -133,6 +133,13 @@ const memoryMatrix: {
   },
   { label: "GET /memories/{id}", method: "GET", path: (memoryId) => `/memories/${memoryId}` },
   {
+    label: "PATCH /memories/{id}",
+    method: "PATCH",
+    path: (memoryId) => `/memories/${memoryId}`,
+    body: { content: "defaced", scopes: {} },
+  },
+  { label: "GET /memories/{id}/history", method: "GET", path: (memoryId) => `/memories/${memoryId}/history` },
+  {
     label: "POST /mcp/{namespace_id} (tools/call forget)",
     method: "POST",
     path: () => "/mcp/{ns}",

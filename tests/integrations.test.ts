@@ -185,6 +185,15 @@ describe.each(Object.keys(fakes) as ProviderId[])("%s", (provider) => {
     expect(removed.body.data).toMatchObject({ deleted: true, memories_deleted: count, memories_kept: 0 });
     expect(await memoriesOf(key, namespace.id)).toEqual([]);
     expect((await call("GET", `/integrations/connections/${connection.id}`, { key })).status).toBe(404);
+    // A deletion request like a forget: its erasure receipt counts the memories that went.
+    const receipts = await call("GET", `/erasures?namespace_id=${namespace.id}`, { key });
+    expect(receipts.body.data).toEqual([
+      expect.objectContaining({
+        kind: "integration.delete",
+        selector: { connection_id: connection.id },
+        memories_deleted: count,
+      }),
+    ]);
 
     // No token in any response, log line or audit entry.
     const prisma = await db();

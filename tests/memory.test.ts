@@ -35,7 +35,17 @@ describe("remember", () => {
     expect(response.body.data.id).toMatch(/^mem_/);
     const fetched = await api("GET", `/memories/${response.body.data.id}`, { key });
     expect(fetched.status).toBe(200);
-    expect(fetched.body.data).toEqual(response.body.data);
+    // `deduplicated` is remember's news about this request, not a property of the memory.
+    expect(response.body.data.deduplicated).toBe(false);
+    expect(fetched.body.data).toEqual({ ...response.body.data, deduplicated: undefined });
+    expect(fetched.body.data).toMatchObject({
+      session_id: null,
+      position: null,
+      role: null,
+      occurred_at: response.body.data.created_at,
+      expires_at: null,
+      version: 1,
+    });
   });
 
   test("read-your-writes: as soon as remember returns, recall finds the memory", async () => {
@@ -253,12 +263,17 @@ describe("recall", () => {
     expect(Object.keys(all[0]).sort()).toEqual([
       "chunk_id",
       "content",
+      "context",
       "created_at",
       "identity_id",
       "memory_id",
       "metadata",
+      "occurred_at",
+      "position",
+      "role",
       "scopes",
       "score",
+      "session_id",
     ]);
     expect(
       (
@@ -363,7 +378,12 @@ describe("forget", () => {
       const response = await api("POST", "/forget", { key, body: { namespace_id: ns.id, ...selector(ids) } });
       expect(response.status).toBe(200);
       const goneIds = memories.filter((m) => (gone as readonly string[]).includes(m.content)).map((m) => m.id);
-      expect(response.body.data).toEqual({ deleted: gone.length, memory_ids: expect.arrayContaining(goneIds) });
+      expect(response.body.data).toEqual({
+        deleted: gone.length,
+        memory_ids: expect.arrayContaining(goneIds),
+        namespaces: [{ namespace_id: ns.id, deleted: gone.length }],
+        erasure_id: expect.stringMatching(/^era_/),
+      });
       expect(response.body.data.memory_ids).toHaveLength(gone.length);
       for (const id of goneIds) expect((await api("GET", `/memories/${id}`, { key })).status).toBe(404);
       const after = await storedCounts(ns.id);
@@ -406,7 +426,12 @@ describe("forget", () => {
     const { key, ns } = await seeded();
     expect(
       (await api("POST", "/forget", { key, body: { namespace_id: ns.id, identity_id: "nobody" } })).body.data,
-    ).toEqual({ deleted: 0, memory_ids: [] });
+    ).toEqual({
+      deleted: 0,
+      memory_ids: [],
+      namespaces: [{ namespace_id: ns.id, deleted: 0 }],
+      erasure_id: expect.stringMatching(/^era_/),
+    });
   });
 
   test("deleting the namespace deletes its memories, chunks and statistics", async () => {

@@ -73,7 +73,13 @@ test("exactly one of namespace_id and external_reference_id is a oneOf: refused 
   for (const path of ["/remember", "/recall", "/ask", "/forget"]) {
     const schema = doc.paths[path].post.requestBody.content["application/json"].schema;
     const rules = [schema, ...(schema.allOf ?? [])];
-    const target = JSON.stringify([{ required: ["namespace_id"] }, { required: ["external_reference_id"] }]);
+    // forget may name all_namespaces instead of a target (an identity's memories in every namespace).
+    const instead = path === "/forget" ? [{ required: ["all_namespaces"] }] : [];
+    const target = JSON.stringify([
+      { required: ["namespace_id"] },
+      { required: ["external_reference_id"] },
+      ...instead,
+    ]);
     expect(
       rules.some((rule: any) => JSON.stringify(rule.oneOf) === target),
       path,
@@ -94,6 +100,13 @@ test("exactly one of namespace_id and external_reference_id is a oneOf: refused 
   expect(forget({ namespace_id: "ns_1", all: true, identity_id: "u1" })).toBe(false);
   expect(forget({ namespace_id: "ns_1" })).toBe(false);
   expect(forget({ namespace_id: "ns_1", scopes: {} })).toBe(false);
+  expect(forget({ identity_id: "u1", all_namespaces: true })).toBe(true);
+  expect(forget({ identity_id: "u1", all_namespaces: true, metadata: { topic: "x" } })).toBe(true);
+  expect(forget({ all_namespaces: true })).toBe(false);
+  expect(forget({ namespace_id: "ns_1", identity_id: "u1", all_namespaces: true })).toBe(false);
+  expect(forget({ identity_id: "u1", all_namespaces: true, all: true })).toBe(false);
+  expect(forget({ identity_id: "u1", all_namespaces: true, memory_ids: ["m"] })).toBe(false);
+  expect(forget({ identity_id: "u1" })).toBe(false);
   const createNamespaceBody = requestValidator(doc, "/namespaces");
   expect(createNamespaceBody({ name: "  Café  " })).toBe(true);
   expect(createNamespaceBody({ name: "a\u200bb" })).toBe(false);
@@ -115,6 +128,9 @@ test("requests the document accepts, the API accepts too; those it refuses get 4
     ["/forget", forget, { namespace_id: ns.id, metadata: { topic: "x" } }],
     ["/forget", forget, { namespace_id: ns.id, metadata: {} }],
     ["/forget", forget, { namespace_id: ns.id, all: true, memory_ids: ["m"] }],
+    ["/forget", forget, { identity_id: "u1", all_namespaces: true }],
+    ["/forget", forget, { identity_id: "u1", all_namespaces: true, namespace_id: ns.id }],
+    ["/forget", forget, { all_namespaces: true, scopes: { team: "a" } }],
   ];
   for (const [path, validate, body] of cases) {
     const valid = validate(body) === true;
@@ -122,3 +138,35 @@ test("requests the document accepts, the API accepts too; those it refuses get 4
     expect({ path, body, status: response.status }).toEqual({ path, body, status: valid ? 200 : 400 });
   }
 }, 180_000);
+
+test("idempotent writes document Idempotency-Key, 409 IDEMPOTENCY_CONFLICT and Idempotent-Replayed", async () => {
+  const doc = await document();
+  const idempotent = [
+    ["/remember", "post"],
+    ["/forget", "post"],
+    ["/namespaces", "post"],
+    ["/memories/{id}", "patch"],
+  ];
+  for (const [path, method] of idempotent) {
+    const operation = doc.paths[path][method];
+    const header = operation.parameters.find((p: { in: string; name: string }) => p.in === "header");
+    expect(header, `${method} ${path}`).toMatchObject({
+      name: "Idempotency-Key",
+      required: false,
+      schema: { type: "string", minLength: 1, maxLength: 255 },
+    });
+    expect(new RegExp(header.schema.pattern).test("order-42 retry ~")).toBe(true);
+    expect(new RegExp(header.schema.pattern).test("clé")).toBe(false);
+    expect(operation.responses["409"].description).toContain("IDEMPOTENCY_CONFLICT");
+    const success = operation.responses[method === "post" && path !== "/forget" ? "201" : "200"];
+    expect(success.headers["Idempotent-Replayed"], `${method} ${path}`).toBeDefined();
+  }
+  for (const [path, method] of [
+    ["/recall", "post"],
+    ["/ask", "post"],
+    ["/namespaces/{id}", "patch"],
+  ]) {
+    const headers = doc.paths[path][method].parameters.filter((p: { in: string }) => p.in === "header");
+    expect(headers, `${method} ${path}`).toEqual([]);
+  }
+});

@@ -182,6 +182,7 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/ask",
+      "/erasures",
       "/forget",
       "/health",
       "/integrations/callback",
@@ -194,10 +195,13 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/mcp/{namespace_id}",
       "/memories",
       "/memories/{id}",
+      "/memories/{id}/history",
       "/namespaces",
       "/namespaces/{id}",
+      "/namespaces/{id}/export",
       "/namespaces/{id}/grants",
       "/namespaces/{id}/grants/{grantId}",
+      "/namespaces/{id}/import",
       "/openapi.json",
       "/recall",
       "/remember",

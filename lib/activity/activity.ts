@@ -2,7 +2,16 @@ import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
 /** The operations the activity log records (the console filters by them). */
-export const ACTIVITY_OPERATIONS = ["remember", "recall", "forget", "ask", "get_memory", "list_memories"] as const;
+export const ACTIVITY_OPERATIONS = [
+  "remember",
+  "recall",
+  "forget",
+  "ask",
+  "get_memory",
+  "list_memories",
+  "update_memory",
+  "memory_history",
+] as const;
 export type Operation = (typeof ACTIVITY_OPERATIONS)[number];
 
 /** What a memory operation learns as it runs, for its activity row: filled in by the handler. */

@@ -185,7 +185,11 @@ export async function gettingStarted(principal: MemberPrincipal): Promise<Gettin
       select: { id: true },
     }),
     prisma.memory.findFirst({
-      where: { orgId: principal.orgId, namespace: namespaceAccess(principal) },
+      where: {
+        orgId: principal.orgId,
+        namespace: namespaceAccess(principal),
+        OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
+      },
       select: { id: true },
     }),
     prisma.$queryRawUnsafe<{ remembered: boolean | null; mcp: boolean | null }[]>(

@@ -1,10 +1,24 @@
+import { once } from "node:events";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
 import { dataDir, databaseUrl } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
 import { DomainError } from "@/lib/errors";
+import { closeEmbedder } from "@/lib/memory/embeddings";
 import { describeError } from "@/lib/http/errors";
-import { adminCommands, isAdminCommand, runAdminCommand } from "./commands";
-import { AdminCommandError, sendAdminCommand, serveAdminCommands } from "./socket";
+import { ItemStream } from "@/lib/http/ndjson";
+import {
+  ADMIN_SWITCHES,
+  adminCommands,
+  type AdminCommandName,
+  isAdminCommand,
+  runAdminCommand,
+  streamsOf,
+} from "./commands";
+import { AdminCommandError, sendAdminCommand, sendStreamedAdminCommand, serveAdminCommands } from "./socket";
 
 const HELP = `memgw — Memory Gateway admin command line (prints JSON)
 
@@ -20,7 +34,10 @@ embedded database, commands are carried out by the server itself.`;
 
 class UsageError extends Error {}
 
-export function parseArgv(argv: string[]): { command: string; args: Record<string, string | string[]> } {
+export function parseArgv(
+  argv: string[],
+  switches: ReadonlySet<string> = ADMIN_SWITCHES,
+): { command: string; args: Record<string, string | string[]> } {
   const words: string[] = [];
   const args: Record<string, string | string[]> = {};
   for (let i = 0; i < argv.length; i++) {
@@ -34,6 +51,7 @@ export function parseArgv(argv: string[]): { command: string; args: Record<strin
     if (!name) throw new UsageError(`Malformed option "${token}".`);
     let value: string;
     if (eq !== -1) value = token.slice(eq + 1);
+    else if (switches.has(name)) value = "true";
     else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) value = argv[++i];
     else throw new UsageError(`Option --${name} needs a value.`);
     const previous = args[name];
@@ -42,13 +60,67 @@ export function parseArgv(argv: string[]): { command: string; args: Record<strin
   return { command: words.join(" "), args };
 }
 
+/**
+ * Where a command that streams reads and writes: `--in FILE` (else standard input) for one that reads
+ * NDJSON, `--out FILE` (else standard output) for one that writes it. They are the CLI's own flags, not
+ * the command's: the files are opened here, whichever process carries the command out.
+ */
+interface CommandIo {
+  input?: AsyncIterable<Uint8Array>;
+  output?: NodeJS.WritableStream;
+  outFile?: string;
+  /** The input is standard input, read into a file before the command starts (spoolStdin). */
+  stdin?: boolean;
+  cleanup?: () => void;
+}
+
+function openStreams(command: AdminCommandName, args: Record<string, string | string[]>): CommandIo {
+  const { input, output } = streamsOf(command);
+  const io: CommandIo = {};
+  const file = (flag: "in" | "out") => {
+    const value = args[flag];
+    delete args[flag];
+    if (Array.isArray(value)) throw new UsageError(`Give --${flag} once.`);
+    return value;
+  };
+  if (input) {
+    const inFile = file("in");
+    if (inFile === undefined && process.stdin.isTTY) {
+      throw new UsageError(`Give --in FILE, or pipe the NDJSON to standard input.`);
+    }
+    // A file is opened now, so that a missing one is the error rather than something the command meets midway.
+    if (inFile === undefined) io.stdin = true;
+    else io.input = fs.createReadStream("", { fd: fs.openSync(inFile, "r") });
+  }
+  if (output) {
+    io.outFile = file("out");
+    io.output =
+      io.outFile === undefined ? process.stdout : fs.createWriteStream("", { fd: fs.openSync(io.outFile, "w") });
+  }
+  return io;
+}
+
+/**
+ * Standard input, read to its end before the command starts: in `memgw export … | memgw import …` the
+ * export may own the data directory and would carry the import out itself, yet it does not let go of its
+ * output (the import's input) until the commands it carries out are done. Kept in a file, not in memory.
+ */
+async function spoolStdin(io: CommandIo): Promise<void> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "memgw-stdin-"));
+  io.cleanup = () => fs.rmSync(dir, { recursive: true, force: true });
+  const file = path.join(dir, "input");
+  await pipeline(process.stdin, fs.createWriteStream(file, { mode: 0o600 }));
+  io.input = fs.createReadStream(file);
+}
+
 /** Sends the command to the running server when it owns the embedded database, or runs it here. */
-async function execute(command: string, args: Record<string, unknown>): Promise<unknown> {
-  if (databaseUrl()) return runHere(command, args);
+async function execute(command: string, args: Record<string, unknown>, io: CommandIo = {}): Promise<unknown> {
+  if (databaseUrl()) return runHere(command, args, io);
   for (let attempt = 0; attempt < 20; attempt++) {
     const owner = await liveLockOwner(dataDir());
     if (owner?.socketPath) {
       try {
+        if (io.input || io.output) return await sendStreamedAdminCommand(owner.socketPath, command, args, io);
         return await sendAdminCommand(owner.socketPath, command, args);
       } catch (error) {
         // Never delivered (the owner is stopping): safe to try again. Anything else may have run.
@@ -56,7 +128,7 @@ async function execute(command: string, args: Record<string, unknown>): Promise<
       }
     } else if (!owner) {
       try {
-        return await runHere(command, args);
+        return await runHere(command, args, io);
       } catch (error) {
         if (!(error instanceof DataDirInUseError)) throw error;
       }
@@ -67,15 +139,36 @@ async function execute(command: string, args: Record<string, unknown>): Promise<
   throw new Error(`The data directory ${dataDir()} is held by another process that does not answer.`);
 }
 
-async function runHere(command: string, args: Record<string, unknown>) {
+async function runHere(command: string, args: Record<string, unknown>, io: CommandIo) {
   process.env.MEMGW_PROCESS_ROLE ??= "cli";
   // While it holds the data directory, commands of other `memgw` processes are carried out here too.
   await serveAdminCommands(await getDatabase());
   try {
-    return await runAdminCommand(command, args);
+    const result = await runAdminCommand(command, args, io.input);
+    // Written before the database closes: the stream reads it a page at a time.
+    return result instanceof ItemStream ? { lines: await writeLines(result.items, io.output!) } : result;
   } finally {
     await closeDatabase();
+    // Export names, and import uses, the embedding model: its worker threads must not keep the CLI running.
+    await closeEmbedder();
   }
+}
+
+/** Writes items one JSON line each, paced by `output`; the number of lines written. */
+async function writeLines(items: AsyncIterable<unknown>, output: NodeJS.WritableStream): Promise<number> {
+  let lines = 0;
+  for await (const item of items) {
+    if (!output.write(JSON.stringify(item) + "\n")) await once(output, "drain");
+    lines++;
+  }
+  return lines;
+}
+
+/** Lets a file written by the command reach the disk, and reports a write that failed. */
+async function closeOutput(io: CommandIo) {
+  if (io.outFile === undefined || !io.output) return;
+  const file = io.output as fs.WriteStream;
+  await new Promise<void>((resolve, reject) => file.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -86,8 +179,24 @@ export async function main(argv: string[]): Promise<number> {
   try {
     const { command, args } = parseArgv(argv);
     if (!isAdminCommand(command)) throw new UsageError(`Unknown command "${command}". Run \`npx memgw --help\`.`);
-    const result = await execute(command, args);
-    process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+    const io = openStreams(command, args);
+    let result: unknown;
+    try {
+      if (io.stdin) await spoolStdin(io);
+      result = await execute(command, args, io);
+      await closeOutput(io);
+    } catch (error) {
+      // A partial export must not be taken for a whole one.
+      await closeOutput(io).catch(() => undefined);
+      if (io.outFile !== undefined) fs.rmSync(io.outFile, { force: true });
+      throw error;
+    } finally {
+      io.cleanup?.();
+    }
+    // An NDJSON answer written to standard output is the output: nothing is printed after it.
+    if (io.output && io.outFile === undefined) return 0;
+    const summary = io.output ? { out: path.resolve(io.outFile!), ...(result as object) } : result;
+    process.stdout.write(JSON.stringify(summary, null, 2) + "\n");
     return 0;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);

@@ -5,6 +5,8 @@ import { Permission, ROLES } from "@/lib/auth/permissions";
 import { parseScopePairs, Scopes } from "@/lib/auth/scopes";
 import { KeyName } from "@/lib/auth/schemas";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { exportNamespaceForOperator } from "@/lib/memory/export";
+import { importNamespaceForOperator } from "@/lib/memory/import";
 import { reembedNamespace } from "@/lib/memory/reembed";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -41,10 +43,22 @@ const ScopePairs = repeated
   })
   .pipe(Scopes);
 
+/** A flag without a value (`--vectors`), or given one explicitly (`--vectors=false`). */
+const Switch = z
+  .enum(["true", "false"], { error: "must be true or false (or given without a value)" })
+  .optional()
+  .transform((value) => value === "true");
+
 interface AdminCommand<Args extends z.ZodType> {
   usage: string;
   args: Args;
-  run(args: z.infer<Args>): Promise<unknown>;
+  /** Flags given without a value (`--vectors`): their value is "true". */
+  switches?: string[];
+  /** The command reads NDJSON: the CLI sends it `--in FILE` or its standard input. */
+  input?: "ndjson";
+  /** The command answers NDJSON (an ItemStream): the CLI writes it to `--out FILE` or its standard output. */
+  output?: "ndjson";
+  run(args: z.infer<Args>, input: AsyncIterable<Uint8Array>): Promise<unknown>;
 }
 
 const command = <Args extends z.ZodType>(definition: AdminCommand<Args>) => definition;
@@ -119,6 +133,19 @@ export const adminCommands = {
     args: z.strictObject({ namespace: Reference }),
     run: ({ namespace }) => reembedNamespace(namespace),
   }),
+  export: command({
+    usage: "export --namespace NAMESPACE_ID [--vectors] [--out FILE]",
+    args: z.strictObject({ namespace: Reference, vectors: Switch }),
+    switches: ["vectors"],
+    output: "ndjson",
+    run: ({ namespace, vectors }) => exportNamespaceForOperator(namespace, { includeVectors: vectors }),
+  }),
+  import: command({
+    usage: "import --namespace NAMESPACE_ID [--in FILE]",
+    args: z.strictObject({ namespace: Reference }),
+    input: "ndjson",
+    run: ({ namespace }, input) => importNamespaceForOperator(namespace, input),
+  }),
   "key revoke": command({
     usage: "key revoke --id KEY_ID",
     args: z.strictObject({ id: Reference }),
@@ -135,7 +162,26 @@ export function isAdminCommand(name: string): name is AdminCommandName {
   return Object.hasOwn(adminCommands, name);
 }
 
-export async function runAdminCommand(name: string, rawArgs: Record<string, unknown>): Promise<unknown> {
+/** Every flag some command takes without a value. */
+export const ADMIN_SWITCHES = new Set(
+  Object.values(adminCommands).flatMap((definition: AdminCommand<z.ZodType>) => definition.switches ?? []),
+);
+
+/** Whether the command reads or writes NDJSON (and so is carried out with its input and output streamed). */
+export function streamsOf(name: AdminCommandName): { input?: "ndjson"; output?: "ndjson" } {
+  const { input, output } = adminCommands[name] as AdminCommand<z.ZodType>;
+  return { input, output };
+}
+
+/**
+ * Runs a command: `input` is what a command that reads NDJSON reads (the CLI's file or standard input);
+ * a command that writes NDJSON returns an ItemStream for its caller to write.
+ */
+export async function runAdminCommand(
+  name: string,
+  rawArgs: Record<string, unknown>,
+  input: AsyncIterable<Uint8Array> = noInput(),
+): Promise<unknown> {
   if (!isAdminCommand(name)) throw new InvalidError(`Unknown command "${name}". Run \`npx memgw --help\`.`);
   const definition = adminCommands[name] as AdminCommand<z.ZodType>;
   const parsed = definition.args.safeParse(rawArgs);
@@ -147,5 +193,7 @@ export async function runAdminCommand(name: string, rawArgs: Record<string, unkn
       .join("; ");
     throw new InvalidError(`${message}. Usage: npx memgw ${definition.usage}`, details);
   }
-  return definition.run(parsed.data);
+  return definition.run(parsed.data, input);
 }
+
+async function* noInput(): AsyncGenerator<Uint8Array> {}

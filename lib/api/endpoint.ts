@@ -10,6 +10,11 @@ export interface Endpoint<O extends Operation = Operation> {
   tag: string;
   /** Error statuses worth listing in the OpenAPI document besides the ones every key-authenticated route has. */
   errors?: number[];
+  /**
+   * Honours the `Idempotency-Key` header (lib/http/idempotency.ts): a retry of the same request within 24 hours
+   * gets the first answer, the work done once.
+   */
+  idempotent?: boolean;
 }
 
 export function endpoint<O extends Operation>(operation: O, http: Omit<Endpoint<O>, "operation">): Endpoint<O> {

@@ -18,6 +18,7 @@ export const endpoints = {
     tag: "Namespaces",
     summary: "Create a namespace; the creating key is granted access to it",
     errors: [409],
+    idempotent: true,
   }),
   getNamespace: endpoint(operations.getNamespace, {
     method: "GET",
@@ -39,6 +40,24 @@ export const endpoints = {
     tag: "Namespaces",
     summary: "Delete a namespace with everything in it and every grant to it",
     errors: [404],
+  }),
+  exportNamespace: endpoint(operations.exportNamespace, {
+    method: "GET",
+    path: "/namespaces/{id}/export",
+    tag: "Namespaces",
+    summary:
+      "Stream every memory of a namespace as NDJSON (a header line, then one line per memory with its history " +
+      "and, with include_vectors=true, its vectors); a key with scopes exports only memories within them",
+    errors: [404],
+  }),
+  importNamespace: endpoint(operations.importNamespace, {
+    method: "POST",
+    path: "/namespaces/{id}/import",
+    tag: "Namespaces",
+    summary:
+      "Import an export (NDJSON body): every line is validated first, then all memories are written or none; " +
+      "new ids, everything else kept; vectors reused when made by the current embedding model",
+    errors: [404, 502, 503],
   }),
   listGrants: endpoint(operations.listGrants, {
     method: "GET",
@@ -67,6 +86,7 @@ export const endpoints = {
     tag: "Memory",
     summary: "Store a memory (`content`) or a batch (`memories`, 1 to 100); it can be recalled as soon as this returns",
     errors: [404, 502, 503],
+    idempotent: true,
   }),
   recall: endpoint(operations.recall, {
     method: "POST",
@@ -91,14 +111,43 @@ export const endpoints = {
     tag: "Memory",
     summary:
       "Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) " +
-      "or all: true; irreversible",
+      "or all: true; or an identity's memories in every namespace the key may write (all_namespaces: true). " +
+      "Irreversible; records an erasure receipt (erasure_id)",
     errors: [404],
+    idempotent: true,
+  }),
+  listErasures: endpoint(operations.listErasures, {
+    method: "GET",
+    path: "/erasures",
+    tag: "Erasures",
+    summary:
+      "Erasure receipts, newest first: every forget and namespace deletion, with its selector, how many " +
+      "memories and chunks it deleted from which namespaces, who asked and when (never content)",
   }),
   getMemory: endpoint(operations.getMemory, {
     method: "GET",
     path: "/memories/{id}",
     tag: "Memory",
     summary: "One memory, in a namespace granted to the key and within its scopes",
+    errors: [404],
+  }),
+  updateMemory: endpoint(operations.updateMemory, {
+    method: "PATCH",
+    path: "/memories/{id}",
+    tag: "Memory",
+    summary:
+      "Change a memory's content, metadata, scopes, identity, event time or expiry; new content is embedded " +
+      "again; the version it replaces is kept (GET /memories/{id}/history)",
+    errors: [404, 409, 502, 503],
+    idempotent: true,
+  }),
+  memoryHistory: endpoint(operations.memoryHistory, {
+    method: "GET",
+    path: "/memories/{id}/history",
+    tag: "Memory",
+    summary:
+      "A memory's versions, newest first, the current one included: what each changed, who wrote it and when " +
+      "(within the key's scopes)",
     errors: [404],
   }),
   listMemories: endpoint(operations.listMemories, {

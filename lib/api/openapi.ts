@@ -2,7 +2,16 @@ import { z } from "zod";
 import { publicUrl } from "@/lib/config";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { ERROR_STATUS, ErrorBodySchema } from "@/lib/http/errors";
+import {
+  IDEMPOTENCY_ANSWER_WITHDRAWN,
+  IDEMPOTENCY_CONFLICT,
+  IDEMPOTENCY_HEADER,
+  IDEMPOTENCY_IN_PROGRESS,
+  REPLAYED_HEADER,
+} from "@/lib/http/idempotency";
+import { NDJSON } from "@/lib/http/ndjson";
 import { CursorPaginationSchema, PaginationSchema } from "@/lib/http/pagination";
+import { IMPORT_LIMITS } from "@/lib/memory/export-format";
 import { McpPathParams } from "@/lib/operations/catalogue";
 import type { Endpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
@@ -78,14 +87,61 @@ function successContent(data: z.ZodType, paginated: boolean | "cursor" = false) 
   return { "application/json": { schema: jsonSchema(success, "output") } };
 }
 
+/** The header of the operations marked `idempotent` (lib/http/idempotency.ts, docs/api.md "Idempotent requests"). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: IDEMPOTENCY_HEADER,
+  in: "header",
+  required: false,
+  description:
+    "Your own id for this request (a UUID, say): a retry with the same key and the same request within 24 hours " +
+    "gets the first 2xx answer (with `Idempotent-Replayed: true`) and the work is not done again. Per API key.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7E]+$" },
+};
+
+const REPLAYED_HEADERS = {
+  [REPLAYED_HEADER]: {
+    description: "`true` when this is the first answer to an earlier request with the same Idempotency-Key",
+    schema: { type: "string", enum: ["true"] },
+  },
+};
+
+const IDEMPOTENT_CONFLICT_RESPONSE = {
+  description:
+    "CONFLICT: a resource with these values already exists; or the Idempotency-Key was used for another request " +
+    `(\`details[].message\` ${IDEMPOTENCY_CONFLICT}), or its first request is still running ` +
+    `(${IDEMPOTENCY_IN_PROGRESS}: retry after \`Retry-After\` seconds), or the memory it stored has been ` +
+    `deleted since (${IDEMPOTENCY_ANSWER_WITHDRAWN}: not done again)`,
+  headers: {
+    "Retry-After": { description: "With IDEMPOTENCY_IN_PROGRESS: seconds to wait", schema: { type: "integer" } },
+  },
+  content: errorContent,
+};
+
+/** A body read as a stream of JSON lines (`ndjson.request` of lib/operations/operation.ts). */
+function ndjsonRequestBody(line: z.ZodType) {
+  return {
+    required: true,
+    description: "NDJSON: one JSON value per line, each as the schema says",
+    content: { [NDJSON]: { schema: jsonSchema(line, "input") } },
+  };
+}
+
+const NDJSON_TOO_LARGE = {
+  description:
+    `PAYLOAD_TOO_LARGE: more than ${IMPORT_LIMITS.bytes} bytes, ${IMPORT_LIMITS.lines} lines, ` +
+    `or a line of more than ${IMPORT_LIMITS.lineChars} characters`,
+  content: errorContent,
+};
+
 function operationOf(name: string, ep: Endpoint) {
   const op = ep.operation;
   const keyAuthenticated = op.permission !== undefined;
   const errorStatuses = [
     400,
     ...(keyAuthenticated ? [401, 403, 429] : []),
-    ...(op.body ? [413] : []),
+    ...(op.body || op.ndjson?.request ? [413] : []),
     ...(ep.errors ?? []),
+    ...(ep.idempotent ? [409] : []),
     500,
   ];
   return {
@@ -93,16 +149,22 @@ function operationOf(name: string, ep: Endpoint) {
     summary: ep.summary,
     tags: [ep.tag],
     ...(op.permission ? { description: `Requires the ${op.permission} permission.` } : {}),
-    parameters: parametersOf(op),
+    parameters: [...parametersOf(op), ...(ep.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(op.body
       ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } }
       : {}),
+    ...(op.ndjson?.request ? { requestBody: ndjsonRequestBody(op.ndjson.request) } : {}),
     responses: {
       [String(op.successStatus ?? 200)]: {
         description: "Success",
-        content: successContent(op.paginated ? z.array(op.response) : op.response, op.paginated),
+        ...(ep.idempotent ? { headers: REPLAYED_HEADERS } : {}),
+        content: op.ndjson?.response
+          ? { [NDJSON]: { schema: jsonSchema(op.response, "output"), description: "each line is one of these" } }
+          : successContent(op.paginated ? z.array(op.response) : op.response, op.paginated),
       },
       ...errorResponses(errorStatuses),
+      ...(ep.idempotent ? { "409": IDEMPOTENT_CONFLICT_RESPONSE } : {}),
+      ...(op.ndjson?.request ? { "413": NDJSON_TOO_LARGE } : {}),
     },
     ...(keyAuthenticated ? { security: [{ apiKey: [] }] } : {}),
   };

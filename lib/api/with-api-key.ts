@@ -1,9 +1,11 @@
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { readJsonBody } from "@/lib/http/body";
-import { successResponse, toErrorResponse } from "@/lib/http/envelope";
+import { API_HEADERS, successResponse, toErrorResponse } from "@/lib/http/envelope";
+import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } from "@/lib/http/idempotency";
+import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
-import { runOperation } from "@/lib/operations/run";
+import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
@@ -12,7 +14,8 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
  * The one request wrapper of the HTTP API: authenticates the API key from the `Authorization` header,
  * counts the request against the key's rate limit (429 past it; `RateLimit-*` headers on every answer),
  * runs the endpoint's operation (permission, validation, function, response schema, activity row; see
- * runOperation) and answers in the envelope, errors included.
+ * runOperation) and answers in the envelope, errors included. An endpoint marked `idempotent` honours the
+ * `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer.
  */
 export function withApiKey(endpoint: Endpoint) {
   return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
@@ -22,21 +25,70 @@ export function withApiKey(endpoint: Endpoint) {
       const key = await authenticateApiKey(request.headers.get("authorization"));
       const quota = await countKeyRequest(key);
       if (quota) limitHeaders = rateLimitHeaders(quota);
-      const result = await runOperation(
-        endpoint.operation,
-        key,
-        {
-          params: (await routeContext?.params) ?? {},
-          query: queryParameters(new URL(request.url).searchParams),
-          body: () => readJsonBody(request),
-        },
-        started,
-      );
+      const input: OperationInput = {
+        params: (await routeContext?.params) ?? {},
+        query: queryParameters(new URL(request.url).searchParams),
+        body: () => readJsonBody(request),
+        bodyStream: () => ndjsonRequestBody(request),
+      };
+      if (endpoint.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
+        const response = await idempotentRequest(endpoint, key, request, input, started);
+        return withRateLimitHeaders(response, limitHeaders);
+      }
+      const result = await runOperation(endpoint.operation, key, input, started);
+      if (result.stream) {
+        const { items, filename } = result.stream;
+        return await ndjsonResponse(items, {
+          status: result.status,
+          headers: { ...API_HEADERS, ...limitHeaders },
+          filename,
+        });
+      }
       return withRateLimitHeaders(successResponse(result.data, result.status, result.pagination), limitHeaders);
     } catch (error) {
       return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
     }
   };
+}
+
+/**
+ * A request with an Idempotency-Key to an endpoint that honours it (answered in JSON, never streamed). The
+ * key's permission comes first: a key that may not do this has no body read and no stored answer replayed.
+ * Then the header's value (400), and the body, read once for the request's fingerprint and the operation;
+ * input the operation refuses is answered 400 before the key is claimed or compared.
+ */
+async function idempotentRequest(
+  endpoint: Endpoint,
+  key: ApiKeyPrincipal,
+  request: Request,
+  input: OperationInput,
+  started: number,
+): Promise<Response> {
+  assertOperationAllowed(endpoint.operation, key);
+  const idempotencyKey = idempotencyKeyOf(request);
+  const body = endpoint.operation.body ? await input.body?.() : undefined;
+  const run = () => runOperation(endpoint.operation, key, { ...input, body: async () => body }, started);
+  if (!inputPasses(endpoint.operation, { ...input, body })) {
+    // Bad input is refused (400) without claiming the key, whatever it was used for: a corrected request may.
+    const result = await run();
+    return successResponse(result.data, result.status, result.pagination);
+  }
+  const fingerprint = requestFingerprint({
+    method: endpoint.method,
+    route: endpoint.path,
+    params: input.params,
+    query: input.query,
+    body,
+    scopes: key.scopes,
+  });
+  return idempotent({ orgId: key.orgId, apiKeyId: key.keyId }, idempotencyKey, fingerprint, async () => {
+    try {
+      const result = await run();
+      return successResponse(result.data, result.status, result.pagination);
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  });
 }
 
 /** The query string as the operation's input: a repeated parameter keeps every value, in order. */

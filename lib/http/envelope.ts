@@ -6,7 +6,7 @@ import type { Pagination } from "./pagination";
  * of gzip (Next's and any proxy's): they are small JSON, and compressing a recall response cost
  * ~1.2 ms of its ~29 (measured on the 10k-memory benchmark data).
  */
-const API_HEADERS = { "cache-control": "no-store, no-transform" };
+export const API_HEADERS = { "cache-control": "no-store, no-transform" };
 
 export function successResponse(data: unknown, status = 200, pagination?: Pagination): Response {
   return Response.json(pagination ? { success: true, data, pagination } : { success: true, data }, {

@@ -14,6 +14,7 @@ import { pageWindow } from "@/lib/http/pagination";
 import { newId } from "@/lib/ids";
 import { activeJob, cancelQueuedJob, enqueueJob } from "@/lib/jobs/queue";
 import { deleteMemories } from "@/lib/memory/memories";
+import { recordErasure } from "@/lib/namespaces/erasure-receipts";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { oauthClientFor } from "./clients";
 import { authorizationUrl, exchangeCode, GrantRefusedError, hashState, randomToken } from "./oauth";
@@ -508,7 +509,9 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const memoryIds = await memoriesOfConnection(tx, connection);
-    if (!keepMemories) await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds);
+    const chunksDeleted = keepMemories
+      ? 0
+      : await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds);
     const { count } = await tx.integrationConnection.deleteMany({
       where: { id: connection.id, orgId: connection.orgId },
     });
@@ -520,13 +523,34 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
       memories_kept: keepMemories ? memoryIds.length : 0,
       token_revoked: tokenRevoked,
     };
+    // Deleting the memories it brought is a deletion request like a forget: on record with a receipt.
+    const erasure = keepMemories
+      ? undefined
+      : await recordErasure(tx, principal, {
+          kind: "integration.delete",
+          namespaceId: connection.namespaceId,
+          namespaces: [
+            {
+              namespaceId: connection.namespaceId,
+              name: (await tx.namespace.findUnique({ where: { id: connection.namespaceId } }))?.name ?? "",
+              memoriesDeleted: memoryIds.length,
+              chunksDeleted,
+            },
+          ],
+          selector: { connection_id: connection.id },
+        });
     await recordAudit(tx, {
       orgId: connection.orgId,
       actor: actorOf(principal),
       action: "integration.delete",
       targetType: "integration_connection",
       targetId: connection.id,
-      details: { provider: provider.id, namespace_id: connection.namespaceId, ...result },
+      details: {
+        provider: provider.id,
+        namespace_id: connection.namespaceId,
+        ...result,
+        ...(erasure && { erasure_id: erasure.id }),
+      },
     });
     return result;
   });

@@ -293,7 +293,16 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
       });
       report.updated += 1;
     } else {
-      const { memories } = await remember(principal, { namespace_id: connection.namespaceId }, [memory]);
+      const { memories } = await remember(
+        principal,
+        { namespace_id: connection.namespaceId },
+        [memory],
+        {},
+        {
+          // A document is stored as the provider has it, even when a memory already says the same.
+          allowDuplicate: true,
+        },
+      );
       try {
         await prisma.integrationDocument.create({
           data: {

@@ -27,7 +27,8 @@ function instructions(namespace: McpContext["namespace"]): string {
     "Before answering about the user, their preferences, earlier conversations or anything you may have been told " +
       "before, call `recall` with a short question, or `ask` for an answer that cites the memories it used.",
     "When you learn a durable fact worth keeping (a preference, a decision, a detail about a person or project), " +
-      "call `remember` with one self-contained statement: it must make sense when read alone, months later.",
+      "call `remember` with one self-contained statement: it must make sense when read alone, months later. " +
+      "To keep a conversation itself, call `remember` with its session_id and messages.",
     "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; " +
       "without one, the client's X-Identity-Id header applies.",
     "`forget` deletes for good: call it only when the user asks for something to be forgotten.",
@@ -57,30 +58,39 @@ export function memoryMcpServer(context: McpContext): McpServer {
     }
   };
 
-  const { memories: _batch, content, ...memoryFields } = withoutTarget(RememberBody.shape);
+  // The batch form is left out: an agent stores a statement, or the turns of a conversation.
+  const { memories: _batch, ...rememberFields } = withoutTarget(RememberBody.shape);
   server.registerTool(
     "remember",
     {
       title: "Remember",
       description:
-        "Store one memory in this namespace: a self-contained statement " +
-        `(at most ${LIMITS.contentChars.toLocaleString("en")} characters; long text is split into chunks). ` +
-        "It can be recalled as soon as this returns. " +
+        "Store one memory in this namespace: `content`, a self-contained statement " +
+        `(at most ${LIMITS.contentChars.toLocaleString("en")} characters; long text is split into chunks); ` +
+        "or a conversation: `session_id` and `messages` [{role, content, occurred_at?, metadata?}] " +
+        `(1 to ${LIMITS.conversationMessages}), each message a memory at the next positions of that session ` +
+        "(a later call with the same session_id appends). It can be recalled as soon as this returns. " +
+        "occurred_at (ISO 8601) is when it happened (default: now); expires_at or ttl_seconds make it expire. " +
         `Optional metadata (flat, at most ${LIMITS.metadataKeys} keys), scopes and identity_id are stored with it ` +
-        "and can filter recall and forget. Returns the stored memory.",
-      inputSchema: { content: content.unwrap(), ...memoryFields },
+        "and can filter recall and forget. Returns the stored memory, or the list of a conversation's memories.",
+      inputSchema: rememberFields,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run(operations.remember, args),
   );
+  const conversationOptions =
+    `context: n (0 to ${LIMITS.contextTurns}, default 0) returns beside each match of a conversation turn ` +
+    "the n turns before and after it in its session; filter by session_id, or by when it happened with " +
+    "occurred_after and occurred_before (ISO 8601).";
   server.registerTool(
     "recall",
     {
       title: "Recall",
       description:
-        "Find the memories that match a query (words and meaning), best first, each with a score from 0 to 1. " +
+        "Find the memories that match a query (words and meaning), best first, each with a score from 0 to 1 " +
+        "and, for a conversation turn, its session_id, position, role and occurred_at. " +
         `top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id, scopes or exact metadata values. ` +
-        `Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
+        `${conversationOptions} Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
       inputSchema: withoutTarget(RecallBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -92,13 +102,15 @@ export function memoryMcpServer(context: McpContext): McpServer {
       title: "Ask",
       description:
         "Answer a question from this namespace's memories, citing them as [1], [2] " +
-        "(the numbers of the returned sources). When nothing in memory answers it, says so and returns no sources. " +
-        `top_k 1 to ${LIMITS.askTopK} memories (default 5).`,
+        "(the numbers of the returned sources, each with the day it happened and who said it). " +
+        "When nothing in memory answers it, says so and returns no sources. " +
+        `top_k 1 to ${LIMITS.askTopK} memories (default 5). ${conversationOptions}`,
       inputSchema: withoutTarget(AskBody.shape),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(operations.ask, args),
   );
+  const { all_namespaces: _allNamespaces, ...forgetFields } = withoutTarget(ForgetBody.shape);
   server.registerTool(
     "forget",
     {
@@ -107,8 +119,9 @@ export function memoryMcpServer(context: McpContext): McpServer {
         "Delete memories for good (irreversible): those matching every selector given — " +
         `memory_ids (at most ${LIMITS.forgetIds.toLocaleString("en")}), identity_id, scopes, metadata — ` +
         "or all: true for the whole namespace. At least one selector is required. " +
-        "Returns how many were deleted and their ids.",
-      inputSchema: withoutTarget(ForgetBody.shape),
+        "Returns how many were deleted, their ids and the erasure receipt's id (erasure_id).",
+      // One namespace's endpoint: forgetting across every namespace (all_namespaces) is the HTTP API's.
+      inputSchema: forgetFields,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => run(operations.forget, args),

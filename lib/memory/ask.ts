@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { chatAnswer, chatModel } from "./chat";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { openAIConfigured } from "./openai-client";
-import { recall } from "./recall";
+import { contextTurnJson, recall } from "./recall";
 import type { AskBody, AskResultJson, SourceJson } from "./schemas";
 import type { ScoredChunk } from "./search";
 
@@ -23,9 +23,10 @@ export function isRelevant(match: ScoredChunk): boolean {
 
 /**
  * An answer to a question from the namespace's memories, citing them as `[n]`. Retrieval is `recall`,
- * with its permissions, scopes and identity filter. A chat model writes the answer when an
- * OpenAI-compatible endpoint is configured; otherwise, or when the model's citations fail twice, the
- * built-in extractive answerer does.
+ * with its permissions, scopes and filters; with `context: n`, a source is its match and the n turns
+ * around it in its conversation, and the answerers read them all (with who said each and when). A chat
+ * model writes the answer when an OpenAI-compatible endpoint is configured; otherwise, or when the
+ * model's citations fail twice, the built-in extractive answerer does.
  */
 export async function ask(principal: Principal, body: AskBody, activity: ActivityNote = {}): Promise<AskResultJson> {
   const { namespaceId, matches } = await recall(principal, body, activity);
@@ -35,6 +36,11 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
     chunk_id: match.chunkId,
     content: match.content,
     score: match.score,
+    session_id: match.sessionId,
+    position: match.position,
+    role: match.role,
+    occurred_at: match.occurredAt.toISOString(),
+    context: match.context.map(contextTurnJson),
   }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };

@@ -2,11 +2,15 @@ import OpenAI from "openai";
 import { UpstreamError } from "@/lib/errors";
 import { openAIClient, openAITimeoutMs } from "./openai-client";
 import type { SourceJson } from "./schemas";
+import { dayOf, turnsOf } from "./source-text";
 
 export const ANSWER_INSTRUCTIONS = [
   "You answer questions from the user's memory store, using only the numbered sources given with the question.",
   "Cite the source of every statement with its number in square brackets, like [1] or [2][3], " +
     "and use no other numbers.",
+  "Each source gives the day it happened (UTC) and, for a turn of a conversation, who said it; " +
+    'words like "yesterday" or "last week" in a source are relative to its day. ' +
+    "Answer questions about when with dates.",
   "If the sources do not answer the question, say that nothing in memory answers it.",
   "Never add facts that are not in the sources. Answer briefly, in the language of the question.",
 ].join(" ");
@@ -41,7 +45,7 @@ export async function chatAnswer(query: string, sources: SourceJson[]): Promise<
     { role: "system", content: ANSWER_INSTRUCTIONS },
     {
       role: "user",
-      content: `Sources:\n\n${sources.map((s) => `[${s.index}] ${s.content}`).join("\n\n")}\n\nQuestion: ${query}`,
+      content: `Sources:\n\n${sources.map(sourceText).join("\n\n")}\n\nQuestion: ${query}`,
     },
   ];
   let problem = "";
@@ -62,6 +66,21 @@ export async function chatAnswer(query: string, sources: SourceJson[]): Promise<
     );
   }
   return { rejected: `the chat model ${problem}, twice` };
+}
+
+/**
+ * A source as the model reads it: `[1] (7 May 2023) Caroline: …`; with neighbouring turns, the passage
+ * of the conversation, the matching turn marked.
+ */
+export function sourceText(source: SourceJson): string {
+  const turns = turnsOf(source);
+  const line = (turn: (typeof turns)[number]) =>
+    `(${dayOf(turn.occurredAt)}) ${turn.role ? `${turn.role}: ` : ""}${turn.content}`;
+  if (turns.length === 1) return `[${source.index}] ${line(turns[0])}`;
+  return (
+    `[${source.index}] A passage of a conversation, the matching turn marked ">":\n` +
+    turns.map((turn) => `${turn.isMatch ? ">" : "-"} ${line(turn)}`).join("\n")
+  );
 }
 
 export function chatModel(): string {

@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
+import { asksWhen, dayOf, turnsOf } from "./source-text";
 import { TEXT_SEARCH_CONFIG } from "./sql";
 
 export const EXTRACTIVE_MODEL = "extractive";
@@ -18,37 +19,73 @@ const WORD_WEIGHT = 0.7;
  * ("Dana …. She …").
  */
 const NEIGHBOUR_WORDS = 0.5;
+const QUESTION_END = /\?["'”’)\]]*$/;
 
 interface Sentence {
   text: string;
   sourceIndex: number;
+  /** The order of its turn within the source (neighbouring turns before the match come first). */
+  turn: number;
+  /** The order of the sentence within its turn. */
   position: number;
+  /** The turn's position in its conversation; null for a plain memory. */
+  turnPosition: number | null;
+  role: string | null;
+  occurredAt: string;
 }
 
 /**
  * The built-in answerer, for when no chat model is configured: the sentences of the sources that best
  * answer the question (the question's words they contain, weighted by rarity, and their similarity in
- * meaning), best first, each citing its source as `[n]`.
+ * meaning), best first, each citing its source as `[n]`. A source's turns (the match and the neighbouring
+ * turns asked with `context`) all count as the source. A sentence of a conversation turn names who said
+ * it ("Caroline said: …"), and for a question about when, the day it was said ("On 7 May 2023, …").
  */
 export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
   const sentences: Sentence[] = sources
     .flatMap((source) =>
-      sentencesOf(source.content).map((text, position) => ({ text, sourceIndex: source.index, position })),
+      turnsOf(source).flatMap(({ content, role, occurredAt, position: turnPosition }, turn) =>
+        sentencesOf(content).map((text, position) => ({
+          text,
+          sourceIndex: source.index,
+          turn,
+          position,
+          turnPosition,
+          role,
+          occurredAt,
+        })),
+      ),
     )
     .slice(0, MAX_SENTENCES);
+  // Who said a turn is part of its evidence: questions name the speaker, turns rarely do.
+  const weighed = sentences.map((s) => (s.role ? `${s.role}: ${s.text}` : s.text));
   const [termWeights, vectors] = await Promise.all([
-    weightedTerms(namespaceId, [query, ...sentences.map((s) => s.text)]),
-    embedder().embed([query, ...sentences.map((s) => s.text)], "query"),
+    weightedTerms(namespaceId, [query, ...weighed]),
+    embedder().embed([query, ...weighed], "query"),
   ]);
   const [queryTerms, ...sentenceTerms] = termWeights;
   const [queryVector, ...sentenceVectors] = vectors;
   const queryWeight = [...queryTerms.values()].reduce((sum, weight) => sum + weight, 0);
 
   const sameSource = (i: number, j: number) => sentences[j]?.sourceIndex === sentences[i].sourceIndex;
+  // In a conversation a question is answered by the next turn: the reply's first sentence holds the words of
+  // the question it answers as its own ("Which novel should I read?" — "Try Becoming Nicole.").
+  const repliesTo = (i: number) => {
+    const previous = sentences[i - 1];
+    const sentence = sentences[i];
+    return (
+      sameSource(i, i - 1) &&
+      sentence.position === 0 &&
+      sentence.turnPosition !== null &&
+      previous.turnPosition === sentence.turnPosition - 1 &&
+      QUESTION_END.test(previous.text)
+    );
+  };
   const scored = sentences.map((sentence, i) => {
     let shared = 0;
+    const reply = repliesTo(i);
     for (const [term, weight] of queryTerms) {
-      if (sentenceTerms[i].has(term)) shared += weight;
+      if (sentenceTerms[i].has(term) || (reply && sentenceTerms[i - 1].has(term))) shared += weight;
       else if (
         (sameSource(i, i - 1) && sentenceTerms[i - 1].has(term)) ||
         (sameSource(i, i + 1) && sentenceTerms[i + 1].has(term))
@@ -70,11 +107,25 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
       return true;
     })
     .slice(0, MAX_ANSWER_SENTENCES);
-  // Read in the sources' order (the best source first) and, within a source, in the text's order.
+  // Read in the sources' order (the best source first) and, within a source, in the conversation's and
+  // the text's order. Who said it and when are stated once for consecutive sentences of one turn.
+  const datesWanted = asksWhen(query);
+  let previous: Sentence | undefined;
   return chosen
-    .sort((a, b) => a.sourceIndex - b.sourceIndex || a.position - b.position)
-    .map((s) => cite(s.text, s.sourceIndex))
+    .sort((a, b) => a.sourceIndex - b.sourceIndex || a.turn - b.turn || a.position - b.position)
+    .map((s) => {
+      const sameTurn = previous?.sourceIndex === s.sourceIndex && previous.turn === s.turn;
+      previous = s;
+      return cite(sameTurn ? s.text : attributed(s, datesWanted), s.sourceIndex);
+    })
     .join(" ");
+}
+
+/** `On 7 May 2023, Caroline said: …`, `Caroline said: …`, `On 7 May 2023: …` or the sentence alone. */
+function attributed(sentence: Sentence, withDate: boolean): string {
+  const day = withDate ? `On ${dayOf(sentence.occurredAt)}` : "";
+  if (sentence.role) return `${day ? `${day}, ` : ""}${sentence.role} said: ${sentence.text}`;
+  return day ? `${day}: ${sentence.text}` : sentence.text;
 }
 
 /** Puts the citation before the sentence's closing punctuation: `Dana prefers mornings [1].` */

@@ -8,7 +8,9 @@ import {
   type Principal,
 } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
+import { newId } from "@/lib/ids";
+import { recordErasure, type ErasedNamespace } from "@/lib/namespaces/erasure-receipts";
 import { deleteMemories } from "./memories";
 
 export const IDENTITY_MEMORIES_SHOWN = 50;
@@ -32,6 +34,8 @@ export async function identityMemories(principal: Principal, identityId: string)
     identityId,
     namespace: namespaceAccess(principal),
     AND: scopeConditions(principal),
+    // An expired memory is never shown, also before the sweep deletes it.
+    OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
   };
   const [total, memories] = await Promise.all([
     prisma.memory.count({ where }),
@@ -63,6 +67,8 @@ export async function identityMemories(principal: Principal, identityId: string)
 export interface ForgottenIdentity {
   deleted: number;
   namespaces: { id: string; name: string; deleted: number }[];
+  /** The erasure receipt (GET /erasures), kept up to date by every batch's transaction. */
+  erasureId: string;
 }
 
 /**
@@ -71,7 +77,8 @@ export interface ForgottenIdentity {
  * the same deletion as forget (chunks, vectors, term statistics). Audited as "identity.forget" with the
  * namespaces and the count, also when nothing was found (the request itself is on record). Deleted a batch
  * per transaction; if a batch fails, what was deleted before it is audited (marked incomplete) and the
- * error is thrown: running it again deletes the rest.
+ * error is thrown: running it again deletes the rest. Its erasure receipt is written with the first batch and
+ * brought up to date by each next one, in that batch's transaction: it always says what was deleted.
  */
 export async function forgetIdentity(principal: Principal, identityId: string): Promise<ForgottenIdentity> {
   assertPermission(
@@ -88,37 +95,51 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
     orderBy: { name: "asc" },
   });
   const done: ForgottenIdentity["namespaces"] = [];
+  const erasureId = newId("era");
+  // What the receipt says: only batches whose transaction committed.
+  const erased: ErasedNamespace[] = [];
+  const writeReceipt = (tx: Tx, namespaces: ErasedNamespace[]) =>
+    recordErasure(
+      tx,
+      principal,
+      { kind: "forget", namespaceId: null, namespaces, selector: { identity_id: identityId, all_namespaces: true } },
+      erasureId,
+    );
   const audit = (details: Record<string, unknown>) =>
-    prisma.$transaction((tx) =>
-      recordAudit(tx, {
+    prisma.$transaction(async (tx) => {
+      await writeReceipt(tx, erased);
+      await recordAudit(tx, {
         orgId,
         actor: actorOf(principal),
         action: "identity.forget",
         targetType: "identity",
         targetId: identityId,
-        details,
-      }),
-    );
+        details: { ...details, erasure_id: erasureId },
+      });
+    });
   const total = () => done.reduce((sum, namespace) => sum + namespace.deleted, 0);
   try {
     for (const namespace of namespaces) {
       const entry = { id: namespace.id, name: namespace.name, deleted: 0 };
       done.push(entry);
       for (;;) {
-        const deleted = await prisma.$transaction(async (tx) => {
+        const { deleted, next } = await prisma.$transaction(async (tx) => {
           const batch = await tx.memory.findMany({
             where: { orgId, namespaceId: namespace.id, identityId },
             select: { id: true },
             take: FORGET_BATCH,
           });
-          await deleteMemories(
+          const chunksDeleted = await deleteMemories(
             tx,
             orgId,
             namespace.id,
             batch.map((memory) => memory.id),
           );
-          return batch.length;
+          const next = withBatch(erased, namespace, batch.length, chunksDeleted);
+          if (batch.length > 0) await writeReceipt(tx, next);
+          return { deleted: batch.length, next };
         });
+        erased.splice(0, erased.length, ...next);
         entry.deleted += deleted;
         if (deleted < FORGET_BATCH) break;
       }
@@ -128,5 +149,27 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
     throw error;
   }
   await audit({ namespaces: done, deleted: total() });
-  return { deleted: total(), namespaces: done };
+  return { deleted: total(), namespaces: done, erasureId };
+}
+
+/** A receipt's namespaces with one more batch counted in. */
+function withBatch(
+  erased: ErasedNamespace[],
+  namespace: { id: string; name: string },
+  memories: number,
+  chunks: number,
+): ErasedNamespace[] {
+  if (memories === 0) return erased;
+  const known = erased.find((ns) => ns.namespaceId === namespace.id);
+  if (!known) {
+    return [
+      ...erased,
+      { namespaceId: namespace.id, name: namespace.name, memoriesDeleted: memories, chunksDeleted: chunks },
+    ];
+  }
+  return erased.map((ns) =>
+    ns === known
+      ? { ...ns, memoriesDeleted: ns.memoriesDeleted + memories, chunksDeleted: ns.chunksDeleted + chunks }
+      : ns,
+  );
 }

@@ -12,7 +12,7 @@ import { identifier, text } from "@/lib/validation/strings";
 import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
-import { exactlyOneTarget, IdentityId, LIMITS, TARGET_RULE, TargetId } from "./schemas";
+import { exactlyOneTarget, IdentityId, LIMITS, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
 import { memoryFilterSql } from "./sql";
 
 const PAIR_FORM = "key:value (split at the first colon); repeat the parameter for several pairs, all must match";
@@ -123,18 +123,6 @@ export interface MemoryPage {
   nextCursor: string | null;
 }
 
-export interface MemoryRow {
-  id: string;
-  namespaceId: string;
-  content: string;
-  metadata: unknown;
-  scopes: unknown;
-  identityId: string | null;
-  chunkCount: number;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
 /**
  * One page of a namespace's memories, newest first (created_at, then id, both descending), within the
  * principal's scopes and the filters asked for. Keyset pagination: the cursor is the position of the
@@ -178,6 +166,7 @@ export async function listMemories(
   const [rows, [{ total }]] = await Promise.all([
     prisma.$queryRawUnsafe<RawMemory[]>(
       `SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
+              m.session_id, m.session_position, m.role, m.occurred_at, m.expires_at, m.version,
               m.created_at, m.updated_at
        FROM memories m WHERE ${where}${after}
        ORDER BY m.created_at DESC, m.id DESC LIMIT $${params.length}`,
@@ -219,6 +208,12 @@ interface RawMemory {
   scopes: unknown;
   identity_id: string | null;
   chunk_count: number;
+  session_id: string | null;
+  session_position: number | null;
+  role: string | null;
+  occurred_at: Date;
+  expires_at: Date | null;
+  version: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -232,6 +227,12 @@ function memoryRow(row: RawMemory): MemoryRow {
     scopes: row.scopes,
     identityId: row.identity_id,
     chunkCount: row.chunk_count,
+    sessionId: row.session_id,
+    sessionPosition: row.session_position,
+    role: row.role,
+    occurredAt: new Date(row.occurred_at),
+    expiresAt: row.expires_at ? new Date(row.expires_at) : null,
+    version: row.version,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
   };
@@ -318,8 +319,8 @@ export interface MemoryChunkRow {
 
 /**
  * One memory of a namespace with its chunks in order (the console's memory detail): the same visibility
- * as getMemory (namespaces the principal may see, within its scopes), and not found when the memory is
- * in another namespace than the one named.
+ * as getMemory (namespaces the principal may see, within its scopes, not expired), and not found when the
+ * memory is in another namespace than the one named.
  */
 export async function getMemoryWithChunks(principal: Principal, namespaceId: string, memoryId: string) {
   const prisma = await db();
@@ -330,6 +331,8 @@ export async function getMemoryWithChunks(principal: Principal, namespaceId: str
       namespaceId,
       namespace: namespaceAccess(principal),
       AND: Object.entries(principal.scopes).map(([name, value]) => ({ scopes: { path: [name], equals: value } })),
+      // Expired: never shown, also before the sweep deletes it.
+      OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
     },
   });
   if (!memory) throw notFound(`Memory ${memoryId}`);

@@ -45,3 +45,64 @@ export function bestPerMemory<T extends { memoryId: string; chunkId: string; sco
   }
   return [...best.values()].sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
 }
+
+/**
+ * The share of a neighbouring turn's score a conversation turn receives. A question is often answered
+ * across two adjacent turns ("Did you go to the support group?" — "Yes, yesterday, it was so powerful"),
+ * and the turn holding the answer may share no word with the question. The one parameter: measured at
+ * ¼, ½ and 1 on LoCoMo's development conversations (frac@10 0.673, 0.695, 0.692; `npm run bench`,
+ * docs/benchmarks.md), half, which also keeps a turn's own evidence worth more than its neighbour's.
+ */
+export const NEIGHBOUR_SHARE = 0.5;
+
+/** Where a memory sits in a conversation: its session and position, both null for a plain memory. */
+export interface TurnPlace {
+  sessionId: string | null;
+  position: number | null;
+}
+
+const placeKey = (sessionId: string, position: number) => `${position}\u0000${sessionId}`;
+
+/** The places just before and after each of the `turns`, those not among the `known` turns. */
+export function missingNeighbours(turns: TurnPlace[], known: TurnPlace[]): { sessionId: string; position: number }[] {
+  const places = new Map<string, { sessionId: string; position: number }>();
+  for (const { sessionId, position } of turns) {
+    if (sessionId === null || position === null) continue;
+    for (const neighbour of [position - 1, position + 1]) {
+      if (neighbour >= 0) places.set(placeKey(sessionId, neighbour), { sessionId, position: neighbour });
+    }
+  }
+  for (const { sessionId, position } of known) {
+    if (sessionId !== null && position !== null) places.delete(placeKey(sessionId, position));
+  }
+  return [...places.values()];
+}
+
+/**
+ * Each conversation turn's score with its neighbours' evidence (`memories`: one per memory, scored on its
+ * own): the turn is relevant if it matches, or, with probability `share`, the better of the turns just
+ * before and after it (same session) does: `1 − (1 − own) · (1 − share · neighbour)`. It stays within 0
+ * and 1, equals the own score when the neighbours match nothing, and leaves plain memories as they are.
+ * Best first.
+ */
+export function withNeighbourEvidence<T extends TurnPlace & { memoryId: string; chunkId: string; score: number }>(
+  memories: T[],
+  share = NEIGHBOUR_SHARE,
+): T[] {
+  if (share === 0) return memories;
+  const own = new Map<string, number>();
+  for (const m of memories) {
+    if (m.sessionId !== null && m.position !== null) own.set(placeKey(m.sessionId, m.position), m.score);
+  }
+  return memories
+    .map((m) => {
+      if (m.sessionId === null || m.position === null) return m;
+      const neighbour = Math.max(
+        own.get(placeKey(m.sessionId, m.position - 1)) ?? 0,
+        own.get(placeKey(m.sessionId, m.position + 1)) ?? 0,
+      );
+      const score = 1 - (1 - m.score) * (1 - share * neighbour);
+      return { ...m, score: Math.round(Math.max(0, Math.min(1, score)) * 1e6) / 1e6 };
+    })
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+}

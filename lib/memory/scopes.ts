@@ -54,6 +54,7 @@ export async function scopeUsage(principal: Principal): Promise<ScopePairUsage[]
           `SELECT g.namespace_id, e.key AS name, e.value, sum(g.n)::int AS memories
            FROM (SELECT namespace_id, scopes::text AS scopes, count(*) AS n FROM memories
                  WHERE org_id = $1 AND namespace_id = ANY($2::text[]) AND scopes <> '{}'::jsonb
+                   AND (expires_at IS NULL OR expires_at > now())
                  GROUP BY namespace_id, scopes::text) g
            CROSS JOIN LATERAL jsonb_each_text(g.scopes::jsonb) e
            GROUP BY g.namespace_id, e.key, e.value`,

@@ -2,7 +2,7 @@ import { db } from "@/lib/db";
 import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "./embeddings";
 import type { Metadata } from "./schemas";
-import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
+import { memoryFilterSql, notExpiredSql, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
 
 // The two legs of a search as SQL: BM25 over the postings, and the nearest vectors. Ranking them is
 // lib/memory/ranking.ts; putting them together, lib/memory/search.ts.
@@ -36,11 +36,18 @@ export interface SearchRequest {
   statisticsScopes?: Scopes;
   identityId?: string;
   metadata?: Metadata;
+  /** Only turns of this conversation. */
+  sessionId?: string;
+  /** ISO 8601 bounds on event time: at or after, and before. */
+  occurredAfter?: string;
+  occurredBefore?: string;
   mode?: SearchMode;
   /** The query's embedding, when the caller already has it or has started it; otherwise it is computed. */
   queryVector?: number[] | Promise<number[]>;
   /** Overrides of the BM25 parameters, for measuring them (bench/). */
   bm25?: { k1: number; b: number };
+  /** Overrides NEIGHBOUR_SHARE (lib/memory/ranking.ts), for measuring what neighbour evidence adds (bench/). */
+  neighbourShare?: number;
   /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
   exactVectorScanLimit?: number;
 }
@@ -52,8 +59,17 @@ export interface ChunkRow {
   metadata: Record<string, unknown>;
   scopes: Record<string, string>;
   identity_id: string | null;
+  session_id: string | null;
+  session_position: number | null;
+  role: string | null;
+  occurred_at: Date;
   created_at: Date;
 }
+
+/** The columns of a ChunkRow (alias `c`). */
+const CHUNK_ROW_COLUMNS =
+  "c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.session_id, c.session_position, c.role, " +
+  "c.occurred_at, c.created_at";
 
 export interface LexicalHit {
   chunk_id: string;
@@ -91,9 +107,12 @@ function statement(request: SearchRequest, scopeKeys?: string[] | "selected") {
     return `$${params.length}`;
   };
   const filter = () => {
-    const { orgId, namespaceId, identityId, metadata } = request;
+    const { orgId, namespaceId, identityId, metadata, sessionId, occurredAfter, occurredBefore } = request;
     const scopes = scopeKeys ? undefined : request.scopes;
-    const clauses = memoryFilterSql({ orgId, namespaceId, scopes, identityId, metadata }, params);
+    const clauses = memoryFilterSql(
+      { orgId, namespaceId, scopes, identityId, metadata, sessionId, occurredAfter, occurredBefore },
+      params,
+    );
     if (!scopeKeys) return clauses;
     const keys = scopeKeys === "selected" ? "(SELECT keys FROM selected)::text[]" : `${add(scopeKeys)}::text[]`;
     return `${clauses} AND c.scope_key = ANY(${keys})`;
@@ -183,7 +202,11 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
   // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
   const filtered =
-    request.identityId !== undefined || Boolean(request.metadata && Object.keys(request.metadata).length);
+    request.identityId !== undefined ||
+    Boolean(request.metadata && Object.keys(request.metadata).length) ||
+    request.sessionId !== undefined ||
+    request.occurredAfter !== undefined ||
+    request.occurredBefore !== undefined;
   const postingScopes = scoped && !filtered ? "AND p.scope_key = ANY((SELECT keys FROM selected)::text[])" : "";
   const [row] = await (
     await db()
@@ -208,14 +231,30 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
             COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25,
                         'row', json_build_object(
                           'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
-                          'scopes', m.scopes, 'identity_id', m.identity_id, 'created_at', m.created_at))
+                          'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
+                          'session_position', m.session_position, 'role', m.role, 'occurred_at', m.occurred_at,
+                          'created_at', m.created_at))
                       ORDER BY lex.bm25 DESC)
-                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id), '[]'::json) AS hits`,
+                      -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
+                      -- is left out here.
+                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id AND ${notExpiredSql("m")}),
+                     '[]'::json) AS hits`,
     ...params,
   );
-  for (const hit of row.hits) hit.row.created_at = new Date(hit.row.created_at);
+  for (const hit of row.hits) {
+    hit.row.created_at = new Date(hit.row.created_at);
+    hit.row.occurred_at = new Date(hit.row.occurred_at);
+  }
   const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
   return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit, selection };
+}
+
+export interface VectorHit {
+  chunk_id: string;
+  memory_id: string;
+  session_id: string | null;
+  session_position: number | null;
+  cosine: number;
 }
 
 /**
@@ -237,19 +276,62 @@ export async function vectorLeg(
   // Adding zero hides the distance from the HNSW index, so the planner sorts the selected chunks exactly.
   const exact =
     selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
-  return (await db()).$queryRawUnsafe<{ chunk_id: string; memory_id: string; cosine: number }[]>(
+  return (await db()).$queryRawUnsafe<VectorHit[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
-     (SELECT c.id AS chunk_id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8 AS cosine
+     (SELECT c.id AS chunk_id, c.memory_id, c.session_id, c.session_position,
+             (1 - (c.embedding <=> ${vec}))::float8 AS cosine
       FROM memory_chunks c
       WHERE ${filter()} AND c.embedding_model = ${model}
       ORDER BY ${exact ? `(c.embedding <=> ${vec}) + 0` : `c.embedding <=> ${vec}`}
       LIMIT ${add(limit)})
      UNION ALL
-     SELECT c.id, c.memory_id, (1 - (c.embedding <=> ${vec}))::float8
+     SELECT c.id, c.memory_id, c.session_id, c.session_position, (1 - (c.embedding <=> ${vec}))::float8
      FROM memory_chunks c
      WHERE c.id = ANY(${add(alsoChunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${model}`,
     ...params,
   );
+}
+
+/**
+ * The conversation turns at the given places (session and position), filters applied, each chunk with
+ * its BM25 (`withBm25`; otherwise 0: a lexical leg that was not cut short found every chunk sharing a
+ * word) and, given the query vector, its cosine: the neighbours of the best turns that neither leg found,
+ * scored as the legs would have scored them.
+ */
+export async function turnsAt(
+  request: SearchRequest,
+  selection: ScopeSelection | undefined,
+  vector: number[] | undefined,
+  places: { sessionId: string; position: number }[],
+  withBm25: boolean,
+): Promise<(ChunkRow & { bm25: number; cosine: number })[]> {
+  const { params, add, filter } = statement(request, selection?.keys);
+  // Every parameter bound must be used (an unused one has no type to infer): the BM25 parts only with BM25.
+  const scoring = withBm25 ? bm25Sql(request, add) : undefined;
+  const ns = scoring?.ns ?? add(request.namespaceId);
+  const bm25 = scoring
+    ? `COALESCE((SELECT sum(${scoring.bm25Term}) FROM qt
+                 JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id
+                 CROSS JOIN stats), 0)`
+    : "0";
+  const cosine = vector
+    ? `CASE WHEN c.embedding_model = ${add(embedder().model)}::text
+            THEN (1 - (c.embedding <=> ${add(vectorLiteral(vector))}::vector))::float8 ELSE 0 END`
+    : "0";
+  const rows = await (
+    await db()
+  ).$queryRawUnsafe<(ChunkRow & { bm25: number; cosine: number })[]>(
+    `WITH ${scoring ? `${scoring.statistics},` : ""}
+     places AS (SELECT * FROM jsonb_to_recordset(${add(JSON.stringify(places))}::jsonb)
+                AS p("sessionId" text, "position" int))
+     SELECT ${CHUNK_ROW_COLUMNS}, ${cosine}::float8 AS cosine, ${bm25}::float8 AS bm25
+     FROM places pl
+     JOIN memory_chunks c ON c.namespace_id = ${ns} AND c.session_id = pl."sessionId"
+                         AND c.session_position = pl."position"
+     WHERE ${filter()}`,
+    ...params,
+  );
+  return rows;
 }
 
 /** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
@@ -279,7 +361,7 @@ export async function chunkRows(
   const rows = await (
     await db()
   ).$queryRawUnsafe<ChunkRow[]>(
-    `SELECT c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id, c.created_at
+    `SELECT ${CHUNK_ROW_COLUMNS}
      FROM memory_chunks c WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()}`,
     ...params,
   );

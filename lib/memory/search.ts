@@ -1,16 +1,28 @@
 import { embedder } from "./embeddings";
-import { bestPerMemory, fuseScores, hitsThatCanRank } from "./ranking";
+import {
+  bestPerMemory,
+  fuseScores,
+  hitsThatCanRank,
+  missingNeighbours,
+  NEIGHBOUR_SHARE,
+  withNeighbourEvidence,
+} from "./ranking";
 import {
   bm25Of,
   chunkRows,
   lexicalLeg,
   scopeSelection,
+  turnsAt,
   vectorLeg,
+  type ChunkRow,
   type LexicalResult,
   type SearchRequest,
 } from "./search-legs";
 
 export type { SearchMode, SearchRequest } from "./search-legs";
+
+/** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
+const NEIGHBOUR_REACH = 2;
 
 export interface ScoredChunk {
   chunkId: string;
@@ -19,6 +31,11 @@ export interface ScoredChunk {
   metadata: Record<string, unknown>;
   scopes: Record<string, string>;
   identityId: string | null;
+  sessionId: string | null;
+  /** The turn's position in its conversation. */
+  position: number | null;
+  role: string | null;
+  occurredAt: Date;
   createdAt: Date;
   score: number;
   bm25: number;
@@ -30,6 +47,9 @@ export interface ScoredChunk {
 interface Candidate {
   chunkId: string;
   memoryId: string;
+  /** The turn's conversation and position in it; null for a plain memory. */
+  sessionId: string | null;
+  position: number | null;
   /** Exact, or for a vector candidate the leg left out, the most it can be (the leg's lowest hit). */
   bm25: number;
   bm25Exact: boolean;
@@ -42,7 +62,9 @@ interface Candidate {
  * the nearest chunks (pgvector HNSW) and the cosines of the lexical hits that can still rank, and the
  * candidates are fused. Every filter applies inside the SQL, before each leg's limit. The BM25 of a
  * vector candidate the lexical leg left out is at most the leg's lowest hit; it is computed only when
- * that bound could place it in the results.
+ * that bound could place it in the results. A conversation turn then gets a share of its neighbours'
+ * evidence (lib/memory/ranking.ts, withNeighbourEvidence): one more statement scores the neighbours of
+ * the best turns that neither leg found. Plain memories score as they would without it.
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
@@ -66,7 +88,15 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const candidates = new Map<string, Candidate>(
     lexical.hits.map((hit) => [
       hit.chunk_id,
-      { chunkId: hit.chunk_id, memoryId: hit.row.memory_id, bm25: hit.bm25, bm25Exact: true, cosine: 0 },
+      {
+        chunkId: hit.chunk_id,
+        memoryId: hit.row.memory_id,
+        sessionId: hit.row.session_id,
+        position: hit.row.session_position,
+        bm25: hit.bm25,
+        bm25Exact: true,
+        cosine: 0,
+      },
     ]),
   );
   if (vector) {
@@ -80,6 +110,8 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         candidates.set(row.chunk_id, {
           chunkId: row.chunk_id,
           memoryId: row.memory_id,
+          sessionId: row.session_id,
+          position: row.session_position,
           bm25: bm25Bound,
           bm25Exact: bm25Bound === 0,
           cosine: row.cosine,
@@ -119,10 +151,35 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     }
   }
 
-  const ranked = bestPerMemory(exact)
+  const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
+  let best = bestPerMemory(exact);
+  const neighbourShare = request.neighbourShare ?? NEIGHBOUR_SHARE;
+  if (mode === "hybrid" && neighbourShare > 0) {
+    // A conversation turn gets a share of its neighbours' evidence. The neighbours of the best turns that
+    // neither leg found are scored as the legs would have (a turn further down lends too little to lift
+    // a neighbour into the results); plain memories cost nothing here and keep their scores.
+    const places = missingNeighbours(best.slice(0, NEIGHBOUR_REACH * request.topK), exact);
+    if (places.length) {
+      for (const turn of await turnsAt(request, selection, vector, places, lexical.truncated)) {
+        rows.set(turn.id, turn);
+        const neighbour = {
+          chunkId: turn.id,
+          memoryId: turn.memory_id,
+          sessionId: turn.session_id,
+          position: turn.session_position,
+          bm25: turn.bm25,
+          bm25Exact: true,
+          cosine: turn.cosine,
+        };
+        exact.push({ ...neighbour, score: score(neighbour) });
+      }
+      best = bestPerMemory(exact);
+    }
+    best = withNeighbourEvidence(best, neighbourShare);
+  }
+  const ranked = best
     .filter((c) => (mode !== "fulltext" || c.bm25 > 0) && c.score >= (request.minScore ?? 0))
     .slice(0, request.topK);
-  const rows = new Map(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
   const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
   if (missing.length) for (const [id, row] of await chunkRows(request, selection, missing)) rows.set(id, row);
   // A memory forgotten between the statements is left out.
@@ -137,6 +194,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         metadata: row.metadata,
         scopes: row.scopes,
         identityId: row.identity_id,
+        sessionId: row.session_id,
+        position: row.session_position,
+        role: row.role,
+        occurredAt: row.occurred_at,
         createdAt: row.created_at,
         score: c.score,
         bm25: c.bm25,

@@ -15,12 +15,24 @@ export interface ChunkFilter {
   identityId?: string;
   metadata?: Metadata;
   memoryIds?: string[];
+  sessionId?: string;
+  /** ISO 8601 bounds on event time: at or after, and before. */
+  occurredAfter?: string;
+  occurredBefore?: string;
+  /** Expired memories are never returned; only deletion (forget, the sweep) still selects them. */
+  includeExpired?: boolean;
+}
+
+/** A memory (or chunk) that has not expired: what every read path shows. */
+export function notExpiredSql(alias: string): string {
+  return `(${alias}.expires_at IS NULL OR ${alias}.expires_at > now())`;
 }
 
 /**
  * The WHERE clause selecting the chunks (alias `c`) or memories (alias `m`, whose own id is the memory
  * id) an operation may touch: always bounded by organization and namespace, then by every scope pair,
- * identity and metadata value asked for. Parameters are appended to `params` and referred to by position.
+ * identity, metadata value, session and event-time bound asked for, and never an expired memory unless
+ * asked. Parameters are appended to `params` and referred to by position.
  */
 export function memoryFilterSql(filter: ChunkFilter, params: unknown[], alias: "c" | "m" = "c"): string {
   const add = (value: unknown) => {
@@ -35,5 +47,11 @@ export function memoryFilterSql(filter: ChunkFilter, params: unknown[], alias: "
     clauses.push(`${alias}.metadata @> ${add(JSON.stringify(filter.metadata))}::jsonb`);
   if (filter.memoryIds)
     clauses.push(`${alias}.${alias === "m" ? "id" : "memory_id"} = ANY(${add(filter.memoryIds)}::text[])`);
+  if (filter.sessionId !== undefined) clauses.push(`${alias}.session_id = ${add(filter.sessionId)}`);
+  if (filter.occurredAfter !== undefined)
+    clauses.push(`${alias}.occurred_at >= ${add(filter.occurredAfter)}::timestamptz`);
+  if (filter.occurredBefore !== undefined)
+    clauses.push(`${alias}.occurred_at < ${add(filter.occurredBefore)}::timestamptz`);
+  if (!filter.includeExpired) clauses.push(notExpiredSql(alias));
   return clauses.join(" AND ");
 }

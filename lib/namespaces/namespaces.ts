@@ -6,6 +6,7 @@ import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
+import { recordErasure } from "./erasure-receipts";
 import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "./schemas";
 
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a
@@ -144,20 +145,53 @@ export async function updateNamespace(principal: Principal, id: string, input: U
   });
 }
 
-/** Deletes the namespace; its grants (and, later, memories) go with it by cascade. */
+/**
+ * Deletes the namespace; its grants, memories, chunks and statistics go with it by cascade. The deletion's
+ * erasure receipt counts the memories and chunks first, in the same transaction, with the namespace row
+ * locked: a memory written meanwhile waits for the deletion (its foreign key check needs that row), so
+ * the counts are what the cascade deletes.
+ */
 export async function deleteNamespace(principal: Principal, id: string) {
   assertNamespaceWideAllowed(principal, "deleting a namespace");
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const namespace = await findVisible(tx, principal, id);
-    await tx.namespace.delete({ where: { id, orgId: principal.orgId } });
+    const orgId = principal.orgId;
+    await tx.$queryRawUnsafe(`SELECT id FROM namespaces WHERE id = $1 AND org_id = $2 FOR UPDATE`, id, orgId);
+    const [counts] = await tx.$queryRawUnsafe<{ memories: number; chunks: number }[]>(
+      `SELECT (SELECT count(*)::int FROM memories WHERE org_id = $1 AND namespace_id = $2) AS memories,
+              (SELECT count(*)::int FROM memory_chunks WHERE org_id = $1 AND namespace_id = $2) AS chunks`,
+      orgId,
+      id,
+    );
+    // Kept Idempotency-Key answers showing this namespace's memories are withdrawn (see withdrawKeptAnswers).
+    await tx.$executeRawUnsafe(
+      `UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
+       WHERE org_id = $1 AND memory_ids && ARRAY(SELECT id FROM memories WHERE org_id = $1 AND namespace_id = $2)`,
+      orgId,
+      id,
+    );
+    await tx.namespace.delete({ where: { id, orgId } });
+    const erasure = await recordErasure(tx, principal, {
+      kind: "namespace.delete",
+      namespaceId: id,
+      namespaces: [
+        { namespaceId: id, name: namespace.name, memoriesDeleted: counts.memories, chunksDeleted: counts.chunks },
+      ],
+      selector: { whole_namespace: true },
+    });
     await recordAudit(tx, {
-      orgId: principal.orgId,
+      orgId,
       actor: actorOf(principal),
       action: "namespace.delete",
       targetType: "namespace",
       targetId: id,
-      details: { name: namespace.name },
+      details: {
+        name: namespace.name,
+        erasure_id: erasure.id,
+        memories_deleted: erasure.memoriesDeleted,
+        chunks_deleted: erasure.chunksDeleted,
+      },
     });
     return { id, deleted: true as const };
   });

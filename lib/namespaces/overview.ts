@@ -52,7 +52,8 @@ async function statsOf(orgId: string, namespaceIds: string[]): Promise<Map<strin
     { id: string; memories: number; grants: number; last_activity: Date | string | null }[]
   >(
     `SELECT n.id,
-            (SELECT count(*)::int FROM memories m WHERE m.namespace_id = n.id) AS memories,
+            (SELECT count(*)::int FROM memories m
+             WHERE m.namespace_id = n.id AND (m.expires_at IS NULL OR m.expires_at > now())) AS memories,
             (SELECT count(*)::int FROM namespace_grants g
              WHERE g.namespace_id = n.id AND g.org_id = n.org_id) AS grants,
             (SELECT max(a.created_at) FROM activity_logs a
@@ -80,7 +81,8 @@ export async function namespaceOverview(principal: Principal, namespaceId: strin
   const prisma = await db();
   const [counts] = await prisma.$queryRawUnsafe<{ memories: number; identities: number }[]>(
     `SELECT count(*)::int AS memories, count(DISTINCT m.identity_id)::int AS identities
-     FROM memories m WHERE m.org_id = $1 AND m.namespace_id = $2`,
+     FROM memories m
+     WHERE m.org_id = $1 AND m.namespace_id = $2 AND (m.expires_at IS NULL OR m.expires_at > now())`,
     principal.orgId,
     namespace.id,
   );

@@ -3,8 +3,13 @@
 import { z } from "zod";
 import { CursorPage, Page, PaginationQuery } from "@/lib/http/pagination";
 import { ask } from "@/lib/memory/ask";
+import { exportNamespace } from "@/lib/memory/export";
+import { ExportLineSchema, ExportQuery, ImportLineSchema, ImportResultSchema } from "@/lib/memory/export-format";
+import { importNamespace } from "@/lib/memory/import";
 import { ListMemoriesQuery, listMemories } from "@/lib/memory/list";
-import { forget, getMemory, memoryItems, remember } from "@/lib/memory/memories";
+import { forgetResultJson, forgetWithReceipt } from "@/lib/memory/erasures";
+import { MemoryVersionSchema, versionJson } from "@/lib/memory/history";
+import { getMemory, memoryHistory, memoryItems, remember, updateMemory } from "@/lib/memory/memories";
 import { matchJson, recall } from "@/lib/memory/recall";
 import {
   AskBody,
@@ -15,6 +20,7 @@ import {
   MemoryIdParams,
   MemorySchema,
   memoryJson,
+  PatchMemoryBody,
   RecallBody,
   RememberBody,
 } from "@/lib/memory/schemas";
@@ -28,6 +34,7 @@ import {
   listNamespaces,
   updateNamespace,
 } from "@/lib/namespaces/namespaces";
+import { ErasureSchema, erasureJson, listErasures, ListErasuresQuery } from "@/lib/namespaces/erasure-receipts";
 import {
   CreateGrantBody,
   CreateNamespaceBody,
@@ -109,6 +116,24 @@ export const operations = {
     response: DeletedSchema,
     run: ({ principal, params }) => deleteNamespace(principal, params.id),
   }),
+  // Export and import stream NDJSON (lib/memory/export-format.ts): a namespace of any size, never held whole.
+  exportNamespace: operation({
+    permission: "NAMESPACE_READ",
+    params: NamespaceIdParams,
+    query: ExportQuery,
+    response: ExportLineSchema,
+    ndjson: { response: true },
+    run: ({ principal, params, query }) =>
+      exportNamespace(principal, params.id, { includeVectors: query.include_vectors }),
+  }),
+  importNamespace: operation({
+    permission: "NAMESPACE_WRITE",
+    params: NamespaceIdParams,
+    response: ImportResultSchema,
+    ndjson: { request: ImportLineSchema },
+    successStatus: 201,
+    run: ({ principal, params, bodyStream }) => importNamespace(principal, params.id, bodyStream!),
+  }),
   listGrants: operation({
     permission: "NAMESPACE_MANAGE",
     namespaceWide: "listing a namespace's grants",
@@ -144,7 +169,10 @@ export const operations = {
       // One activity row per request: a batch whose items all name the same identity is that identity's.
       const identities = new Set(items.map((item) => item.identity_id));
       activity.identityId = identities.size === 1 ? [...identities][0] : undefined;
-      const { memories } = await remember(principal, body, items, activity);
+      const { memories } = await remember(principal, body, items, activity, {
+        sessionId: body.session_id,
+        allowDuplicate: body.allow_duplicate,
+      });
       activity.details = { memories: memories.length };
       return body.content !== undefined ? memoryJson(memories[0]) : memories.map(memoryJson);
     },
@@ -178,9 +206,21 @@ export const operations = {
     activity: "forget",
     async run({ principal, body, activity }) {
       activity.identityId = body.identity_id;
-      const { deleted, memoryIds } = await forget(principal, body, activity);
-      activity.details = { deleted };
-      return { deleted, memory_ids: memoryIds };
+      const forgotten = await forgetWithReceipt(principal, body, activity);
+      activity.details = { deleted: forgotten.deleted };
+      return forgetResultJson(forgotten);
+    },
+  }),
+  // Erasure receipts are the organization operator's proof that deletion requests were served.
+  listErasures: operation({
+    permission: "NAMESPACE_MANAGE",
+    namespaceWide: "reading erasure receipts",
+    query: ListErasuresQuery,
+    response: ErasureSchema,
+    paginated: true,
+    async run({ principal, query }) {
+      const { items, total } = await listErasures(principal, query);
+      return new Page(items.map(erasureJson), total, query);
     },
   }),
   getMemory: operation({
@@ -189,6 +229,30 @@ export const operations = {
     response: MemorySchema,
     activity: "get_memory",
     run: async ({ principal, params, activity }) => memoryJson(await getMemory(principal, params.id, activity)),
+  }),
+  updateMemory: operation({
+    permission: "NAMESPACE_WRITE",
+    params: MemoryIdParams,
+    body: PatchMemoryBody,
+    response: MemorySchema,
+    activity: "update_memory",
+    async run({ principal, params, body, activity }) {
+      const memory = await updateMemory(principal, params.id, body, activity);
+      activity.details = { version: memory.version };
+      return memoryJson(memory);
+    },
+  }),
+  memoryHistory: operation({
+    permission: "NAMESPACE_READ",
+    params: MemoryIdParams,
+    query: PaginationQuery,
+    response: MemoryVersionSchema,
+    paginated: true,
+    activity: "memory_history",
+    async run({ principal, params, query, activity }) {
+      const { versions, total } = await memoryHistory(principal, params.id, query, activity);
+      return new Page(versions.map(versionJson), total, query);
+    },
   }),
   listMemories: operation({
     permission: "NAMESPACE_READ",

@@ -18,6 +18,8 @@ export interface OperationContext<
   params: Parsed<Params>;
   /** For memory operations: the function notes the namespace and identity for the activity log. */
   activity: ActivityNote;
+  /** For an operation with `ndjson.request`: its body as it arrives, for the function to read (and limit). */
+  bodyStream?: AsyncIterable<Uint8Array>;
 }
 
 /**
@@ -47,6 +49,13 @@ export interface Operation<
   paginated?: boolean | "cursor";
   /** 201 for an operation that creates what it returns: its success's status, over HTTP and in the activity log. */
   successStatus?: 200 | 201;
+  /**
+   * NDJSON (one JSON value per line) instead of JSON, for what is too large to hold whole. `request`: the
+   * schema of one line of the body, which the function reads itself as it arrives (`bodyStream`). `response`:
+   * the function returns an ItemStream (lib/http/ndjson.ts), each item passed through `response` and sent
+   * as one line instead of the envelope; errors before the first line are still answered in the envelope.
+   */
+  ndjson?: { request?: Schema; response?: boolean };
   /** A memory operation: every call is written to the activity log with its status and latency. */
   activity?: ActivityOperation;
   run(context: OperationContext<Body, Query, Params>): Promise<unknown>;

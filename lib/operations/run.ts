@@ -2,8 +2,9 @@ import type { z } from "zod";
 import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
 import { missingPermissionMessage } from "@/lib/auth/api-keys";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
-import { invalidRequest } from "@/lib/errors";
+import { InvalidError, invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
+import { ItemStream, NDJSON } from "@/lib/http/ndjson";
 import { Page, type Pagination } from "@/lib/http/pagination";
 import type { Operation, OperationContext } from "./operation";
 
@@ -17,6 +18,8 @@ export interface OperationInput {
   query?: Record<string, string | string[]>;
   /** Read only once the key is known to have the permission (HTTP bodies can be large). */
   body?: () => Promise<unknown>;
+  /** The body of an operation with `ndjson.request`, unread (HTTP: after its content type is checked). */
+  bodyStream?: () => AsyncIterable<Uint8Array>;
   /** Said in the activity row's details when not plain HTTP (the overview's "connect MCP" step reads it). */
   transport?: "mcp";
 }
@@ -25,6 +28,8 @@ export interface OperationResult {
   status: number;
   data: unknown;
   pagination?: Pagination;
+  /** An operation with `ndjson.response`: the items to send one per line, each already through its schema. */
+  stream?: { items: AsyncIterable<unknown>; filename?: string };
 }
 
 /**
@@ -43,19 +48,18 @@ export async function runOperation(
   const activity: ActivityNote = {};
   let status = 500;
   try {
-    const { permission } = operation;
-    if (permission) {
-      assertPermission(principal, permission, () =>
-        principal.kind === "api_key" ? missingPermissionMessage(principal, permission) : "",
-      );
-    }
-    if (operation.namespaceWide) assertNamespaceWideAllowed(principal, operation.namespaceWide);
+    assertOperationAllowed(operation, principal);
     const params = parse(operation.params, input.params ?? {}, "path");
     const query = parse(operation.query, input.query ?? {}, "query");
     const body = operation.body ? parse(operation.body, await input.body?.(), "body") : undefined;
     const context: OperationContext = { org: { id: principal.orgId }, principal, body, query, params, activity };
+    if (operation.ndjson?.request) context.bodyStream = streamedBody(input);
     const result = await operation.run(context);
     status = operation.successStatus ?? 200;
+    if (result instanceof ItemStream) {
+      const items = parsedItems(result.items, operation.response);
+      return { status, data: undefined, stream: { items, filename: result.filename } };
+    }
     if (result instanceof Page) {
       const items = result.items.map((item) => operation.response.parse(item));
       return { status, data: items, pagination: result.pagination };
@@ -81,6 +85,37 @@ export async function runOperation(
       }).catch((error) => console.error("[memgw] activity log write failed:", error));
     }
   }
+}
+
+function streamedBody(input: OperationInput): AsyncIterable<Uint8Array> {
+  if (!input.bodyStream) throw new InvalidError(`Send the body as NDJSON (${NDJSON}).`);
+  return input.bodyStream();
+}
+
+/** A streamed result's items through the response schema, as they are produced (nothing else leaves either). */
+async function* parsedItems(items: AsyncIterable<unknown>, schema: z.ZodType): AsyncGenerator<unknown> {
+  for await (const item of items) yield schema.parse(item);
+}
+
+/** The operation's permission and, for a namespace-wide one, a key without scopes: ForbiddenError otherwise. */
+export function assertOperationAllowed(operation: Operation, principal: Principal): void {
+  const { permission } = operation;
+  if (permission) {
+    assertPermission(principal, permission, () =>
+      principal.kind === "api_key" ? missingPermissionMessage(principal, permission) : "",
+    );
+  }
+  if (operation.namespaceWide) assertNamespaceWideAllowed(principal, operation.namespaceWide);
+}
+
+/** Whether path, query and body pass the operation's schemas (runOperation answers anything else 400). */
+export function inputPasses(operation: Operation, input: { params?: unknown; query?: unknown; body?: unknown }) {
+  const checks: [z.ZodType | undefined, unknown][] = [
+    [operation.params, input.params ?? {}],
+    [operation.query, input.query ?? {}],
+    [operation.body, input.body],
+  ];
+  return checks.every(([schema, value]) => !schema || schema.safeParse(value).success);
 }
 
 function parse(schema: z.ZodType | undefined, value: unknown, location: "body" | "query" | "path") {

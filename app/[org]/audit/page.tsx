@@ -58,7 +58,8 @@ export default async function AuditLogPage(props: {
       <PageHeader
         title="Audit log"
         description={
-          "Every change to this organization's keys, namespaces, grants, members and settings: who, what, when."
+          "Every change to this organization's keys, namespaces, grants, members and settings, and every " +
+          "deletion of memories (memory.forget, with its erasure receipt): who, what, when."
         }
       />
       <AuditFilters basePath={basePath} values={values} errors={errors} actors={actors} actions={actions} />

@@ -1,0 +1,314 @@
+// Idempotent writes: a client sends `Idempotency-Key: <its own id for the request>` and can retry the
+// request (a timeout, a lost connection, a restarted server) without the work being done twice. The first
+// request claims the key in the database (INSERT … ON CONFLICT, so two instances, or two requests at once,
+// cannot both claim it); its 2xx answer is kept and replayed to every retry of the same request for 24 hours.
+// Any other answer releases the key: nothing was done, so the retry does the work. A claim is held by a
+// lease its request renews while it runs; one whose process died is taken over by a retry when the lease
+// ends, at once on the embedded database (only this process can have the data directory open).
+import { createHash, randomUUID } from "node:crypto";
+import { decrypt, encrypt } from "@/lib/crypto/encryption";
+import { getDatabase } from "@/lib/db";
+import { InvalidError, type ErrorDetail } from "@/lib/errors";
+import { errorResponse } from "./envelope";
+import { errorReport } from "./errors";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+/** Set to `true` on an answer that is the replay of the first one. */
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+/** How long a key stays bound to its first request and answer. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+/** The `details[].message` of a key used for another request, and of one whose first request is still running. */
+export const IDEMPOTENCY_CONFLICT = "IDEMPOTENCY_CONFLICT";
+export const IDEMPOTENCY_IN_PROGRESS = "IDEMPOTENCY_IN_PROGRESS";
+export const IDEMPOTENCY_ANSWER_WITHDRAWN = "IDEMPOTENCY_ANSWER_WITHDRAWN";
+
+const HEADER_FIELD = `header.${IDEMPOTENCY_HEADER}`;
+const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+const LEASE_MS = 60_000;
+const LEASE_RENEWAL_MS = 20_000;
+const SWEEP_INTERVAL_MS = 10 * 60_000;
+/** Seconds a client is told to wait before retrying while the first request runs. */
+const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
+/** Claim, read, claim again: a row released or expired between two statements is claimed on the next pass. */
+const CLAIM_ATTEMPTS = 3;
+
+// On globalThis because Next bundles each route module with its own copy of this one: one process, one id.
+const processState = globalThis as typeof globalThis & {
+  __memgwProcessId?: string;
+  __memgwIdempotencySweptAt?: number;
+};
+const processId = (processState.__memgwProcessId ??= randomUUID());
+
+/** The request's Idempotency-Key: 400 unless it is 1 to 255 printable ASCII characters. */
+export function idempotencyKeyOf(request: Request): string {
+  const value = request.headers.get(IDEMPOTENCY_HEADER) ?? "";
+  if (!KEY_PATTERN.test(value)) {
+    const message = "must be 1 to 255 printable ASCII characters";
+    throw new InvalidError(`Invalid ${IDEMPOTENCY_HEADER} header: it ${message}.`, [{ field: HEADER_FIELD, message }]);
+  }
+  return value;
+}
+
+/** What makes two requests the same: the route and everything the operation reads, and the key's scopes. */
+export interface RequestIdentity {
+  method: string;
+  /** The route's path template, e.g. `/memories/{id}`, with its parameters beside it. */
+  route: string;
+  params: unknown;
+  query: unknown;
+  body: unknown;
+  /** A key whose scopes changed since is not replayed an answer given within its old ones. */
+  scopes: unknown;
+}
+
+/** SHA-256 of the request in canonical JSON: key order and whitespace of the body do not make another request. */
+export function requestFingerprint(request: RequestIdentity): string {
+  return createHash("sha256").update(canonicalJson(request)).digest("hex");
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, entry]) => entry !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonicalJson(entry)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** Whose key it is: records of another API key or organization are never seen. */
+export interface IdempotencyOwner {
+  orgId: string;
+  apiKeyId: string;
+}
+
+interface StoredResponse {
+  headers: Record<string, string>;
+  body: string;
+}
+
+interface RecordRow {
+  request_hash: string;
+  response_status: number | null;
+  response_encrypted: string | null;
+  withdrawn_at: Date | null;
+}
+
+/**
+ * Answers the request `work` would answer, at most once per (owner, key) within 24 hours: the first call
+ * claims the key and runs `work`; a retry with the same fingerprint gets the first 2xx answer again (with
+ * `Idempotent-Replayed: true`), one with another fingerprint 409 IDEMPOTENCY_CONFLICT, one while the
+ * first still runs 409 IDEMPOTENCY_IN_PROGRESS with Retry-After. `work` answers errors as responses too.
+ */
+export async function idempotent(
+  owner: IdempotencyOwner,
+  idempotencyKey: string,
+  fingerprint: string,
+  work: () => Promise<Response>,
+): Promise<Response> {
+  const keyHash = createHash("sha256").update(idempotencyKey).digest("hex");
+  const record = { ...owner, keyHash };
+  sweepNowAndThen();
+  for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
+    const claimToken = await claim(record, fingerprint);
+    if (claimToken) return runClaimed(record, claimToken, work);
+    const existing = await liveRecord(record);
+    if (!existing) continue;
+    if (existing.request_hash !== fingerprint) return conflict();
+    if (existing.withdrawn_at !== null) return withdrawn();
+    if (existing.response_status === null || existing.response_encrypted === null) return inProgress();
+    return replay(record, existing.response_status, existing.response_encrypted);
+  }
+  return inProgress();
+}
+
+type RecordKey = IdempotencyOwner & { keyHash: string };
+const RECORD = `org_id = $1 AND api_key_id = $2 AND key_hash = $3`;
+
+/**
+ * Claims the key: a new row, or one that may be taken over — expired, or the same request's claim left
+ * by a process that died (its lease ended; on the embedded database, any other process's). The token, or
+ * null when the key is held or answered.
+ */
+async function claim(record: RecordKey, fingerprint: string): Promise<string | null> {
+  const database = await getDatabase();
+  const claimToken = randomUUID();
+  const rows = await database.prisma.$queryRawUnsafe<{ claim_token: string }[]>(
+    `INSERT INTO idempotency_keys (org_id, api_key_id, key_hash, request_hash, claim_token, process_id, locked_until)
+     VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
+     ON CONFLICT (org_id, api_key_id, key_hash) DO UPDATE SET
+       request_hash = EXCLUDED.request_hash, claim_token = EXCLUDED.claim_token, process_id = EXCLUDED.process_id,
+       locked_until = EXCLUDED.locked_until, created_at = now(), response_status = NULL,
+       response_encrypted = NULL, completed_at = NULL
+     WHERE idempotency_keys.created_at <= now() - $8 * interval '1 millisecond'
+        OR (idempotency_keys.response_status IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
+            AND (idempotency_keys.locked_until < now()
+                 OR ($9::boolean AND idempotency_keys.process_id <> EXCLUDED.process_id)))
+     RETURNING claim_token`,
+    record.orgId,
+    record.apiKeyId,
+    record.keyHash,
+    fingerprint,
+    claimToken,
+    processId,
+    LEASE_MS,
+    IDEMPOTENCY_TTL_MS,
+    database.kind === "pglite",
+  );
+  return rows[0]?.claim_token ?? null;
+}
+
+async function liveRecord(record: RecordKey): Promise<RecordRow | undefined> {
+  const prisma = (await getDatabase()).prisma;
+  const rows = await prisma.$queryRawUnsafe<RecordRow[]>(
+    `SELECT request_hash, response_status, response_encrypted, withdrawn_at FROM idempotency_keys
+     WHERE ${RECORD} AND created_at > now() - $4 * interval '1 millisecond'`,
+    record.orgId,
+    record.apiKeyId,
+    record.keyHash,
+    IDEMPOTENCY_TTL_MS,
+  );
+  return rows[0];
+}
+
+/** Runs the claimed request, renewing the claim's lease meanwhile; keeps a 2xx answer, releases the key otherwise. */
+async function runClaimed(record: RecordKey, claimToken: string, work: () => Promise<Response>): Promise<Response> {
+  const prisma = (await getDatabase()).prisma;
+  const renewal = setInterval(() => {
+    prisma
+      .$executeRawUnsafe(
+        `UPDATE idempotency_keys SET locked_until = now() + $5 * interval '1 millisecond'
+         WHERE ${RECORD} AND claim_token = $4 AND response_status IS NULL`,
+        record.orgId,
+        record.apiKeyId,
+        record.keyHash,
+        claimToken,
+        LEASE_MS,
+      )
+      .catch((error) => console.error("[memgw] renewing an idempotency claim failed:", error));
+  }, LEASE_RENEWAL_MS);
+  renewal.unref();
+  let response: Response;
+  try {
+    response = await work();
+  } catch (error) {
+    clearInterval(renewal);
+    await release(record, claimToken);
+    throw error;
+  }
+  clearInterval(renewal);
+  if (response.status < 200 || response.status > 299) {
+    await release(record, claimToken);
+    return response;
+  }
+  const stored: StoredResponse = { headers: Object.fromEntries(response.headers), body: await response.text() };
+  try {
+    await prisma.$executeRawUnsafe(
+      `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, locked_until = NULL,
+                                   completed_at = now(), memory_ids = $7::text[]
+       WHERE ${RECORD} AND claim_token = $4`,
+      record.orgId,
+      record.apiKeyId,
+      record.keyHash,
+      claimToken,
+      response.status,
+      encrypt(JSON.stringify(stored), encryptionContext(record)),
+      memoryIdsShownIn(stored.body),
+    );
+  } catch (error) {
+    // The work is done: its answer is still the truth. A retry finds the claim held until its lease ends.
+    console.error("[memgw] keeping an idempotent answer failed:", error);
+  }
+  return new Response(stored.body, { status: response.status, headers: stored.headers });
+}
+
+/** The ids of the memories an answer shows (remember: one or a batch; PATCH: one). */
+function memoryIdsShownIn(body: string): string[] {
+  try {
+    const { data } = JSON.parse(body) as { data?: unknown };
+    const items = Array.isArray(data) ? data : [data];
+    return items.flatMap((item) => {
+      const id = (item as { id?: unknown } | null)?.id;
+      return typeof id === "string" && id.startsWith("mem_") ? [id] : [];
+    });
+  } catch {
+    return [];
+  }
+}
+
+async function release(record: RecordKey, claimToken: string): Promise<void> {
+  try {
+    const prisma = (await getDatabase()).prisma;
+    await prisma.$executeRawUnsafe(
+      `DELETE FROM idempotency_keys WHERE ${RECORD} AND claim_token = $4`,
+      record.orgId,
+      record.apiKeyId,
+      record.keyHash,
+      claimToken,
+    );
+  } catch (error) {
+    // The answer stands; the retry finds the key held until the claim's lease ends, then does the work.
+    console.error("[memgw] releasing an idempotency key failed:", error);
+  }
+}
+
+/** The stored answer may hold memory content: encrypted, bound to its record (a copied row does not decrypt). */
+function encryptionContext(record: RecordKey): string {
+  return `idempotency:${record.orgId}:${record.apiKeyId}:${record.keyHash}`;
+}
+
+function replay(record: RecordKey, status: number, encrypted: string): Response {
+  const stored = JSON.parse(decrypt(encrypted, encryptionContext(record))) as StoredResponse;
+  const headers = new Headers(stored.headers);
+  headers.set(REPLAYED_HEADER, "true");
+  return new Response(stored.body, { status, headers });
+}
+
+function conflict(): Response {
+  const message =
+    `This ${IDEMPOTENCY_HEADER} was used for another request (method, path, body or the key's scopes) ` +
+    "in the last 24 hours: send a new key for a new request.";
+  return refusal(message, [{ field: HEADER_FIELD, message: IDEMPOTENCY_CONFLICT }]);
+}
+
+/** The answer showed memories deleted since (withdrawKeptAnswers): neither replayed nor done again. */
+function withdrawn(): Response {
+  const message =
+    `The memory the first request with this ${IDEMPOTENCY_HEADER} stored or changed has been deleted since, ` +
+    "and its answer with it; the request is not done again (it would bring back what was erased). " +
+    "Send a new key to do it anew.";
+  return refusal(message, [{ field: HEADER_FIELD, message: IDEMPOTENCY_ANSWER_WITHDRAWN }]);
+}
+
+function inProgress(): Response {
+  const message =
+    `The first request with this ${IDEMPOTENCY_HEADER} is still running: ` + "retry in a moment to get its answer.";
+  return refusal(message, [{ field: HEADER_FIELD, message: IDEMPOTENCY_IN_PROGRESS }], {
+    "retry-after": String(IN_PROGRESS_RETRY_AFTER_SECONDS),
+  });
+}
+
+function refusal(message: string, details: ErrorDetail[], headers?: Record<string, string>): Response {
+  return errorResponse({ ...errorReport("CONFLICT", message, headers), details });
+}
+
+/** Deletes the records older than 24 hours (they are ignored already); the number deleted. */
+export async function deleteExpiredIdempotencyRecords(): Promise<number> {
+  const prisma = (await getDatabase()).prisma;
+  return prisma.$executeRawUnsafe(
+    `DELETE FROM idempotency_keys WHERE created_at <= now() - $1 * interval '1 millisecond'`,
+    IDEMPOTENCY_TTL_MS,
+  );
+}
+
+// Swept by whichever idempotent request happens by, at most every SWEEP_INTERVAL_MS per process, so the
+// table holds about a day of keys without a job of its own.
+function sweepNowAndThen() {
+  const now = Date.now();
+  if (now - (processState.__memgwIdempotencySweptAt ?? 0) < SWEEP_INTERVAL_MS) return;
+  processState.__memgwIdempotencySweptAt = now;
+  deleteExpiredIdempotencyRecords().catch((error) =>
+    console.error("[memgw] deleting expired idempotency keys failed:", error),
+  );
+}

@@ -1,0 +1,223 @@
+import { expect, test } from "vitest";
+import { db } from "@/lib/db";
+import { withNeighbourEvidence } from "@/lib/memory/ranking";
+import { searchChunks } from "@/lib/memory/search";
+import { api } from "./helpers/api";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { rememberAll } from "./helpers/memory";
+
+interface Match {
+  memory_id: string;
+  content: string;
+  score: number;
+  role: string | null;
+}
+
+async function rememberTurns(key: string, body: Record<string, unknown>) {
+  const response = await api("POST", "/remember", { key, body });
+  if (response.status !== 201) throw new Error(`remember failed: ${JSON.stringify(response.body)}`);
+  return response.body.data as { id: string; content: string }[];
+}
+
+async function recall(key: string, body: Record<string, unknown>) {
+  const response = await api("POST", "/recall", { key, body });
+  if (response.status !== 200) throw new Error(`recall failed: ${JSON.stringify(response.body)}`);
+  return response.body.data as Match[];
+}
+
+const QUESTION = { role: "Jordan", content: "Did you end up going to the pottery class on Saturday?" };
+const ANSWER = { role: "Sam", content: "Yes! I made a lopsided bowl and loved every minute." };
+/** Turns sharing a word with "pottery class", each between two turns about something else. */
+const OTHER_DAY = [
+  { role: "Sam", content: "My yoga class got cancelled again this week." },
+  { role: "Jordan", content: "That's annoying, the weather has been awful too." },
+  { role: "Sam", content: "The chemistry class exam is next Thursday." },
+  { role: "Jordan", content: "Good luck, you have prepared well for it." },
+  { role: "Sam", content: "Pottery shops downtown are closing early for the holidays." },
+  { role: "Jordan", content: "Let's grab dinner after work on Friday." },
+  { role: "Sam", content: "The evening class on photography starts in May." },
+];
+
+test("the answer to a question asked in the turn before it is found, though it shares no word with it", async () => {
+  const { key } = await createTenant();
+  const conversation = await createNamespace(key);
+  await rememberTurns(key, { namespace_id: conversation.id, session_id: "saturday", messages: [QUESTION, ANSWER] });
+  await rememberTurns(key, { namespace_id: conversation.id, session_id: "other-day", messages: OTHER_DAY });
+  const matches = await recall(key, { namespace_id: conversation.id, query: "pottery class", top_k: 3 });
+  expect(matches[0].content).toBe(QUESTION.content);
+  expect(matches.map((m) => m.content)).toContain(ANSWER.content);
+
+  // The same sentences as plain memories: the answer, sharing no word with the query, comes after every
+  // memory that does.
+  const plain = await createNamespace(key);
+  await rememberAll(
+    key,
+    plain.id,
+    [QUESTION, ANSWER, ...OTHER_DAY].map((turn) => ({ content: turn.content })),
+  );
+  const plainMatches = await recall(key, { namespace_id: plain.id, query: "pottery class", top_k: 3 });
+  expect(plainMatches.map((m) => m.content)).not.toContain(ANSWER.content);
+}, 180_000); // the first test of the file waits for the embedding model to load
+
+test("a plain memory scores the same with or without its neighbours' evidence, beside conversations too", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  await rememberAll(key, ns.id, [
+    { content: "The pottery class meets every Saturday morning at the community centre." },
+    { content: "Our chemistry class exam moved to Thursday." },
+    { content: "I bought a new bowl for the kitchen." },
+  ]);
+  const request = { orgId: org.id, namespaceId: ns.id, query: "pottery class bowl", topK: 10 };
+  const scored = (matches: Awaited<ReturnType<typeof searchChunks>>) =>
+    matches.map((m) => [m.memoryId, m.score, m.bm25, m.cosine]);
+  const withoutNeighbours = scored(await searchChunks({ ...request, neighbourShare: 0 }));
+  expect(withoutNeighbours.length).toBe(3);
+  expect(scored(await searchChunks(request))).toEqual(withoutNeighbours);
+  const viaApi = await recall(key, { namespace_id: ns.id, query: "pottery class bowl" });
+  expect(viaApi.map((m) => [m.memory_id, m.score])).toEqual(withoutNeighbours.map(([id, score]) => [id, score]));
+
+  // A conversation in the same namespace changes the statistics (more chunks), not how plain memories score.
+  await rememberTurns(key, { namespace_id: ns.id, session_id: "saturday", messages: [QUESTION, ANSWER] });
+  const plainIds = new Set(withoutNeighbours.map(([id]) => id));
+  const plainOnly = (matches: Awaited<ReturnType<typeof searchChunks>>) =>
+    scored(matches.filter((m) => plainIds.has(m.memoryId)));
+  const mixedWithout = plainOnly(await searchChunks({ ...request, neighbourShare: 0 }));
+  expect(mixedWithout.length).toBe(3);
+  expect(plainOnly(await searchChunks(request))).toEqual(mixedWithout);
+});
+
+test("the neighbours' evidence is an or of the turn's own and a share of its better neighbour's", () => {
+  const turn = (memoryId: string, position: number | null, score: number, sessionId: string | null = "s") => ({
+    memoryId,
+    chunkId: `chunk-${memoryId}`,
+    sessionId: position === null ? null : sessionId,
+    position,
+    score,
+  });
+  const ranked = withNeighbourEvidence(
+    [turn("question", 0, 0.6), turn("answer", 1, 0.1), turn("later", 2, 0), turn("plain", null, 0.3)],
+    0.5,
+  );
+  const scoreOf = (id: string) => ranked.find((m) => m.memoryId === id)!.score;
+  expect(scoreOf("answer")).toBeCloseTo(1 - (1 - 0.1) * (1 - 0.5 * 0.6), 6);
+  expect(scoreOf("question")).toBeCloseTo(1 - (1 - 0.6) * (1 - 0.5 * 0.1), 6);
+  expect(scoreOf("later")).toBeCloseTo(0.5 * 0.1, 6);
+  expect(scoreOf("plain")).toBe(0.3);
+  expect(ranked.map((m) => m.memoryId)).toEqual(["question", "answer", "plain", "later"]);
+  // Another session's turn at the next position is no neighbour.
+  const apart = withNeighbourEvidence([turn("a", 0, 0.6, "s1"), turn("b", 1, 0.1, "s2")], 0.5);
+  expect(apart.find((m) => m.memoryId === "b")!.score).toBe(0.1);
+});
+
+test("a turn outside the key's scopes, or expired, lends its neighbour no evidence", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const [question] = await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "saturday",
+    scopes: { team: "red" },
+    messages: [QUESTION],
+  });
+  const [answer] = await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "saturday",
+    scopes: { team: "blue" },
+    messages: [ANSWER],
+  });
+  const scoreOfAnswer = (matches: Match[]) => matches.find((m) => m.memory_id === answer.id)?.score;
+  // The premise: seen by a key that sees both, the answer borrows from the question.
+  const unscoped = await recall(key, { namespace_id: ns.id, query: "pottery class" });
+  const ownOnly = await searchChunks({
+    orgId: org.id,
+    namespaceId: ns.id,
+    query: "pottery class",
+    topK: 10,
+    neighbourShare: 0,
+  });
+  const ownScore = ownOnly.find((m) => m.memoryId === answer.id)!.score;
+  expect(scoreOfAnswer(unscoped)).toBeGreaterThan(ownScore);
+
+  const blue = await createKey(org.id, { scopes: { team: "blue" }, namespaceIds: [ns.id] });
+  const blueMatches = await recall(blue.secret, { namespace_id: ns.id, query: "pottery class" });
+  expect(blueMatches.map((m) => m.memory_id)).toEqual([answer.id]);
+  const blueOwn = await searchChunks({
+    orgId: org.id,
+    namespaceId: ns.id,
+    query: "pottery class",
+    topK: 10,
+    scopes: { team: "blue" },
+    statisticsScopes: { team: "blue" },
+    neighbourShare: 0,
+  });
+  expect(scoreOfAnswer(blueMatches)).toBe(blueOwn[0].score);
+
+  // Expired (not yet swept): the question is gone for recall, and so is what it lent.
+  await (
+    await db()
+  ).$executeRawUnsafe(
+    `UPDATE memory_chunks SET expires_at = now() - interval '1 second' WHERE memory_id = $1`,
+    question.id,
+  );
+  await (
+    await db()
+  ).$executeRawUnsafe(`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = $1`, question.id);
+  const afterExpiry = await recall(key, { namespace_id: ns.id, query: "pottery class" });
+  expect(afterExpiry.map((m) => m.memory_id)).toEqual([answer.id]);
+  const ownAfterExpiry = await searchChunks({
+    orgId: org.id,
+    namespaceId: ns.id,
+    query: "pottery class",
+    topK: 10,
+    neighbourShare: 0,
+  });
+  expect(scoreOfAnswer(afterExpiry)).toBe(ownAfterExpiry[0].score);
+});
+
+test("a turn is found by the name of who said it", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "monday",
+    messages: [{ role: "Melanie", content: "I've been researching hiking trails near the lake." }],
+  });
+  await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "tuesday",
+    messages: [{ role: "Caroline", content: "I've been researching adoption agencies." }],
+  });
+  const matches = await recall(key, { namespace_id: ns.id, query: "What did Caroline research?" });
+  expect(matches.map((m) => [m.role, m.content])).toEqual([
+    ["Caroline", "I've been researching adoption agencies."],
+    ["Melanie", "I've been researching hiking trails near the lake."],
+  ]);
+  // The match shows what was said; the name is the turn's role, not part of its content.
+  expect(matches[0].content).not.toContain("Caroline");
+});
+
+test("when the lexical leg is cut at its limit, neighbour evidence ranks as in a search that was not cut", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // 60 turns share "apple" with the query: the lexical leg (50 candidates for top_k 3) is cut short, so the
+  // neighbours it left out may share words with the query and must be scored with their own BM25.
+  await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "orchard",
+    messages: Array.from({ length: 60 }, (_, i) => ({
+      role: "Sam",
+      content: `Apple ${i}: the orchard had another good week of picking and sorting.`,
+    })),
+  });
+  await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "saturday",
+    messages: [QUESTION, { role: "Sam", content: "Yes! Saturday was great, I made a lopsided bowl." }],
+  });
+  const request = { orgId: org.id, namespaceId: ns.id, query: "apple pottery class Saturday" };
+  const cut = await searchChunks({ ...request, topK: 3 });
+  const whole = await searchChunks({ ...request, topK: 100 }); // 200 candidates per leg: nothing is cut
+  expect(cut.map((m) => [m.memoryId, m.score, m.bm25])).toEqual(
+    whole.slice(0, 3).map((m) => [m.memoryId, m.score, m.bm25]),
+  );
+  expect(cut.map((m) => m.content)).toContain("Yes! Saturday was great, I made a lopsided bowl.");
+});
