@@ -165,9 +165,10 @@ export async function remember(
     options.sessionId !== undefined && prepared.length > 0
       ? await reservePositions(principal.orgId, namespace.id, options.sessionId, prepared.length)
       : undefined;
+  const turnIndex = new Map(prepared.map((memory, index) => [memory, index]));
   const sessionOf = (memory: PreparedMemory) =>
     positions && options.sessionId !== undefined
-      ? { id: options.sessionId, position: positions.first + prepared.indexOf(memory) }
+      ? { id: options.sessionId, position: positions.first + turnIndex.get(memory)! }
       : undefined;
   const provider = embedder();
   const groups = transactionGroups(prepared);
