@@ -1,8 +1,9 @@
 // Evidence recall on long multi-session conversations (LoCoMo, docs/benchmark-datasets.md), through the same
 // lib/ functions as the API: every conversation goes into a namespace of its own, once as one memory per turn
-// and once in the conversation form (one remember per session), and each question of categories 1–4 is asked
-// through recall (top 10). frac@10: the share of a question's evidence turns among the matches, averaged over
-// questions; recall@10: the share of questions whose evidence is all there.
+// and once in the conversation form (one remember per session); a turn's text carries the caption of the photo
+// its speaker shared, if any. Each question of categories 1–4 is asked through recall (top 10). frac@10: the
+// share of a question's evidence turns among the matches, averaged over questions; recall@10: the share of
+// questions whose evidence is all there.
 import fs from "node:fs";
 import path from "node:path";
 import { db } from "@/lib/db";
@@ -141,9 +142,10 @@ export function parseLoCoMo(upstream: Upstream): Conversation[] {
       sessions.push({
         id: key,
         occurredAt: parseSessionDate(String(item.conversation[`${key}_date_time`])),
-        turns: (value as { speaker: string; text: string; dia_id: string }[]).map((t) => ({
+        turns: (value as { speaker: string; text: string; dia_id: string; blip_caption?: string }[]).map((t) => ({
           speaker: t.speaker,
-          text: t.text,
+          // A photo the speaker shared is part of what was said: questions ask about what it showed.
+          text: t.blip_caption ? `${t.text} [shared a photo: ${t.blip_caption}]` : t.text,
           diaId: t.dia_id,
         })),
       });

@@ -124,8 +124,17 @@ test("the overview's checklist ticks itself as a new user goes; the figures and 
   );
   await screenshots(page, "overview");
 
+  // A deletion request through the API: the audit log shows it with its erasure receipt.
+  const forgotten = await post(request, "/forget", secret, { namespace_id: namespaceId, identity_id: "left-us" });
+  expect(forgotten.status()).toBe(200);
+  const erasureId = (await forgotten.json()).data.erasure_id as string;
+
   // The audit log lists the key's creation, by the owner; filters by action; a bad date is a message.
   await openPage(page, "Audit log");
+  const erasure = page.getByRole("row").filter({ hasText: "memory.forget" });
+  await expect(erasure).toContainText("API key onboarding bot");
+  await expect(erasure).toContainText(erasureId);
+  await screenshots(page, "audit-erasure");
   const created_ = page.getByRole("row").filter({ hasText: "api_key.create" });
   await expect(created_).toContainText(ownerEmail);
   await expect(created_).toContainText("onboarding bot");

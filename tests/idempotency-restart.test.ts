@@ -13,7 +13,7 @@ process.env.MEMGW_DIST_DIR = ".next-test-server";
 
 const API_KEY = "mgw_idempotentRestartBootstrapKey0123456789";
 
-let dataDir: string;
+let dataDir: string | undefined;
 const servers: RunningServer[] = [];
 
 beforeAll(() => {
@@ -23,13 +23,13 @@ beforeAll(() => {
 
 afterAll(async () => {
   for (const server of servers) await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function start(port: number) {
   const server = await startServer({
     PORT: String(port),
-    DATA_DIR: dataDir,
+    DATA_DIR: dataDir!,
     KEY_PEPPER: "idempotency-restart-pepper",
     ENCRYPTION_KEY: "idempotency-restart-encryption-key",
     MEMGW_INIT_ORG_NAME: "Retry Inc",
