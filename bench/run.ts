@@ -304,7 +304,8 @@ function conversationSection(
     "",
     `Commit ${conv.commit}, ${conv.date}; ${conv.machine.cpu}, ${conv.machine.cores} cores. ` +
       "`BENCH_ONLY=conversations npm run bench`: each LoCoMo conversation in a namespace of its own, stored through " +
-      "remember either as one memory per turn (the turn's text, with the caption of a photo it shared) or in the conversation form (one call per session: " +
+      "remember either as one memory per turn (the turn's text, with the caption of a photo it shared) or in the " +
+      "conversation form (one call per session: " +
       "`session_id`, messages with `role` = the speaker and `occurred_at` = the session's date); each question of " +
       "categories 1–4 asked through recall, top 10. frac@10: the share of a question's evidence turns in the top 10, " +
       "averaged over questions; recall@10: the share of questions with all their evidence there. " +

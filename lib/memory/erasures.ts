@@ -14,10 +14,9 @@ import {
   type Erasure,
   type ErasureSelector,
 } from "@/lib/namespaces/erasure-receipts";
-import { deleteMemories, forget } from "./memories";
+import { deleteMemories, forget, memoriesSelectedForDeletion } from "./memories";
 import type { ForgetBody } from "./schemas";
 import { effectiveScopes } from "./scopes";
-import { memoryFilterSql } from "./sql";
 
 export interface Forgotten {
   deleted: number;
@@ -126,26 +125,14 @@ async function forgetInEveryNamespace(principal: Principal, body: ForgetBody): P
     const erased: ErasedNamespace[] = [];
     const memoryIds: string[] = [];
     for (const namespace of usable.filter((ns) => holdingIds.has(ns.id))) {
-      const params: unknown[] = [];
-      const where = memoryFilterSql(
-        {
-          orgId,
-          namespaceId: namespace.id,
-          scopes,
-          identityId: body.identity_id,
-          metadata: body.metadata,
-          // As every forget: what has expired but is not yet swept goes too.
-          includeExpired: true,
-        },
-        params,
-        "m",
-      );
-      const doomed = await tx.$queryRawUnsafe<{ id: string }[]>(
-        `SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`,
-        ...params,
-      );
-      if (doomed.length === 0) continue;
-      const ids = doomed.map((row) => row.id);
+      const ids = await memoriesSelectedForDeletion(tx, {
+        orgId,
+        namespaceId: namespace.id,
+        scopes,
+        identityId: body.identity_id,
+        metadata: body.metadata,
+      });
+      if (ids.length === 0) continue;
       const chunksDeleted = await deleteMemories(tx, orgId, namespace.id, ids);
       erased.push({ namespaceId: namespace.id, name: namespace.name, memoriesDeleted: ids.length, chunksDeleted });
       memoryIds.push(...ids);

@@ -12,7 +12,7 @@ import { embedder } from "./embeddings";
 import { archiveCurrentVersion, authorOf, historyPage, VERSIONED_FIELDS, type VersionedField } from "./history";
 import { effectiveScopes } from "./scopes";
 import type { ForgetBody, MemoryItem, MemoryRow, Metadata, RememberBody, Target } from "./schemas";
-import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
+import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral, type ChunkFilter } from "./sql";
 import { noteSearchGrowth } from "./search-maintenance";
 
 // Short statements: PGlite runs on the server's main thread, so a write never holds it for long.
@@ -770,30 +770,32 @@ export async function forget(
   const scopes = effectiveScopes(principal.scopes, body.scopes);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    const params: unknown[] = [];
-    const where = memoryFilterSql(
-      {
-        orgId: principal.orgId,
-        namespaceId: namespace.id,
-        scopes,
-        identityId: body.identity_id,
-        metadata: body.metadata,
-        memoryIds: body.memory_ids,
-        // Forgetting also reaches what has expired but is not yet swept: a deletion request leaves nothing.
-        includeExpired: true,
-      },
-      params,
-      "m",
-    );
-    const doomed = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`,
-      ...params,
-    );
-    const memoryIds = doomed.map((row) => row.id);
+    const memoryIds = await memoriesSelectedForDeletion(tx, {
+      orgId: principal.orgId,
+      namespaceId: namespace.id,
+      scopes,
+      identityId: body.identity_id,
+      metadata: body.metadata,
+      memoryIds: body.memory_ids,
+    });
     const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
     await inTransaction?.(tx, { namespaceId: namespace.id, namespace, memoryIds, chunksDeleted });
     return { namespace, deleted: memoryIds.length, memoryIds, chunksDeleted };
   });
+}
+
+/**
+ * The ids of the memories a deletion request selects, oldest first: expired ones too (not yet swept), so
+ * that a deletion request leaves nothing behind.
+ */
+export async function memoriesSelectedForDeletion(tx: Tx, filter: ChunkFilter): Promise<string[]> {
+  const params: unknown[] = [];
+  const where = memoryFilterSql({ ...filter, includeExpired: true }, params, "m");
+  const rows = await tx.$queryRawUnsafe<{ id: string }[]>(
+    `SELECT m.id FROM memories m WHERE ${where} ORDER BY m.created_at, m.id`,
+    ...params,
+  );
+  return rows.map((row) => row.id);
 }
 
 /**
