@@ -207,7 +207,7 @@ async function load(principal: Principal, conversation: Conversation, form: Form
 export interface Variant {
   name: string;
   forms: Form[];
-  search?: { neighbourShare?: number };
+  search?: { neighbourShare?: number; speakerFocus?: number };
 }
 
 export const VARIANTS: Variant[] = [
@@ -216,6 +216,11 @@ export const VARIANTS: Variant[] = [
     name: "without neighbour evidence",
     forms: ["conversation, one role", "conversation"],
     search: { neighbourShare: 0 },
+  },
+  {
+    name: "without speaker focus",
+    forms: ["conversation"],
+    search: { speakerFocus: 1 },
   },
 ];
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";
-import { withNeighbourEvidence } from "@/lib/memory/ranking";
+import { namedRole, SPEAKER_FOCUS, withNeighbourEvidence } from "@/lib/memory/ranking";
 import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -220,4 +220,52 @@ test("when the lexical leg is cut at its limit, neighbour evidence ranks as in a
     whole.slice(0, 3).map((m) => [m.memoryId, m.score, m.bm25]),
   );
   expect(cut.map((m) => m.content)).toContain("Yes! Saturday was great, I made a lopsided bowl.");
+});
+
+test("a question naming one speaker is answered first by what that speaker said", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const [, jordansTrip, , samsTrip] = await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "trips",
+    messages: [
+      { role: "Jordan", content: "Morning Sam! How was the long weekend?" },
+      { role: "Jordan", content: "We camped by the lighthouse." },
+      { role: "Sam", content: "Nice, Jordan! Sounds lovely." },
+      { role: "Sam", content: "I went camping in the desert last spring, under more stars than I have ever seen." },
+    ],
+  });
+  const request = { orgId: org.id, namespaceId: ns.id, topK: 4 };
+  const ranked = async (query: string, speakerFocus?: number) =>
+    (await searchChunks({ ...request, query, speakerFocus })).map((m) => [m.memoryId, m.score] as const);
+
+  // Jordan's short turn matches "camp" better; asked about Sam, Sam's own turn comes first.
+  const aboutSam = await ranked("Where has Sam gone camping?");
+  expect(aboutSam[0][0]).toBe(samsTrip.id);
+  const unfocused = await ranked("Where has Sam gone camping?", 1);
+  expect(unfocused[0][0]).toBe(jordansTrip.id);
+  // Another speaker's turn keeps SPEAKER_FOCUS of its score; the named speaker's turns keep theirs.
+  const scoreIn = (list: (readonly [string, number])[], id: string) => list.find(([memoryId]) => memoryId === id)![1];
+  expect(scoreIn(aboutSam, jordansTrip.id)).toBeCloseTo(SPEAKER_FOCUS * scoreIn(unfocused, jordansTrip.id), 5);
+  expect(scoreIn(aboutSam, samsTrip.id)).toBe(scoreIn(unfocused, samsTrip.id));
+
+  // Through the API, in any case; naming both speakers, or a word that is no speaker's, focuses on nobody.
+  const viaApi = await recall(key, { namespace_id: ns.id, query: "where did jordan camp", top_k: 1 });
+  expect(viaApi[0].memory_id).toBe(jordansTrip.id);
+  expect(await ranked("Where have Sam and Jordan camped?")).toEqual(
+    await ranked("Where have Sam and Jordan camped?", 1),
+  );
+  expect(await ranked("Where has Samantha camped?")).toEqual(await ranked("Where has Samantha camped?", 1));
+});
+
+test("a role is named by a whole word, whatever its case, and only one role at a time", () => {
+  const roles = ["Caroline", "Mel", "user", "C++ bot"];
+  expect(namedRole("What did Caroline research?", roles)).toBe("caroline");
+  expect(namedRole("what are caroline's hobbies", roles)).toBe("caroline");
+  expect(namedRole("What did Melanie paint?", roles)).toBeNull(); // "Mel" is not a word of it
+  expect(namedRole("Did Caroline and Mel meet?", roles)).toBeNull();
+  expect(namedRole("What did the user ask the C++ bot?", roles)).toBeNull();
+  expect(namedRole("ask the c++ bot", roles)).toBe("c++ bot");
+  expect(namedRole("users of the service", roles)).toBeNull();
+  expect(namedRole("anything", [])).toBeNull();
 });

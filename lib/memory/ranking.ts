@@ -106,3 +106,50 @@ export function withNeighbourEvidence<T extends TurnPlace & { memoryId: string; 
     })
     .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
 }
+
+/**
+ * What a conversation turn said by someone other than the person a question names keeps of its score.
+ * "What did Caroline research?" is answered by what Caroline said (96% of the evidence turns of LoCoMo's
+ * development questions naming one speaker are that speaker's), while her name also matches every turn
+ * addressing her. Measured at 1, 0.5, 0.3 and 0 on those conversations (`npm run bench`, docs/benchmarks.md).
+ */
+export const SPEAKER_FOCUS = 0.3;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The one role (speaker) among `roles` that the query names as a whole word, case-insensitively; null when
+ * it names none or several ("What do Jon and Gina have in common?" is about both).
+ */
+export function namedRole(query: string, roles: Iterable<string>): string | null {
+  const named = new Set<string>();
+  for (const role of roles) {
+    const name = role.trim();
+    if (!name) continue;
+    if (new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, "iu").test(query))
+      named.add(name.toLowerCase());
+    if (named.size > 1) return null;
+  }
+  if (named.size !== 1) return null;
+  const [name] = named;
+  return name;
+}
+
+/**
+ * Conversation turns of other roles than `role` (compared case-insensitively) keep `focus` of their score;
+ * the role's own turns and plain memories keep theirs. Best first.
+ */
+export function withSpeakerFocus<T extends { role: string | null; chunkId: string; score: number }>(
+  memories: T[],
+  role: string | null,
+  focus = SPEAKER_FOCUS,
+): T[] {
+  if (role === null || focus === 1) return memories;
+  return memories
+    .map((m) =>
+      m.role === null || m.role.trim().toLowerCase() === role
+        ? m
+        : { ...m, score: Math.round(m.score * focus * 1e6) / 1e6 },
+    )
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+}

@@ -48,6 +48,8 @@ export interface SearchRequest {
   bm25?: { k1: number; b: number };
   /** Overrides NEIGHBOUR_SHARE (lib/memory/ranking.ts), for measuring what neighbour evidence adds (bench/). */
   neighbourShare?: number;
+  /** Overrides SPEAKER_FOCUS (lib/memory/ranking.ts), for measuring what it adds (bench/). */
+  speakerFocus?: number;
   /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
   exactVectorScanLimit?: number;
 }
@@ -254,6 +256,7 @@ export interface VectorHit {
   memory_id: string;
   session_id: string | null;
   session_position: number | null;
+  role: string | null;
   cosine: number;
 }
 
@@ -278,14 +281,14 @@ export async function vectorLeg(
     selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
   return (await db()).$queryRawUnsafe<VectorHit[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
-     (SELECT c.id AS chunk_id, c.memory_id, c.session_id, c.session_position,
+     (SELECT c.id AS chunk_id, c.memory_id, c.session_id, c.session_position, c.role,
              (1 - (c.embedding <=> ${vec}))::float8 AS cosine
       FROM memory_chunks c
       WHERE ${filter()} AND c.embedding_model = ${model}
       ORDER BY ${exact ? `(c.embedding <=> ${vec}) + 0` : `c.embedding <=> ${vec}`}
       LIMIT ${add(limit)})
      UNION ALL
-     SELECT c.id, c.memory_id, c.session_id, c.session_position, (1 - (c.embedding <=> ${vec}))::float8
+     SELECT c.id, c.memory_id, c.session_id, c.session_position, c.role, (1 - (c.embedding <=> ${vec}))::float8
      FROM memory_chunks c
      WHERE c.id = ANY(${add(alsoChunkIds)}::text[]) AND ${filter()} AND c.embedding_model = ${model}`,
     ...params,

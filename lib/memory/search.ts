@@ -4,8 +4,11 @@ import {
   fuseScores,
   hitsThatCanRank,
   missingNeighbours,
+  namedRole,
   NEIGHBOUR_SHARE,
+  SPEAKER_FOCUS,
   withNeighbourEvidence,
+  withSpeakerFocus,
 } from "./ranking";
 import {
   bm25Of,
@@ -50,6 +53,8 @@ interface Candidate {
   /** The turn's conversation and position in it; null for a plain memory. */
   sessionId: string | null;
   position: number | null;
+  /** Who said the turn. */
+  role: string | null;
   /** Exact, or for a vector candidate the leg left out, the most it can be (the leg's lowest hit). */
   bm25: number;
   bm25Exact: boolean;
@@ -93,6 +98,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         memoryId: hit.row.memory_id,
         sessionId: hit.row.session_id,
         position: hit.row.session_position,
+        role: hit.row.role,
         bm25: hit.bm25,
         bm25Exact: true,
         cosine: 0,
@@ -112,6 +118,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
           memoryId: row.memory_id,
           sessionId: row.session_id,
           position: row.session_position,
+          role: row.role,
           bm25: bm25Bound,
           bm25Exact: bm25Bound === 0,
           cosine: row.cosine,
@@ -167,6 +174,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
           memoryId: turn.memory_id,
           sessionId: turn.session_id,
           position: turn.session_position,
+          role: turn.role,
           bm25: turn.bm25,
           bm25Exact: true,
           cosine: turn.cosine,
@@ -176,6 +184,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       best = bestPerMemory(exact);
     }
     best = withNeighbourEvidence(best, neighbourShare);
+  }
+  if (mode === "hybrid") {
+    // A question naming one speaker is about what that speaker said (lib/memory/ranking.ts, SPEAKER_FOCUS).
+    const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
+    best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
   }
   const ranked = best
     .filter((c) => (mode !== "fulltext" || c.bm25 > 0) && c.score >= (request.minScore ?? 0))
