@@ -311,7 +311,8 @@ function conversationSection(
       "averaged over questions; recall@10: the share of questions with all their evidence there. " +
       "Conversations 1–5 are for development; when the full set is present, 6–10 are reported apart as held out. " +
       "The form with one role for every turn measures what indexing the speaker's name adds; rows other than " +
-      "`recall` leave neighbour evidence out, to show what it adds. ms/query: mean time of one search with its " +
+      "`recall` leave one step out, to show what it adds: neighbour evidence, or the speaker focus (a question " +
+      "naming one speaker ranks that speaker's turns first). ms/query: mean time of one search with its " +
       "query's embedding cached, on a machine that may be busy with other work; compare rows of one run.",
     "",
     `| conversations | form | search | ${categories.join(" | ")} | overall frac@10 | recall@10 | ms/query |`,
