@@ -383,7 +383,7 @@ describe("ask over conversations, without a chat model", () => {
         { role: "Caroline", content: "Try Becoming Nicole, it moved me deeply.", occurred_at: MAY_25 },
       ],
     });
-    const question = "Which novel did Caroline recommend for the flight to Lisbon?";
+    const question = "Which novel was recommended for the flight to Lisbon?";
     const ask = (context: number) =>
       api("POST", "/ask", { key, body: { namespace_id: ns.id, query: question, context, top_k: 1 } });
     const without = (await ask(0)).body.data;
