@@ -28,6 +28,11 @@ export interface ApiKeyPrincipal {
    * command line). A member's key reaches only the namespaces the member is granted too (see namespaceAccess).
    */
   creator: { userId: string; role: Role } | null;
+  /**
+   * For a connected MCP client (an OAuth token, lib/oauth/connections.ts): the person who connected it,
+   * the identity of the calls that name none.
+   */
+  defaultIdentityId?: string;
 }
 
 export function generateKeySecret(): string {
@@ -55,6 +60,8 @@ export interface CreateApiKeyInput {
   createdById?: string;
   /** A caller-chosen secret (headless bootstrap only); otherwise one is generated. */
   secret?: string;
+  /** For a connected MCP client (lib/oauth/connections.ts): its OAuth client and the grant it stands for. */
+  oauth?: { clientId: string; grantId: string };
 }
 
 /**
@@ -89,16 +96,24 @@ export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
         permissions: [...new Set(input.permissions)],
         scopes: input.scopes ?? {},
         createdById: input.createdById ?? null,
+        oauthClientId: input.oauth?.clientId ?? null,
+        oauthGrantId: input.oauth?.grantId ?? null,
       },
     });
     await grantNamespaces(tx, input.orgId, key.id, namespaceIds);
     await recordAudit(tx, {
       orgId: input.orgId,
       actor,
-      action: "api_key.create",
+      action: input.oauth ? "mcp_client.connect" : "api_key.create",
       targetType: "api_key",
       targetId: key.id,
-      details: { name: key.name, permissions: key.permissions, scopes: key.scopes, namespace_ids: namespaceIds },
+      details: {
+        name: key.name,
+        permissions: key.permissions,
+        scopes: key.scopes,
+        namespace_ids: namespaceIds,
+        ...(input.oauth ? { client_id: input.oauth.clientId } : {}),
+      },
     });
     return { key, secret, namespaceIds };
   });
@@ -132,7 +147,8 @@ export async function updateApiKey(input: UpdateApiKeyInput, actor: Actor) {
     const editor = await creatingMember(tx, input.orgId, input.editorId);
     const ownKeysOnly = editor.role === "member" ? { createdById: editor.userId } : {};
     const key = await tx.apiKey.findFirst({
-      where: { id: input.keyId, orgId: input.orgId, ...ownKeysOnly },
+      // A connected MCP client's access is what its person approved: changed only by connecting again.
+      where: { id: input.keyId, orgId: input.orgId, oauthClientId: null, ...ownKeysOnly },
       include: { grants: { select: { namespaceId: true } } },
     });
     if (!key) throw notFound(`API key ${input.keyId}`);
@@ -301,31 +317,46 @@ const UNAUTHORIZED_HINT = "Send an API key as `Authorization: Bearer mgw_…`.";
  * Missing, malformed, unknown, revoked and expired keys look alike.
  */
 export async function authenticateApiKey(authorization: string | null): Promise<ApiKeyPrincipal> {
-  if (!authorization) throw new UnauthenticatedError(`Missing API key. ${UNAUTHORIZED_HINT}`);
+  const secret = bearerValue(authorization, UNAUTHORIZED_HINT);
+  const key = await activeKey("secret_hash", hashKeySecret(secret));
+  if (!key) throw new UnauthenticatedError("Invalid, revoked or expired API key.");
+  return key;
+}
+
+/** The bearer value of an `Authorization` header, or 401 saying what to send. */
+export function bearerValue(authorization: string | null, hint: string): string {
+  if (!authorization) throw new UnauthenticatedError(`Missing API key. ${hint}`);
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!match) throw new UnauthenticatedError(`Malformed Authorization header. ${UNAUTHORIZED_HINT}`);
+  if (!match) throw new UnauthenticatedError(`Malformed Authorization header. ${hint}`);
+  return match[1];
+}
+
+/**
+ * The key with this secret hash, or standing for this OAuth grant (a connected MCP client,
+ * lib/oauth/connections.ts), as a principal; null when there is none or it cannot be used now.
+ */
+export async function activeKey(by: "secret_hash" | "oauth_grant_id", value: string): Promise<ApiKeyPrincipal | null> {
   const prisma = await db();
   // One statement: the key and its creator's current role in the key's organization (a key never does
   // more than its creator's role allows now, not only when it was created).
   const [key] = await prisma.$queryRawUnsafe<AuthenticatedKeyRow[]>(
-    `SELECT k.id, k.org_id, k.name, k.permissions, k.scopes, k.created_by_id,
+    `SELECT k.id, k.org_id, k.name, k.permissions, k.scopes, k.created_by_id, k.oauth_client_id,
             k.last_used_at, k.revoked_at, k.expires_at, m.role::text AS creator_role
      FROM api_keys k LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.created_by_id
-     WHERE k.secret_hash = $1
+     WHERE k.${by} = $1
      LIMIT 1`,
-    hashKeySecret(match[1]),
+    value,
   );
   const now = new Date();
   // A key whose creator has left the organization is dead like a revoked one (removing a member revokes
   // or hands over their keys; this also covers keys from before that, and any path that missed it).
   const creatorGone = key?.created_by_id != null && key.creator_role === null;
-  if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || creatorGone) {
-    throw new UnauthenticatedError("Invalid, revoked or expired API key.");
-  }
+  if (!key || key.revoked_at || (key.expires_at && new Date(key.expires_at) <= now) || creatorGone) return null;
   const lastUsedAt = key.last_used_at && new Date(key.last_used_at);
   if (!lastUsedAt || now.getTime() - lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await prisma.apiKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
   }
+  const creator = key.created_by_id && key.creator_role ? { userId: key.created_by_id, role: key.creator_role } : null;
   return {
     kind: "api_key",
     orgId: key.org_id,
@@ -333,7 +364,9 @@ export async function authenticateApiKey(authorization: string | null): Promise<
     name: key.name,
     ...boundedPermissions(key),
     scopes: parseScopes(key.scopes),
-    creator: key.created_by_id && key.creator_role ? { userId: key.created_by_id, role: key.creator_role } : null,
+    creator,
+    // A connected client acts for the person who connected it: their identity unless a call names another.
+    ...(key.oauth_client_id && creator ? { defaultIdentityId: creator.userId } : {}),
   };
 }
 
@@ -344,6 +377,7 @@ interface AuthenticatedKeyRow {
   permissions: string[];
   scopes: unknown;
   created_by_id: string | null;
+  oauth_client_id: string | null;
   last_used_at: Date | string | null;
   revoked_at: Date | string | null;
   expires_at: Date | string | null;
@@ -386,7 +420,7 @@ const activeKeyWhere = () => ({ revokedAt: null, OR: [{ expiresAt: null }, { exp
 export async function activeKeysByCreator(orgId: string) {
   const prisma = await db();
   const keys = await prisma.apiKey.findMany({
-    where: { orgId, createdById: { not: null }, ...activeKeyWhere() },
+    where: { orgId, createdById: { not: null }, oauthClientId: null, ...activeKeyWhere() },
     select: { id: true, name: true, display: true, createdById: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
@@ -399,8 +433,9 @@ export async function activeKeysByCreator(orgId: string) {
 
 /**
  * When a member leaves, the keys they created either die with their membership or pass to `transferTo`
- * (another member, usually the person removing them), whose role then bounds them. Runs inside the
- * removal's transaction, one audit entry per key.
+ * (another member, usually the person removing them), whose role then bounds them. The MCP clients they
+ * connected always end: a connection acts as its person, never as someone else. Runs inside the removal's
+ * transaction, one audit entry per key.
  */
 export async function settleKeysOfDepartingMember(
   tx: Tx,
@@ -411,34 +446,37 @@ export async function settleKeysOfDepartingMember(
     where: { orgId: input.orgId, createdById: input.userId, ...activeKeyWhere() },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
-  if (keys.length === 0) return { revoked: [], transferred: [] };
-  const ids = keys.map((key) => key.id);
-  if (input.transferTo) {
-    const where = { id: { in: ids }, orgId: input.orgId };
+  const transferred = input.transferTo ? keys.filter((key) => !key.oauthClientId) : [];
+  const revoked = keys.filter((key) => !transferred.includes(key));
+  if (transferred.length > 0) {
+    const where = { id: { in: transferred.map((key) => key.id) }, orgId: input.orgId };
     await tx.apiKey.updateMany({ where, data: { createdById: input.transferTo } });
-  } else {
-    await tx.apiKey.updateMany({ where: { id: { in: ids }, orgId: input.orgId }, data: { revokedAt: new Date() } });
+  }
+  if (revoked.length > 0) {
+    const where = { id: { in: revoked.map((key) => key.id) }, orgId: input.orgId };
+    await tx.apiKey.updateMany({ where, data: { revokedAt: new Date() } });
   }
   for (const key of keys) {
+    const transfer = transferred.includes(key);
     await recordAudit(tx, {
       orgId: input.orgId,
       actor,
-      action: input.transferTo ? "api_key.transfer" : "api_key.revoke",
+      action: transfer ? "api_key.transfer" : key.oauthClientId ? "mcp_client.revoke" : "api_key.revoke",
       targetType: "api_key",
       targetId: key.id,
-      details: input.transferTo
+      details: transfer
         ? { name: key.name, from_user_id: input.userId, to_user_id: input.transferTo }
         : { name: key.name, reason: "creator removed from the organization", creator_user_id: input.userId },
     });
   }
-  return input.transferTo ? { revoked: [], transferred: ids } : { revoked: ids, transferred: [] };
+  return { revoked: revoked.map((key) => key.id), transferred: transferred.map((key) => key.id) };
 }
 
 /** The keys page: every key of the organization, newest first, with its creator and granted namespaces. */
 export async function listApiKeys(orgId: string) {
   const prisma = await db();
   const keys = await prisma.apiKey.findMany({
-    where: { orgId },
+    where: { orgId, oauthClientId: null },
     include: {
       createdBy: { select: { email: true } },
       grants: { include: { namespace: { select: { id: true, name: true } } } },

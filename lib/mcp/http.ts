@@ -1,23 +1,28 @@
 import * as streamableHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey, bearerValue, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
-import { invalidRequest } from "@/lib/errors";
+import { invalidRequest, UnauthenticatedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http/body";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
+import { authenticateAccessToken, InvalidTokenError } from "@/lib/oauth/connections";
+import { MCP_SCOPES } from "@/lib/oauth/provider";
 import { McpPathParams } from "@/lib/operations/catalogue";
+import { protectedResourceMetadataUrl } from "./endpoint";
 import { memoryMcpServer } from "./server";
 
 /**
  * One MCP request (Streamable HTTP, stateless: every POST stands alone) to a namespace's endpoint.
- * The API key authenticates it like any API call: no key → 401; a namespace the key is not granted,
- * or of another organization → 404. Tools then run with that key's permissions and scopes.
+ * An API key authenticates it like any API call: no key → 401; a namespace the key is not granted, or of
+ * another organization → 404. So does an OAuth access token of a connected client (lib/oauth), good on
+ * this one endpoint only. Tools then run with that key's permissions and scopes. Every 401 names the
+ * endpoint's Protected Resource Metadata, where OAuth clients find how to get a token.
  */
 export async function handleMcpRequest(request: Request, namespaceId: string): Promise<Response> {
   let limitHeaders: Record<string, string> = {};
   try {
-    const key = await authenticateApiKey(request.headers.get("authorization"));
+    const key = await authenticateMcpRequest(request.headers.get("authorization"), namespaceId);
     // The same per-key limit as the HTTP API: an agent's tool calls count with its application's requests.
     const quota = await countKeyRequest(key);
     if (quota) limitHeaders = rateLimitHeaders(quota);
@@ -29,7 +34,7 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
     const server = memoryMcpServer({
       key,
       namespace,
-      identityHeader: request.headers.get("x-identity-id") || undefined,
+      identityHeader: request.headers.get("x-identity-id") || key.defaultIdentityId,
     });
     // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
     const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
@@ -44,8 +49,40 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
       await server.close();
     }
   } catch (error) {
-    return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
+    const response = withRateLimitHeaders(toErrorResponse(error), limitHeaders);
+    if (error instanceof UnauthenticatedError) {
+      response.headers.set("www-authenticate", bearerChallenge(namespaceId, error));
+    }
+    return response;
   }
+}
+
+const UNAUTHORIZED_HINT =
+  "Send an API key as `Authorization: Bearer mgw_…`, or connect with OAuth (the endpoint's resource metadata says how).";
+
+/** An API key (`mgw_…`) or an OAuth access token issued for this endpoint. */
+async function authenticateMcpRequest(authorization: string | null, namespaceId: string): Promise<ApiKeyPrincipal> {
+  const credential = bearerValue(authorization, UNAUTHORIZED_HINT);
+  if (credential.startsWith("mgw_")) return authenticateApiKey(authorization);
+  return authenticateAccessToken(credential, namespaceId);
+}
+
+/**
+ * The 401's challenge (RFC 6750 with RFC 9728's `resource_metadata`): where to learn how to get a token,
+ * the scopes to ask for, and `invalid_token` when a token was sent and refused.
+ */
+function bearerChallenge(namespaceId: string, error: UnauthenticatedError): string {
+  const parameters: Record<string, string> = {
+    resource_metadata: protectedResourceMetadataUrl(namespaceId),
+    scope: `${MCP_SCOPES.read} ${MCP_SCOPES.write}`,
+  };
+  if (error instanceof InvalidTokenError) {
+    parameters.error = "invalid_token";
+    parameters.error_description = error.message;
+  }
+  return `Bearer ${Object.entries(parameters)
+    .map(([name, value]) => `${name}="${value.replace(/["\\]/g, "")}"`)
+    .join(", ")}`;
 }
 
 /**

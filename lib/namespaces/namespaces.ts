@@ -217,6 +217,11 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
       const key = await tx.apiKey.findFirst({ where: { id: input.api_key_id, orgId } });
       if (!key) throw notFound(`API key ${input.api_key_id}`);
       if (key.revokedAt) throw new InvalidError(`API key ${key.id} is revoked.`);
+      if (key.oauthClientId) {
+        throw new InvalidError(
+          `API key ${key.id} is a connected MCP client: it reaches only the namespace its person approved.`,
+        );
+      }
     } else {
       const member = await tx.membership.findFirst({ where: { orgId, userId: input.user_id } });
       if (!member) throw notFound(`User ${input.user_id}`);

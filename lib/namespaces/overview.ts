@@ -223,6 +223,8 @@ export async function grantCandidates(principal: Principal, namespaceId: string)
     prisma.apiKey.findMany({
       where: {
         orgId,
+        // A connected MCP client reaches only the namespace its person approved.
+        oauthClientId: null,
         revokedAt: null,
         OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
         grants: { none: { namespaceId: namespace.id } },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { publicUrl } from "@/lib/config";
+import { mcpEndpointUrl } from "@/lib/mcp/endpoint";
 import { identifier, name, text } from "@/lib/validation/strings";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
@@ -76,7 +76,7 @@ export function namespaceJson(row: {
     id: row.id,
     org_id: row.orgId,
     name: row.name,
-    mcp_endpoint_url: `${publicUrl()}/api/v1/mcp/${row.id}`,
+    mcp_endpoint_url: mcpEndpointUrl(row.id),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     description: row.description,

@@ -24,7 +24,20 @@ export function slugify(name: string): string {
 export const OrganizationSlug = identifier({ min: 1, max: 64 }).regex(/^[a-z0-9-]+$/, "must be an organization slug");
 
 /** Console paths that are not organizations (`/{org-slug}/…` shares the URL space with them). */
-const RESERVED_SLUGS = ["api", "account", "sign-in", "sign-up", "sign-out", "_next", "favicon.svg", "settings", "new"];
+const RESERVED_SLUGS = [
+  "api",
+  "account",
+  "sign-in",
+  "sign-up",
+  "sign-out",
+  "_next",
+  "favicon.svg",
+  "settings",
+  "new",
+  // The MCP clients' OAuth: the authorization server and the console's consent page.
+  "oauth",
+  "consent",
+];
 
 export async function createOrganization(name: string, actor: Actor) {
   const prisma = await db();

@@ -1,10 +1,15 @@
-// Calls the real route modules under app/api/v1 with real Request objects, as Next would.
+// Calls the real route modules under app (the API, the OAuth server and its metadata) with real Request
+// objects, as Next would.
 type RouteModule = Record<
   string,
   (request: Request, context: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>
 >;
 
-const modules = import.meta.glob<RouteModule>("/app/api/v1/**/route.ts");
+const modules = {
+  ...import.meta.glob<RouteModule>("/app/api/v1/**/route.ts"),
+  ...import.meta.glob<RouteModule>("/app/oauth/**/route.ts"),
+  ...import.meta.glob<RouteModule>("/app/.well-known/**/route.ts"),
+};
 
 interface Route {
   pattern: RegExp;
@@ -16,7 +21,7 @@ interface Route {
 const routes: Route[] = Object.entries(modules)
   .map(([file, load]) => {
     const segments = file
-      .replace(/^\/app\/api\/v1/, "")
+      .replace(/^\/app/, "")
       .replace(/\/route\.ts$/, "")
       .split("/")
       .filter(Boolean);
@@ -65,14 +70,14 @@ export interface CallOptions {
 
 /** Runs a Request through the route module its path selects, as Next would: the `fetch` of in-process clients. */
 export async function routeRequest(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname.replace(/^\/api\/v1/, "");
+  const path = new URL(request.url).pathname;
   const route = routes.find((r) => r.pattern.test(path));
   if (!route) throw new Error(`No route file matches ${path}`);
   const match = route.pattern.exec(path)!;
   const params = Object.fromEntries(
     route.names.map((name, i) => {
       const value = match[i + 1];
-      const catchAll = /\(\.[+*]\)\)?\??$/.test(route.pattern.source) && i === route.names.length - 1;
+      const catchAll = /\(\.[+*]\)\)?\??\$$/.test(route.pattern.source) && i === route.names.length - 1;
       return [name, catchAll ? (value ? value.split("/") : undefined) : decodeURIComponent(value)];
     }),
   );

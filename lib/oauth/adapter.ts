@@ -1,0 +1,120 @@
+import { createHmac } from "node:crypto";
+import type { Adapter, AdapterPayload } from "oidc-provider";
+import { decrypt, encrypt } from "@/lib/crypto/encryption";
+import { db } from "@/lib/db";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { serverSecret } from "@/lib/secrets";
+
+/**
+ * oidc-provider's storage (its Adapter interface) in the gateway's database, the embedded one or PostgreSQL
+ * alike, so that several instances share one authorization server and a restart keeps every connection.
+ * - Ids are bearer values for most models (an access token's id is the token itself; a session's is its
+ *   cookie): every id is stored as an HMAC under KEY_PEPPER, like API keys' secrets, and the payload's copy
+ *   of it (`jti`) is dropped and put back from the id the caller already holds.
+ * - A dynamically registered client's secret is encrypted at rest (public clients, the usual for MCP, have
+ *   none).
+ * - Expired rows are never returned; `sweepExpiredOauthRecords` deletes them.
+ */
+export class DatabaseAdapter implements Adapter {
+  constructor(private readonly model: string) {}
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    const prisma = await db();
+    const key = { model: this.model, id: recordId(id) };
+    const row = {
+      payload: storedPayload(this.model, id, payload) as Prisma.InputJsonValue,
+      // A grant is found by its own id too: revoking a connection deletes the grant and its tokens at once.
+      grantId: (this.model === "Grant" ? id : payload.grantId) ?? null,
+      uid: payload.uid ?? null,
+      expiresAt: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+    };
+    await prisma.oauthRecord.upsert({ where: { model_id: key }, create: { ...key, ...row }, update: row });
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    const prisma = await db();
+    const row = await prisma.oauthRecord.findFirst({
+      where: { model: this.model, id: recordId(id), ...unexpired() },
+    });
+    return row ? restoredPayload(this.model, id, row) : undefined;
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    const prisma = await db();
+    const row = await prisma.oauthRecord.findFirst({ where: { model: this.model, uid, ...unexpired() } });
+    if (!row) return undefined;
+    const payload = row.payload as AdapterPayload;
+    // Only sessions are found by uid, and a session's id is its cookie: the caller gets it back to use as such.
+    return payload.jti ? restoredPayload(this.model, payload.jti, row) : undefined;
+  }
+
+  async findByUserCode(): Promise<AdapterPayload | undefined> {
+    // The device flow is not enabled: nothing is stored by user code.
+    return undefined;
+  }
+
+  async consume(id: string): Promise<void> {
+    const prisma = await db();
+    await prisma.oauthRecord.updateMany({
+      where: { model: this.model, id: recordId(id) },
+      data: { consumedAt: new Date() },
+    });
+  }
+
+  async destroy(id: string): Promise<void> {
+    const prisma = await db();
+    await prisma.oauthRecord.deleteMany({ where: { model: this.model, id: recordId(id) } });
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    const prisma = await db();
+    await prisma.oauthRecord.deleteMany({ where: { model: this.model, grantId } });
+  }
+}
+
+/** Deletes the authorization server's expired rows (codes, tokens, interactions, sessions, grants). */
+export async function sweepExpiredOauthRecords(now = new Date()): Promise<number> {
+  const prisma = await db();
+  const { count } = await prisma.oauthRecord.deleteMany({ where: { expiresAt: { lte: now } } });
+  return count;
+}
+
+function recordId(id: string): string {
+  return createHmac("sha256", serverSecret("KEY_PEPPER")).update(`oauth:${id}`).digest("hex");
+}
+
+function unexpired() {
+  return { OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }] };
+}
+
+/**
+ * What is stored of a payload: without its `jti` (the id in clear), and a client's secret encrypted. A
+ * session keeps its `jti` — found by uid (findByUid), its id is otherwise unknown — but a session's cookie
+ * lives as long as the interaction that made it (oauthProvider's Session TTL) and grants nothing alone.
+ */
+function storedPayload(model: string, id: string, payload: AdapterPayload): AdapterPayload {
+  const { jti, ...rest } = payload;
+  const stored: AdapterPayload = model === "Session" ? { ...rest, jti } : rest;
+  if (model === "Client" && typeof payload.client_secret === "string") {
+    stored.client_secret = encrypt(payload.client_secret, clientSecretContext(id));
+  }
+  return stored;
+}
+
+function restoredPayload(
+  model: string,
+  id: string,
+  row: { payload: unknown; consumedAt: Date | null },
+): AdapterPayload {
+  const payload = { ...(row.payload as AdapterPayload) };
+  if (model !== "Client") payload.jti = id;
+  if (model === "Client" && typeof payload.client_secret === "string") {
+    payload.client_secret = decrypt(payload.client_secret, clientSecretContext(id));
+  }
+  if (row.consumedAt) payload.consumed = Math.floor(row.consumedAt.getTime() / 1000);
+  return payload;
+}
+
+function clientSecretContext(clientId: string) {
+  return `oauth-client-secret:${clientId}`;
+}

@@ -1,0 +1,178 @@
+import { createHmac, generateKeyPairSync } from "node:crypto";
+import Provider, { errors, interactionPolicy, type Configuration, type KoaContextWithOIDC } from "oidc-provider";
+import { publicUrl } from "@/lib/config";
+import { db } from "@/lib/db";
+import { serverSecret } from "@/lib/secrets";
+import { DatabaseAdapter } from "./adapter";
+import { namespaceIdOfResource } from "@/lib/mcp/endpoint";
+
+/** The OAuth scopes of an MCP endpoint: what a connection may do in its one namespace. */
+export const MCP_SCOPES = { read: "mcp:read", write: "mcp:write" } as const;
+export const ACCESS_TOKEN_TTL_SECONDS = 3600;
+const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+const GRANT_TTL_SECONDS = 365 * 24 * 3600;
+// The person approves every connection on the console page; the provider's own session only carries them
+// from that page back to the authorization request.
+const INTERACTION_TTL_SECONDS = 10 * 60;
+
+/** Where the authorization server's endpoints are (oidc-provider serves them; app/oauth routes to it). */
+export const OAUTH_ROUTES = {
+  authorization: "/oauth/authorize",
+  token: "/oauth/token",
+  registration: "/oauth/register",
+  revocation: "/oauth/revoke",
+  jwks: "/oauth/jwks",
+} as const;
+
+/** The consent page (app/consent/[uid]): where the provider sends the person to approve a connection. */
+export function consentPath(uid: string) {
+  return `/consent/${uid}`;
+}
+
+/** The authorization server's issuer: the gateway's public origin. */
+export function oauthIssuer() {
+  return new URL(publicUrl()).origin;
+}
+
+const holder = globalThis as typeof globalThis & { __memgwOauthProvider?: Provider };
+
+/**
+ * The gateway's OAuth 2.1 authorization server for MCP clients, built on oidc-provider (certified) and
+ * kept in the database (DatabaseAdapter). What it allows:
+ * - dynamic client registration (RFC 7591), open as MCP clients need it; public clients (no secret) included;
+ * - the authorization code grant with PKCE S256 only, then refresh tokens that rotate on every use (a
+ *   refresh token used twice revokes the whole grant: oidc-provider's reuse detection);
+ * - a `resource` (RFC 8707) that must be one namespace's MCP endpoint: the token's audience is that
+ *   endpoint and nothing else; access tokens are opaque, stored hashed, valid one hour;
+ * - revocation (RFC 7009); no OpenID Connect sign-in (no `openid` scope, no ID tokens, no userinfo).
+ * Every authorization goes through the console's consent page, which signs the person in as usual.
+ */
+export function oauthProvider(): Provider {
+  holder.__memgwOauthProvider ??= createProvider();
+  return holder.__memgwOauthProvider;
+}
+
+function createProvider(): Provider {
+  const { Check } = interactionPolicy;
+  const policy = interactionPolicy.base();
+  // Approval is per connection (the client, the namespace, the permissions) and never carried over from an
+  // earlier one: the console page runs on every authorization request, signs the person in and records the
+  // grant in one step. The permissions chosen there may be fewer than the client asked for, which
+  // oidc-provider's own consent checks would ask about again: they are replaced by this one.
+  policy.get("consent")!.checks.clear();
+  policy
+    .get("login")!
+    .checks.add(
+      new Check("connection_not_approved", "the person approves each connection in the console", (ctx) =>
+        ctx.oidc.result?.connection ? Check.NO_NEED_TO_PROMPT : Check.REQUEST_PROMPT,
+      ),
+    );
+  const configuration: Configuration = {
+    adapter: DatabaseAdapter,
+    clients: [],
+    routes: OAUTH_ROUTES,
+    scopes: [MCP_SCOPES.read, MCP_SCOPES.write],
+    claims: {},
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    clientDefaults: {
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+      id_token_signed_response_alg: "ES256",
+    },
+    enabledJWA: { idTokenSigningAlgValues: ["ES256"] },
+    features: {
+      devInteractions: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      userinfo: { enabled: false },
+      // Not for MCP clients: no pushed requests, no sign-out of relying parties, bearer tokens only (the MCP
+      // endpoint does not check DPoP proofs, so it must not issue DPoP-bound tokens).
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      dPoP: { enabled: false },
+      resourceIndicators: {
+        enabled: true,
+        // A client must name the namespace endpoint it connects to: there is no default namespace.
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo(_ctx, resource) {
+          if (!namespaceIdOfResource(resource)) {
+            throw new errors.InvalidTarget("the resource must be a namespace's MCP endpoint of this gateway");
+          }
+          return {
+            scope: `${MCP_SCOPES.read} ${MCP_SCOPES.write}`,
+            audience: resource,
+            accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+            accessTokenFormat: "opaque",
+          };
+        },
+      },
+    },
+    interactions: {
+      policy,
+      url: (_ctx, interaction) => consentPath(interaction.uid),
+    },
+    async findAccount(_ctx, accountId) {
+      const prisma = await db();
+      const user = await prisma.user.findUnique({ where: { id: accountId }, select: { id: true } });
+      return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
+    rotateRefreshToken: true,
+    // Tokens live by their own lifetimes and the connection, not by the provider's short browser session.
+    expiresWithSession: async () => false,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Grant: GRANT_TTL_SECONDS,
+      Interaction: INTERACTION_TTL_SECONDS,
+      Session: INTERACTION_TTL_SECONDS,
+    },
+    cookies: { keys: [derivedSecret("oauth-cookies")] },
+    // MCP clients that run in a browser (the MCP Inspector) call the token and registration endpoints.
+    clientBasedCORS: () => true,
+    // No ID token is ever issued (there is no `openid` scope): this key only fills the provider's JWKS.
+    jwks: { keys: [signingKey()] },
+    renderError: async (ctx, out) => {
+      ctx.type = "html";
+      ctx.body = errorPage(out.error, out.error_description);
+    },
+  };
+  const provider = new Provider(oauthIssuer(), configuration);
+  provider.on("server_error", (_ctx: KoaContextWithOIDC, error: Error) => {
+    console.error("[memgw] OAuth server error:", error);
+  });
+  // The provider revokes a grant when a refresh token is used twice (the chain is presumed stolen) or the
+  // client revokes its refresh token: the connection's key ends with it. Imported here, not at the top:
+  // the connections module builds on this one.
+  provider.on("grant.revoked", (ctx: KoaContextWithOIDC, grantId: string) => {
+    const reason = ctx.oidc.route === "token" ? "a refresh token was used twice" : "the client revoked its token";
+    void import("./connections")
+      .then(({ endConnectionOfGrant }) => endConnectionOfGrant(grantId, reason))
+      .catch((error) => console.error("[memgw] could not end the connection of a revoked grant:", error));
+  });
+  return provider;
+}
+
+function derivedSecret(label: string) {
+  return createHmac("sha256", serverSecret("NEXTAUTH_SECRET")).update(label).digest("base64url");
+}
+
+function signingKey() {
+  const { privateKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
+  return { ...privateKey.export({ format: "jwk" }), kid: "memgw-oauth", use: "sig", alg: "ES256" };
+}
+
+function errorPage(error: string, description?: string) {
+  const escape = (text: string) =>
+    text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  return (
+    `<!doctype html><html><head><meta charset="utf-8"><title>Cannot connect</title></head>` +
+    `<body style="font-family:system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem">` +
+    `<h1>This client cannot connect</h1><p>${escape(description ?? error)}</p>` +
+    `<p style="color:#64748b">OAuth error: <code>${escape(error)}</code></p></body></html>`
+  );
+}

@@ -1,0 +1,403 @@
+// OAuth 2.1 for MCP clients: the official SDK client, with its OAuth client provider, discovers the
+// gateway's authorization server from a 401, registers, is approved on the consent step (the domain
+// function the console page calls, with the browser's cookies) and calls tools with its token.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from "@modelcontextprotocol/sdk/shared/auth.js";
+import { afterEach, expect, test, vi } from "vitest";
+import { memberPrincipal } from "@/lib/auth/principal";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { db } from "@/lib/db";
+import type { Role } from "@/lib/generated/prisma/enums";
+import { approveConnection, denyConnection, listConnections, revokeConnection } from "@/lib/oauth/connections";
+import { addMember, removeMember } from "@/lib/orgs/members";
+import { createUser } from "@/lib/orgs/users";
+import { api, routeRequest } from "./helpers/api";
+import { createNamespace, createTenant } from "./helpers/fixtures";
+
+const ORIGIN = "http://gateway.test";
+const REDIRECT_URI = "http://localhost:8976/callback";
+const fetchRoute = (input: string | URL | Request, init?: RequestInit) => routeRequest(new Request(input, init));
+
+const clients: Client[] = [];
+afterEach(async () => {
+  vi.useRealTimers();
+  await Promise.all(clients.splice(0).map((client) => client.close()));
+});
+
+/** The SDK's OAuthClientProvider, in memory: what an MCP client keeps between runs. */
+class MemoryOAuthProvider implements OAuthClientProvider {
+  client?: OAuthClientInformationMixed;
+  savedTokens?: OAuthTokens;
+  verifier = "";
+  authorizationUrl?: URL;
+  readonly redirectUrl = REDIRECT_URI;
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: "Test Agent",
+      redirect_uris: [REDIRECT_URI],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      token_endpoint_auth_method: "none",
+    };
+  }
+  clientInformation() {
+    return this.client;
+  }
+  saveClientInformation(information: OAuthClientInformationMixed) {
+    this.client = information;
+  }
+  tokens() {
+    return this.savedTokens;
+  }
+  saveTokens(tokens: OAuthTokens) {
+    this.savedTokens = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+/** A browser's cookies for the gateway (paths ignored: every cookie goes with every request). */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+  get cookieHeader() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+  }
+  async get(url: string): Promise<Response> {
+    const response = await routeRequest(new Request(new URL(url, ORIGIN), { headers: { cookie: this.cookieHeader } }));
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair, ...attributes] = cookie.split(";");
+      const [name, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
+      const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0/i.test(a.trim()));
+      if (expired) this.cookies.delete(name.trim());
+      else this.cookies.set(name.trim(), value);
+    }
+    return response;
+  }
+}
+
+async function newMember(orgId: string, role: Role = "member") {
+  const user = await createUser({ email: `person-${Math.random().toString(36).slice(2)}@example.com` });
+  const membership = await addMember({ orgId, userId: user.id, role }, SYSTEM_ACTOR);
+  return { user, member: memberPrincipal(membership) };
+}
+
+async function setUp(role: Role = "admin") {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const { user, member } = await newMember(org.id, role);
+  return { org, key, ns, user, member };
+}
+
+function endpointOf(namespaceId: string) {
+  return `${ORIGIN}/api/v1/mcp/${namespaceId}`;
+}
+
+/** The SDK client's first connection: a 401, then discovery and registration, ending at the authorization URL. */
+async function startAuthorization(namespaceId: string, oauth = new MemoryOAuthProvider()) {
+  const transport = new StreamableHTTPClientTransport(new URL(endpointOf(namespaceId)), {
+    authProvider: oauth,
+    fetch: fetchRoute,
+  });
+  await expect(new Client({ name: "test-agent", version: "1.0.0" }).connect(transport)).rejects.toBeInstanceOf(
+    UnauthorizedError,
+  );
+  expect(oauth.authorizationUrl).toBeDefined();
+  return { oauth, transport };
+}
+
+/** The browser opens the authorization URL and lands on the console's consent page. */
+async function openConsent(authorizationUrl: URL, browser = new Browser()) {
+  const response = await browser.get(authorizationUrl.toString());
+  expect(response.status).toBe(303);
+  const location = response.headers.get("location")!;
+  const uid = /^\/consent\/([\w-]+)$/.exec(location)?.[1];
+  expect(uid, location).toBeDefined();
+  return { browser, uid: uid! };
+}
+
+/** The whole first connection, approved with `access`: returns a connected SDK client and its provider. */
+async function connect(
+  namespaceId: string,
+  member: ReturnType<typeof memberPrincipal>,
+  access: ("read" | "write")[] = ["read", "write"],
+) {
+  const { oauth, transport } = await startAuthorization(namespaceId);
+  const { browser, uid } = await openConsent(oauth.authorizationUrl!);
+  const next = await approveConnection({ uid, member, access, cookieHeader: browser.cookieHeader });
+  const callback = await browser.get(next);
+  expect(callback.status).toBe(303);
+  const redirect = new URL(callback.headers.get("location")!);
+  expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
+  expect(redirect.searchParams.get("iss")).toBe(ORIGIN);
+  await transport.finishAuth(redirect.searchParams.get("code")!);
+  const client = await sdkClient(namespaceId, oauth);
+  return { client, oauth };
+}
+
+async function sdkClient(namespaceId: string, oauth: MemoryOAuthProvider) {
+  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(endpointOf(namespaceId)), { authProvider: oauth, fetch: fetchRoute }),
+  );
+  clients.push(client);
+  return client;
+}
+
+function textOf(result: Awaited<ReturnType<Client["callTool"]>>) {
+  return (result.content as { text: string }[]).map((c) => c.text).join("");
+}
+
+/** A raw MCP request with a bearer token, as any client would send it. */
+async function mcpCall(namespaceId: string, token: string) {
+  return routeRequest(
+    new Request(endpointOf(namespaceId), {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    }),
+  );
+}
+
+async function tokenRequest(body: Record<string, string>) {
+  return routeRequest(
+    new Request(`${ORIGIN}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(body).toString(),
+    }),
+  );
+}
+
+test("a 401 from the MCP endpoint names its resource metadata, which names the gateway's authorization server", async () => {
+  const { ns } = await setUp();
+  const anonymous = await routeRequest(
+    new Request(endpointOf(ns.id), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
+  );
+  expect(anonymous.status).toBe(401);
+  const metadataUrl = `${ORIGIN}/.well-known/oauth-protected-resource/api/v1/mcp/${ns.id}`;
+  expect(anonymous.headers.get("www-authenticate")).toBe(
+    `Bearer resource_metadata="${metadataUrl}", scope="mcp:read mcp:write"`,
+  );
+  const badToken = await mcpCall(ns.id, "not-a-token");
+  expect(badToken.status).toBe(401);
+  expect(badToken.headers.get("www-authenticate")).toBe(
+    `Bearer resource_metadata="${metadataUrl}", scope="mcp:read mcp:write", error="invalid_token", ` +
+      `error_description="The access token is invalid, expired or revoked."`,
+  );
+
+  // RFC 9728, field by field.
+  const resource = await routeRequest(new Request(metadataUrl));
+  expect(resource.status).toBe(200);
+  expect(await resource.json()).toEqual({
+    resource: endpointOf(ns.id),
+    authorization_servers: [ORIGIN],
+    scopes_supported: ["mcp:read", "mcp:write"],
+    bearer_methods_supported: ["header"],
+    resource_name: "Memory Gateway MCP endpoint",
+  });
+  const notAnEndpoint = await routeRequest(new Request(`${ORIGIN}/.well-known/oauth-protected-resource/api/v1/ask`));
+  expect(notAnEndpoint.status).toBe(404);
+
+  // RFC 8414: what an MCP client reads of it.
+  const server = await routeRequest(new Request(`${ORIGIN}/.well-known/oauth-authorization-server`));
+  expect(server.status).toBe(200);
+  const metadata = await server.json();
+  expect(metadata).toMatchObject({
+    issuer: ORIGIN,
+    authorization_endpoint: `${ORIGIN}/oauth/authorize`,
+    token_endpoint: `${ORIGIN}/oauth/token`,
+    registration_endpoint: `${ORIGIN}/oauth/register`,
+    revocation_endpoint: `${ORIGIN}/oauth/revoke`,
+    response_types_supported: ["code"],
+    code_challenge_methods_supported: ["S256"],
+    authorization_response_iss_parameter_supported: true,
+  });
+  expect(metadata.scopes_supported).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
+  // Nothing MCP clients do not use: no pushed requests, no sign-out endpoint, no DPoP.
+  expect(metadata.pushed_authorization_request_endpoint).toBeUndefined();
+  expect(metadata.end_session_endpoint).toBeUndefined();
+  expect(metadata.dpop_signing_alg_values_supported).toBeUndefined();
+  expect(metadata.grant_types_supported).toEqual(expect.arrayContaining(["authorization_code", "refresh_token"]));
+  expect(metadata.grant_types_supported).not.toContain("implicit");
+  expect(metadata.token_endpoint_auth_methods_supported).toContain("none");
+  expect(metadata.userinfo_endpoint).toBeUndefined();
+});
+
+test("the SDK client connects with nothing but the URL: registration, consent, recall and remember as the person", async () => {
+  const { org, key, ns, user, member } = await setUp();
+  const { client, oauth } = await connect(ns.id, member);
+  expect(oauth.savedTokens).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+  expect(oauth.savedTokens?.refresh_token).toBeTruthy();
+  expect(oauth.savedTokens?.scope).toBe("mcp:read mcp:write");
+
+  const remembered = await client.callTool({ name: "remember", arguments: { content: "Prefers answers in French" } });
+  expect(remembered.isError).toBeFalsy();
+  const recalled = await client.callTool({ name: "recall", arguments: { query: "which language for answers?" } });
+  expect(recalled.isError).toBeFalsy();
+  expect(textOf(recalled)).toContain("Prefers answers in French");
+
+  // The person's identity is the default one; the API key sees the memory with it.
+  const stored = await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "language" } });
+  expect(stored.body.data[0]).toMatchObject({ content: "Prefers answers in French", identity_id: user.id });
+
+  // The activity log and the audit log name the client; the console lists the connection.
+  const prisma = await db();
+  const connection = await prisma.apiKey.findFirstOrThrow({ where: { orgId: org.id, oauthClientId: { not: null } } });
+  expect(connection).toMatchObject({
+    name: "Test Agent",
+    createdById: user.id,
+    permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE"],
+  });
+  const activity = await prisma.activityLog.findMany({ where: { orgId: org.id, apiKeyId: connection.id } });
+  expect(activity.map((row) => row.operation).sort()).toEqual(["recall", "remember"]);
+  const audit = await prisma.auditLog.findFirst({ where: { orgId: org.id, action: "mcp_client.connect" } });
+  expect(audit).toMatchObject({ actorType: "user", actorId: user.id, targetId: connection.id });
+  expect(await listConnections(org.id, { userId: user.id })).toEqual([
+    expect.objectContaining({
+      id: connection.id,
+      clientName: "Test Agent",
+      namespace: { id: ns.id, name: ns.name },
+      access: ["read", "write"],
+      connectedBy: user.email,
+    }),
+  ]);
+  // Not an API key of the keys page.
+  const keys = await api("GET", "/namespaces", { key });
+  expect(keys.status).toBe(200);
+
+  // Stored hashed: no token, refresh token or code appears in the database.
+  const rows = await prisma.oauthRecord.findMany();
+  const dump = JSON.stringify(rows);
+  expect(dump).not.toContain(oauth.savedTokens!.access_token);
+  expect(dump).not.toContain(oauth.savedTokens!.refresh_token!);
+});
+
+test("a read-only approval cannot remember; a token for one namespace is refused on another's endpoint", async () => {
+  const { key, ns, member } = await setUp("member");
+  // A member reaches the namespaces granted to them.
+  await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.userId } });
+  const { client, oauth } = await connect(ns.id, member, ["read"]);
+  expect(oauth.savedTokens?.scope).toBe("mcp:read");
+  const remembered = await client.callTool({ name: "remember", arguments: { content: "should not be stored" } });
+  expect(remembered.isError).toBe(true);
+  expect(textOf(remembered)).toContain("FORBIDDEN");
+  expect((await client.callTool({ name: "recall", arguments: { query: "anything" } })).isError).toBeFalsy();
+
+  const other = await createNamespace(key);
+  const elsewhere = await mcpCall(other.id, oauth.savedTokens!.access_token);
+  expect(elsewhere.status).toBe(401);
+  expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
+  expect(elsewhere.headers.get("www-authenticate")).toContain("issued for another MCP endpoint");
+});
+
+test("the consent step gives no more than the person's access, only in the browser that started it", async () => {
+  const { org, key, ns } = await setUp();
+  const { member: outsider } = await newMember(org.id, "member"); // not granted this namespace
+  const { oauth } = await startAuthorization(ns.id);
+  const { browser, uid } = await openConsent(oauth.authorizationUrl!);
+  await expect(
+    approveConnection({ uid, member: outsider, access: ["read"], cookieHeader: browser.cookieHeader }),
+  ).rejects.toMatchObject({ name: "NotFoundError" });
+
+  // Another browser (a consent link sent to someone else) cannot answer it.
+  const { member: admin } = await newMember(org.id, "admin");
+  await expect(approveConnection({ uid, member: admin, access: ["read"], cookieHeader: "" })).rejects.toThrow(
+    /started in another browser/,
+  );
+  // Denied: the client is told access_denied, and nothing was connected.
+  const next = await denyConnection(uid, browser.cookieHeader);
+  const callback = await browser.get(next);
+  const redirect = new URL(callback.headers.get("location")!);
+  expect(redirect.searchParams.get("error")).toBe("access_denied");
+  expect(await listConnections(org.id)).toEqual([]);
+  await expect(denyConnection(uid, browser.cookieHeader)).rejects.toThrow(/expired or was already answered/);
+  void key;
+});
+
+test("authorization requests need PKCE S256 and a namespace endpoint of this gateway as resource", async () => {
+  const { ns } = await setUp();
+  const oauth = new MemoryOAuthProvider();
+  await startAuthorization(ns.id, oauth);
+  const clientId = oauth.client!.client_id;
+  const authorize = (params: Record<string, string>) =>
+    new Browser().get(
+      `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: "code", scope: "mcp:read", state: "s", ...params })}`,
+    );
+  const withoutPkce = await authorize({ resource: endpointOf(ns.id) });
+  expect(new URL(withoutPkce.headers.get("location")!).searchParams.get("error_description")).toMatch(/PKCE/);
+  const plain = await authorize({
+    resource: endpointOf(ns.id),
+    code_challenge: "x".repeat(43),
+    code_challenge_method: "plain",
+  });
+  expect(new URL(plain.headers.get("location")!).searchParams.get("error")).toBe("invalid_request");
+  const pkce = { code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+  const foreign = await authorize({ resource: "https://attacker.example/api/v1/mcp/ns_1", ...pkce });
+  expect(new URL(foreign.headers.get("location")!).searchParams.get("error")).toBe("invalid_target");
+});
+
+test("revoked in the console, or the person removed from the organization: the next request is a 401", async () => {
+  const { org, ns, member } = await setUp();
+  const first = await connect(ns.id, member);
+  const [connection] = await listConnections(org.id);
+  await revokeConnection(member, connection.id);
+  expect((await mcpCall(ns.id, first.oauth.savedTokens!.access_token)).status).toBe(401);
+  expect(await listConnections(org.id)).toEqual([]);
+  // The refresh token died with it.
+  const refreshed = await tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: first.oauth.savedTokens!.refresh_token!,
+    client_id: first.oauth.client!.client_id,
+  });
+  expect(refreshed.status).toBe(400);
+
+  const second = await connect(ns.id, member);
+  expect((await mcpCall(ns.id, second.oauth.savedTokens!.access_token)).status).toBe(200);
+  await removeMember({ orgId: org.id, userId: member.userId, byRole: "owner" }, SYSTEM_ACTOR);
+  expect((await mcpCall(ns.id, second.oauth.savedTokens!.access_token)).status).toBe(401);
+});
+
+test("past its hour a token is refused; its refresh token works once, and a replay revokes the chain", async () => {
+  const { ns, member } = await setUp();
+  const { oauth } = await connect(ns.id, member);
+  const tokens = oauth.savedTokens!;
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now() + 3601 * 1000);
+  expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(401);
+
+  const refresh = {
+    grant_type: "refresh_token",
+    refresh_token: tokens.refresh_token!,
+    client_id: oauth.client!.client_id,
+  };
+  const first = await tokenRequest(refresh);
+  expect(first.status).toBe(200);
+  const rotated = await first.json();
+  expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
+  expect((await mcpCall(ns.id, rotated.access_token)).status).toBe(200);
+
+  const replay = await tokenRequest(refresh);
+  expect(replay.status).toBe(400);
+  expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
+  // The whole chain is dead: the new access token and the rotated refresh token too.
+  expect((await mcpCall(ns.id, rotated.access_token)).status).toBe(401);
+  const afterReplay = await tokenRequest({ ...refresh, refresh_token: rotated.refresh_token });
+  expect(afterReplay.status).toBe(400);
+});
