@@ -185,7 +185,7 @@ async function tokenRequest(body: Record<string, string>) {
   );
 }
 
-test("a 401 from the MCP endpoint names its resource metadata, which names the gateway's authorization server", async () => {
+test("a 401 from the MCP endpoint names its resource metadata, naming the gateway's authorization server", async () => {
   const { ns } = await setUp();
   const anonymous = await routeRequest(
     new Request(endpointOf(ns.id), { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }),
@@ -240,7 +240,7 @@ test("a 401 from the MCP endpoint names its resource metadata, which names the g
   expect(metadata.userinfo_endpoint).toBeUndefined();
 });
 
-test("the SDK client connects with nothing but the URL: registration, consent, recall and remember as the person", async () => {
+test("the SDK client connects with the URL alone, is approved, recalls and remembers as the person", async () => {
   const { org, key, ns, user, member } = await setUp();
   const { client, oauth } = await connect(ns.id, member);
   expect(oauth.savedTokens).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
@@ -336,10 +336,9 @@ test("authorization requests need PKCE S256 and a namespace endpoint of this gat
   const oauth = new MemoryOAuthProvider();
   await startAuthorization(ns.id, oauth);
   const clientId = oauth.client!.client_id;
+  const request = { client_id: clientId, redirect_uri: REDIRECT_URI, response_type: "code", scope: "mcp:read" };
   const authorize = (params: Record<string, string>) =>
-    new Browser().get(
-      `/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: REDIRECT_URI, response_type: "code", scope: "mcp:read", state: "s", ...params })}`,
-    );
+    new Browser().get(`/oauth/authorize?${new URLSearchParams({ ...request, state: "s", ...params })}`);
   const withoutPkce = await authorize({ resource: endpointOf(ns.id) });
   expect(new URL(withoutPkce.headers.get("location")!).searchParams.get("error_description")).toMatch(/PKCE/);
   const plain = await authorize({

@@ -32,6 +32,7 @@ const ELEMENTS = [
   ["lib/audit", "domain"],
   ["lib/operations", "domain"],
   ["lib/integrations", "domain"],
+  ["lib/oauth", "domain"],
 
   ["lib/http", "platform"],
   ["lib/errors", "platform"],

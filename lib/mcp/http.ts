@@ -9,7 +9,7 @@ import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { authenticateAccessToken, InvalidTokenError } from "@/lib/oauth/connections";
 import { MCP_SCOPES } from "@/lib/oauth/provider";
 import { McpPathParams } from "@/lib/operations/catalogue";
-import { protectedResourceMetadataUrl } from "./endpoint";
+import { protectedResourceMetadataUrl } from "@/lib/namespaces/mcp-endpoint";
 import { memoryMcpServer } from "./server";
 
 /**
@@ -58,7 +58,8 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
 }
 
 const UNAUTHORIZED_HINT =
-  "Send an API key as `Authorization: Bearer mgw_…`, or connect with OAuth (the endpoint's resource metadata says how).";
+  "Send an API key as `Authorization: Bearer mgw_…`, " +
+  "or connect with OAuth (the endpoint's resource metadata says how).";
 
 /** An API key (`mgw_…`) or an OAuth access token issued for this endpoint. */
 async function authenticateMcpRequest(authorization: string | null, namespaceId: string): Promise<ApiKeyPrincipal> {

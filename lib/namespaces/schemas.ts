@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { mcpEndpointUrl } from "@/lib/mcp/endpoint";
+import { mcpEndpointUrl } from "@/lib/namespaces/mcp-endpoint";
 import { identifier, name, text } from "@/lib/validation/strings";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");

@@ -1,12 +1,12 @@
 import { createApiKey, activeKey, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import type { Permission } from "@/lib/auth/permissions";
 import { actorOf, type MemberPrincipal } from "@/lib/auth/principal";
-import { recordAudit } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { ForbiddenError, InvalidError, notFound, UnauthenticatedError } from "@/lib/errors";
-import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/mcp/endpoint";
+import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { name as nameSchema } from "@/lib/validation/strings";
+import { endConnectionKeys } from "./ending";
 import { CollectedResponse, nodeRequest } from "./node-bridge";
 import { MCP_SCOPES, oauthIssuer, oauthProvider } from "./provider";
 
@@ -235,39 +235,6 @@ async function endConnections(member: MemberPrincipal, of: { clientId: string; n
     },
   });
   await endConnectionKeys(keys, actorOf(member), reason);
-}
-
-/**
- * The authorization server revoked a grant by itself (a refresh token used twice: the chain is presumed
- * stolen): the connection's key ends too.
- */
-export async function endConnectionOfGrant(grantId: string, reason: string) {
-  const prisma = await db();
-  const keys = await prisma.apiKey.findMany({ where: { oauthGrantId: grantId, revokedAt: null } });
-  await endConnectionKeys(keys, { type: "system" }, reason);
-}
-
-async function endConnectionKeys(
-  keys: { id: string; orgId: string; name: string; oauthGrantId: string | null }[],
-  actor: Parameters<typeof recordAudit>[1]["actor"],
-  reason: string,
-) {
-  if (keys.length === 0) return;
-  const prisma = await db();
-  await prisma.$transaction(async (tx) => {
-    for (const key of keys) {
-      await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
-      if (key.oauthGrantId) await tx.oauthRecord.deleteMany({ where: { grantId: key.oauthGrantId } });
-      await recordAudit(tx, {
-        orgId: key.orgId,
-        actor,
-        action: "mcp_client.revoke",
-        targetType: "api_key",
-        targetId: key.id,
-        details: { name: key.name, reason },
-      });
-    }
-  });
 }
 
 /** A client's self-declared name as people read it (the key's name, the activity log's actor). */

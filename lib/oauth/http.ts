@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBodyText } from "@/lib/http/body";
 import { toErrorResponse } from "@/lib/http/envelope";
-import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/mcp/endpoint";
+import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 import { runNodeHandler } from "./node-bridge";
 import { MCP_SCOPES, oauthIssuer, oauthProvider } from "./provider";
 

@@ -4,7 +4,8 @@ import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { serverSecret } from "@/lib/secrets";
 import { DatabaseAdapter } from "./adapter";
-import { namespaceIdOfResource } from "@/lib/mcp/endpoint";
+import { endConnectionOfGrant } from "./ending";
+import { namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 
 /** The OAuth scopes of an MCP endpoint: what a connection may do in its one namespace. */
 export const MCP_SCOPES = { read: "mcp:read", write: "mcp:write" } as const;
@@ -146,13 +147,12 @@ function createProvider(): Provider {
     console.error("[memgw] OAuth server error:", error);
   });
   // The provider revokes a grant when a refresh token is used twice (the chain is presumed stolen) or the
-  // client revokes its refresh token: the connection's key ends with it. Imported here, not at the top:
-  // the connections module builds on this one.
+  // client revokes its refresh token: the connection's key ends with it.
   provider.on("grant.revoked", (ctx: KoaContextWithOIDC, grantId: string) => {
     const reason = ctx.oidc.route === "token" ? "a refresh token was used twice" : "the client revoked its token";
-    void import("./connections")
-      .then(({ endConnectionOfGrant }) => endConnectionOfGrant(grantId, reason))
-      .catch((error) => console.error("[memgw] could not end the connection of a revoked grant:", error));
+    endConnectionOfGrant(grantId, reason).catch((error) =>
+      console.error("[memgw] could not end the connection of a revoked grant:", error),
+    );
   });
   return provider;
 }

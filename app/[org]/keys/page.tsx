@@ -1,8 +1,10 @@
 import { KeysPanel } from "@/components/keys-panel";
+import { McpClientsTable } from "@/components/mcp-clients-table";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { memberAccess } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
+import { listConnections } from "@/lib/oauth/connections";
 
 export default async function KeysPage(props: {
   params: Promise<{ org: string }>;
@@ -12,29 +14,44 @@ export default async function KeysPage(props: {
   if (!access) return null;
   const { membership } = access;
   const { scopes } = await props.searchParams;
-  const [keys, namespaces] = await Promise.all([
+  const admin = membership.role !== "member";
+  const [keys, namespaces, clients] = await Promise.all([
     listApiKeys(membership.orgId),
     namespacesForMember(membership.orgId, membership.userId, membership.role),
+    listConnections(membership.orgId, admin ? {} : { userId: membership.userId }),
   ]);
   // A member sees the names of the namespaces they may use only, also in other keys' grants.
   const visible = new Set(namespaces.map((ns) => ns.id));
   return (
-    <KeysPanel
-      orgSlug={membership.org.slug}
-      keys={keys.map((key) => ({
-        ...key,
-        namespaces: key.namespaces.filter((ns) => visible.has(ns.id)),
-        hiddenNamespaces: key.namespaces.filter((ns) => !visible.has(ns.id)).length,
-        createdAt: key.createdAt.toISOString(),
-        lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-        revokedAt: key.revokedAt?.toISOString() ?? null,
-      }))}
-      namespaces={namespaces}
-      allowedPermissions={[...ROLE_PERMISSIONS[membership.role]]}
-      canRevokeAll={membership.role !== "member"}
-      canCreateNamespace={membership.role !== "member"}
-      currentUserEmail={membership.user.email}
-      initialScopes={typeof scopes === "string" ? scopes.slice(0, 2000) : undefined}
-    />
+    <div className="space-y-8">
+      <KeysPanel
+        orgSlug={membership.org.slug}
+        keys={keys.map((key) => ({
+          ...key,
+          namespaces: key.namespaces.filter((ns) => visible.has(ns.id)),
+          hiddenNamespaces: key.namespaces.filter((ns) => !visible.has(ns.id)).length,
+          createdAt: key.createdAt.toISOString(),
+          lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
+          revokedAt: key.revokedAt?.toISOString() ?? null,
+        }))}
+        namespaces={namespaces}
+        allowedPermissions={[...ROLE_PERMISSIONS[membership.role]]}
+        canRevokeAll={membership.role !== "member"}
+        canCreateNamespace={membership.role !== "member"}
+        currentUserEmail={membership.user.email}
+        initialScopes={typeof scopes === "string" ? scopes.slice(0, 2000) : undefined}
+      />
+      <McpClientsTable
+        orgSlug={membership.org.slug}
+        wholeOrganization={admin}
+        clients={clients.map((client) => ({
+          ...client,
+          // A member sees the names of the namespaces they may use only.
+          namespace: client.namespace && visible.has(client.namespace.id) ? client.namespace : null,
+          connectedAt: client.connectedAt.toISOString(),
+          lastUsedAt: client.lastUsedAt?.toISOString() ?? null,
+        }))}
+      />
+    </div>
   );
 }

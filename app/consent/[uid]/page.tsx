@@ -1,0 +1,71 @@
+import { redirect } from "next/navigation";
+import { ConsentForm } from "@/components/consent-form";
+import { Notice } from "@/components/ui";
+import { consentMember } from "@/lib/console/consent";
+import { currentSession } from "@/lib/console/session";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Where an MCP client's authorization request sends the person (lib/oauth/provider.ts): signed in as usual,
+ * they see which client asks for which namespace, choose read or read and write (no more than their own
+ * access), and approve or deny.
+ */
+export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
+  const { uid } = await params;
+  const session = await currentSession();
+  if (!session) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/consent/${uid}`)}`);
+  const state = /^[\w-]{1,100}$/.test(uid) ? await consentMember(uid) : { problem: "There is no such request." };
+  return (
+    <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center px-6 py-12">
+      <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">Memory Gateway</p>
+      {"problem" in state ? (
+        <>
+          <h1 className="mt-2 text-2xl font-bold">Cannot connect this client</h1>
+          <div className="mt-6">
+            <Notice tone="error">{state.problem}</Notice>
+          </div>
+          <p className="mt-4 text-sm text-slate-600">
+            Signed in as {session.user?.email}.{" "}
+            <a className="text-indigo-600 underline" href="/">
+              Open the console
+            </a>
+          </p>
+        </>
+      ) : (
+        <>
+          <h1 className="mt-2 text-2xl font-bold" data-testid="consent-title">
+            Connect {state.pending.client.name} to {state.namespace.name}?
+          </h1>
+          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+            <div className="flex gap-2">
+              <dt className="w-32 shrink-0 text-slate-500">Client</dt>
+              <dd className="break-all font-medium">{state.pending.client.name}</dd>
+            </div>
+            <div className="flex gap-2">
+              <dt className="w-32 shrink-0 text-slate-500">Returns to</dt>
+              <dd className="break-all font-mono text-xs leading-5">{state.pending.client.redirectHost}</dd>
+            </div>
+            <div className="flex gap-2">
+              <dt className="w-32 shrink-0 text-slate-500">Namespace</dt>
+              <dd className="break-all font-medium">{state.namespace.name}</dd>
+            </div>
+            <div className="flex gap-2">
+              <dt className="w-32 shrink-0 text-slate-500">Organization</dt>
+              <dd className="break-all">{state.organization.name}</dd>
+            </div>
+            <div className="flex gap-2">
+              <dt className="w-32 shrink-0 text-slate-500">Signed in as</dt>
+              <dd className="break-all">{session.user?.email}</dd>
+            </div>
+          </dl>
+          <p className="mt-4 text-sm text-slate-600">
+            The client will act as you in this namespace only: what it remembers carries your identity, and the activity
+            log shows it by its name. You can revoke it at any time on the API keys page.
+          </p>
+          <ConsentForm uid={uid} allowed={state.allowed} />
+        </>
+      )}
+    </main>
+  );
+}
