@@ -61,13 +61,15 @@ export async function signOut(page: Page) {
   await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
 }
 
-/** Generates a key with the form's default permissions and dismisses its secret. */
+/** Generates a key with the form's default permissions, dismisses its secret and returns it. */
 export async function generateKey(page: Page, name: string) {
   if (!new URL(page.url()).pathname.endsWith("/keys")) await openPage(page, "API keys");
   await page.getByRole("button", { name: "Generate key" }).click();
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByRole("button", { name: "Generate", exact: true }).click();
+  const secret = (await page.getByTestId("new-key-secret").textContent())!;
   await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
+  return secret;
 }
 
 /** Opens a console page from the sidebar and waits for its heading. */
