@@ -3,45 +3,19 @@
 // person to the console's consent page (this browser), gets its tokens and calls `recall`. Then the person
 // revokes it on the API keys page and its next request is a 401.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { OAuthClientInformationMixed, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import { expect, test } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { expectNoSidewaysScroll, openPage, signInOnce, unique } from "./console";
-
-const REDIRECT_URI = "http://localhost:8976/callback";
-
-/** What an MCP client keeps of its OAuth state; the authorization URL is where it would open a browser. */
-class ClientState implements OAuthClientProvider {
-  information?: OAuthClientInformationMixed;
-  saved?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  readonly redirectUrl = REDIRECT_URI;
-  readonly clientMetadata = {
-    client_name: "E2E Desktop Agent",
-    redirect_uris: [REDIRECT_URI],
-    grant_types: ["authorization_code", "refresh_token"],
-    response_types: ["code"],
-    token_endpoint_auth_method: "none",
-  };
-  clientInformation = () => this.information;
-  saveClientInformation = (information: OAuthClientInformationMixed) => void (this.information = information);
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-}
+import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "../tests/helpers/oauth-client";
+import { expectNoSidewaysScroll, openPage, unique } from "./console";
 
 test("an MCP client connects with the endpoint URL alone: consent in the console, recall, then revoked", async ({
   page,
   request,
   baseURL,
 }) => {
-  // The bootstrap owner (playwright.config.ts) and a namespace made with the bootstrap key.
-  await signInOnce(page, "e2e@example.com", "an e2e password");
+  // A namespace of the bootstrap organization (playwright.config.ts), made with its key.
   const namespaceName = `travel-notes-${unique()}`;
   const created = await request.post("/api/v1/namespaces", {
     headers: { authorization: `Bearer ${E2E_API_KEY}` },
@@ -51,7 +25,7 @@ test("an MCP client connects with the endpoint URL alone: consent in the console
   expect(namespace.mcp_endpoint_url).toBe(`${baseURL}/api/v1/mcp/${namespace.id}`);
 
   // The client knows the URL only: its first request is a 401 that leads it to the authorization server.
-  const state = new ClientState();
+  const state = new MemoryOAuthClient("E2E Desktop Agent");
   const endpoint = new URL(namespace.mcp_endpoint_url);
   await expect(
     new Client({ name: "e2e-agent", version: "1.0.0" }).connect(
@@ -62,11 +36,16 @@ test("an MCP client connects with the endpoint URL alone: consent in the console
 
   // The browser: the consent page names the client and the namespace, and offers read or read and write.
   let callback: URL | undefined;
-  await page.route(`${REDIRECT_URI}**`, async (route) => {
+  await page.route(`${CLIENT_REDIRECT_URI}**`, async (route) => {
     callback = new URL(route.request().url());
     await route.fulfill({ contentType: "text/html", body: "<p>You can close this window.</p>" });
   });
+  // Signed out, the browser signs in first (the organization's sign-in policy applies) and comes back.
   await page.goto(state.authorizationUrl!.toString());
+  await expect(page).toHaveURL(/\/sign-in\?callbackUrl=%2Fconsent%2F/);
+  await page.getByLabel("Email").fill("e2e@example.com");
+  await page.getByLabel("Password").fill("an e2e password");
+  await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("consent-title")).toHaveText(`Connect E2E Desktop Agent to ${namespaceName}?`);
   await expect(page.getByText("localhost:8976")).toBeVisible();
   await expect(page.getByLabel(/^Read and write/)).toBeChecked();

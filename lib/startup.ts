@@ -15,6 +15,7 @@ import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { startExpirySweeps } from "@/lib/memory/expiry";
+import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
 import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -145,7 +146,9 @@ export async function startGateway(): Promise<void> {
       `  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`,
     );
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
-    stopActivityPruning = startActivityPruning(retentionDays);
+    stopActivityPruning = startActivityPruning(retentionDays, [
+      { name: "deleting expired OAuth codes, tokens and sessions", run: () => sweepExpiredOauthRecords() },
+    ]);
     // On the embedded database this process alone holds the data directory: a job left running was this
     // directory's previous process's (killed), so it is due again now. PostgreSQL waits for its lease to end.
     const resumed = databaseUrl() ? 0 : await requeueAbandonedJobs();

@@ -2,26 +2,22 @@
 // gateway's authorization server from a 401, registers, is approved on the consent step (the domain
 // function the console page calls, with the browser's cookies) and calls tools with its token.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { UnauthorizedError, type OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type {
-  OAuthClientInformationMixed,
-  OAuthClientMetadata,
-  OAuthTokens,
-} from "@modelcontextprotocol/sdk/shared/auth.js";
 import { afterEach, expect, test, vi } from "vitest";
 import { memberPrincipal } from "@/lib/auth/principal";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
 import { approveConnection, denyConnection, listConnections, revokeConnection } from "@/lib/oauth/connections";
 import { addMember, removeMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
+import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "./helpers/oauth-client";
 
 const ORIGIN = "http://gateway.test";
-const REDIRECT_URI = "http://localhost:8976/callback";
 const fetchRoute = (input: string | URL | Request, init?: RequestInit) => routeRequest(new Request(input, init));
 
 const clients: Client[] = [];
@@ -29,45 +25,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
-
-/** The SDK's OAuthClientProvider, in memory: what an MCP client keeps between runs. */
-class MemoryOAuthProvider implements OAuthClientProvider {
-  client?: OAuthClientInformationMixed;
-  savedTokens?: OAuthTokens;
-  verifier = "";
-  authorizationUrl?: URL;
-  readonly redirectUrl = REDIRECT_URI;
-  get clientMetadata(): OAuthClientMetadata {
-    return {
-      client_name: "Test Agent",
-      redirect_uris: [REDIRECT_URI],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    };
-  }
-  clientInformation() {
-    return this.client;
-  }
-  saveClientInformation(information: OAuthClientInformationMixed) {
-    this.client = information;
-  }
-  tokens() {
-    return this.savedTokens;
-  }
-  saveTokens(tokens: OAuthTokens) {
-    this.savedTokens = tokens;
-  }
-  redirectToAuthorization(url: URL) {
-    this.authorizationUrl = url;
-  }
-  saveCodeVerifier(verifier: string) {
-    this.verifier = verifier;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-}
 
 /** A browser's cookies for the gateway (paths ignored: every cookie goes with every request). */
 class Browser {
@@ -106,7 +63,7 @@ function endpointOf(namespaceId: string) {
 }
 
 /** The SDK client's first connection: a 401, then discovery and registration, ending at the authorization URL. */
-async function startAuthorization(namespaceId: string, oauth = new MemoryOAuthProvider()) {
+async function startAuthorization(namespaceId: string, oauth = new MemoryOAuthClient("Test Agent")) {
   const transport = new StreamableHTTPClientTransport(new URL(endpointOf(namespaceId)), {
     authProvider: oauth,
     fetch: fetchRoute,
@@ -140,14 +97,14 @@ async function connect(
   const callback = await browser.get(next);
   expect(callback.status).toBe(303);
   const redirect = new URL(callback.headers.get("location")!);
-  expect(`${redirect.origin}${redirect.pathname}`).toBe(REDIRECT_URI);
+  expect(`${redirect.origin}${redirect.pathname}`).toBe(CLIENT_REDIRECT_URI);
   expect(redirect.searchParams.get("iss")).toBe(ORIGIN);
   await transport.finishAuth(redirect.searchParams.get("code")!);
   const client = await sdkClient(namespaceId, oauth);
   return { client, oauth };
 }
 
-async function sdkClient(namespaceId: string, oauth: MemoryOAuthProvider) {
+async function sdkClient(namespaceId: string, oauth: MemoryOAuthClient) {
   const client = new Client({ name: "test-agent", version: "1.0.0" });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(endpointOf(namespaceId)), { authProvider: oauth, fetch: fetchRoute }),
@@ -243,9 +200,9 @@ test("a 401 from the MCP endpoint names its resource metadata, naming the gatewa
 test("the SDK client connects with the URL alone, is approved, recalls and remembers as the person", async () => {
   const { org, key, ns, user, member } = await setUp();
   const { client, oauth } = await connect(ns.id, member);
-  expect(oauth.savedTokens).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
-  expect(oauth.savedTokens?.refresh_token).toBeTruthy();
-  expect(oauth.savedTokens?.scope).toBe("mcp:read mcp:write");
+  expect(oauth.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+  expect(oauth.saved?.refresh_token).toBeTruthy();
+  expect(oauth.saved?.scope).toBe("mcp:read mcp:write");
 
   const remembered = await client.callTool({ name: "remember", arguments: { content: "Prefers answers in French" } });
   expect(remembered.isError).toBeFalsy();
@@ -285,8 +242,8 @@ test("the SDK client connects with the URL alone, is approved, recalls and remem
   // Stored hashed: no token, refresh token or code appears in the database.
   const rows = await prisma.oauthRecord.findMany();
   const dump = JSON.stringify(rows);
-  expect(dump).not.toContain(oauth.savedTokens!.access_token);
-  expect(dump).not.toContain(oauth.savedTokens!.refresh_token!);
+  expect(dump).not.toContain(oauth.saved!.access_token);
+  expect(dump).not.toContain(oauth.saved!.refresh_token!);
 });
 
 test("a read-only approval cannot remember; a token for one namespace is refused on another's endpoint", async () => {
@@ -294,14 +251,14 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   // A member reaches the namespaces granted to them.
   await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.userId } });
   const { client, oauth } = await connect(ns.id, member, ["read"]);
-  expect(oauth.savedTokens?.scope).toBe("mcp:read");
+  expect(oauth.saved?.scope).toBe("mcp:read");
   const remembered = await client.callTool({ name: "remember", arguments: { content: "should not be stored" } });
   expect(remembered.isError).toBe(true);
   expect(textOf(remembered)).toContain("FORBIDDEN");
   expect((await client.callTool({ name: "recall", arguments: { query: "anything" } })).isError).toBeFalsy();
 
   const other = await createNamespace(key);
-  const elsewhere = await mcpCall(other.id, oauth.savedTokens!.access_token);
+  const elsewhere = await mcpCall(other.id, oauth.saved!.access_token);
   expect(elsewhere.status).toBe(401);
   expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
   expect(elsewhere.headers.get("www-authenticate")).toContain("issued for another MCP endpoint");
@@ -333,10 +290,10 @@ test("the consent step gives no more than the person's access, only in the brows
 
 test("authorization requests need PKCE S256 and a namespace endpoint of this gateway as resource", async () => {
   const { ns } = await setUp();
-  const oauth = new MemoryOAuthProvider();
+  const oauth = new MemoryOAuthClient("Test Agent");
   await startAuthorization(ns.id, oauth);
-  const clientId = oauth.client!.client_id;
-  const request = { client_id: clientId, redirect_uri: REDIRECT_URI, response_type: "code", scope: "mcp:read" };
+  const clientId = oauth.information!.client_id;
+  const request = { client_id: clientId, redirect_uri: CLIENT_REDIRECT_URI, response_type: "code", scope: "mcp:read" };
   const authorize = (params: Record<string, string>) =>
     new Browser().get(`/oauth/authorize?${new URLSearchParams({ ...request, state: "s", ...params })}`);
   const withoutPkce = await authorize({ resource: endpointOf(ns.id) });
@@ -357,34 +314,43 @@ test("revoked in the console, or the person removed from the organization: the n
   const first = await connect(ns.id, member);
   const [connection] = await listConnections(org.id);
   await revokeConnection(member, connection.id);
-  expect((await mcpCall(ns.id, first.oauth.savedTokens!.access_token)).status).toBe(401);
+  expect((await mcpCall(ns.id, first.oauth.saved!.access_token)).status).toBe(401);
   expect(await listConnections(org.id)).toEqual([]);
   // The refresh token died with it.
   const refreshed = await tokenRequest({
     grant_type: "refresh_token",
-    refresh_token: first.oauth.savedTokens!.refresh_token!,
-    client_id: first.oauth.client!.client_id,
+    refresh_token: first.oauth.saved!.refresh_token!,
+    client_id: first.oauth.information!.client_id,
   });
   expect(refreshed.status).toBe(400);
 
   const second = await connect(ns.id, member);
-  expect((await mcpCall(ns.id, second.oauth.savedTokens!.access_token)).status).toBe(200);
+  expect((await mcpCall(ns.id, second.oauth.saved!.access_token)).status).toBe(200);
   await removeMember({ orgId: org.id, userId: member.userId, byRole: "owner" }, SYSTEM_ACTOR);
-  expect((await mcpCall(ns.id, second.oauth.savedTokens!.access_token)).status).toBe(401);
+  expect((await mcpCall(ns.id, second.oauth.saved!.access_token)).status).toBe(401);
 });
 
 test("past its hour a token is refused; its refresh token works once, and a replay revokes the chain", async () => {
   const { ns, member } = await setUp();
   const { oauth } = await connect(ns.id, member);
-  const tokens = oauth.savedTokens!;
+  const tokens = oauth.saved!;
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(Date.now() + 3601 * 1000);
   expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(401);
+  // The hourly sweep deletes what has expired: every access token (all are over an hour old now), no refresh token.
+  const prisma = await db();
+  const before = await prisma.oauthRecord.groupBy({ by: ["model"], _count: true });
+  expect(await sweepExpiredOauthRecords()).toBeGreaterThan(0);
+  const after = await prisma.oauthRecord.groupBy({ by: ["model"], _count: true });
+  const count = (rows: typeof before, model: string) => rows.find((row) => row.model === model)?._count ?? 0;
+  expect(count(before, "AccessToken")).toBeGreaterThan(0);
+  expect(count(after, "AccessToken")).toBe(0);
+  expect(count(after, "RefreshToken")).toBe(count(before, "RefreshToken"));
 
   const refresh = {
     grant_type: "refresh_token",
     refresh_token: tokens.refresh_token!,
-    client_id: oauth.client!.client_id,
+    client_id: oauth.information!.client_id,
   };
   const first = await tokenRequest(refresh);
   expect(first.status).toBe(200);

@@ -76,10 +76,14 @@ export async function pruneActivity(options: PruneOptions = {}): Promise<number>
 }
 
 /**
- * Runs pruneActivity now-ish and then every hour, until the returned function is called. The timer never
- * keeps the process alive; a failed run is logged and the next one tries again.
+ * Runs pruneActivity now-ish and then every hour, until the returned function is called, and after it each
+ * of `alsoHourly` (other deletions of what has outlived its use). The timer never keeps the process alive;
+ * a failed run is logged and the next one tries again.
  */
-export function startActivityPruning(retentionDays = activityRetentionDays()): () => Promise<void> {
+export function startActivityPruning(
+  retentionDays = activityRetentionDays(),
+  alsoHourly: { name: string; run: () => Promise<number> }[] = [],
+): () => Promise<void> {
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout;
@@ -93,6 +97,12 @@ export function startActivityPruning(retentionDays = activityRetentionDays()): (
           },
           (error) => console.error("[memgw] pruning the activity log failed:", error),
         )
+        .then(async () => {
+          for (const task of alsoHourly) {
+            if (stopped) return;
+            await task.run().catch((error) => console.error(`[memgw] ${task.name} failed:`, error));
+          }
+        })
         .finally(() => {
           if (!stopped) schedule(PRUNE_INTERVAL_MS);
         });
