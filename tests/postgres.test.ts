@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
 import { closeDatabase, db, getDatabase } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
-import { api } from "./helpers/api";
+import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { freePort } from "./helpers/server";
@@ -77,4 +77,29 @@ test("the CLI talks to PostgreSQL directly", async () => {
   expect(await (await db()).organization.findUnique({ where: { id: org.json.id } })).toMatchObject({
     name: "Postgres Org",
   });
+});
+
+test("the MCP clients' authorization server keeps its state in PostgreSQL", async () => {
+  const registered = await routeRequest(
+    new Request("http://gateway.test/oauth/register", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        client_name: "pg agent",
+        redirect_uris: ["http://localhost:8976/callback"],
+        token_endpoint_auth_method: "none",
+      }),
+    }),
+  );
+  expect(registered.status).toBe(201);
+  const { client_id: clientId } = await registered.json();
+  const rows = await pglite.query<{ id: string; payload: { client_id: string; client_name: string } }>(
+    "SELECT id, payload FROM oauth_records WHERE model = 'Client'",
+  );
+  const row = rows.rows.find((one) => one.payload.client_id === clientId);
+  expect(row?.payload.client_name).toBe("pg agent");
+  // Stored under an HMAC of the id (for tokens, the id is the bearer value), and found again by it.
+  expect(row?.id).toMatch(/^[0-9a-f]{64}$/);
+  const { DatabaseAdapter } = await import("@/lib/oauth/adapter");
+  expect(await new DatabaseAdapter("Client").find(clientId)).toMatchObject({ client_name: "pg agent" });
 });
