@@ -366,3 +366,111 @@ test("past its hour a token is refused; its refresh token works once, and a repl
   const afterReplay = await tokenRequest({ ...refresh, refresh_token: rotated.refresh_token });
   expect(afterReplay.status).toBe(400);
 });
+
+test("two refreshes with one token at the same instant: one may win, and the chain ends", async () => {
+  const { ns, member } = await setUp();
+  const { oauth } = await connect(ns.id, member);
+  const refresh = {
+    grant_type: "refresh_token",
+    refresh_token: oauth.saved!.refresh_token!,
+    client_id: oauth.information!.client_id,
+  };
+  const answers = await Promise.all([tokenRequest(refresh), tokenRequest(refresh)]);
+  const statuses = answers.map((answer) => answer.status).sort();
+  expect(statuses[1]).toBe(400);
+  for (const answer of answers.filter((one) => one.status === 200)) {
+    const { access_token: accessToken } = await answer.json();
+    expect((await mcpCall(ns.id, accessToken)).status).toBe(401);
+  }
+  expect(await listConnections(member.orgId)).toEqual([]);
+});
+
+test("a refresh naming another resource is refused without spending the refresh token", async () => {
+  const { key, ns, member } = await setUp();
+  const { oauth } = await connect(ns.id, member);
+  const other = await createNamespace(key);
+  const refresh = {
+    grant_type: "refresh_token",
+    refresh_token: oauth.saved!.refresh_token!,
+    client_id: oauth.information!.client_id,
+  };
+  const elsewhere = await tokenRequest({ ...refresh, resource: endpointOf(other.id) });
+  expect(elsewhere.status).toBe(400);
+  expect(await elsewhere.json()).toMatchObject({ error: "invalid_target" });
+  const retried = await tokenRequest({ ...refresh, resource: endpointOf(ns.id) });
+  expect(retried.status).toBe(200);
+  expect((await mcpCall(ns.id, (await retried.json()).access_token)).status).toBe(200);
+});
+
+test("a client revoking its token, or the namespace deleted, ends the connection", async () => {
+  const { key, org, ns, member } = await setUp();
+  const { oauth } = await connect(ns.id, member);
+  const revoked = await routeRequest(
+    new Request(`${ORIGIN}/oauth/revoke`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: oauth.saved!.access_token, client_id: oauth.information!.client_id }),
+    }),
+  );
+  expect(revoked.status).toBe(200);
+  await vi.waitFor(async () => expect(await listConnections(org.id)).toEqual([]));
+  const refreshed = await tokenRequest({
+    grant_type: "refresh_token",
+    refresh_token: oauth.saved!.refresh_token!,
+    client_id: oauth.information!.client_id,
+  });
+  expect(refreshed.status).toBe(400);
+
+  const again = await connect(ns.id, member);
+  expect(await listConnections(org.id)).toHaveLength(1);
+  expect((await api("DELETE", `/namespaces/${ns.id}`, { key })).status).toBe(200);
+  expect(await listConnections(org.id)).toEqual([]);
+  const prisma = await db();
+  expect(
+    await prisma.oauthRecord.count({
+      where: { grantId: { not: null }, payload: { path: ["accountId"], equals: member.userId } },
+    }),
+  ).toBe(0);
+  void again;
+});
+
+test("open registration refuses plain http to another host, unreadable names, JWT client auth, floods", async () => {
+  const register = (metadata: Record<string, unknown>, address = "203.0.113.7") =>
+    routeRequest(
+      new Request(`${ORIGIN}/oauth/register`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-memgw-client-address": address },
+        body: JSON.stringify({ client_name: "agent", token_endpoint_auth_method: "none", ...metadata }),
+      }),
+    );
+  const http = await register({ redirect_uris: ["http://evil.example/cb"] });
+  expect(http.status).toBe(400);
+  expect(await http.json()).toMatchObject({ error: "invalid_redirect_uri" });
+  const long = await register({ redirect_uris: [CLIENT_REDIRECT_URI], client_name: "x".repeat(201) });
+  expect(await long.json()).toMatchObject({ error: "invalid_client_metadata" });
+  const jwt = await register({
+    redirect_uris: [CLIENT_REDIRECT_URI],
+    token_endpoint_auth_method: "private_key_jwt",
+    jwks_uri: "https://169.254.169.254/keys",
+  });
+  expect(jwt.status).toBe(400);
+  const app = await register({
+    application_type: "native",
+    redirect_uris: ["cursor://anysphere.cursor-mcp/oauth/callback"],
+  });
+  expect(app.status).toBe(201);
+  expect((await register({ redirect_uris: ["https://claude.ai/api/mcp/auth_callback"] })).status).toBe(201);
+
+  // 30 registrations an hour from one address (as scripts/start.mjs's server reports it).
+  vi.stubEnv("MEMGW_SERVER_SETS_CLIENT_ADDRESS", "1");
+  try {
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++)
+      statuses.push((await register({ redirect_uris: [CLIENT_REDIRECT_URI] }, "198.51.100.9")).status);
+    expect(statuses.slice(0, 30).every((status) => status === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    expect((await register({ redirect_uris: [CLIENT_REDIRECT_URI] }, "198.51.100.10")).status).toBe(201);
+  } finally {
+    vi.unstubAllEnvs();
+  }
+});

@@ -298,6 +298,7 @@ export async function revokeApiKey(keyId: string, actor: Actor, within: { orgId?
     if (!key) throw notFound(`API key ${keyId}`);
     if (key.revokedAt) return key;
     const revoked = await tx.apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() } });
+    await deleteOauthGrants(tx, [key]);
     await recordAudit(tx, {
       orgId: key.orgId,
       actor,
@@ -455,6 +456,7 @@ export async function settleKeysOfDepartingMember(
   if (revoked.length > 0) {
     const where = { id: { in: revoked.map((key) => key.id) }, orgId: input.orgId };
     await tx.apiKey.updateMany({ where, data: { revokedAt: new Date() } });
+    await deleteOauthGrants(tx, revoked);
   }
   for (const key of keys) {
     const transfer = transferred.includes(key);
@@ -470,6 +472,15 @@ export async function settleKeysOfDepartingMember(
     });
   }
   return { revoked: revoked.map((key) => key.id), transferred: transferred.map((key) => key.id) };
+}
+
+/**
+ * A revoked connected client's OAuth grant goes with its key: its refresh token can no longer mint access
+ * tokens (which its key would refuse anyway).
+ */
+export async function deleteOauthGrants(tx: Tx, keys: { oauthGrantId: string | null }[]) {
+  const grantIds = keys.flatMap((key) => (key.oauthGrantId ? [key.oauthGrantId] : []));
+  if (grantIds.length > 0) await tx.oauthRecord.deleteMany({ where: { grantId: { in: grantIds } } });
 }
 
 /** The keys page: every key of the organization, newest first, with its creator and granted namespaces. */

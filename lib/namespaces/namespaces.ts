@@ -1,6 +1,7 @@
 import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
+import { deleteOauthGrants } from "@/lib/auth/api-keys";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
@@ -171,6 +172,16 @@ export async function deleteNamespace(principal: Principal, id: string) {
       orgId,
       id,
     );
+    // A connected MCP client reaches this one namespace: it ends with it.
+    const connections = await tx.apiKey.findMany({
+      where: { orgId, oauthClientId: { not: null }, revokedAt: null, grants: { some: { namespaceId: id } } },
+      select: { id: true, oauthGrantId: true },
+    });
+    await tx.apiKey.updateMany({
+      where: { orgId, id: { in: connections.map((key) => key.id) } },
+      data: { revokedAt: new Date() },
+    });
+    await deleteOauthGrants(tx, connections);
     await tx.namespace.delete({ where: { id, orgId } });
     const erasure = await recordErasure(tx, principal, {
       kind: "namespace.delete",

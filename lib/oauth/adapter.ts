@@ -1,9 +1,13 @@
 import { createHmac } from "node:crypto";
-import type { Adapter, AdapterPayload } from "oidc-provider";
+import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { serverSecret } from "@/lib/secrets";
+import { endConnectionOfGrant } from "./ending";
+
+/** What one request may use once: a second use of either is a replay. */
+const SINGLE_USE_MODELS = new Set(["AuthorizationCode", "RefreshToken"]);
 
 /**
  * oidc-provider's storage (its Adapter interface) in the gateway's database, the embedded one or PostgreSQL
@@ -53,12 +57,28 @@ export class DatabaseAdapter implements Adapter {
     return undefined;
   }
 
+  /**
+   * Marks a code or refresh token used, once: oidc-provider checks `consumed` before it consumes, so two
+   * requests at the same instant would both pass that check. The second to get here finds it consumed and
+   * is treated as the replay it is: the grant, its tokens and its connection end, and the request fails.
+   */
   async consume(id: string): Promise<void> {
     const prisma = await db();
-    await prisma.oauthRecord.updateMany({
-      where: { model: this.model, id: recordId(id) },
+    const where = { model: this.model, id: recordId(id) };
+    const { count } = await prisma.oauthRecord.updateMany({
+      where: { ...where, consumedAt: null },
       data: { consumedAt: new Date() },
     });
+    if (count > 0 || !SINGLE_USE_MODELS.has(this.model)) return;
+    const row = await prisma.oauthRecord.findUnique({ where: { model_id: where }, select: { grantId: true } });
+    if (row?.grantId) {
+      await prisma.oauthRecord.deleteMany({ where: { grantId: row.grantId } });
+      await endConnectionOfGrant(
+        row.grantId,
+        `a ${this.model === "RefreshToken" ? "refresh token" : "code"} was used twice`,
+      );
+    }
+    throw new errors.InvalidGrant("grant request is invalid: already used");
   }
 
   async destroy(id: string): Promise<void> {

@@ -22,7 +22,8 @@ export class InvalidTokenError extends UnauthenticatedError {}
 /** A client's authorization request waiting on the consent page, as stored by the authorization server. */
 export interface PendingConnection {
   uid: string;
-  client: { id: string; name: string; redirectHost: string };
+  /** The client as it registered itself: its name is its own claim; the redirect URI is where the code goes. */
+  client: { id: string; name: string; redirectUri: string };
   namespaceId: string | null;
   /** The access the client asked for (its `scope`): read, and write when it asked to write. */
   requested: ConnectionAccess[];
@@ -43,7 +44,7 @@ export async function pendingConnection(uid: string): Promise<PendingConnection 
     client: {
       id: client.clientId,
       name: clientDisplayName(client.clientName),
-      redirectHost: hostOf(String(params.redirect_uri ?? "")),
+      redirectUri: String(params.redirect_uri ?? "").slice(0, 500),
     },
     namespaceId: namespaceIdOfResource(params.resource),
     // Asking to write is asking to read too (the tools that write return what they stored).
@@ -242,12 +243,4 @@ function clientDisplayName(clientName: unknown): string {
   const cleaned = typeof clientName === "string" ? clientName.replace(/[\p{Cc}\p{Cf}]/gu, "").slice(0, 200) : "";
   const parsed = nameSchema({ min: 1, max: CLIENT_NAME_MAX }).safeParse(cleaned.slice(0, CLIENT_NAME_MAX));
   return parsed.success ? parsed.data : "MCP client";
-}
-
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return "";
-  }
 }

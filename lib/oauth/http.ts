@@ -3,7 +3,8 @@ import { readBodyText } from "@/lib/http/body";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 import { runNodeHandler } from "./node-bridge";
-import { MCP_SCOPES, oauthIssuer, oauthProvider } from "./provider";
+import { MCP_SCOPES, OAUTH_ROUTES, oauthIssuer, oauthProvider } from "./provider";
+import { registrationRefusal } from "./registration";
 
 let handler: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
 
@@ -16,7 +17,12 @@ export async function handleOauthRequest(request: Request, path?: string): Promi
   try {
     const url = new URL(request.url);
     const issuer = new URL(oauthIssuer());
-    const body = ["GET", "HEAD"].includes(request.method) ? undefined : Buffer.from(await readBodyText(request));
+    const text = ["GET", "HEAD"].includes(request.method) ? undefined : await readBodyText(request);
+    if (text !== undefined && request.method === "POST" && (path ?? url.pathname) === OAUTH_ROUTES.registration) {
+      const refused = await registrationRefusal(request.headers, text);
+      if (refused) return refused;
+    }
+    const body = text === undefined ? undefined : Buffer.from(text);
     const headers = new Headers(request.headers);
     headers.set("host", issuer.host);
     handler ??= oauthProvider().callback();

@@ -76,6 +76,9 @@ function createProvider(): Provider {
     claims: {},
     responseTypes: ["code"],
     pkce: { required: () => true },
+    // Public clients (the usual MCP client) and client secrets; not the JWT methods, whose `jwks_uri` would
+    // have the gateway fetch a URL any registrant names.
+    clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
@@ -121,7 +124,15 @@ function createProvider(): Provider {
       return user ? { accountId: user.id, claims: async () => ({ sub: user.id }) } : undefined;
     },
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-    rotateRefreshToken: true,
+    // Every refresh rotates, except one that is refused anyway (a resource other than the token's): its
+    // refresh token stays usable instead of being spent, and the client's retry is not taken for a replay.
+    rotateRefreshToken: (ctx) => {
+      const requested = ctx.oidc.params?.resource;
+      const granted = ctx.oidc.entities.RefreshToken?.resource;
+      return requested === undefined || requested === granted;
+    },
+    // Revoking any of a connection's tokens (RFC 7009) ends the connection: nothing is left half-usable.
+    revokeGrantPolicy: () => true,
     // Tokens live by their own lifetimes and the connection, not by the provider's short browser session.
     expiresWithSession: async () => false,
     ttl: {
@@ -149,7 +160,12 @@ function createProvider(): Provider {
   // The provider revokes a grant when a refresh token is used twice (the chain is presumed stolen) or the
   // client revokes its refresh token: the connection's key ends with it.
   provider.on("grant.revoked", (ctx: KoaContextWithOIDC, grantId: string) => {
-    const reason = ctx.oidc.route === "token" ? "a refresh token was used twice" : "the client revoked its token";
+    const reason =
+      ctx.oidc.route !== "token"
+        ? "the client revoked a token"
+        : ctx.oidc.entities.RefreshToken
+          ? "a refresh token was used twice"
+          : "an authorization code was used twice";
     endConnectionOfGrant(grantId, reason).catch((error) =>
       console.error("[memgw] could not end the connection of a revoked grant:", error),
     );

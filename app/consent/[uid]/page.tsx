@@ -40,11 +40,14 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Client</dt>
-              <dd className="break-all font-medium">{state.pending.client.name}</dd>
+              <dd className="break-all">
+                <span className="font-medium">{state.pending.client.name}</span>{" "}
+                <span className="text-slate-500">(the name it gave itself)</span>
+              </dd>
             </div>
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Returns to</dt>
-              <dd className="break-all font-mono text-xs leading-5">{state.pending.client.redirectHost}</dd>
+              <dd className="break-all font-mono text-xs leading-5">{state.pending.client.redirectUri}</dd>
             </div>
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Namespace</dt>
@@ -60,8 +63,9 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
             </div>
           </dl>
           <p className="mt-4 text-sm text-slate-600">
-            The client will act as you in this namespace only: what it remembers carries your identity, and the activity
-            log shows it by its name. You can revoke it at any time on the API keys page.
+            Approve only a client you started yourself, returning where you expect. It will act as you in this namespace
+            only: what it remembers carries your identity unless it names another, and the activity log shows it by its
+            name. You can revoke it at any time on the API keys page.
           </p>
           <ConsentForm uid={uid} allowed={state.allowed} />
         </>

@@ -1,7 +1,8 @@
 -- OAuth 2.1 for MCP clients (lib/oauth). The authorization server's state (oidc-provider's models: clients
 -- registered dynamically, interactions, sessions, grants, codes, access and refresh tokens), one row per
 -- model and id. Ids that are bearer values (tokens, codes, session cookies) are stored as an HMAC under
--- KEY_PEPPER, never in clear; payloads keep no copy of them. Clients register before any organization is
+-- KEY_PEPPER, never in clear; payloads keep no copy of them, but for a session's (found again by its uid; it
+-- lives ten minutes and grants nothing alone). Clients register before any organization is
 -- known, so these rows carry none: the organization lives on the connection's API key below.
 CREATE TABLE "oauth_records" (
     "model" TEXT NOT NULL,
