@@ -22,7 +22,29 @@ export interface LatencyResult {
   recall: RecallLatency[];
   /** Scoped recall: see ScopedRecallLatency. */
   scopedRecall?: ScopedRecallLatency;
+  /** The server's resident memory after the recalls (the process and any child process), MiB. */
+  serverRssMiB?: number;
+  /** Where the time of a recall at concurrency 1 goes, for long questions on the loaded namespace. */
+  longStages?: StageBreakdown;
+  /** Short questions (under 8 words) on a namespace of SMALL_NAMESPACE memories, at concurrency 1. */
+  shortSmall?: RecallLatency & {
+    memories: number;
+    stages: StageBreakdown;
+    /** The same questions asked again: their embeddings come from the server's cache. */
+    repeated: RecallLatency & { stages: StageBreakdown };
+  };
 }
+
+/**
+ * Mean milliseconds per stage of a recall, from the server's `Server-Timing` header (MEMGW_SERVER_TIMING=1):
+ * stages in the order they start; `embed` runs on a worker thread beside `namespace` and `lexical`, and
+ * `embed-wait` is what the request waited for it after those. `http` is the client's time less the
+ * server's `total`: HTTP on loopback, Next's routing, and the client.
+ */
+export type StageBreakdown = Record<string, number>;
+
+/** The small namespace's size: what the short-query target is set for. */
+export const SMALL_NAMESPACE = 1_000;
 
 /**
  * Recall at concurrency 1, the three kinds of request interleaved query by query (so that they share the
@@ -49,6 +71,39 @@ export const SCOPE_VALUES = ["alpha", "beta", "gamma", "delta"];
 
 /** Recall requests sent before measuring, with queries other than the measured ones. */
 export const WARM_UP_QUERIES = 300;
+
+/** `auth;dur=1.52, lexical;dur=2.01` as `{auth: 1.52, lexical: 2.01}`. */
+function stagesOf(header: string | null): Record<string, number> {
+  const stages: Record<string, number> = {};
+  for (const part of (header ?? "").split(",")) {
+    const [name, ...params] = part.trim().split(";");
+    const duration = params.find((param) => param.trim().startsWith("dur="));
+    if (name && duration) stages[name] = Number(duration.trim().slice(4));
+  }
+  return stages;
+}
+
+/** The mean of each stage over the requests (0 where a request did not go through it), and `http`. */
+function meanStages(samples: { ms: number; stages: Record<string, number> }[]): StageBreakdown {
+  const names = [...new Set(samples.flatMap((sample) => Object.keys(sample.stages)))];
+  const mean = (value: (sample: (typeof samples)[number]) => number) =>
+    samples.reduce((sum, sample) => sum + value(sample), 0) / Math.max(1, samples.length);
+  const breakdown: StageBreakdown = Object.fromEntries(names.map((name) => [name, mean((s) => s.stages[name] ?? 0)]));
+  breakdown.http = mean((s) => s.ms - (s.stages.total ?? 0));
+  return breakdown;
+}
+
+export function describeStages(stages: StageBreakdown): string {
+  return Object.entries(stages)
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(", ");
+}
+
+/** Resident memory of a process and its children, MiB (`ps`; the embedding workers are threads of the process). */
+function residentMiB(pid: number): number {
+  const output = execFileSync("ps", ["-o", "rss=", "--pid", String(pid), "--ppid", String(pid)], { encoding: "utf8" });
+  return output.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
+}
 
 function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
@@ -100,17 +155,21 @@ export async function measureLatency(options: {
     MEMGW_INIT_API_KEY: key,
     // The per-key rate limit stays on, so its cost is in the figures, but above what one key sends here.
     API_RATE_LIMIT_PER_MINUTE: "1000000",
+    MEMGW_SERVER_TIMING: "1",
   });
-  const call = async (urlPath: string, body: unknown, as = key) => {
+  const timedCall = async (urlPath: string, body: unknown, as = key) => {
+    const started = performance.now();
     const response = await fetch(`${server.base}/api/v1${urlPath}`, {
       method: "POST",
       headers: { authorization: `Bearer ${as}`, "content-type": "application/json" },
       body: JSON.stringify(body),
     });
     const json = await response.json();
+    const ms = performance.now() - started;
     if (!response.ok) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(json)}`);
-    return json.data;
+    return { data: json.data, ms, stages: stagesOf(response.headers.get("server-timing")) };
   };
+  const call = async (urlPath: string, body: unknown, as = key) => (await timedCall(urlPath, body, as)).data;
   try {
     while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
       await new Promise((r) => setTimeout(r, 200));
@@ -185,17 +244,23 @@ export async function measureLatency(options: {
     for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES)) {
       await call("/recall", { namespace_id: namespaceId, query: text.split(/\s+/).slice(0, 8).join(" ") });
     }
-    const measure = async (concurrency: number): Promise<RecallLatency> => {
+    const stageSamples: { ms: number; stages: Record<string, number> }[] = [];
+    const measure = async (
+      concurrency: number,
+      target = namespaceId,
+      measured = queries,
+      samples?: typeof stageSamples,
+    ): Promise<RecallLatency> => {
       const latencies: number[] = [];
       let next = 0;
       const started = performance.now();
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
-          while (next < queries.length) {
-            const query = queries[next++];
-            const t = performance.now();
-            await call("/recall", { namespace_id: namespaceId, query, top_k: 10 });
-            latencies.push(performance.now() - t);
+          while (next < measured.length) {
+            const query = measured[next++];
+            const { ms, stages } = await timedCall("/recall", { namespace_id: target, query, top_k: 10 });
+            latencies.push(ms);
+            samples?.push({ ms, stages });
           }
         }),
       );
@@ -209,10 +274,22 @@ export async function measureLatency(options: {
       `${row.perSecond.toFixed(1)} req/s`;
     const recall: RecallLatency[] = [];
     for (const concurrency of [1, 8]) {
-      const row = await measure(concurrency);
+      // Each measurement embeds its queries: the server keeps recent query embeddings (lib/memory/embeddings),
+      // so the second asks them with a mark that changes no word and no score, but the text embedded.
+      const asked = concurrency === 1 ? queries : queries.map((query) => `${query}?`);
+      const row = await measure(concurrency, namespaceId, asked, concurrency === 1 ? stageSamples : undefined);
       recall.push(row);
       options.log(`  recall c=${concurrency}: ${describe(row)}`);
     }
+    const longStages = meanStages(stageSamples);
+    options.log(`  recall c=1, where the time goes (mean ms): ${describeStages(longStages)}`);
+    const shortSmall = await measureShortOnSmall();
+    options.log(
+      `  recall c=1, questions under 8 words, namespace of ${SMALL_NAMESPACE} memories: ${describe(shortSmall)}\n` +
+        `    where the time goes (mean ms): ${describeStages(shortSmall.stages)}\n` +
+        `    the same questions again (embeddings kept): ${describe(shortSmall.repeated)}\n` +
+        `    where the time goes (mean ms): ${describeStages(shortSmall.repeated.stages)}`,
+    );
     const scopedRecall = await measureScoped();
     const change = ((scopedRecall.keyScoped.p95 / scopedRecall.unscoped.p95 - 1) * 100).toFixed(1);
     options.log(
@@ -221,15 +298,41 @@ export async function measureLatency(options: {
         `    unscoped key, request scopes {team: ${SCOPE_VALUES[0]}}: ${describe(scopedRecall.requestFiltered)}\n` +
         `    key scoped to team=${SCOPE_VALUES[0]}: ${describe(scopedRecall.keyScoped)} (p95 ${change}% from unscoped)`,
     );
-    return { recall, scopedRecall };
+    return { recall, scopedRecall, longStages, shortSmall, serverRssMiB: residentMiB(server.pid) };
+
+    /**
+     * A namespace of SMALL_NAMESPACE memories (the first texts), loaded for this run beside the large one, and
+     * the MS MARCO questions of under 8 words (every one twice: first unmeasured, as warm-up of its statements).
+     */
+    async function measureShortOnSmall() {
+      const small = await call("/namespaces", { name: `bench-small-${Date.now()}` });
+      for (let i = 0; i < SMALL_NAMESPACE; i += 100)
+        await call("/remember", {
+          namespace_id: small.id,
+          memories: texts.slice(i, Math.min(i + 100, SMALL_NAMESPACE)).map((content) => ({ content })),
+        });
+      const short = msmarco.queries.map((q) => q.text).filter((text) => text.trim().split(/\s+/).length < 8);
+      for (const query of short) await call("/recall", { namespace_id: small.id, query: `${query} first` });
+      const samples: typeof stageSamples = [];
+      const row = await measure(1, small.id, short, samples);
+      // The same questions again, as an agent repeats them: their embeddings are kept.
+      const repeatedSamples: typeof stageSamples = [];
+      const repeated = await measure(1, small.id, short, repeatedSamples);
+      return {
+        ...row,
+        memories: SMALL_NAMESPACE,
+        stages: meanStages(samples),
+        repeated: { ...repeated, stages: meanStages(repeatedSamples) },
+      };
+    }
 
     async function measureScoped(): Promise<ScopedRecallLatency> {
       const scopedKey = createScopedKey(namespaceId);
       const filter = { team: SCOPE_VALUES[0] };
       const kinds = [
-        { name: "unscoped", as: key, scopes: undefined },
-        { name: "requestFiltered", as: key, scopes: filter },
-        { name: "keyScoped", as: scopedKey, scopes: undefined },
+        { name: "unscoped", as: key, scopes: undefined, mark: "." },
+        { name: "requestFiltered", as: key, scopes: filter, mark: "!" },
+        { name: "keyScoped", as: scopedKey, scopes: undefined, mark: "?!" },
       ] as const;
       // The scoped statements (a scope filter, per-scope statistics) are warmed too, with unmeasured queries.
       for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES / 3)) {
@@ -244,7 +347,8 @@ export async function measureLatency(options: {
         for (let k = 0; k < kinds.length; k++) {
           const kind = kinds[(i + k) % kinds.length];
           const t = performance.now();
-          await call("/recall", { namespace_id: namespaceId, query, top_k: 10, scopes: kind.scopes }, kind.as);
+          const asked = `${query}${kind.mark}`; // see measureRecall: every request embeds its query
+          await call("/recall", { namespace_id: namespaceId, query: asked, top_k: 10, scopes: kind.scopes }, kind.as);
           latencies.get(kind.name)!.push(performance.now() - t);
         }
       }

@@ -1,8 +1,9 @@
 // `npm run bench`: retrieval quality (lib/ functions) and HTTP latency/throughput (production build).
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run),
-// BENCH_ONLY=quality|conversations|latency|fairness|console|sync|report
-// (report: rewrite docs/benchmarks.md from the saved results), BENCH_CONSOLE_DATA_DIR (keeps the console
+// BENCH_ONLY=quality|conversations|latency|tenancy|fairness|console|sync|report
+// (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
+// other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
 // bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md).
 import { execSync } from "node:child_process";
@@ -14,11 +15,12 @@ import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { measureConsole } from "./console";
 import { measureFairness } from "./fairness";
-import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES } from "./latency";
+import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type RecallLatency } from "./latency";
 import { CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
 import { measureSync, SYNC_WARM_UP_QUERIES } from "./sync";
+import { measureTenancy, type TenancyResult } from "./tenancy";
 
 const root = path.resolve(import.meta.dirname, "..");
 const datasetsDir = configuredDatasetsDir();
@@ -87,6 +89,18 @@ if (only === undefined || only === "latency") {
     path.join(resultsDir, `latency-${memories}.json`),
     JSON.stringify({ ...meta, ...latency }, null, 2) + "\n",
   );
+}
+
+if (only === undefined || only === "tenancy") {
+  const others = Number(process.env.BENCH_TENANCY_OTHERS || 100_000);
+  console.log(`\nMulti-tenant search through lib/ — embedded PGlite, alone and beside ${others} other memories:`);
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-tenancy-"));
+  process.env.MEMGW_PROCESS_ROLE = "benchmark";
+  const tenancy = await measureTenancy({ datasetsDir, others, log: console.log });
+  await closeEmbedder();
+  await closeDatabase();
+  fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+  fs.writeFileSync(path.join(resultsDir, "tenancy.json"), JSON.stringify({ ...meta, ...tenancy }, null, 2) + "\n");
 }
 
 if (only === undefined || only === "fairness") {
@@ -202,6 +216,61 @@ function writeReport() {
           `${figures(l.scopedRecall.unscoped)} |`,
         `| … unscoped key, request \`scopes\` of ${team} | ${figures(l.scopedRecall.requestFiltered)} |`,
         `| … key scoped to ${team} (BM25 statistics over its memories) | ${figures(l.scopedRecall.keyScoped)} |`,
+      );
+    }
+    if (l.serverRssMiB) {
+      lines.push(`| server resident memory after the recalls | ${(l.serverRssMiB / 1024).toFixed(2)} GiB |`);
+    }
+    if (l.shortSmall) {
+      const figures = (r: RecallLatency) =>
+        `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · p99 ${r.p99.toFixed(1)} ms · ` +
+        `${r.perSecond.toFixed(1)} req/s`;
+      lines.push(
+        `| POST /recall, concurrency 1, questions under 8 words (${l.shortSmall.requests}), namespace of ` +
+          `${l.shortSmall.memories} memories | ${figures(l.shortSmall)} |`,
+        `| … the same questions again (their embeddings kept by the server) | ${figures(l.shortSmall.repeated)} |`,
+      );
+    }
+    lines.push("");
+    if (l.longStages && l.shortSmall) {
+      const columns = [l.longStages, l.shortSmall.stages, l.shortSmall.repeated.stages];
+      const stages = [...new Set(columns.flatMap((column) => Object.keys(column)))].filter((s) => s !== "total");
+      lines.push(
+        "Where a recall's time goes at concurrency 1 (mean ms per request, from the server's `Server-Timing` " +
+          "header with `MEMGW_SERVER_TIMING=1`). `embed` runs on a worker thread while `namespace` and `lexical` " +
+          "run; `embed-wait` is what was left to wait for. `http` is the client's time less the server's total: " +
+          "loopback HTTP, Next's routing, the client.",
+        "",
+        "| stage | long questions, this namespace | short questions, small namespace | the same again |",
+        "|---|---|---|---|",
+        ...[...stages, "total"].map(
+          (stage) => `| ${stage} | ${columns.map((column) => (column[stage] ?? 0).toFixed(2)).join(" | ")} |`,
+        ),
+        "",
+      );
+    }
+  }
+  const t: (TenancyResult & typeof meta) | undefined = read("tenancy.json");
+  if (t) {
+    lines.push(
+      "## Multi-tenant search",
+      "",
+      `Commit ${t.commit}, ${t.date}; ${t.machine.cpu}, ${t.machine.cores} cores. ` +
+        "`BENCH_ONLY=tenancy npm run bench`: embedded PGlite, through lib/ (query vectors embedded beforehand: " +
+        "the search alone). One organization's SciFact namespaces, a small one (the documents relevant to the " +
+        "first queries, then others, evaluated on those queries) and the whole corpus, measured alone, then " +
+        `beside ${t.others.toLocaleString("en")} memories of another organization's ${10} namespaces holding the ` +
+        `same public corpora (loaded in ${t.othersLoadSeconds.toFixed(0)} s). "As shipped" scans a namespace of ` +
+        `up to ${t.exactVectorScanLimit.toLocaleString("en")} chunks exactly; "HNSW only" sends every vector leg ` +
+        "through the index all tenants share. top_k 100; latency over the measured pass after a warm one.",
+      "",
+      "| namespace | memories | queries | beside | vector leg | nDCG@10 | recall@100 | p50 | p95 |",
+      "|---|---|---|---|---|---|---|---|---|",
+    );
+    for (const r of t.rows) {
+      lines.push(
+        `| ${r.namespace} | ${r.docs} | ${r.queries} | ${r.beside.toLocaleString("en")} | ${r.vectorLeg} | ` +
+          `${r.ndcg10.toFixed(3)} | ${r.recall100.toFixed(3)} | ${r.p50.toFixed(1)} ms | ${r.p95.toFixed(1)} ms |`,
       );
     }
     lines.push("");

@@ -100,6 +100,46 @@ describe("migrations", () => {
     await pglite.close();
   });
 
+  test("chunk rows stay whole; rows written before that migration are rewritten once it is applied", async () => {
+    const { pglite, conn } = await emptyDatabase();
+    const dir = copyMigrations();
+    const inline = "20261124090000_chunk_rows_inline";
+    const later = fs.readdirSync(dir).filter((name) => name >= inline && name !== "migration_lock.toml");
+    const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
+    for (const name of later) fs.renameSync(path.join(dir, name), path.join(held, name));
+    await applyMigrations(conn, dir);
+    const insertChunk = async (id: string) =>
+      conn.exec(`
+        INSERT INTO organizations (id, name, slug, updated_at) VALUES ('org_${id}', 'Org', 'org-${id}', now());
+        INSERT INTO namespaces (id, org_id, name, updated_at) VALUES ('ns_${id}', 'org_${id}', 'ns', now());
+        INSERT INTO memories (id, org_id, namespace_id, content, chunk_count, updated_at)
+          VALUES ('mem_${id}', 'org_${id}', 'ns_${id}', 'a short memory', 1, now());
+        INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding,
+                                   embedding_model, term_count)
+          VALUES ('chk_${id}_0000000000000000', 'org_${id}', 'ns_${id}', 'mem_${id}', 0, 'a short memory',
+                  array_fill(0.04, ARRAY[512])::vector, 'use-lite-512', 3);`);
+    const toastedValues = async () => {
+      const [{ toast }] = await conn.query<{ toast: string }>(
+        `SELECT reltoastrelid::regclass::text AS toast FROM pg_class WHERE relname = 'memory_chunks'`,
+      );
+      return (await conn.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${toast}`))[0].n;
+    };
+    await insertChunk("before");
+    // Before: the embedding alone passes the TOAST threshold, and the ids were moved out of the row.
+    expect(await toastedValues()).toBeGreaterThan(0);
+    for (const name of later) fs.renameSync(path.join(held, name), path.join(dir, name));
+    const result = await applyMigrations(conn, dir);
+    expect(result.applied).toEqual(later);
+    expect(await toastedValues()).toBe(0);
+    await insertChunk("after");
+    expect(await toastedValues()).toBe(0);
+    expect(await conn.query(`SELECT id, namespace_id, content FROM memory_chunks ORDER BY id`)).toEqual([
+      { id: "chk_after_0000000000000000", namespace_id: "ns_after", content: "a short memory" },
+      { id: "chk_before_0000000000000000", namespace_id: "ns_before", content: "a short memory" },
+    ]);
+    await pglite.close();
+  });
+
   test("the migrated database has every column of every model in prisma/schema.prisma", async () => {
     const prisma = await db();
     // findFirst selects every scalar field of the model: a column missing from the migrations fails here.

@@ -1,5 +1,6 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
+import { embedder } from "@/lib/memory/embeddings";
 import { LIMITS } from "@/lib/memory/schemas";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -343,6 +344,61 @@ describe("recall", () => {
       await recallContents(key, { namespace_id: ns.id, query: "what should bob avoid", metadata: { kind: "health" } }),
     ).toEqual(["Bob is allergic to peanuts."]);
     expect(await recallContents(key, { namespace_id: ns.id, query: "seats", identity_id: "carol" })).toEqual([]);
+  });
+});
+
+describe("recall's speed", () => {
+  test("with MEMGW_SERVER_TIMING=1 a recall says where its time went (Server-Timing); not by default", async () => {
+    const { key, ns } = await tenantWithNamespace();
+    await rememberAll(key, ns.id, [{ content: PETS }, { content: RUST }]);
+    const recall = () =>
+      api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "which dog do they have" } });
+    expect((await recall()).headers.get("server-timing")).toBeNull();
+    vi.stubEnv("MEMGW_SERVER_TIMING", "1");
+    try {
+      const response = await recall();
+      expect(response.status).toBe(200);
+      expect(response.body.data[0].content).toBe(PETS);
+      const stages = Object.fromEntries(
+        response.headers
+          .get("server-timing")!
+          .split(", ")
+          .map((part) => {
+            const [name, duration] = part.split(";dur=");
+            return [name, Number(duration)];
+          }),
+      );
+      expect(Object.keys(stages)).toEqual(
+        expect.arrayContaining(["auth", "body", "namespace", "embed", "lexical", "embed-wait", "vector", "total"]),
+      );
+      for (const ms of Object.values(stages)) expect(ms).toBeGreaterThanOrEqual(0);
+      expect(stages.total).toBeGreaterThanOrEqual(stages.auth + stages.lexical);
+      // A refusal says it too, and still changes nothing.
+      const refused = await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "" } });
+      expect(refused.status).toBe(400);
+      expect(refused.headers.get("server-timing")).toMatch(/auth;dur=[\d.]+.*total;dur=/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  test("a question asked again is embedded once, and answered the same", async () => {
+    const { key, ns } = await tenantWithNamespace();
+    await rememberAll(key, ns.id, [{ content: PETS }, { content: RUST }, { content: TRIP }]);
+    const embed = vi.spyOn(embedder(), "embed");
+    try {
+      const body = { namespace_id: ns.id, query: `Where is the holiday going? ${Date.now()}` };
+      const first = await api("POST", "/recall", { key, body });
+      const second = await api("POST", "/recall", { key, body });
+      expect(second.body.data).toEqual(first.body.data);
+      expect(first.body.data[0].content).toBe(TRIP);
+      expect(embed.mock.calls.filter(([texts]) => texts[0] === body.query)).toHaveLength(1);
+      // Another text is another embedding, even if it differs by one character.
+      await api("POST", "/recall", { key, body: { ...body, query: `${body.query}?` } });
+      expect(embed.mock.calls.filter(([texts]) => texts[0] === `${body.query}?`)).toHaveLength(1);
+    } finally {
+      embed.mockRestore();
+    }
   });
 });
 

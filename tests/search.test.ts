@@ -69,7 +69,7 @@ test("the cosine is looked up only for lexical hits scoring at least half the to
     hit("c5", "m4", 3),
     hit("c6", "m5", 2.9),
   ];
-  const result = { bm25Max: 12, hits, truncated: false };
+  const result = { bm25Max: 12, hits, truncated: false, namespaceChunkCount: 6 };
   // top_k 3: the third memory (m3, 6) scores at least 3, so a hit under 3 cannot rank.
   expect(hitsThatCanRank(result, 3)).toEqual(["c1", "c2", "c3", "c4", "c5"]);
   expect(hitsThatCanRank(result, 1)).toEqual(["c1", "c2", "c3", "c4"]);

@@ -5,6 +5,7 @@ import { API_HEADERS, successResponse, toErrorResponse } from "@/lib/http/envelo
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } from "@/lib/http/idempotency";
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
+import { timedStage, withStageTimes } from "@/lib/http/server-timing";
 import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
 
@@ -15,40 +16,55 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
  * counts the request against the key's rate limit (429 past it; `RateLimit-*` headers on every answer),
  * runs the endpoint's operation (permission, validation, function, response schema, activity row; see
  * runOperation) and answers in the envelope, errors included. An endpoint marked `idempotent` honours the
- * `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer.
+ * `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer. With
+ * MEMGW_SERVER_TIMING=1, every answer says where its time went (lib/http/server-timing.ts).
  */
 export function withApiKey(endpoint: Endpoint) {
   return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
-    const started = performance.now();
-    let limitHeaders: Record<string, string> = {};
-    try {
-      const key = await authenticateApiKey(request.headers.get("authorization"));
-      const quota = await countKeyRequest(key);
-      if (quota) limitHeaders = rateLimitHeaders(quota);
-      const input: OperationInput = {
-        params: (await routeContext?.params) ?? {},
-        query: queryParameters(new URL(request.url).searchParams),
-        body: () => readJsonBody(request),
-        bodyStream: () => ndjsonRequestBody(request),
-      };
-      if (endpoint.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
-        const response = await idempotentRequest(endpoint, key, request, input, started);
-        return withRateLimitHeaders(response, limitHeaders);
-      }
-      const result = await runOperation(endpoint.operation, key, input, started);
-      if (result.stream) {
-        const { items, filename } = result.stream;
-        return await ndjsonResponse(items, {
-          status: result.status,
-          headers: { ...API_HEADERS, ...limitHeaders },
-          filename,
-        });
-      }
-      return withRateLimitHeaders(successResponse(result.data, result.status, result.pagination), limitHeaders);
-    } catch (error) {
-      return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
-    }
+    const timing = withStageTimes(() => respond(endpoint, request, routeContext));
+    const response = await timing.result;
+    const header = timing.header();
+    if (header) response.headers.set("server-timing", header);
+    return response;
   };
+}
+
+async function respond(endpoint: Endpoint, request: Request, routeContext: RouteContext): Promise<Response> {
+  const started = performance.now();
+  let limitHeaders: Record<string, string> = {};
+  try {
+    const key = await timedStage("auth", async () => {
+      const authenticated = await authenticateApiKey(request.headers.get("authorization"));
+      const quota = await countKeyRequest(authenticated);
+      if (quota) limitHeaders = rateLimitHeaders(quota);
+      return authenticated;
+    });
+    const input: OperationInput = {
+      params: (await routeContext?.params) ?? {},
+      query: queryParameters(new URL(request.url).searchParams),
+      body: () => timedStage("body", () => readJsonBody(request)),
+      bodyStream: () => ndjsonRequestBody(request),
+    };
+    if (endpoint.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
+      const response = await idempotentRequest(endpoint, key, request, input, started);
+      return withRateLimitHeaders(response, limitHeaders);
+    }
+    const result = await runOperation(endpoint.operation, key, input, started);
+    if (result.stream) {
+      const { items, filename } = result.stream;
+      return await ndjsonResponse(items, {
+        status: result.status,
+        headers: { ...API_HEADERS, ...limitHeaders },
+        filename,
+      });
+    }
+    const response = await timedStage("serialize", async () =>
+      successResponse(result.data, result.status, result.pagination),
+    );
+    return withRateLimitHeaders(response, limitHeaders);
+  } catch (error) {
+    return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
+  }
 }
 
 /**

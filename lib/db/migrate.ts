@@ -17,6 +17,15 @@ export interface MigrationResult {
 // Any constant shared by all instances; it keeps two servers starting at once from migrating together.
 const MIGRATION_LOCK_KEY = 72_407_318;
 
+/**
+ * Statements run once a migration is applied to a database that already held data, outside any
+ * transaction (VACUUM cannot run in one): a migration that changes how rows are stored leaves the rows
+ * already written as they were until the table is rewritten.
+ */
+const REWRITE_AFTER: Record<string, string> = {
+  "20261124090000_chunk_rows_inline": "VACUUM (FULL, ANALYZE) memory_chunks",
+};
+
 export function migrationsDir(): string {
   return path.join(projectRoot(), "prisma", "migrations");
 }
@@ -77,6 +86,7 @@ export async function applyMigrations(conn: SqlConnection, dir = migrationsDir()
       }
       applied.push(name);
     }
+    if (done.size > 0) for (const name of applied) if (REWRITE_AFTER[name]) await conn.exec(REWRITE_AFTER[name]);
     return { applied, alreadyApplied: done.size };
   } finally {
     await conn.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);

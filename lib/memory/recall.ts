@@ -1,9 +1,10 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { timedStage } from "@/lib/http/server-timing";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { CHUNK_MAX_CHARS } from "./chunking";
-import { embedder } from "./embeddings";
+import { embedQuery } from "./embeddings";
 import type { ContextTurnJson, MatchJson, RecallBody } from "./schemas";
 import { effectiveScopes } from "./scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
@@ -65,11 +66,9 @@ export interface Recalled {
  */
 export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<Recalled> {
   // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
-  const queryVector = embedder()
-    .embed([body.query], "query")
-    .then(([vector]) => vector);
+  const queryVector = timedStage("embed", () => embedQuery(body.query));
   queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
-  const namespace = await resolveTarget(principal, body);
+  const namespace = await timedStage("namespace", () => resolveTarget(principal, body));
   activity.namespaceId = namespace.id;
   const request: SearchRequest = {
     orgId: principal.orgId,
@@ -87,7 +86,7 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     queryVector,
   };
   const matches = await searchChunks(request);
-  const context = await neighbouringTurns(request, matches, body.context);
+  const context = await timedStage("context", () => neighbouringTurns(request, matches, body.context));
   return {
     namespaceId: namespace.id,
     matches: matches.map((match) => ({ ...match, context: context.get(match.memoryId) ?? [] })),

@@ -11,12 +11,13 @@ import { memoryFilterSql, notExpiredSql, TEXT_SEARCH_CONFIG, vectorLiteral } fro
 export const BM25 = { k1: 1.2, b: 0.75 };
 
 /**
- * Up to this many chunks, a scope filter's vectors are compared exactly instead of through the HNSW
- * graph shared by every namespace, which would walk past many other scopes' chunks (and stop at its
- * tuple limit) to find enough of a small scope's. Measured on PGlite at 10,000 memories: an exact scan
- * costs ~14 µs a chunk, a filtered HNSW probe ~10–15 ms whatever the scope's size.
+ * Up to this many chunks, a namespace's (or a scope filter's) vectors are compared exactly instead of
+ * through the HNSW graph shared by every namespace, which walks past other tenants' chunks (and stops at
+ * its tuple limit) to find enough of a small namespace's: its cost and its results would depend on what
+ * the rest of the deployment holds. Measured on PGlite (`npm run bench`, docs/benchmarks.md): an exact
+ * scan costs ~4 µs a chunk, a filtered HNSW probe 4–15 ms.
  */
-export const EXACT_VECTOR_SCAN_LIMIT = 1_000;
+export const EXACT_VECTOR_SCAN_LIMIT = 1_500;
 
 export type SearchMode = "hybrid" | "vector" | "fulltext";
 
@@ -88,6 +89,8 @@ export interface LexicalResult {
   truncated: boolean;
   /** The signatures the request's scopes select, read in the same statement. */
   selection?: ScopeSelection;
+  /** How many chunks the namespace holds, read in the same statement. */
+  namespaceChunkCount: number;
 }
 
 /** The scope signatures (distinct scopes objects) a request's scope filter admits, and their chunk count. */
@@ -136,17 +139,31 @@ function selectedScopesSql(request: SearchRequest, add: (value: unknown) => stri
      )`;
 }
 
-/** The scope selection on its own, for a search without a lexical leg (which otherwise reads it). */
-export async function scopeSelection(request: SearchRequest): Promise<ScopeSelection | undefined> {
-  if (!hasScopeFilter(request)) return undefined;
+const namespaceChunkCountSql = (ns: string) =>
+  `(SELECT COALESCE(max(chunk_count), 0) FROM namespace_search_stats WHERE namespace_id = ${ns})::int`;
+
+/**
+ * The scope selection and the namespace's chunk count on their own, for a search without a lexical leg
+ * (which otherwise reads them).
+ */
+export async function scopeSelection(
+  request: SearchRequest,
+): Promise<{ selection?: ScopeSelection; namespaceChunkCount: number }> {
   const { params, add } = statement(request);
+  const scoped = hasScopeFilter(request);
   const [row] = await (
     await db()
-  ).$queryRawUnsafe<{ keys: string[]; chunk_count: number }[]>(
-    `WITH ${selectedScopesSql(request, add)} SELECT keys, chunk_count FROM selected`,
+  ).$queryRawUnsafe<{ keys: string[] | null; chunk_count: number | null; namespace_chunk_count: number }[]>(
+    scoped
+      ? `WITH ${selectedScopesSql(request, add)}
+         SELECT keys, chunk_count, ${namespaceChunkCountSql(add(request.namespaceId))} AS namespace_chunk_count
+         FROM selected`
+      : `SELECT NULL AS keys, NULL AS chunk_count,
+                ${namespaceChunkCountSql(add(request.namespaceId))} AS namespace_chunk_count`,
     ...params,
   );
-  return { keys: row.keys, chunkCount: row.chunk_count };
+  const selection = scoped ? { keys: row.keys ?? [], chunkCount: Number(row.chunk_count) } : undefined;
+  return { selection, namespaceChunkCount: row.namespace_chunk_count };
 }
 
 /** The BM25 statistics CTEs (`stats`, and `qt`: the query's terms with their idf) and one posting's BM25 term. */
@@ -213,7 +230,13 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   const [row] = await (
     await db()
   ).$queryRawUnsafe<
-    { bm25_max: number; hits: LexicalHit[]; scope_keys: string[] | null; scope_chunk_count: number | null }[]
+    {
+      bm25_max: number;
+      hits: LexicalHit[];
+      scope_keys: string[] | null;
+      scope_chunk_count: number | null;
+      namespace_chunk_count: number;
+    }[]
   >(
     `WITH ${statistics},
      ${scoped ? `${selectedScopesSql(request, add)},` : ""}
@@ -228,6 +251,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
        LIMIT ${add(limit)}
      )
      SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
+            ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
             ${scoped ? "(SELECT keys FROM selected)" : "NULL"} AS scope_keys,
             ${scoped ? "(SELECT chunk_count FROM selected)" : "NULL"} AS scope_chunk_count,
             COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25,
@@ -248,7 +272,13 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     hit.row.occurred_at = new Date(hit.row.occurred_at);
   }
   const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
-  return { bm25Max: row.bm25_max, hits: row.hits, truncated: row.hits.length >= limit, selection };
+  return {
+    bm25Max: row.bm25_max,
+    hits: row.hits,
+    truncated: row.hits.length >= limit,
+    selection,
+    namespaceChunkCount: row.namespace_chunk_count,
+  };
 }
 
 export interface VectorHit {
@@ -268,6 +298,7 @@ export interface VectorHit {
 export async function vectorLeg(
   request: SearchRequest,
   selection: ScopeSelection | undefined,
+  namespaceChunkCount: number,
   vector: number[],
   limit: number,
   alsoChunkIds: string[],
@@ -277,8 +308,8 @@ export async function vectorLeg(
   const vec = "(SELECT v FROM query_vector)";
   const model = `${add(embedder().model)}::text`;
   // Adding zero hides the distance from the HNSW index, so the planner sorts the selected chunks exactly.
-  const exact =
-    selection !== undefined && selection.chunkCount <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
+  const admitted = Math.min(namespaceChunkCount, selection?.chunkCount ?? Infinity);
+  const exact = admitted <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
   return (await db()).$queryRawUnsafe<VectorHit[]>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
      (SELECT c.id AS chunk_id, c.memory_id, c.session_id, c.session_position, c.role,

@@ -1,4 +1,5 @@
-import { embedder } from "./embeddings";
+import { timedStage } from "@/lib/http/server-timing";
+import { embedQuery } from "./embeddings";
 import {
   bestPerMemory,
   fuseScores,
@@ -74,21 +75,16 @@ interface Candidate {
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
   const pendingVector =
-    mode === "fulltext"
-      ? undefined
-      : Promise.resolve(
-          request.queryVector ??
-            embedder()
-              .embed([request.query], "query")
-              .then(([v]) => v),
-        );
+    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedQuery(request.query));
   pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
   const limit = Math.max(50, request.topK * 2);
   const lexical: LexicalResult =
-    mode === "vector" ? { bm25Max: 0, hits: [], truncated: false } : await lexicalLeg(request, limit);
-  const selection = mode === "vector" ? await scopeSelection(request) : lexical.selection;
-  const vector = await pendingVector;
+    mode === "vector"
+      ? { bm25Max: 0, hits: [], truncated: false, ...(await scopeSelection(request)) }
+      : await timedStage("lexical", () => lexicalLeg(request, limit));
+  const { selection, namespaceChunkCount } = lexical;
+  const vector = await timedStage("embed-wait", async () => pendingVector);
 
   const candidates = new Map<string, Candidate>(
     lexical.hits.map((hit) => [
@@ -109,7 +105,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
     const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
     const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
-    for (const row of await vectorLeg(request, selection, vector, limit, lexicalHitsThatCanRank)) {
+    const vectorHits = await timedStage("vector", () =>
+      vectorLeg(request, selection, namespaceChunkCount, vector, limit, lexicalHitsThatCanRank),
+    );
+    for (const row of vectorHits) {
       const known = candidates.get(row.chunk_id);
       if (known) known.cosine = row.cosine;
       else
@@ -147,9 +146,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
     const contenders = bounded.filter((c) => score(c) > threshold);
     const bm25 = contenders.length
-      ? await bm25Of(
-          request,
-          contenders.map((c) => c.chunkId),
+      ? await timedStage("bm25", () =>
+          bm25Of(
+            request,
+            contenders.map((c) => c.chunkId),
+          ),
         )
       : new Map<string, number>();
     for (const contender of contenders) {
@@ -167,7 +168,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     // a neighbour into the results); plain memories cost nothing here and keep their scores.
     const places = missingNeighbours(best.slice(0, NEIGHBOUR_REACH * request.topK), exact);
     if (places.length) {
-      for (const turn of await turnsAt(request, selection, vector, places, lexical.truncated)) {
+      const turns = await timedStage("neighbours", () =>
+        turnsAt(request, selection, vector, places, lexical.truncated),
+      );
+      for (const turn of turns) {
         rows.set(turn.id, turn);
         const neighbour = {
           chunkId: turn.id,
@@ -194,7 +198,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     .filter((c) => (mode !== "fulltext" || c.bm25 > 0) && c.score >= (request.minScore ?? 0))
     .slice(0, request.topK);
   const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
-  if (missing.length) for (const [id, row] of await chunkRows(request, selection, missing)) rows.set(id, row);
+  if (missing.length) {
+    const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
+    for (const [id, row] of fetched) rows.set(id, row);
+  }
   // A memory forgotten between the statements is left out.
   return ranked.flatMap((c) => {
     const row = rows.get(c.chunkId);

@@ -20,6 +20,31 @@ export function embedder(): EmbeddingProvider {
   return holder.__memgwEmbedder;
 }
 
+/**
+ * Query embeddings kept, most recently used last: agents ask the same questions again, and an embedding
+ * is most of what a short recall waits for. A vector depends only on the model and the exact text.
+ */
+const QUERY_CACHE_SIZE = 2_000;
+const queryCache = new Map<string, Promise<number[]>>();
+
+/** The embedding of one query, from the cache when the same text was embedded by the same model lately. */
+export function embedQuery(text: string): Promise<number[]> {
+  const provider = embedder();
+  const key = `${provider.model}\0${text}`;
+  const cached = queryCache.get(key);
+  if (cached) {
+    queryCache.delete(key);
+    queryCache.set(key, cached);
+    return cached;
+  }
+  const vector = provider.embed([text], "query").then(([embedded]) => embedded);
+  queryCache.set(key, vector);
+  if (queryCache.size > QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
+  // A failure is not kept: the next request tries again.
+  vector.catch(() => queryCache.get(key) === vector && queryCache.delete(key));
+  return vector;
+}
+
 /** Loads the model now instead of on the first request. */
 export async function warmUpEmbedder(): Promise<void> {
   const provider = embedder();
@@ -36,5 +61,6 @@ export async function closeEmbedder(): Promise<void> {
   const provider = holder.__memgwEmbedder;
   holder.__memgwEmbedder = undefined;
   holder.__memgwEmbedderReady = false;
+  queryCache.clear();
   await provider?.close();
 }
