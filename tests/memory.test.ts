@@ -382,7 +382,7 @@ describe("recall's speed", () => {
     }
   });
 
-  test("a question asked again is embedded once, and answered the same", async () => {
+  test("a question an organization asks again is embedded once, and answered the same", async () => {
     const { key, ns } = await tenantWithNamespace();
     await rememberAll(key, ns.id, [{ content: PETS }, { content: RUST }, { content: TRIP }]);
     const embed = vi.spyOn(embedder(), "embed");
@@ -396,6 +396,10 @@ describe("recall's speed", () => {
       // Another text is another embedding, even if it differs by one character.
       await api("POST", "/recall", { key, body: { ...body, query: `${body.query}?` } });
       expect(embed.mock.calls.filter(([texts]) => texts[0] === `${body.query}?`)).toHaveLength(1);
+      // Another organization asking the same is not served from this one's: its latency tells nothing.
+      const other = await tenantWithNamespace();
+      await api("POST", "/recall", { key: other.key, body: { ...body, namespace_id: other.ns.id } });
+      expect(embed.mock.calls.filter(([texts]) => texts[0] === body.query)).toHaveLength(2);
     } finally {
       embed.mockRestore();
     }

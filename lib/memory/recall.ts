@@ -66,7 +66,7 @@ export interface Recalled {
  */
 export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<Recalled> {
   // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
-  const queryVector = timedStage("embed", () => embedQuery(body.query));
+  const queryVector = timedStage("embed", () => embedQuery(principal.orgId, body.query));
   queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
   const namespace = await timedStage("namespace", () => resolveTarget(principal, body));
   activity.namespaceId = namespace.id;

@@ -75,7 +75,7 @@ interface Candidate {
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
   const pendingVector =
-    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedQuery(request.query));
+    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedQuery(request.orgId, request.query));
   pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
   // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
   const limit = Math.max(50, request.topK * 2);

@@ -22,15 +22,17 @@ export function embedder(): EmbeddingProvider {
 
 /**
  * Query embeddings kept, most recently used last: agents ask the same questions again, and an embedding
- * is most of what a short recall waits for. A vector depends only on the model and the exact text.
+ * is most of what a short recall waits for. A vector depends only on the model and the exact text; it is
+ * kept per organization all the same, so that how fast a recall answers never tells one organization
+ * what another asked.
  */
 const QUERY_CACHE_SIZE = 2_000;
 const queryCache = new Map<string, Promise<number[]>>();
 
-/** The embedding of one query, from the cache when the same text was embedded by the same model lately. */
-export function embedQuery(text: string): Promise<number[]> {
+/** The embedding of one query, from the cache when the organization asked the same text of this model lately. */
+export function embedQuery(orgId: string, text: string): Promise<number[]> {
   const provider = embedder();
-  const key = `${provider.model}\0${text}`;
+  const key = `${orgId}\0${provider.model}\0${text}`;
   const cached = queryCache.get(key);
   if (cached) {
     queryCache.delete(key);
