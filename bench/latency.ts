@@ -311,7 +311,11 @@ export async function measureLatency(options: {
           namespace_id: small.id,
           memories: texts.slice(i, Math.min(i + 100, SMALL_NAMESPACE)).map((content) => ({ content })),
         });
-      const short = msmarco.queries.map((q) => q.text).filter((text) => text.trim().split(/\s+/).length < 8);
+      // Asked with a mark of their own (see measureRecall): the first measurement embeds every question.
+      const short = msmarco.queries
+        .map((q) => q.text)
+        .filter((text) => text.trim().split(/\s+/).length < 8)
+        .map((text) => `${text};`);
       for (const query of short) await call("/recall", { namespace_id: small.id, query: `${query} first` });
       const samples: typeof stageSamples = [];
       const row = await measure(1, small.id, short, samples);

@@ -140,6 +140,37 @@ describe("migrations", () => {
     await pglite.close();
   });
 
+  test("upgrading gives each namespace of over 1,500 chunks its own vector index, not a shared one", async () => {
+    const { pglite, conn } = await emptyDatabase();
+    const dir = copyMigrations();
+    const perNamespace = "20261124100000_namespace_vector_indexes";
+    const later = fs.readdirSync(dir).filter((name) => name >= perNamespace && name !== "migration_lock.toml");
+    const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
+    for (const name of later) fs.renameSync(path.join(dir, name), path.join(held, name));
+    await applyMigrations(conn, dir);
+    const namespaceWith = async (id: string, chunks: number) =>
+      conn.exec(`
+        INSERT INTO organizations (id, name, slug, updated_at) VALUES ('org_${id}', 'Org', 'org-${id}', now());
+        INSERT INTO namespaces (id, org_id, name, updated_at) VALUES ('${id}', 'org_${id}', 'ns', now());
+        INSERT INTO memories (id, org_id, namespace_id, content, chunk_count, updated_at)
+          VALUES ('mem_${id}', 'org_${id}', '${id}', 'memory', ${chunks}, now());
+        INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding,
+                                   embedding_model, term_count)
+          SELECT 'chk_${id}_' || i, 'org_${id}', '${id}', 'mem_${id}', i, 'chunk ' || i,
+                 array_fill((i % 7 + 1)::float4, ARRAY[512])::vector, 'use-lite-512', 2
+          FROM generate_series(1, ${chunks}) AS i;
+        INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms) VALUES ('${id}', ${chunks}, 0);`);
+    await namespaceWith("ns_Large", 1_501);
+    await namespaceWith("ns_Small", 1_500);
+    for (const name of later) fs.renameSync(path.join(held, name), path.join(dir, name));
+    await applyMigrations(conn, dir);
+    const indexes = await conn.query<{ indexname: string }>(
+      `SELECT indexname FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexdef LIKE '%USING hnsw%'`,
+    );
+    expect(indexes).toEqual([{ indexname: "memory_chunks_embedding_ns_Large" }]);
+    await pglite.close();
+  });
+
   test("the migrated database has every column of every model in prisma/schema.prisma", async () => {
     const prisma = await db();
     // findFirst selects every scalar field of the model: a column missing from the migrations fails here.

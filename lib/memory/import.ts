@@ -192,7 +192,7 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
     }
     throw error;
   }
-  noteSearchGrowth(chunkCount);
+  noteSearchGrowth(target.namespace.id, chunkCount);
   return { imported: written.length, skipped_expired: skippedExpired, memory_ids: written };
 }
 

@@ -201,7 +201,10 @@ export async function remember(
     }
     throw error;
   }
-  noteSearchGrowth(prepared.reduce((sum, m) => sum + m.chunks.length, 0));
+  noteSearchGrowth(
+    namespace.id,
+    prepared.reduce((sum, m) => sum + m.chunks.length, 0),
+  );
   const stored = new Map(prepared.map((m) => [m.id, rowOf(m, namespace.id, now, sessionOf(m))]));
   return {
     namespace,
@@ -443,7 +446,7 @@ export async function updateMemory(
       return row;
     });
     if (updated) {
-      if (changed.has("content")) noteSearchGrowth(chunks.length);
+      if (changed.has("content")) noteSearchGrowth(updated.namespaceId, chunks.length);
       return updated;
     }
     if (attempt >= UPDATE_ATTEMPTS) {

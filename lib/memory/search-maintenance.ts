@@ -1,11 +1,16 @@
 import { getDatabase } from "@/lib/db";
+import { ensureNamespaceVectorIndex } from "@/lib/db/vector-indexes";
+import { EXACT_VECTOR_SCAN_LIMIT } from "./search-legs";
 
 // PGlite has no autovacuum, so nothing refreshes the planner's statistics (with stale ones a 10k-chunk
 // search chose a 150 ms scan over a 5 ms HNSW probe) or the visibility map that lets BM25 read postings
 // from their covering index alone. Do both after ~10% growth (PostgreSQL proper has autovacuum for that).
 const state = { analyzedAt: 0, grownSince: 0, running: false };
 
-export function noteSearchGrowth(chunks: number) {
+/** Called after chunks were written to a namespace: keeps the statistics fresh and its vector index there. */
+export function noteSearchGrowth(namespaceId: string, chunks: number) {
+  // Past the size scanned exactly, a namespace searches an HNSW index of its own.
+  void ensureNamespaceVectorIndex(namespaceId, EXACT_VECTOR_SCAN_LIMIT);
   state.grownSince += chunks;
   if (state.running || state.grownSince < Math.max(200, state.analyzedAt * 0.1)) return;
   state.running = true;

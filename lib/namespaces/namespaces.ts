@@ -2,6 +2,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { deleteOauthGrants } from "@/lib/auth/api-keys";
+import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
@@ -155,7 +156,7 @@ export async function updateNamespace(principal: Principal, id: string, input: U
 export async function deleteNamespace(principal: Principal, id: string) {
   assertNamespaceWideAllowed(principal, "deleting a namespace");
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const deleted = await prisma.$transaction(async (tx) => {
     const namespace = await findVisible(tx, principal, id);
     const orgId = principal.orgId;
     await tx.$queryRawUnsafe(`SELECT id FROM namespaces WHERE id = $1 AND org_id = $2 FOR UPDATE`, id, orgId);
@@ -206,6 +207,11 @@ export async function deleteNamespace(principal: Principal, id: string) {
     });
     return { id, deleted: true as const };
   });
+  // Its vector index (a large namespace's) holds nothing any more; dropped outside the deletion's transaction.
+  await dropNamespaceVectorIndex(id).catch((error) =>
+    console.error(`[memgw] dropping the vector index of deleted namespace ${id} failed:`, error),
+  );
+  return deleted;
 }
 
 export async function listGrants(principal: Principal, namespaceId: string) {

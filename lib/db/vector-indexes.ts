@@ -1,0 +1,65 @@
+import { getDatabase } from "./index";
+
+// One HNSW index per namespace past a size (lib/memory's EXACT_VECTOR_SCAN_LIMIT chunks), partial on its
+// id (pgvector's advice for multi-tenant search), instead of one graph over every tenant's chunks: a
+// namespace's nearest vectors are found among its own chunks only, at a cost that does not grow with what
+// other tenants hold, and every vector leg filters on the namespace, so the planner picks it. Smaller
+// namespaces are scanned exactly and need none (nor does their remember pay for one). Migration
+// 20261124100000_namespace_vector_indexes replaced the shared index.
+
+/** Namespace ids as lib/ids makes them: an index name and a literal in DDL are built from nothing else. */
+const NAMESPACE_ID = /^[A-Za-z0-9_]{1,40}$/;
+
+export function vectorIndexName(namespaceId: string): string {
+  if (!NAMESPACE_ID.test(namespaceId)) throw new Error(`Not a namespace id: ${JSON.stringify(namespaceId)}`);
+  return `memory_chunks_embedding_${namespaceId}`;
+}
+
+/** Namespaces whose index this process has seen or built. */
+const indexed = new Set<string>();
+/** Builds run one after another: on the embedded database a build holds the only connection meanwhile. */
+let builds: Promise<void> = Promise.resolve();
+
+/**
+ * Builds the namespace's index once it holds more than `beyondChunks` chunks, unless it has one;
+ * in the background, after the write that made it grow. Until it exists its searches scan it exactly:
+ * slower, never wrong. On PostgreSQL the build is CONCURRENTLY, so writes go on meanwhile.
+ */
+export function ensureNamespaceVectorIndex(namespaceId: string, beyondChunks: number): Promise<void> {
+  if (indexed.has(namespaceId)) return builds;
+  builds = builds
+    .then(() => buildIfNeeded(namespaceId, beyondChunks))
+    .catch((error) => console.error(`[memgw] building the vector index of namespace ${namespaceId} failed:`, error));
+  return builds;
+}
+
+async function buildIfNeeded(namespaceId: string, beyondChunks: number) {
+  if (indexed.has(namespaceId)) return;
+  const name = vectorIndexName(namespaceId);
+  const database = await getDatabase();
+  const [state] = await database.prisma.$queryRawUnsafe<{ chunks: number; present: boolean }[]>(
+    `SELECT COALESCE((SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = $1), 0)::int AS chunks,
+            to_regclass($2) IS NOT NULL AS present`,
+    namespaceId,
+    `"${name}"`,
+  );
+  if (state.present) {
+    indexed.add(namespaceId);
+    return;
+  }
+  if (state.chunks <= beyondChunks) return;
+  const concurrently = database.kind === "postgres" ? "CONCURRENTLY " : "";
+  await database.prisma.$executeRawUnsafe(
+    `CREATE INDEX ${concurrently}IF NOT EXISTS "${name}" ON memory_chunks
+     USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = '${namespaceId}'`,
+  );
+  indexed.add(namespaceId);
+}
+
+/** Drops a deleted namespace's index (after the deletion committed: on PostgreSQL, concurrently). */
+export async function dropNamespaceVectorIndex(namespaceId: string): Promise<void> {
+  const database = await getDatabase();
+  const concurrently = database.kind === "postgres" ? "CONCURRENTLY " : "";
+  indexed.delete(namespaceId);
+  await database.prisma.$executeRawUnsafe(`DROP INDEX ${concurrently}IF EXISTS "${vectorIndexName(namespaceId)}"`);
+}

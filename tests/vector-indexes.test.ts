@@ -1,0 +1,73 @@
+import { expect, test } from "vitest";
+import { db } from "@/lib/db";
+import { dropNamespaceVectorIndex, ensureNamespaceVectorIndex, vectorIndexName } from "@/lib/db/vector-indexes";
+import { searchChunks } from "@/lib/memory/search";
+import { api } from "./helpers/api";
+import { createNamespace, createTenant } from "./helpers/fixtures";
+import { rememberAll } from "./helpers/memory";
+
+const MEMORIES = [
+  "I adopted a golden retriever named Max last spring.",
+  "My favourite programming language is Rust because of its borrow checker.",
+  "The quarterly sales meeting is on Thursday at 10am in room 4B.",
+  "Next month I am flying to Lisbon for a two-week holiday with my sister.",
+  "Our team ships the mobile release every second Tuesday.",
+  "The dentist appointment moved to Friday afternoon.",
+].map((content) => ({ content }));
+
+async function indexOf(namespaceId: string) {
+  const rows = await (
+    await db()
+  ).$queryRawUnsafe<{ indexdef: string }[]>(
+    `SELECT indexdef FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexname = $1`,
+    vectorIndexName(namespaceId),
+  );
+  return rows[0]?.indexdef;
+}
+
+test("past the exact-scan size a namespace gets its own HNSW index, a small one none; deleted, dropped", async () => {
+  const { org, key } = await createTenant();
+  const large = await createNamespace(key);
+  const small = await createNamespace(key);
+  await rememberAll(key, large.id, MEMORIES);
+  await rememberAll(key, small.id, MEMORIES.slice(0, 2));
+  // No shared index over every tenant's chunks any more.
+  const shared = await (
+    await db()
+  ).$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(*)::int AS n FROM pg_indexes
+     WHERE tablename = 'memory_chunks' AND indexname = 'memory_chunks_embedding_idx'`,
+  );
+  expect(shared).toEqual([{ n: 0 }]);
+  // What remember does past EXACT_VECTOR_SCAN_LIMIT (1,500 chunks), with a size these namespaces pass.
+  await ensureNamespaceVectorIndex(large.id, 4);
+  await ensureNamespaceVectorIndex(small.id, 4);
+  expect(await indexOf(large.id)).toMatch(
+    new RegExp(`USING hnsw \\(embedding vector_cosine_ops\\) WHERE \\(namespace_id = '${large.id}'::text\\)`),
+  );
+  expect(await indexOf(small.id)).toBeUndefined();
+  // Through its index or scanned exactly, the namespace's nearest memories are the same, and only its own.
+  const search = (exactVectorScanLimit: number) =>
+    searchChunks({
+      orgId: org.id,
+      namespaceId: large.id,
+      query: "a dog",
+      topK: 6,
+      mode: "vector",
+      exactVectorScanLimit,
+    });
+  const [indexed, exact] = [await search(0), await search(10_000)];
+  expect(indexed.map((m) => m.content)).toEqual(exact.map((m) => m.content));
+  expect(indexed[0].content).toBe(MEMORIES[0].content);
+  expect(indexed).toHaveLength(MEMORIES.length);
+
+  expect((await api("DELETE", `/namespaces/${large.id}`, { key })).status).toBe(200);
+  expect(await indexOf(large.id)).toBeUndefined();
+  await dropNamespaceVectorIndex(small.id); // none to drop: no error
+});
+
+test("an index name is made only of a namespace id: anything else is refused before it reaches SQL", () => {
+  expect(vectorIndexName("ns_AbC123")).toBe("memory_chunks_embedding_ns_AbC123");
+  for (const id of [`ns_x"; DROP TABLE memories; --`, "ns_x' OR '1'='1", "", "ns-ü", "n".repeat(41)])
+    expect(() => vectorIndexName(id)).toThrow(/Not a namespace id/);
+});
