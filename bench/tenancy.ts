@@ -1,8 +1,8 @@
 // Multi-tenant search: the same small and medium namespaces measured alone, then beside 100,000 memories of
 // another organization's namespaces, through the lib/ functions the API uses (the search alone: query vectors
-// are embedded beforehand, so what changes is what the database does). Each is measured as shipped and with
-// every vector leg sent through the HNSW index shared by all tenants (exactVectorScanLimit 0), which is what
-// a namespace under EXACT_VECTOR_SCAN_LIMIT would get without the exact scan.
+// are embedded beforehand, so what changes is what the database does). Each is measured as shipped and
+// without the exact scan (exactVectorScanLimit 0: "HNSW only", through the namespace's own HNSW index when
+// it has one; a namespace too small for one is then sorted by the planner itself).
 import { db } from "@/lib/db";
 import { remember } from "@/lib/memory/memories";
 import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/search-legs";

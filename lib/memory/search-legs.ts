@@ -11,11 +11,10 @@ import { memoryFilterSql, notExpiredSql, TEXT_SEARCH_CONFIG, vectorLiteral } fro
 export const BM25 = { k1: 1.2, b: 0.75 };
 
 /**
- * Up to this many chunks, a namespace's (or a scope filter's) vectors are compared exactly instead of
- * through the HNSW graph shared by every namespace, which walks past other tenants' chunks (and stops at
- * its tuple limit) to find enough of a small namespace's: its cost and its results would depend on what
- * the rest of the deployment holds. Measured on PGlite (`npm run bench`, docs/benchmarks.md): an exact
- * scan costs ~4 µs a chunk, a filtered HNSW probe 4–15 ms.
+ * Up to this many chunks, a namespace's (or a scope filter's) vectors are compared exactly; past it, a
+ * namespace has an HNSW index of its own (lib/db/vector-indexes.ts), so that neither the cost nor the
+ * results of its search depend on what other tenants hold. Measured on PGlite (`npm run bench`,
+ * docs/benchmarks.md): an exact scan costs ~4 µs a chunk, an HNSW probe 4–15 ms.
  */
 export const EXACT_VECTOR_SCAN_LIMIT = 1_500;
 
