@@ -27,6 +27,19 @@ function copyMigrations() {
   return dir;
 }
 
+/** A copy of the migrations up to (not including) `name`; `releaseLater` adds the rest back, as an upgrade. */
+function migrationsBefore(name: string) {
+  const dir = copyMigrations();
+  const later = fs.readdirSync(dir).filter((entry) => entry >= name && entry !== "migration_lock.toml");
+  const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
+  for (const entry of later) fs.renameSync(path.join(dir, entry), path.join(held, entry));
+  return {
+    dir,
+    later,
+    releaseLater: () => later.forEach((entry) => fs.renameSync(path.join(held, entry), path.join(dir, entry))),
+  };
+}
+
 describe("migrations", () => {
   test("apply to an empty database, recording Prisma's checksums, and are a no-op the second time", async () => {
     const { pglite, conn } = await emptyDatabase();
@@ -102,11 +115,7 @@ describe("migrations", () => {
 
   test("chunk rows stay whole; rows written before that migration are rewritten once it is applied", async () => {
     const { pglite, conn } = await emptyDatabase();
-    const dir = copyMigrations();
-    const inline = "20261124090000_chunk_rows_inline";
-    const later = fs.readdirSync(dir).filter((name) => name >= inline && name !== "migration_lock.toml");
-    const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
-    for (const name of later) fs.renameSync(path.join(dir, name), path.join(held, name));
+    const { dir, later, releaseLater } = migrationsBefore("20261124090000_chunk_rows_inline");
     await applyMigrations(conn, dir);
     const insertChunk = async (id: string) =>
       conn.exec(`
@@ -127,7 +136,7 @@ describe("migrations", () => {
     await insertChunk("before");
     // Before: the embedding alone passes the TOAST threshold, and the ids were moved out of the row.
     expect(await toastedValues()).toBeGreaterThan(0);
-    for (const name of later) fs.renameSync(path.join(held, name), path.join(dir, name));
+    releaseLater();
     const result = await applyMigrations(conn, dir);
     expect(result.applied).toEqual(later);
     expect(await toastedValues()).toBe(0);
@@ -142,11 +151,7 @@ describe("migrations", () => {
 
   test("upgrading gives each namespace of over 1,500 chunks its own vector index, not a shared one", async () => {
     const { pglite, conn } = await emptyDatabase();
-    const dir = copyMigrations();
-    const perNamespace = "20261124100000_namespace_vector_indexes";
-    const later = fs.readdirSync(dir).filter((name) => name >= perNamespace && name !== "migration_lock.toml");
-    const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
-    for (const name of later) fs.renameSync(path.join(dir, name), path.join(held, name));
+    const { dir, releaseLater } = migrationsBefore("20261124100000_namespace_vector_indexes");
     await applyMigrations(conn, dir);
     const namespaceWith = async (id: string, chunks: number) =>
       conn.exec(`
@@ -162,7 +167,7 @@ describe("migrations", () => {
         INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms) VALUES ('${id}', ${chunks}, 0);`);
     await namespaceWith("ns_Large", 1_501);
     await namespaceWith("ns_Small", 1_500);
-    for (const name of later) fs.renameSync(path.join(held, name), path.join(dir, name));
+    releaseLater();
     await applyMigrations(conn, dir);
     const indexes = await conn.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexdef LIKE '%USING hnsw%'`,
