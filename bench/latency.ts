@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { freePort, startServer } from "../tests/helpers/server";
-import { loadDataset } from "./lib/beir";
+import { loadDataset, ndcgAt, recallAt } from "./lib/beir";
 
 export interface LatencyResult {
   memories: number;
@@ -26,6 +26,8 @@ export interface LatencyResult {
   serverRssMiB?: number;
   /** Where the time of a recall at concurrency 1 goes, for long questions on the loaded namespace. */
   longStages?: StageBreakdown;
+  /** The SciFact queries on a namespace of SciFact's documents beside the loaded memories (the large run). */
+  scifactBeside?: BesideQuality;
   /** Short questions (under 8 words) on a namespace of SMALL_NAMESPACE memories, at concurrency 1. */
   shortSmall?: RecallLatency & {
     memories: number;
@@ -42,6 +44,21 @@ export interface LatencyResult {
  * server's `total`: HTTP on loopback, Next's routing, and the client.
  */
 export type StageBreakdown = Record<string, number>;
+
+/**
+ * Retrieval quality over HTTP (hybrid, top_k 100) of SciFact in a namespace of its own, in the database of
+ * the large run: compared with the same figure measured alone (`BENCH_ONLY=quality`), it shows what
+ * holding 100,000 other memories changes in a namespace's results.
+ */
+export interface BesideQuality extends RecallLatency {
+  docs: number;
+  queries: number;
+  ndcg10: number;
+  recall100: number;
+}
+
+/** From this size on, a latency run also measures SciFact's quality beside the loaded memories. */
+export const QUALITY_BESIDE_FROM = 100_000;
 
 /** The small namespace's size: what the short-query target is set for. */
 export const SMALL_NAMESPACE = 1_000;
@@ -64,6 +81,11 @@ export interface RecallLatency {
   p95: number;
   p99: number;
   perSecond: number;
+  /**
+   * What the requests cost the machine's two cores: the server's main thread (Next, the API and the embedded
+   * database), its other threads (query embedding on workers, libuv, the garbage collector), the client.
+   */
+  cpuMsPerRequest?: { serverMainThread: number; serverOtherThreads: number; client: number };
 }
 
 /** The memories are spread over these values of the scope `team`; the scoped key sees the first. */
@@ -97,6 +119,30 @@ export function describeStages(stages: StageBreakdown): string {
   return Object.entries(stages)
     .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
     .join(", ");
+}
+
+/**
+ * CPU time of a process, split between its main thread (where Next, the API and the embedded database
+ * run) and its other threads (embedding workers, libuv, V8's collector), in ms, from /proc.
+ */
+function processCpuMs(pid: number): { main: number; other: number } {
+  const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
+  let main = 0;
+  let other = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended
+    }
+    // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ms = (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
+    if (tid === String(pid)) main += ms;
+    else other += ms;
+  }
+  return { main, other };
 }
 
 /** Resident memory of a process and its children, MiB (`ps`; the embedding workers are threads of the process). */
@@ -277,9 +323,21 @@ export async function measureLatency(options: {
       // Each measurement embeds its queries: the server keeps recent query embeddings (lib/memory/embeddings),
       // so the second asks them with a mark that changes no word and no score, but the text embedded.
       const asked = concurrency === 1 ? queries : queries.map((query) => `${query}?`);
+      const [serverBefore, clientBefore] = [processCpuMs(server.pid), process.cpuUsage()];
       const row = await measure(concurrency, namespaceId, asked, concurrency === 1 ? stageSamples : undefined);
+      const [serverAfter, clientAfter] = [processCpuMs(server.pid), process.cpuUsage(clientBefore)];
+      row.cpuMsPerRequest = {
+        serverMainThread: (serverAfter.main - serverBefore.main) / row.requests,
+        serverOtherThreads: (serverAfter.other - serverBefore.other) / row.requests,
+        client: (clientAfter.user + clientAfter.system) / 1000 / row.requests,
+      };
       recall.push(row);
-      options.log(`  recall c=${concurrency}: ${describe(row)}`);
+      const cpu = row.cpuMsPerRequest;
+      options.log(
+        `  recall c=${concurrency}: ${describe(row)}\n` +
+          `    CPU per request (ms): server main thread ${cpu.serverMainThread.toFixed(1)}, ` +
+          `its other threads ${cpu.serverOtherThreads.toFixed(1)}, this client ${cpu.client.toFixed(1)}`,
+      );
     }
     const longStages = meanStages(stageSamples);
     options.log(`  recall c=1, where the time goes (mean ms): ${describeStages(longStages)}`);
@@ -298,7 +356,65 @@ export async function measureLatency(options: {
         `    unscoped key, request scopes {team: ${SCOPE_VALUES[0]}}: ${describe(scopedRecall.requestFiltered)}\n` +
         `    key scoped to team=${SCOPE_VALUES[0]}: ${describe(scopedRecall.keyScoped)} (p95 ${change}% from unscoped)`,
     );
-    return { recall, scopedRecall, longStages, shortSmall, serverRssMiB: residentMiB(server.pid) };
+    const scifactBeside = options.memories >= QUALITY_BESIDE_FROM ? await measureScifactBeside() : undefined;
+    if (scifactBeside)
+      options.log(
+        `  SciFact in a namespace of its own beside them: nDCG@10 ${scifactBeside.ndcg10.toFixed(3)}, ` +
+          `recall@100 ${scifactBeside.recall100.toFixed(3)}; ${describe(scifactBeside)}`,
+      );
+    return { recall, scopedRecall, longStages, shortSmall, scifactBeside, serverRssMiB: residentMiB(server.pid) };
+
+    /**
+     * SciFact's documents in a namespace of their own (loaded once into kept data: its id is kept beside the
+     * load's), then its queries, hybrid, top_k 100: nDCG@10 and recall@100 from the documents' ids in metadata.
+     */
+    async function measureScifactBeside(): Promise<BesideQuality> {
+      const loadedFile = path.join(dataDir, "bench-loaded.json");
+      const kept = fs.existsSync(loadedFile) ? JSON.parse(fs.readFileSync(loadedFile, "utf8")) : {};
+      let scifactNamespaceId: string | undefined = kept.scifactNamespaceId;
+      if (!scifactNamespaceId) {
+        scifactNamespaceId = (await call("/namespaces", { name: `bench-scifact-${Date.now()}` })).id as string;
+        for (let i = 0; i < scifact.docs.length; i += 100)
+          await call("/remember", {
+            namespace_id: scifactNamespaceId,
+            memories: scifact.docs.slice(i, i + 100).map((d) => ({
+              content: d.title ? `${d.title}\n${d.text}` : d.text,
+              metadata: { doc_id: d.id },
+            })),
+          });
+        if (keptDir) fs.writeFileSync(loadedFile, JSON.stringify({ ...kept, scifactNamespaceId }));
+      }
+      let ndcg = 0;
+      let found = 0;
+      const latencies: number[] = [];
+      const started = performance.now();
+      for (const query of scifact.queries) {
+        const { data, ms } = await timedCall("/recall", {
+          namespace_id: scifactNamespaceId,
+          query: query.text,
+          top_k: 100,
+        });
+        latencies.push(ms);
+        const ranked = (data as { metadata: { doc_id: string } }[]).map((match) => match.metadata.doc_id);
+        ndcg += ndcgAt(ranked, scifact.qrels.get(query.id)!, 10);
+        found += recallAt(ranked, scifact.qrels.get(query.id)!, 100);
+      }
+      const seconds = (performance.now() - started) / 1000;
+      latencies.sort((a, b) => a - b);
+      const [p50, p95, p99] = [50, 95, 99].map((p) => percentile(latencies, p));
+      return {
+        concurrency: 1,
+        requests: latencies.length,
+        p50,
+        p95,
+        p99,
+        perSecond: latencies.length / seconds,
+        docs: scifact.docs.length,
+        queries: scifact.queries.length,
+        ndcg10: ndcg / scifact.queries.length,
+        recall100: found / scifact.queries.length,
+      };
+    }
 
     /**
      * A namespace of SMALL_NAMESPACE memories (the first texts), loaded for this run beside the large one, and

@@ -149,7 +149,7 @@ describe("migrations", () => {
     await pglite.close();
   });
 
-  test("upgrading gives each namespace of over 1,500 chunks its own vector index, not a shared one", async () => {
+  test("upgrading gives each namespace of over 500 chunks its own vector index, not a shared one", async () => {
     const { pglite, conn } = await emptyDatabase();
     const { dir, releaseLater } = migrationsBefore("20261124100000_namespace_vector_indexes");
     await applyMigrations(conn, dir);
@@ -166,13 +166,17 @@ describe("migrations", () => {
           FROM generate_series(1, ${chunks}) AS i;
         INSERT INTO namespace_search_stats (namespace_id, chunk_count, total_terms) VALUES ('${id}', ${chunks}, 0);`);
     await namespaceWith("ns_Large", 1_501);
-    await namespaceWith("ns_Small", 1_500);
+    await namespaceWith("ns_Medium", 501);
+    await namespaceWith("ns_Small", 500);
     releaseLater();
     await applyMigrations(conn, dir);
     const indexes = await conn.query<{ indexname: string }>(
       `SELECT indexname FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexdef LIKE '%USING hnsw%'`,
     );
-    expect(indexes).toEqual([{ indexname: "memory_chunks_embedding_ns_Large" }]);
+    expect(indexes.map((index) => index.indexname).sort()).toEqual([
+      "memory_chunks_embedding_ns_Large",
+      "memory_chunks_embedding_ns_Medium",
+    ]);
     await pglite.close();
   });
 

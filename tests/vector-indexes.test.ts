@@ -39,7 +39,7 @@ test("past the exact-scan size a namespace gets its own HNSW index, a small one 
      WHERE tablename = 'memory_chunks' AND indexname = 'memory_chunks_embedding_idx'`,
   );
   expect(shared).toEqual([{ n: 0 }]);
-  // What remember does past EXACT_VECTOR_SCAN_LIMIT (1,500 chunks), with a size these namespaces pass.
+  // What remember does past EXACT_VECTOR_SCAN_LIMIT (500 chunks), with a size these namespaces pass.
   await ensureNamespaceVectorIndex(large.id, 4);
   await ensureNamespaceVectorIndex(small.id, 4);
   expect(await indexOf(large.id)).toMatch(

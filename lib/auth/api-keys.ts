@@ -2,6 +2,7 @@ import { createHmac, randomBytes } from "node:crypto";
 import { ForbiddenError, InvalidError, notFound, UnauthenticatedError } from "@/lib/errors";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import { cachedAccessRead } from "@/lib/db/access-cache";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { base58, newId } from "@/lib/ids";
 import { serverSecret } from "@/lib/secrets";
@@ -339,15 +340,19 @@ export function bearerValue(authorization: string | null, hint: string): string 
 export async function activeKey(by: "secret_hash" | "oauth_grant_id", value: string): Promise<ApiKeyPrincipal | null> {
   const prisma = await db();
   // One statement: the key and its creator's current role in the key's organization (a key never does
-  // more than its creator's role allows now, not only when it was created).
-  const [key] = await prisma.$queryRawUnsafe<AuthenticatedKeyRow[]>(
-    `SELECT k.id, k.org_id, k.name, k.permissions, k.scopes, k.created_by_id, k.oauth_client_id,
-            k.last_used_at, k.revoked_at, k.expires_at, m.role::text AS creator_role
-     FROM api_keys k LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.created_by_id
-     WHERE k.${by} = $1
-     LIMIT 1`,
-    value,
-  );
+  // more than its creator's role allows now, not only when it was created). Kept briefly (see
+  // lib/db/access-cache.ts); what depends on the time is decided below, on every request.
+  const key = await cachedAccessRead(`api-key:${by}:${value}`, async () => {
+    const [row] = await prisma.$queryRawUnsafe<AuthenticatedKeyRow[]>(
+      `SELECT k.id, k.org_id, k.name, k.permissions, k.scopes, k.created_by_id, k.oauth_client_id,
+              k.last_used_at, k.revoked_at, k.expires_at, m.role::text AS creator_role
+       FROM api_keys k LEFT JOIN memberships m ON m.org_id = k.org_id AND m.user_id = k.created_by_id
+       WHERE k.${by} = $1
+       LIMIT 1`,
+      value,
+    );
+    return row ?? null;
+  });
   const now = new Date();
   // A key whose creator has left the organization is dead like a revoked one (removing a member revokes
   // or hands over their keys; this also covers keys from before that, and any path that missed it).

@@ -5,6 +5,7 @@ import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { dataDir, databaseUrl } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { stopAccessCache, watchAccessWrites } from "./access-cache";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 
@@ -144,7 +145,7 @@ async function openPglite(dir: string): Promise<Database> {
     // the next maintenance pass.
     if (migrations.applied.length && migrations.alreadyApplied) await pglite.exec("VACUUM (ANALYZE)");
     await pglite.exec(SEARCH_SETTINGS);
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(watchAccessWrites(pglite)) });
     const opened = pglite;
     const closing = closeTasks();
     return {
@@ -156,6 +157,7 @@ async function openPglite(dir: string): Promise<Database> {
       async close() {
         await closing.run();
         await prisma.$disconnect();
+        stopAccessCache();
         await opened.close();
         lock.release();
       },

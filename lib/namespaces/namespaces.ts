@@ -6,6 +6,7 @@ import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import { cachedAccessRead } from "@/lib/db/access-cache";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { recordErasure } from "./erasure-receipts";
@@ -291,7 +292,11 @@ export async function resolveTarget(
   const where = target.namespace_id
     ? { id: target.namespace_id }
     : { externalReferenceId: target.external_reference_id };
-  const namespace = await prisma.namespace.findFirst({ where: { ...where, ...namespaceAccess(principal) } });
+  const access = { ...where, ...namespaceAccess(principal) };
+  // The condition names the organization and what the principal may reach: it is the whole cache key.
+  const namespace = await cachedAccessRead(`namespace:${JSON.stringify(access)}`, () =>
+    prisma.namespace.findFirst({ where: access }),
+  );
   if (!namespace)
     throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
   return namespace;
