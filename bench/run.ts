@@ -224,7 +224,8 @@ function writeReport() {
       const cpu = r.cpuMsPerRequest!;
       lines.push(
         `| … CPU per request at concurrency ${r.concurrency} | ` +
-          `server main thread ${cpu.serverMainThread.toFixed(1)} ms · its other threads ${cpu.serverOtherThreads.toFixed(1)} ms · client ${cpu.client.toFixed(1)} ms |`,
+          `server main thread ${cpu.serverMainThread.toFixed(1)} ms · ` +
+          `its other threads ${cpu.serverOtherThreads.toFixed(1)} ms · client ${cpu.client.toFixed(1)} ms |`,
       );
     }
     if (l.scopedRecall) {
