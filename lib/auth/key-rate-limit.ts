@@ -24,13 +24,15 @@ export function apiRateLimitPerMinute(): number {
 
 /**
  * Counts one request of an authenticated key, whatever it asks for (refused requests cost the server
- * too), in the database so that every server instance counts together. Returns where the key stands
- * (nothing when the limit is off); over the limit, throws RateLimitedError carrying that quota.
+ * too), in the database so that every server instance counts together (in the process when the database
+ * is embedded: it has one server). Returns where the key stands (nothing when the limit is off); over the
+ * limit, throws RateLimitedError carrying that quota.
  */
 export async function countKeyRequest(key: ApiKeyPrincipal): Promise<RateLimitQuota | undefined> {
   const limit = apiRateLimitPerMinute();
   if (limit === 0) return undefined;
-  const verdict = await hitRateLimit({ name: "api-key-requests", limit, windowMs: ONE_MINUTE }, key.keyId);
+  const rule = { name: "api-key-requests", limit, windowMs: ONE_MINUTE, inProcessWhenEmbedded: true };
+  const verdict = await hitRateLimit(rule, key.keyId);
   const quota = { limit: verdict.limit, remaining: verdict.remaining, resetSeconds: verdict.resetSeconds };
   if (!verdict.allowed) {
     throw new RateLimitedError(
