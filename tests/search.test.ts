@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { hitsThatCanRank } from "@/lib/memory/ranking";
 import { searchChunks } from "@/lib/memory/search";
-import type { ChunkRow } from "@/lib/memory/search-legs";
+import { lexicalLeg, type ChunkRow } from "@/lib/memory/search-legs";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
 
@@ -69,10 +69,41 @@ test("the cosine is looked up only for lexical hits scoring at least half the to
     hit("c5", "m4", 3),
     hit("c6", "m5", 2.9),
   ];
-  const result = { bm25Max: 12, hits, truncated: false, namespaceChunkCount: 6 };
+  const result = { bm25Max: 12, hits, truncated: false, skippedBm25Max: 0, namespaceChunkCount: 6 };
   // top_k 3: the third memory (m3, 6) scores at least 3, so a hit under 3 cannot rank.
   expect(hitsThatCanRank(result, 3)).toEqual(["c1", "c2", "c3", "c4", "c5"]);
   expect(hitsThatCanRank(result, 1)).toEqual(["c1", "c2", "c3", "c4"]);
   // Fewer memories than top_k: every hit.
   expect(hitsThatCanRank(result, 10)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
+});
+
+test("a common query term is not read through when rarer ones find enough chunks, and scores the same", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // "river" is in 46 memories (common past 30 chunks, as set below); "zebra" and "giraffe" in 30 each.
+  const memories = Array.from({ length: 60 }, (_, i) => ({
+    content: `Field note ${i}: a ${i < 30 ? "zebra" : "giraffe"} ${i % 3 ? "walked" : "drank"}${
+      i % 4 === 3 ? "" : " by the river"
+    }${i % 8 === 0 ? ", the wide river" : ""}.`,
+  }));
+  await rememberAll(key, ns.id, [...memories, { content: "The river, the river: the river flooded its valley." }]);
+  const request = { orgId: org.id, namespaceId: ns.id, mode: "fulltext" as const, topK: 20 };
+  const scores = (results: Awaited<ReturnType<typeof searchChunks>>) =>
+    results.map((m) => [m.memoryId, m.score.toFixed(9)]);
+
+  // The rarer terms find 60 chunks, more than the leg's 50: "river" is only added to their scores.
+  const skipping = { ...request, query: "zebra giraffe river", commonTermMinChunks: 30 };
+  expect((await lexicalLeg(skipping, 50)).skippedBm25Max).toBeGreaterThan(0);
+  expect((await lexicalLeg({ ...skipping, commonTermMinChunks: undefined }, 50)).skippedBm25Max).toBe(0);
+  const everyTerm = await searchChunks({ ...skipping, commonTermMinChunks: undefined });
+  // "river" decides the order: without it, the shorter notes that do not have it would come first.
+  expect(everyTerm.every((m) => m.content.includes("river"))).toBe(true);
+  expect(scores(await searchChunks(skipping))).toEqual(scores(everyTerm));
+
+  // "zebra" alone finds 30, fewer than 50: every term is read, and the river-only memory is found.
+  const fewRarer = { ...skipping, query: "zebra river" };
+  expect((await lexicalLeg(fewRarer, 50)).skippedBm25Max).toBe(0);
+  const found = await searchChunks({ ...fewRarer, topK: 61 });
+  expect(found.some((m) => m.content.startsWith("The river, the river"))).toBe(true);
+  expect(scores(found)).toEqual(scores(await searchChunks({ ...fewRarer, topK: 61, commonTermMinChunks: undefined })));
 });

@@ -54,6 +54,8 @@ export interface SearchRequest {
   speakerFocus?: number;
   /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
   exactVectorScanLimit?: number;
+  /** Overrides COMMON_TERM_MIN_CHUNKS, for measuring it and testing both paths. */
+  commonTermMinChunks?: number;
 }
 
 export interface ChunkRow {
@@ -88,6 +90,11 @@ export interface LexicalResult {
   hits: LexicalHit[];
   /** Whether the leg stopped at its limit, so that chunks it left out may still share a word. */
   truncated: boolean;
+  /**
+   * The most BM25 the common terms it did not read through can add (0 when it read every term): a chunk it
+   * left out scores at most its lowest hit plus this.
+   */
+  skippedBm25Max: number;
   /** The signatures the request's scopes select, read in the same statement. */
   selection?: ScopeSelection;
   /** How many chunks the namespace holds, read in the same statement. */
@@ -199,7 +206,7 @@ function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
      -- Every meaningful query term counts toward the best possible score, also one no chunk has.
      -- idf carries the (k1 + 1) factor of BM25.
      qt AS MATERIALIZED (
-       SELECT q.lexeme AS term,
+       SELECT q.lexeme AS term, COALESCE(t.df, 0)::float8 AS df,
               (${k1}::float8 + 1)
                 * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
        FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', ${query}))) q
@@ -210,6 +217,21 @@ function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
   const bm25Term = `qt.idf * p.tf / (p.tf + stats.k1_a + stats.k1_b * p.term_count)`;
   return { ns, statistics, bm25Term };
 }
+
+/**
+ * A query term in more than this many chunks, and in more than COMMON_TERM_SHARE of them, is common: when
+ * the query also has a rarer term, the common term's postings are not read through (Lucene's
+ * CommonTermsQuery). Its postings were most of a long question's cost in a large namespace (100,000
+ * memories: 48 ms of lexical leg per recall), and a chunk that has only common terms of the query ranks
+ * below the chunks that have a rarer one.
+ */
+export const COMMON_TERM_MIN_CHUNKS = 2_000;
+export const COMMON_TERM_SHARE = 0.02;
+/**
+ * With common terms left out, this many times the leg's limit of the best chunks by the other terms get
+ * the common terms' BM25 added (an index lookup each) before the limit is taken.
+ */
+const COMMON_TERMS_RESCORED = 4;
 
 /**
  * The lexical leg: the best chunks by BM25, filters applied before the limit;
@@ -228,11 +250,25 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     request.occurredAfter !== undefined ||
     request.occurredBefore !== undefined;
   const postingScopes = scoped && !filtered ? "AND p.scope_key = ANY((SELECT keys FROM selected)::text[])" : "";
+  const limitParam = `${add(limit)}::int`;
+  /** The chunks with the query's terms that pass `termCondition`, by their BM25 over those terms, best first. */
+  const scoredPostings = (termCondition: string, limitSql: string) =>
+    `SELECT p.chunk_id, sum(${bm25Term}) AS bm25
+     FROM qt
+     JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term ${postingScopes}
+     ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter()}` : ""}
+     CROSS JOIN stats
+     WHERE ${termCondition}
+     GROUP BY p.chunk_id
+     ORDER BY bm25 DESC
+     LIMIT ${limitSql}`;
+  const commonFrom = `GREATEST(${add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS)}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
   const [row] = await (
     await db()
   ).$queryRawUnsafe<
     {
       bm25_max: number;
+      skipped_bm25_max: number;
       hits: LexicalHit[];
       scope_keys: string[] | null;
       scope_chunk_count: number | null;
@@ -241,17 +277,39 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   >(
     `WITH ${statistics},
      ${scoped ? `${selectedScopesSql(request, add)},` : ""}
+     common AS MATERIALIZED (
+       SELECT qt.term, qt.idf FROM qt CROSS JOIN stats
+       WHERE qt.df > ${commonFrom} AND EXISTS (SELECT 1 FROM qt rare WHERE rare.df <= ${commonFrom})
+     ),
+     by_rarer AS MATERIALIZED (
+       ${scoredPostings("qt.term NOT IN (SELECT term FROM common)", `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END FROM common)`)}
+     ),
+     -- Common terms are skipped when the rarer ones found enough chunks; otherwise every term is read.
+     skipped AS MATERIALIZED (
+       SELECT EXISTS (SELECT 1 FROM common) AND (SELECT count(*) FROM by_rarer) >= ${limitParam} AS yes
+     ),
+     found AS (
+       SELECT chunk_id, bm25 FROM by_rarer WHERE (SELECT yes FROM skipped) OR NOT EXISTS (SELECT 1 FROM common)
+       UNION ALL
+       SELECT chunk_id, bm25 FROM (${scoredPostings("true", limitParam)}) every_term
+       WHERE EXISTS (SELECT 1 FROM common) AND NOT (SELECT yes FROM skipped)
+     ),
      lex AS (
-       SELECT p.chunk_id, sum(${bm25Term}) AS bm25
-       FROM qt
-       JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term ${postingScopes}
-       ${filtered ? `JOIN memory_chunks c ON c.id = p.chunk_id AND ${filter()}` : ""}
-       CROSS JOIN stats
-       GROUP BY p.chunk_id
+       SELECT f.chunk_id, f.bm25 + COALESCE(later.bm25, 0) AS bm25
+       FROM found f
+       LEFT JOIN LATERAL (
+         SELECT sum(${bm25Term}) AS bm25
+         FROM common qt
+         JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = f.chunk_id
+         CROSS JOIN stats
+         WHERE (SELECT yes FROM skipped)
+       ) later ON true
        ORDER BY bm25 DESC
-       LIMIT ${add(limit)}
+       LIMIT ${limitParam}
      )
      SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
+            (SELECT CASE WHEN yes THEN (SELECT COALESCE(sum(idf), 0) FROM common) ELSE 0 END
+             FROM skipped)::float8 AS skipped_bm25_max,
             ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
             ${scoped ? "(SELECT keys FROM selected)" : "NULL"} AS scope_keys,
             ${scoped ? "(SELECT chunk_count FROM selected)" : "NULL"} AS scope_chunk_count,
@@ -277,6 +335,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     bm25Max: row.bm25_max,
     hits: row.hits,
     truncated: row.hits.length >= limit,
+    skippedBm25Max: row.skipped_bm25_max,
     selection,
     namespaceChunkCount: row.namespace_chunk_count,
   };

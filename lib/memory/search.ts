@@ -81,7 +81,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const limit = Math.max(50, request.topK * 2);
   const lexical: LexicalResult =
     mode === "vector"
-      ? { bm25Max: 0, hits: [], truncated: false, ...(await scopeSelection(request)) }
+      ? { bm25Max: 0, hits: [], truncated: false, skippedBm25Max: 0, ...(await scopeSelection(request)) }
       : await timedStage("lexical", () => lexicalLeg(request, limit));
   const { selection, namespaceChunkCount } = lexical;
   const vector = await timedStage("embed-wait", async () => pendingVector);
@@ -102,8 +102,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     ]),
   );
   if (vector) {
-    // Chunks the lexical leg left out share fewer words than its lowest hit, or none if it was not cut short.
-    const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 : 0;
+    // Chunks the lexical leg left out share fewer words than its lowest hit (plus what the common terms it
+    // skipped may add), or none if it was not cut short.
+    const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 + lexical.skippedBm25Max : 0;
     const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
     const vectorHits = await timedStage("vector", () =>
       vectorLeg(request, selection, namespaceChunkCount, vector, limit, lexicalHitsThatCanRank),
