@@ -262,7 +262,9 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
      GROUP BY p.chunk_id
      ORDER BY bm25 DESC
      LIMIT ${limitSql}`;
-  const commonFrom = `GREATEST(${add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS)}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
+  const commonMinChunks = add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
+  const commonFrom = `GREATEST(${commonMinChunks}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
+  const rarerLimit = `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END FROM common)`;
   const [row] = await (
     await db()
   ).$queryRawUnsafe<
@@ -282,7 +284,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
        WHERE qt.df > ${commonFrom} AND EXISTS (SELECT 1 FROM qt rare WHERE rare.df <= ${commonFrom})
      ),
      by_rarer AS MATERIALIZED (
-       ${scoredPostings("qt.term NOT IN (SELECT term FROM common)", `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END FROM common)`)}
+       ${scoredPostings("qt.term NOT IN (SELECT term FROM common)", rarerLimit)}
      ),
      -- Common terms are skipped when the rarer ones found enough chunks; otherwise every term is read.
      skipped AS MATERIALIZED (
