@@ -264,7 +264,8 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
      LIMIT ${limitSql}`;
   const commonMinChunks = add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
   const commonFrom = `GREATEST(${commonMinChunks}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
-  const rarerLimit = `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END FROM common)`;
+  const rarerLimit = `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END
+                       FROM common)`;
   const [row] = await (
     await db()
   ).$queryRawUnsafe<
