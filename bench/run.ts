@@ -498,5 +498,47 @@ function recallTargets(
     "|---|---|---|---|",
     ...rows,
     "",
+    ...throughputCeiling(runs.filter((l) => l.memories === 10_000)),
+  ];
+}
+
+/** The stages of a recall that are statements of the embedded database, run on the server's main thread. */
+const DATABASE_STAGES = ["auth", "namespace", "lexical", "vector", "bm25", "rows", "neighbours", "context"];
+
+/**
+ * What bounds the throughput at 8 clients, from the CPU each request cost (processCpuMs in bench/latency.ts):
+ * the two cores, and the server's main thread, where Next, the API and the embedded database all run.
+ */
+function throughputCeiling(runs: (LatencyResult & { run?: number })[]): string[] {
+  const lines = runs.flatMap((l) => {
+    const cpu = l.recall.find((r) => r.concurrency === 8)?.cpuMsPerRequest;
+    if (!cpu || !l.longStages) return [];
+    const total = cpu.serverMainThread + cpu.serverOtherThreads + cpu.client;
+    const database = DATABASE_STAGES.reduce((sum, stage) => sum + (l.longStages![stage] ?? 0), 0);
+    const mainWithout = cpu.serverMainThread - database;
+    return [
+      `| run ${l.run ?? 1} | ${cpu.serverMainThread.toFixed(1)} | ${cpu.serverOtherThreads.toFixed(1)} | ` +
+        `${cpu.client.toFixed(1)} | ${(2000 / total).toFixed(0)} | ${(1000 / cpu.serverMainThread).toFixed(0)} | ` +
+        `${database.toFixed(1)} | ${(1000 / Math.max(mainWithout, 0.1)).toFixed(0)} |`,
+    ];
+  });
+  if (!lines.length) return [];
+  return [
+    "### What bounds 8 clients at 10,000 memories",
+    "",
+    "CPU per request at concurrency 8 (ms, from /proc), the ceilings it sets (req/s), and the database's share " +
+      "of the main thread (its statements' stages at concurrency 1, ms). The two cores bound the throughput at " +
+      "2000 ms ÷ the CPU of a request, all threads and the client together; the main thread, where Next, the API " +
+      "and the embedded database take turns, at 1000 ms ÷ its share. With `DATABASE_URL` the statements run in " +
+      "PostgreSQL's own processes: the main thread keeps what is left of its share, and the database's work " +
+      "spreads over the cores PostgreSQL has. On this two-core machine the first ceiling stays: 90 req/s needs a " +
+      "request to cost at most 22 ms of CPU in all. (Debian ships no pgvector for a PostgreSQL server, so the " +
+      "PostgreSQL path is not measured here.)",
+    "",
+    "| | main thread | other threads (query embedding) | client | two cores' ceiling | main thread's ceiling | " +
+      "database statements | main thread's ceiling without them |",
+    "|---|---|---|---|---|---|---|---|",
+    ...lines,
+    "",
   ];
 }

@@ -220,8 +220,8 @@ function bm25Sql(request: SearchRequest, add: (value: unknown) => string) {
 
 /**
  * A query term in more than this many chunks, and in more than COMMON_TERM_SHARE of them, is common: when
- * the query also has a rarer term, the common term's postings are not read through (Lucene's
- * CommonTermsQuery). Its postings were most of a long question's cost in a large namespace (100,000
+ * the query's rarer terms alone find the leg's limit of chunks, the common term's postings are not read
+ * through (Lucene's CommonTermsQuery). Its postings were most of a long question's cost in a large namespace (100,000
  * memories: 48 ms of lexical leg per recall), and a chunk that has only common terms of the query ranks
  * below the chunks that have a rarer one.
  */
@@ -232,6 +232,14 @@ export const COMMON_TERM_SHARE = 0.02;
  * the common terms' BM25 added (an index lookup each) before the limit is taken.
  */
 const COMMON_TERMS_RESCORED = 4;
+
+/**
+ * The chunk count each namespace had at its last search in this process. A namespace of no more than
+ * COMMON_TERM_MIN_CHUNKS chunks has no common term, and its lexical leg is a simpler statement (0.7 ms less
+ * to plan); one that grew past it since is searched through every term, as it was, until the next search.
+ */
+const lastChunkCounts = new Map<string, number>();
+const LAST_CHUNK_COUNTS_KEPT = 10_000;
 
 /**
  * The lexical leg: the best chunks by BM25, filters applied before the limit;
@@ -262,24 +270,13 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
      GROUP BY p.chunk_id
      ORDER BY bm25 DESC
      LIMIT ${limitSql}`;
-  const commonMinChunks = add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
-  const commonFrom = `GREATEST(${commonMinChunks}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
-  const rarerLimit = `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END
-                       FROM common)`;
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<
-    {
-      bm25_max: number;
-      skipped_bm25_max: number;
-      hits: LexicalHit[];
-      scope_keys: string[] | null;
-      scope_chunk_count: number | null;
-      namespace_chunk_count: number;
-    }[]
-  >(
-    `WITH ${statistics},
-     ${scoped ? `${selectedScopesSql(request, add)},` : ""}
+  // Parameters are added only by a statement that uses them (an unused one has no type to infer).
+  const commonTermsSql = () => {
+    const commonMinChunks = add(request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
+    const commonFrom = `GREATEST(${commonMinChunks}::float8, stats.n * ${add(COMMON_TERM_SHARE)}::float8)`;
+    const rarerLimit = `(SELECT ${limitParam} * CASE WHEN count(*) > 0 THEN ${COMMON_TERMS_RESCORED} ELSE 1 END
+                         FROM common)`;
+    return `
      common AS MATERIALIZED (
        SELECT qt.term, qt.idf FROM qt CROSS JOIN stats
        WHERE qt.df > ${commonFrom} AND EXISTS (SELECT 1 FROM qt rare WHERE rare.df <= ${commonFrom})
@@ -309,10 +306,30 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
        ) later ON true
        ORDER BY bm25 DESC
        LIMIT ${limitParam}
-     )
+     )`;
+  };
+  const skippedBm25MaxSql = `(SELECT CASE WHEN yes THEN (SELECT COALESCE(sum(idf), 0) FROM common) ELSE 0 END
+                              FROM skipped)::float8`;
+  // A namespace that held no more chunks than a common term needs at its last search here has none.
+  const mayHaveCommonTerms =
+    (lastChunkCounts.get(request.namespaceId) ?? Infinity) > (request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
+  const [row] = await (
+    await db()
+  ).$queryRawUnsafe<
+    {
+      bm25_max: number;
+      skipped_bm25_max: number;
+      hits: LexicalHit[];
+      scope_keys: string[] | null;
+      scope_chunk_count: number | null;
+      namespace_chunk_count: number;
+    }[]
+  >(
+    `WITH ${statistics},
+     ${scoped ? `${selectedScopesSql(request, add)},` : ""}
+     ${mayHaveCommonTerms ? commonTermsSql() : `lex AS (${scoredPostings("true", limitParam)})`}
      SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
-            (SELECT CASE WHEN yes THEN (SELECT COALESCE(sum(idf), 0) FROM common) ELSE 0 END
-             FROM skipped)::float8 AS skipped_bm25_max,
+            ${mayHaveCommonTerms ? skippedBm25MaxSql : "0::float8"} AS skipped_bm25_max,
             ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
             ${scoped ? "(SELECT keys FROM selected)" : "NULL"} AS scope_keys,
             ${scoped ? "(SELECT chunk_count FROM selected)" : "NULL"} AS scope_chunk_count,
@@ -329,6 +346,9 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
                      '[]'::json) AS hits`,
     ...params,
   );
+  lastChunkCounts.delete(request.namespaceId);
+  lastChunkCounts.set(request.namespaceId, row.namespace_chunk_count);
+  if (lastChunkCounts.size > LAST_CHUNK_COUNTS_KEPT) lastChunkCounts.delete(lastChunkCounts.keys().next().value!);
   for (const hit of row.hits) {
     hit.row.created_at = new Date(hit.row.created_at);
     hit.row.occurred_at = new Date(hit.row.occurred_at);
