@@ -502,19 +502,18 @@ function recallTargets(
   ];
 }
 
-/** The stages of a recall that are statements of the embedded database, run on the server's main thread. */
-const DATABASE_STAGES = ["auth", "namespace", "lexical", "vector", "bm25", "rows", "neighbours", "context"];
-
 /**
  * What bounds the throughput at 8 clients, from the CPU each request cost (processCpuMs in bench/latency.ts):
  * the two cores, and the server's main thread, where Next, the API and the embedded database all run.
  */
 function throughputCeiling(runs: (LatencyResult & { run?: number })[]): string[] {
+  // The stages of a recall that are statements of the embedded database, run on the server's main thread.
+  const databaseStages = ["auth", "namespace", "lexical", "vector", "bm25", "rows", "neighbours", "context"];
   const lines = runs.flatMap((l) => {
     const cpu = l.recall.find((r) => r.concurrency === 8)?.cpuMsPerRequest;
     if (!cpu || !l.longStages) return [];
     const total = cpu.serverMainThread + cpu.serverOtherThreads + cpu.client;
-    const database = DATABASE_STAGES.reduce((sum, stage) => sum + (l.longStages![stage] ?? 0), 0);
+    const database = databaseStages.reduce((sum, stage) => sum + (l.longStages![stage] ?? 0), 0);
     const mainWithout = cpu.serverMainThread - database;
     return [
       `| run ${l.run ?? 1} | ${cpu.serverMainThread.toFixed(1)} | ${cpu.serverOtherThreads.toFixed(1)} | ` +
