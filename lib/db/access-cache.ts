@@ -63,26 +63,9 @@ function noteStatement(sql: string) {
 export function watchAccessWrites(pglite: PGlite): PGlite {
   state.enabled = true;
   accessChanged();
-  const watchedTransaction = (tx: Transaction): Transaction =>
-    forwarding(tx, {
-      query: (sql: string, ...rest: unknown[]) => {
-        noteStatement(sql);
-        return (tx.query as (...args: unknown[]) => unknown)(sql, ...rest);
-      },
-      exec: (sql: string, ...rest: unknown[]) => {
-        noteStatement(sql);
-        return (tx.exec as (...args: unknown[]) => unknown)(sql, ...rest);
-      },
-    });
+  const watchedTransaction = (tx: Transaction): Transaction => forwarding(tx, statementsSeen(tx));
   return forwarding(pglite, {
-    query: (sql: string, ...rest: unknown[]) => {
-      noteStatement(sql);
-      return (pglite.query as (...args: unknown[]) => unknown)(sql, ...rest);
-    },
-    exec: (sql: string, ...rest: unknown[]) => {
-      noteStatement(sql);
-      return (pglite.exec as (...args: unknown[]) => unknown)(sql, ...rest);
-    },
+    ...statementsSeen(pglite),
     transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
       const before = state.generation;
       try {
@@ -92,6 +75,17 @@ export function watchAccessWrites(pglite: PGlite): PGlite {
       }
     },
   });
+}
+
+/** `query` and `exec` of a connection or transaction, each statement seen before it is sent. */
+function statementsSeen(connection: Pick<Transaction, "query" | "exec">) {
+  const seen =
+    (method: "query" | "exec") =>
+    (sql: string, ...rest: unknown[]) => {
+      noteStatement(sql);
+      return (connection[method] as (...args: unknown[]) => unknown).call(connection, sql, ...rest);
+    };
+  return { query: seen("query"), exec: seen("exec") };
 }
 
 /** `target` with `overrides` in place of some methods; every other member read from it (bound to it). */
