@@ -7,7 +7,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
-import { db, getDatabase } from "@/lib/db";
+import { db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
 import { newId } from "@/lib/ids";
@@ -229,6 +229,49 @@ describe("the shared PGlite session", () => {
       const i = Number(row.id.split("-").pop());
       expect(row.name).toBe(i % 3 === 0 ? `${row.id}-updated` : row.id);
     }
+  });
+});
+
+describe("statements sent straight to PGlite (queryRows)", () => {
+  test("wait for a transaction in progress, and see what it committed, not what it rolled back", async () => {
+    const prisma = await db();
+    const [committed, rolledBack] = [newId("org"), newId("org")];
+    const count = (id: string) =>
+      queryRows<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE id = $1", id);
+    let readDuring: Promise<{ n: number }[]> | undefined;
+    await prisma.$transaction(async (tx) => {
+      await tx.organization.create({ data: { id: committed, name: "x", slug: committed } });
+      readDuring = count(committed);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    expect(await readDuring).toEqual([{ n: 1 }]);
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await tx.organization.create({ data: { id: rolledBack, name: "x", slug: rolledBack } });
+        readDuring = count(rolledBack);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await readDuring).toEqual([{ n: 0 }]);
+  });
+
+  test("get their parameters as the statement types them, and fail alone", async () => {
+    const awkward = ['say "hi"', "back\\slash", "comma, {brace}", "", null];
+    const [row] = await queryRows<{ texts: (string | null)[]; number: number; json: unknown; at: Date }>(
+      "SELECT $1::text[] AS texts, $2::int AS number, $3::jsonb AS json, $4::timestamptz AS at",
+      awkward,
+      7,
+      JSON.stringify({ a: [1, "two"] }),
+      new Date("2026-11-24T01:02:03.004Z"),
+    );
+    expect(row).toEqual({
+      texts: awkward,
+      number: 7,
+      json: { a: [1, "two"] },
+      at: new Date("2026-11-24T01:02:03.004Z"),
+    });
+    await expect(queryRows("SELECT $1::int AS n", "not a number")).rejects.toThrow(/invalid input syntax/);
+    expect(await queryRows("SELECT 1 AS n")).toEqual([{ n: 1 }]);
   });
 });
 

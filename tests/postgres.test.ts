@@ -6,7 +6,7 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
-import { closeDatabase, db, getDatabase } from "@/lib/db";
+import { closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
@@ -54,6 +54,60 @@ test("the namespace API works the same on PostgreSQL", async () => {
   expect(listed.body.data.map((n: { id: string }) => n.id)).toEqual([ns.id]);
   expect((await api("DELETE", `/namespaces/${ns.id}`, { key })).status).toBe(200);
   expect(await (await db()).namespaceGrant.count({ where: { namespaceId: ns.id } })).toBe(0);
+});
+
+test("recall works the same on PostgreSQL: both legs, filters, conversation context, the activity row", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const remember = (body: Record<string, unknown>) =>
+    api("POST", "/remember", { key, body: { namespace_id: ns.id, ...body } });
+  expect(
+    (await remember({ content: "The generator is tested every Monday at noon.", scopes: { team: "ops" } })).status,
+  ).toBe(201);
+  expect((await remember({ content: "Lunch is served in the north wing.", metadata: { floor: 2 } })).status).toBe(201);
+  const turns = await remember({
+    session_id: "handover",
+    messages: [
+      { role: "user", content: "Who keeps the spare keys?" },
+      { role: "assistant", content: "Maria keeps the spare keys in the blue cabinet." },
+      { role: "user", content: "Thanks, I will ask her tomorrow." },
+    ],
+  });
+  expect(turns.status).toBe(201);
+  const recall = async (body: Record<string, unknown>) => {
+    const response = await api("POST", "/recall", { key, body: { namespace_id: ns.id, top_k: 3, ...body } });
+    expect(response.status).toBe(200);
+    return response.body.data as { content: string; score: number; context: { content: string }[] }[];
+  };
+  const [generator] = await recall({ query: "when is the generator tested?" });
+  expect(generator.content).toBe("The generator is tested every Monday at noon.");
+  expect(generator.score).toBeGreaterThan(0);
+  expect((await recall({ query: "generator", scopes: { team: "ops" } })).map((m) => m.content)).toEqual([
+    "The generator is tested every Monday at noon.",
+  ]);
+  expect((await recall({ query: "lunch", metadata: { floor: 2 } })).map((m) => m.content)).toEqual([
+    "Lunch is served in the north wing.",
+  ]);
+  const [keys] = await recall({ query: "the blue cabinet", context: 1 });
+  expect(keys.content).toBe("Maria keeps the spare keys in the blue cabinet.");
+  expect(keys.context.map((turn) => turn.content)).toEqual([
+    "Who keeps the spare keys?",
+    "Thanks, I will ask her tomorrow.",
+  ]);
+  const logged = await (await db()).activityLog.findMany({ where: { namespaceId: ns.id, operation: "recall" } });
+  expect(logged.map((row) => row.status)).toEqual([200, 200, 200, 200]);
+});
+
+test("a statement sent straight to PostgreSQL gets its parameters as the statement types them", async () => {
+  const awkward = ['say "hi"', "back\\slash", "comma, {brace}", "", null];
+  const [row] = await queryRows<{ texts: (string | null)[]; number: number; json: unknown; at: Date }>(
+    "SELECT $1::text[] AS texts, $2::int AS number, $3::jsonb AS json, $4::timestamptz AS at",
+    awkward,
+    7,
+    JSON.stringify({ a: [1, "two"] }),
+    new Date("2026-11-24T01:02:03.004Z"),
+  );
+  expect(row).toEqual({ texts: awkward, number: 7, json: { a: [1, "two"] }, at: new Date("2026-11-24T01:02:03.004Z") });
 });
 
 test("a rolled-back transaction leaves nothing behind", async () => {

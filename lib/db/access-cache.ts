@@ -51,7 +51,8 @@ function accessChanged() {
   state.entries.clear();
 }
 
-function noteStatement(sql: string) {
+/** Sees a statement as it is sent: one that may write an access table empties the cache. */
+export function noteStatement(sql: string) {
   if (!READ_ONLY.test(sql) && ACCESS_TABLES.test(sql)) accessChanged();
 }
 

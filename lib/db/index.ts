@@ -8,6 +8,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 import { stopAccessCache, watchAccessWrites } from "./access-cache";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
+import { pgliteRows } from "./query-rows";
 
 export type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -20,6 +21,8 @@ export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";
   migrations: MigrationResult;
+  /** One statement sent straight to the driver (lib/db/query-rows.ts), for what runs on every request. */
+  queryRows<Row>(sql: string, params: unknown[]): Promise<Row[]>;
   /** The PGlite data directory lock, when this process owns one. */
   lock?: DataDirLock;
   /** Runs `task` when the database closes, before it does: what serves from it (the admin socket) stops first. */
@@ -45,6 +48,14 @@ export function getDatabase(): Promise<Database> {
 
 export async function db(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
+}
+
+/**
+ * The rows of one statement, without Prisma (see Database.queryRows); parameters as `$1`, `$2`…, typed by
+ * the statement (a cast where the context does not say).
+ */
+export async function queryRows<Row>(sql: string, ...params: unknown[]): Promise<Row[]> {
+  return (await getDatabase()).queryRows<Row>(sql, params);
 }
 
 /** Readiness: the database is open, migrated and answers a query. Returns which kind it is. */
@@ -102,6 +113,7 @@ async function openPostgres(url: string): Promise<Database> {
     prisma,
     kind: "postgres",
     migrations,
+    queryRows: async <Row>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as Row[],
     beforeClose: closing.add,
     async close() {
       await closing.run();
@@ -152,6 +164,7 @@ async function openPglite(dir: string): Promise<Database> {
       prisma,
       kind: "pglite",
       migrations,
+      queryRows: (sql, params) => pgliteRows(opened, sql, params),
       lock,
       beforeClose: closing.add,
       async close() {

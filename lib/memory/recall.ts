@@ -1,6 +1,6 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
+import { queryRows } from "@/lib/db";
 import { timedStage } from "@/lib/http/server-timing";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { CHUNK_MAX_CHARS } from "./chunking";
@@ -125,19 +125,15 @@ async function neighbouringTurns(
     add(turns),
     add(CHUNK_MAX_CHARS),
   ];
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<
-    {
-      match_id: string;
-      id: string;
-      position: number;
-      role: string | null;
-      content: string;
-      truncated: boolean;
-      occurred_at: Date;
-    }[]
-  >(
+  const rows = await queryRows<{
+    match_id: string;
+    id: string;
+    position: number;
+    role: string | null;
+    content: string;
+    truncated: boolean;
+    occurred_at: Date;
+  }>(
     // A long turn is cut to the side facing the match: the end of a turn before it, the start of one after.
     `SELECT t.match_id, m.id, m.session_position AS position, m.role, m.occurred_at,
             CASE WHEN char_length(m.content) <= ${longest}::int THEN m.content

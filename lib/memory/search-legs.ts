@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { queryRows } from "@/lib/db";
 import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "./embeddings";
 import type { Metadata } from "./schemas";
@@ -159,9 +159,7 @@ export async function scopeSelection(
 ): Promise<{ selection?: ScopeSelection; namespaceChunkCount: number }> {
   const { params, add } = statement(request);
   const scoped = hasScopeFilter(request);
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<{ keys: string[] | null; chunk_count: number | null; namespace_chunk_count: number }[]>(
+  const [row] = await queryRows<{ keys: string[] | null; chunk_count: number | null; namespace_chunk_count: number }>(
     scoped
       ? `WITH ${selectedScopesSql(request, add)}
          SELECT keys, chunk_count, ${namespaceChunkCountSql(add(request.namespaceId))} AS namespace_chunk_count
@@ -313,18 +311,14 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   // A namespace that held no more chunks than a common term needs at its last search here has none.
   const mayHaveCommonTerms =
     (lastChunkCounts.get(request.namespaceId) ?? Infinity) > (request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<
-    {
-      bm25_max: number;
-      skipped_bm25_max: number;
-      hits: LexicalHit[];
-      scope_keys: string[] | null;
-      scope_chunk_count: number | null;
-      namespace_chunk_count: number;
-    }[]
-  >(
+  const [row] = await queryRows<{
+    bm25_max: number;
+    skipped_bm25_max: number;
+    hits: LexicalHit[];
+    scope_keys: string[] | null;
+    scope_chunk_count: number | null;
+    namespace_chunk_count: number;
+  }>(
     `WITH ${statistics},
      ${scoped ? `${selectedScopesSql(request, add)},` : ""}
      ${mayHaveCommonTerms ? commonTermsSql() : `lex AS (${scoredPostings("true", limitParam)})`}
@@ -393,7 +387,7 @@ export async function vectorLeg(
   // Adding zero hides the distance from the HNSW index, so the planner sorts the selected chunks exactly.
   const admitted = Math.min(namespaceChunkCount, selection?.chunkCount ?? Infinity);
   const exact = admitted <= (request.exactVectorScanLimit ?? EXACT_VECTOR_SCAN_LIMIT);
-  return (await db()).$queryRawUnsafe<VectorHit[]>(
+  return queryRows<VectorHit>(
     `WITH query_vector AS MATERIALIZED (SELECT ${add(vectorLiteral(vector))}::vector AS v)
      (SELECT c.id AS chunk_id, c.memory_id, c.session_id, c.session_position, c.role,
              (1 - (c.embedding <=> ${vec}))::float8 AS cosine
@@ -435,9 +429,7 @@ export async function turnsAt(
     ? `CASE WHEN c.embedding_model = ${add(embedder().model)}::text
             THEN (1 - (c.embedding <=> ${add(vectorLiteral(vector))}::vector))::float8 ELSE 0 END`
     : "0";
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<(ChunkRow & { bm25: number; cosine: number })[]>(
+  const rows = await queryRows<ChunkRow & { bm25: number; cosine: number }>(
     `WITH ${scoring ? `${scoring.statistics},` : ""}
      places AS (SELECT * FROM jsonb_to_recordset(${add(JSON.stringify(places))}::jsonb)
                 AS p("sessionId" text, "position" int))
@@ -455,9 +447,7 @@ export async function turnsAt(
 export async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number>> {
   const { params, add } = statement(request);
   const { ns, statistics, bm25Term } = bm25Sql(request, add);
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<{ chunk_id: string; bm25: number }[]>(
+  const rows = await queryRows<{ chunk_id: string; bm25: number }>(
     `WITH ${statistics}
      SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25
      FROM qt
@@ -475,9 +465,7 @@ export async function chunkRows(
   chunkIds: string[],
 ): Promise<Map<string, ChunkRow>> {
   const { params, add, filter } = statement(request, selection?.keys);
-  const rows = await (
-    await db()
-  ).$queryRawUnsafe<ChunkRow[]>(
+  const rows = await queryRows<ChunkRow>(
     `SELECT ${CHUNK_ROW_COLUMNS}
      FROM memory_chunks c WHERE c.id = ANY(${add(chunkIds)}::text[]) AND ${filter()}`,
     ...params,

@@ -169,7 +169,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     for (const entry of this.workers) {
       while (entry.inFlight.length < entry.capacity) {
         // A query goes only to an idle worker: behind a job already there it would wait for no reason.
-        const query = entry.inFlight.length === 0 ? this.queries.shift() : undefined;
+        const query = entry.inFlight.length === 0 ? this.queuedQueries() : undefined;
         const fits = entry.queriesOnly ? (next: Job) => next.texts.length <= SMALL_INGEST_TEXTS : undefined;
         const job = query ?? this.ingestion.shift(fits);
         if (!job) break;
@@ -177,6 +177,31 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         entry.worker.postMessage({ id: job.id, texts: job.texts });
       }
     }
+  }
+
+  /**
+   * The queries waiting, as one job of up to MAX_TEXTS_PER_CALL texts: under concurrent recalls they queue,
+   * and the model embeds four questions together in about half the time per question (3.5 → 1.8 ms).
+   */
+  private queuedQueries(): Job | undefined {
+    const batch: Job[] = [];
+    let texts = 0;
+    while (this.queries.length && texts + this.queries[0].texts.length <= MAX_TEXTS_PER_CALL) {
+      const job = this.queries.shift()!;
+      batch.push(job);
+      texts += job.texts.length;
+    }
+    if (batch.length <= 1) return batch[0];
+    return {
+      id: this.nextId++,
+      texts: batch.flatMap((job) => job.texts),
+      priority: "query",
+      resolve: (vectors) => {
+        let start = 0;
+        for (const job of batch) job.resolve(vectors.slice(start, (start += job.texts.length)));
+      },
+      reject: (error) => batch.forEach((job) => job.reject(error)),
+    };
   }
 
   private takeQueued(): Job[] {
