@@ -54,3 +54,29 @@ test("the pool's vectors are the model's own, also for a text longer than the 12
     await pool.close();
   }
 });
+
+test("queries that wait together are embedded as one batch, and each caller gets its own question's vector", async () => {
+  const pool = new LocalEmbeddingProvider(1);
+  try {
+    await pool.ready();
+    const questions = Array.from({ length: 6 }, (_, i) => `what did the team decide in meeting number ${i}?`);
+    const alone = [];
+    for (const question of questions) alone.push((await pool.embed([question], "query"))[0]);
+    const posted: number[] = [];
+    const worker = (pool as unknown as { workers: { worker: { postMessage(m: { texts: string[] }): void } }[] })
+      .workers[0].worker;
+    const postMessage = worker.postMessage.bind(worker);
+    worker.postMessage = (message) => {
+      posted.push(message.texts.length);
+      postMessage(message);
+    };
+    const together = await Promise.all(questions.map((question) => pool.embed([question], "query")));
+    // The first goes to the idle worker alone; the five that queued behind it go in one job.
+    expect(posted).toEqual([1, 5]);
+    for (const [i, [vector]] of together.entries()) {
+      expect(Math.max(...vector.map((v, j) => Math.abs(v - alone[i][j])))).toBeLessThan(1e-5);
+    }
+  } finally {
+    await pool.close();
+  }
+});
