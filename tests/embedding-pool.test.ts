@@ -55,7 +55,7 @@ test("the pool's vectors are the model's own, also for a text longer than the 12
   }
 });
 
-test("queries that wait together are embedded as one batch, and each caller gets its own question's vector", async () => {
+test("queries waiting together are embedded as one batch, each caller getting its own vector", async () => {
   const pool = new LocalEmbeddingProvider(1);
   try {
     await pool.ready();
