@@ -60,7 +60,7 @@ test("queries waiting together are embedded as one batch, each caller getting it
   try {
     await pool.ready();
     const questions = Array.from({ length: 6 }, (_, i) => `what did the team decide in meeting number ${i}?`);
-    const alone = [];
+    const alone: number[][] = [];
     for (const question of questions) alone.push((await pool.embed([question], "query"))[0]);
     const posted: number[] = [];
     const worker = (pool as unknown as { workers: { worker: { postMessage(m: { texts: string[] }): void } }[] })

@@ -1,4 +1,4 @@
-import type { PGlite, Transaction } from "@electric-sql/pglite";
+import type { PGliteSession, PGliteThread, PGliteTransaction } from "./pglite-thread";
 
 // Every API request reads who its key is and which namespace it reaches; with the embedded database those
 // reads are a tenth of a short recall. They are kept here for a few seconds, and any write to a table they
@@ -61,13 +61,13 @@ export function noteStatement(sql: string) {
  * one that may write an access table clears the cache when it runs and again when its transaction ends
  * (a read between the two saw the rows before the commit).
  */
-export function watchAccessWrites(pglite: PGlite): PGlite {
+export function watchAccessWrites(pglite: PGliteThread): PGliteThread {
   state.enabled = true;
   accessChanged();
-  const watchedTransaction = (tx: Transaction): Transaction => forwarding(tx, statementsSeen(tx));
+  const watchedTransaction = (tx: PGliteTransaction): PGliteTransaction => forwarding(tx, statementsSeen(tx));
   return forwarding(pglite, {
     ...statementsSeen(pglite),
-    transaction: async <T>(callback: (tx: Transaction) => Promise<T>) => {
+    transaction: async <T>(callback: (tx: PGliteTransaction) => Promise<T>) => {
       const before = state.generation;
       try {
         return await pglite.transaction((tx) => callback(watchedTransaction(tx)));
@@ -79,7 +79,7 @@ export function watchAccessWrites(pglite: PGlite): PGlite {
 }
 
 /** `query` and `exec` of a connection or transaction, each statement seen before it is sent. */
-function statementsSeen(connection: Pick<Transaction, "query" | "exec">) {
+function statementsSeen(connection: PGliteSession) {
   const seen =
     (method: "query" | "exec") =>
     (sql: string, ...rest: unknown[]) => {

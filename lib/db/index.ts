@@ -1,14 +1,13 @@
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { dataDir, databaseUrl } from "@/lib/config";
 import { PrismaClient } from "@/lib/generated/prisma/client";
-import { stopAccessCache, watchAccessWrites } from "./access-cache";
+import { noteStatement, stopAccessCache, watchAccessWrites } from "./access-cache";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
-import { pgliteRows } from "./query-rows";
+import { PGliteThread } from "./pglite-thread";
 
 export type { Prisma } from "@/lib/generated/prisma/client";
 
@@ -140,13 +139,9 @@ function pgliteCacheMegabytes(): number {
 
 async function openPglite(dir: string): Promise<Database> {
   const lock = await acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
-  let pglite: PGlite | undefined;
+  let pglite: PGliteThread | undefined;
   try {
-    pglite = await PGlite.create({
-      dataDir: dir,
-      extensions: { vector },
-      startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${pgliteCacheMegabytes()}MB`],
-    });
+    pglite = await PGliteThread.open(dir, ["-c", `shared_buffers=${pgliteCacheMegabytes()}MB`]);
     const conn: SqlConnection = {
       exec: (sql) => pglite!.exec(sql),
       query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,
@@ -157,14 +152,18 @@ async function openPglite(dir: string): Promise<Database> {
     // the next maintenance pass.
     if (migrations.applied.length && migrations.alreadyApplied) await pglite.exec("VACUUM (ANALYZE)");
     await pglite.exec(SEARCH_SETTINGS);
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(watchAccessWrites(pglite)) });
+    // The adapter uses query, exec and transaction, which PGliteThread has as PGlite has them.
+    const prisma = new PrismaClient({ adapter: new PrismaPGlite(watchAccessWrites(pglite) as unknown as PGlite) });
     const opened = pglite;
     const closing = closeTasks();
     return {
       prisma,
       kind: "pglite",
       migrations,
-      queryRows: (sql, params) => pgliteRows(opened, sql, params),
+      queryRows: (sql, params) => {
+        noteStatement(sql);
+        return opened.rows(sql, params);
+      },
       lock,
       beforeClose: closing.add,
       async close() {

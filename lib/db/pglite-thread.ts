@@ -1,0 +1,297 @@
+import path from "node:path";
+import type { Worker as WorkerThread } from "node:worker_threads";
+import { parse, PGlite, protocol, types, type QueryOptions, type Results } from "@electric-sql/pglite";
+import { projectRoot } from "@/lib/config";
+import { textParameter } from "./query-rows";
+
+// Taken at run time, out of the bundler's sight (as lib/memory/embeddings/local.ts does): the worker is the
+// plain script beside this file in every runtime.
+const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
+
+type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>["parse"]>[1]>[0];
+type DatabaseError = InstanceType<typeof protocol.messages.DatabaseError>;
+type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
+type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
+
+/** What Prisma's PGlite adapter, the migrations and the access cache's watcher use of a connection. */
+export interface PGliteSession {
+  query<T>(sql: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(sql: string, options?: QueryOptions): Promise<Results[]>;
+}
+
+export interface PGliteTransaction extends PGliteSession {
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+}
+
+/**
+ * Statements outside a transaction share the session: each is sent as soon as it comes, and the thread
+ * runs them in that order, so that it never waits for this thread between two statements. A transaction
+ * has the session to itself from BEGIN to its end; it waits for the statements sent before it, and those
+ * that come meanwhile wait for it.
+ */
+class SessionLock {
+  private statements = 0;
+  private transaction = false;
+  private readonly waiting: { exclusive: boolean; start(): void }[] = [];
+
+  shared<T>(task: () => Promise<T>): Promise<T> {
+    return this.run(false, task);
+  }
+
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    return this.run(true, task);
+  }
+
+  private run<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
+    return new Promise<void>((start) => {
+      this.waiting.push({ exclusive, start });
+      this.startWaiting();
+    })
+      .then(task)
+      .finally(() => {
+        if (exclusive) this.transaction = false;
+        else this.statements--;
+        this.startWaiting();
+      });
+  }
+
+  /** Starts the waiting in order, as far as they can run together. */
+  private startWaiting() {
+    while (this.waiting.length && !this.transaction) {
+      const next = this.waiting[0];
+      if (next.exclusive && this.statements > 0) return;
+      this.waiting.shift();
+      if (next.exclusive) this.transaction = true;
+      else this.statements++;
+      next.start();
+    }
+  }
+}
+
+/** Several protocol messages as one buffer, sent to the database in one exchange. */
+function joined(parts: Uint8Array[]): Uint8Array {
+  const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  parts.reduce((offset, part) => (message.set(part, offset), offset + part.length), 0);
+  return message;
+}
+
+/** The error PGlite's own query() throws: the server's, with the statement that caused it. */
+function statementError(messages: BackendMessage[], query: string, params?: unknown[], options?: QueryOptions) {
+  const error = messages.find((message) => message instanceof protocol.messages.DatabaseError) as
+    (DatabaseError & { query?: string; params?: unknown[]; queryOptions?: QueryOptions }) | undefined;
+  if (!error) return undefined;
+  return Object.assign(error, { query, params, queryOptions: options });
+}
+
+/**
+ * PGlite on a worker thread (lib/db/pglite-worker.mjs), with the part of PGlite's interface this server
+ * uses: query, exec and transaction behave as PGlite's do (one transaction, or one statement outside any,
+ * at a time; the same parameter serializers and result parsers), and `rows` sends a statement in one
+ * exchange. Only the wire protocol crosses between the threads.
+ */
+export class PGliteThread implements PGliteSession {
+  readonly parsers: Record<number, types.Parser> = { ...types.parsers };
+  readonly serializers: Record<number, types.Serializer> = { ...types.serializers };
+  private readonly session = new SessionLock();
+  private readonly parser = new protocol.Parser();
+  private readonly pending = new Map<number, { resolve(data: Uint8Array | undefined): void; reject(e: Error): void }>();
+  private nextId = 1;
+  private nextStatement = 1;
+  private failure: Error | undefined;
+
+  private constructor(private readonly worker: WorkerThread) {
+    worker.on("message", ({ id, data, error }: { id: number; data?: Uint8Array; error?: { message: string } }) => {
+      const request = this.pending.get(id);
+      if (!request) return;
+      this.pending.delete(id);
+      if (this.pending.size === 0) worker.unref();
+      if (error) request.reject(new Error(error.message));
+      else request.resolve(data);
+    });
+    const fail = (error: Error) => {
+      this.failure ??= error;
+      for (const request of this.pending.values()) request.reject(this.failure);
+      this.pending.clear();
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`The embedded database's thread stopped (exit code ${code}).`)));
+    worker.unref();
+  }
+
+  /** Opens the data directory on a new thread; `shared_buffers` and the like go in `settings`. */
+  static async open(dataDir: string, settings: string[]): Promise<PGliteThread> {
+    const worker = new Worker(path.join(projectRoot(), "lib/db/pglite-worker.mjs"));
+    const thread = new PGliteThread(worker);
+    try {
+      await thread.request({ kind: "open", dataDir, startParams: [...PGlite.defaultStartParams, ...settings] });
+      await thread.initArrayTypes();
+      return thread;
+    } catch (error) {
+      await worker.terminate();
+      throw error;
+    }
+  }
+
+  private request(body: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Uint8Array | undefined> {
+    if (this.failure) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref(); // a request in flight keeps the process alive
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...body, id }, transfer);
+    });
+  }
+
+  /** Sends protocol messages and returns the database's answers to them. */
+  private async exchange(message: Uint8Array): Promise<BackendMessage[]> {
+    const data = await this.request({ kind: "protocol", message }, [message.buffer as ArrayBuffer]);
+    const messages: BackendMessage[] = [];
+    if (data?.length) this.parser.parse(data, (answer) => messages.push(answer));
+    return messages;
+  }
+
+  /** As PGlite does at start: every array type parsed and serialized through its element type. */
+  private async initArrayTypes() {
+    const arrayTypes = await this.query<{ oid: number; typarray: number }>(
+      `SELECT b.oid, b.typarray FROM pg_catalog.pg_type a LEFT JOIN pg_catalog.pg_type b ON b.oid = a.typelem
+       WHERE a.typcategory = 'A' GROUP BY b.oid, b.typarray ORDER BY b.oid`,
+    );
+    for (const { oid, typarray } of arrayTypes.rows) {
+      this.serializers[typarray] = (x) => types.arraySerializer(x, this.serializers[oid], typarray);
+      this.parsers[typarray] = (x) => types.arrayParser(x, this.parsers[oid], typarray);
+    }
+  }
+
+  /**
+   * PGlite's query(): the parameters' types asked of the statement, then each serialized for its type. The
+   * statement is a named one, for other statements may be sent between the two exchanges; each exchange
+   * ends in a sync, so that an error in it skips none of theirs.
+   */
+  private async runQuery<T>(query: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
+    const statement = `memgw_${this.nextStatement++}`;
+    const described = await this.exchange(
+      joined([
+        protocol.serialize.parse({ name: statement, text: query, types: options?.paramTypes }),
+        protocol.serialize.describe({ type: "S", name: statement }),
+        protocol.serialize.sync(),
+      ]),
+    );
+    const refused = statementError(described, query, params, options);
+    if (refused) throw refused;
+    const dataTypeIDs = parse.parseDescribeStatementResults(described);
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const serialize = options?.serializers?.[dataTypeIDs[i]] ?? this.serializers[dataTypeIDs[i]];
+      return serialize ? serialize(param) : String(param);
+    });
+    const executed = await this.exchange(
+      joined([
+        protocol.serialize.bind({ statement, values }),
+        protocol.serialize.describe({ type: "P" }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+        protocol.serialize.close({ type: "S", name: statement }),
+        protocol.serialize.sync(),
+      ]),
+    );
+    const failed = statementError(executed, query, params, options);
+    if (failed) throw failed;
+    return parse.parseResults(executed, this.parsers, options)[0] as Results<T>;
+  }
+
+  /** PGlite's exec(): the simple query protocol, several statements allowed. */
+  private async runExec(query: string, options?: QueryOptions): Promise<Results[]> {
+    const messages = await this.exchange(joined([protocol.serialize.query(query), protocol.serialize.sync()]));
+    const failed = statementError(messages, query, undefined, options);
+    if (failed) throw failed;
+    return parse.parseResults(messages, this.parsers, options);
+  }
+
+  query<T>(query: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.session.shared(() => this.runQuery<T>(query, params, options));
+  }
+
+  exec(query: string, options?: QueryOptions): Promise<Results[]> {
+    return this.session.shared(() => this.runExec(query, options));
+  }
+
+  /** PGlite's transaction(): committed when the callback resolves, rolled back when it throws. */
+  transaction<T>(callback: (tx: PGliteTransaction) => Promise<T>): Promise<T> {
+    return this.session.exclusive(async () => {
+      await this.runExec("BEGIN");
+      let closed = false;
+      const open = () => {
+        if (closed) throw new Error("Transaction is closed");
+      };
+      const tx: PGliteTransaction = {
+        query: async (query, params, options) => (open(), this.runQuery(query, params, options)),
+        exec: async (query, options) => (open(), this.runExec(query, options)),
+        rollback: async () => {
+          open();
+          await this.runExec("ROLLBACK");
+          closed = true;
+        },
+        get closed() {
+          return closed;
+        },
+      };
+      try {
+        const result = await callback(tx);
+        if (!closed) {
+          closed = true;
+          await this.runExec("COMMIT");
+        }
+        return result;
+      } catch (error) {
+        if (!closed) {
+          closed = true;
+          await this.runExec("ROLLBACK");
+        }
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * One statement's rows in one exchange (parse, bind, describe, execute, sync): parameters in text
+   * format (lib/db/query-rows.ts), their types left to the statement, each column parsed as query() does.
+   */
+  rows<Row>(query: string, params: unknown[]): Promise<Row[]> {
+    const message = joined([
+      protocol.serialize.parse({ text: query }),
+      protocol.serialize.bind({ values: params.map(textParameter) as string[] }),
+      protocol.serialize.describe({ type: "P" }),
+      protocol.serialize.execute({}),
+      protocol.serialize.sync(),
+    ]);
+    return this.session.shared(async () => {
+      const messages = await this.exchange(message);
+      const failed = statementError(messages, query, params);
+      if (failed) throw failed;
+      let columns: { name: string; parse: (text: string) => unknown }[] = [];
+      const rows: Row[] = [];
+      for (const answer of messages) {
+        if (answer.name === "rowDescription") {
+          columns = (answer as RowDescription).fields.map((field) => {
+            const parser = this.parsers[field.dataTypeID];
+            return { name: field.name, parse: parser ? (text) => parser(text, field.dataTypeID) : (text) => text };
+          });
+        } else if (answer.name === "dataRow") {
+          const row: Record<string, unknown> = {};
+          (answer as DataRow).fields.forEach(
+            (text, i) => (row[columns[i].name] = text === null ? null : columns[i].parse(text)),
+          );
+          rows.push(row as Row);
+        }
+      }
+      return rows;
+    });
+  }
+
+  /** Waits for what is in progress, closes the database (everything written out) and ends the thread. */
+  async close(): Promise<void> {
+    await this.session.exclusive(() => this.request({ kind: "close" }));
+    await this.worker.terminate();
+  }
+}

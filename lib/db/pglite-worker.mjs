@@ -1,0 +1,35 @@
+// The embedded database on a thread of its own (lib/db/pglite-thread.ts): PGlite's WebAssembly runs each
+// statement start to end without yielding, and on the server's main thread every statement held up Next,
+// the HTTP parser and the JSON of every other request. This thread only passes the PostgreSQL wire
+// protocol through, one exchange at a time, in the order they come.
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { parentPort } from "node:worker_threads";
+
+let pglite;
+let previous = Promise.resolve();
+
+async function handle({ kind, dataDir, startParams, message }) {
+  if (kind === "open") {
+    pglite = await PGlite.create({ dataDir, extensions: { vector }, startParams });
+    return undefined;
+  }
+  if (kind === "protocol") return await pglite.execProtocolRaw(message, { syncToFs: false });
+  if (kind === "close") {
+    await pglite?.close();
+    pglite = undefined;
+    return undefined;
+  }
+  throw new Error(`unknown request ${kind}`);
+}
+
+parentPort.on("message", (request) => {
+  previous = previous.then(async () => {
+    try {
+      const data = await handle(request);
+      parentPort.postMessage({ id: request.id, data }, data ? [data.buffer] : []);
+    } catch (error) {
+      parentPort.postMessage({ id: request.id, error: { message: String(error?.message ?? error) } });
+    }
+  });
+});
