@@ -82,10 +82,16 @@ export interface RecallLatency {
   p99: number;
   perSecond: number;
   /**
-   * What the requests cost the machine's two cores: the server's main thread (Next, the API and the embedded
-   * database), its other threads (query embedding on workers, libuv, the garbage collector), the client.
+   * What the requests cost the machine's two cores: the server's main thread (Next and the API), the embedded
+   * database's thread (absent in runs from before it had one: it ran on the main thread), the server's other
+   * threads (query embedding on workers, libuv, the garbage collector), the client.
    */
-  cpuMsPerRequest?: { serverMainThread: number; serverOtherThreads: number; client: number };
+  cpuMsPerRequest?: {
+    serverMainThread: number;
+    serverDatabaseThread?: number;
+    serverOtherThreads: number;
+    client: number;
+  };
 }
 
 /** The memories are spread over these values of the scope `team`; the scoped key sees the first. */
@@ -122,13 +128,13 @@ export function describeStages(stages: StageBreakdown): string {
 }
 
 /**
- * CPU time of a process, split between its main thread (where Next, the API and the embedded database
- * run) and its other threads (embedding workers, libuv, V8's collector), in ms, from /proc.
+ * CPU time of a process, in ms, from /proc: its main thread (Next and the API), the embedded database's
+ * thread (as the server's start-up line names it), and its other threads (embedding workers, libuv, V8's
+ * collector).
  */
-function processCpuMs(pid: number): { main: number; other: number } {
+function processCpuMs(pid: number, databaseThread?: number): { main: number; database: number; other: number } {
   const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
-  let main = 0;
-  let other = 0;
+  const cpu = { main: 0, database: 0, other: 0 };
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     let stat: string;
     try {
@@ -139,10 +145,11 @@ function processCpuMs(pid: number): { main: number; other: number } {
     // Fields after the command name (which may hold spaces): utime and stime are the 12th and 13th.
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     const ms = (Number(fields[11]) + Number(fields[12])) / ticksPerMs;
-    if (tid === String(pid)) main += ms;
-    else other += ms;
+    if (tid === String(pid)) cpu.main += ms;
+    else if (tid === String(databaseThread)) cpu.database += ms;
+    else cpu.other += ms;
   }
-  return { main, other };
+  return cpu;
 }
 
 /** Resident memory of a process and its children, MiB (`ps`; the embedding workers are threads of the process). */
@@ -216,6 +223,8 @@ export async function measureLatency(options: {
     return { data: json.data, ms, stages: stagesOf(response.headers.get("server-timing")) };
   };
   const call = async (urlPath: string, body: unknown, as = key) => (await timedCall(urlPath, body, as)).data;
+  // The start-up line names the embedded database's thread: its CPU is told apart from the main thread's.
+  const databaseThread = Number(/its own thread: (\d+)/.exec(server.output())?.[1]) || undefined;
   try {
     while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
       await new Promise((r) => setTimeout(r, 200));
@@ -323,11 +332,14 @@ export async function measureLatency(options: {
       // Each measurement embeds its queries: the server keeps recent query embeddings (lib/memory/embeddings),
       // so the second asks them with a mark that changes no word and no score, but the text embedded.
       const asked = concurrency === 1 ? queries : queries.map((query) => `${query}?`);
-      const [serverBefore, clientBefore] = [processCpuMs(server.pid), process.cpuUsage()];
+      const [serverBefore, clientBefore] = [processCpuMs(server.pid, databaseThread), process.cpuUsage()];
       const row = await measure(concurrency, namespaceId, asked, concurrency === 1 ? stageSamples : undefined);
-      const [serverAfter, clientAfter] = [processCpuMs(server.pid), process.cpuUsage(clientBefore)];
+      const [serverAfter, clientAfter] = [processCpuMs(server.pid, databaseThread), process.cpuUsage(clientBefore)];
       row.cpuMsPerRequest = {
         serverMainThread: (serverAfter.main - serverBefore.main) / row.requests,
+        ...(databaseThread && {
+          serverDatabaseThread: (serverAfter.database - serverBefore.database) / row.requests,
+        }),
         serverOtherThreads: (serverAfter.other - serverBefore.other) / row.requests,
         client: (clientAfter.user + clientAfter.system) / 1000 / row.requests,
       };
@@ -336,6 +348,7 @@ export async function measureLatency(options: {
       options.log(
         `  recall c=${concurrency}: ${describe(row)}\n` +
           `    CPU per request (ms): server main thread ${cpu.serverMainThread.toFixed(1)}, ` +
+          `database thread ${cpu.serverDatabaseThread?.toFixed(1) ?? "(none)"}, ` +
           `its other threads ${cpu.serverOtherThreads.toFixed(1)}, this client ${cpu.client.toFixed(1)}`,
       );
     }

@@ -131,7 +131,8 @@ export async function startGateway(): Promise<void> {
     // `npx memgw` reaches a running server through this socket (embedded database only).
     await serveAdminCommands(database);
     const bootstrap = await bootstrapFromEnv();
-    const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}`;
+    const thread = database.osThreadId ? ` (its own thread: ${database.osThreadId} in top -H)` : "";
+    const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}${thread}`;
     const lines = [
       `Memory Gateway is ready at ${publicUrl()}`,
       signUpAllowed()

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -20,8 +21,13 @@ export interface Database {
   prisma: PrismaClient;
   kind: "pglite" | "postgres";
   migrations: MigrationResult;
-  /** One statement sent straight to the driver (lib/db/query-rows.ts), for what runs on every request. */
+  /**
+   * One statement sent straight to the driver (lib/db/query-rows.ts) and kept parsed on its connection, for
+   * what runs on every request.
+   */
   queryRows<Row>(sql: string, params: unknown[]): Promise<Row[]>;
+  /** The embedded database's thread, as Linux's tools show it (`top -H`), where it could be read. */
+  osThreadId?: number;
   /** The PGlite data directory lock, when this process owns one. */
   lock?: DataDirLock;
   /** Runs `task` when the database closes, before it does: what serves from it (the admin socket) stops first. */
@@ -112,7 +118,15 @@ async function openPostgres(url: string): Promise<Database> {
     prisma,
     kind: "postgres",
     migrations,
-    queryRows: async <Row>(sql: string, params: unknown[]) => (await pool.query(sql, params)).rows as Row[],
+    // Kept parsed on each connection under a name given by the text, as the embedded database keeps them.
+    queryRows: async <Row>(sql: string, params: unknown[]) =>
+      (
+        await pool.query({
+          name: `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
+          text: sql,
+          values: params,
+        })
+      ).rows as Row[],
     beforeClose: closing.add,
     async close() {
       await closing.run();
@@ -160,6 +174,7 @@ async function openPglite(dir: string): Promise<Database> {
       prisma,
       kind: "pglite",
       migrations,
+      osThreadId: opened.osThreadId,
       queryRows: (sql, params) => {
         noteStatement(sql);
         return opened.rows(sql, params);

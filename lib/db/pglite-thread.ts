@@ -69,6 +69,12 @@ class SessionLock {
   }
 }
 
+/**
+ * Statements `rows` keeps parsed: recall's few statement texts (a handful of variants each, by the
+ * request's filters) and the activity row's insert.
+ */
+const KEPT_STATEMENTS = 100;
+
 /** Several protocol messages as one buffer, sent to the database in one exchange. */
 function joined(parts: Uint8Array[]): Uint8Array {
   const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -95,13 +101,18 @@ export class PGliteThread implements PGliteSession {
   readonly serializers: Record<number, types.Serializer> = { ...types.serializers };
   private readonly session = new SessionLock();
   private readonly parser = new protocol.Parser();
-  private readonly pending = new Map<number, { resolve(data: Uint8Array | undefined): void; reject(e: Error): void }>();
+  private readonly pending = new Map<number, { resolve(data: unknown): void; reject(e: Error): void }>();
   private nextId = 1;
   private nextStatement = 1;
+  /** The names of the statements `rows` keeps parsed, by their text, oldest first. */
+  private readonly keptStatements = new Map<string, string>();
   private failure: Error | undefined;
 
+  /** The thread's id as Linux's tools show it (`top -H`), where it could be read. */
+  osThreadId: number | undefined;
+
   private constructor(private readonly worker: WorkerThread) {
-    worker.on("message", ({ id, data, error }: { id: number; data?: Uint8Array; error?: { message: string } }) => {
+    worker.on("message", ({ id, data, error }: { id: number; data?: unknown; error?: { message: string } }) => {
       const request = this.pending.get(id);
       if (!request) return;
       this.pending.delete(id);
@@ -124,7 +135,12 @@ export class PGliteThread implements PGliteSession {
     const worker = new Worker(path.join(projectRoot(), "lib/db/pglite-worker.mjs"));
     const thread = new PGliteThread(worker);
     try {
-      await thread.request({ kind: "open", dataDir, startParams: [...PGlite.defaultStartParams, ...settings] });
+      const opened = await thread.request({
+        kind: "open",
+        dataDir,
+        startParams: [...PGlite.defaultStartParams, ...settings],
+      });
+      thread.osThreadId = (opened as { threadId?: number }).threadId;
       await thread.initArrayTypes();
       return thread;
     } catch (error) {
@@ -133,7 +149,7 @@ export class PGliteThread implements PGliteSession {
     }
   }
 
-  private request(body: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<Uint8Array | undefined> {
+  private request(body: Record<string, unknown>, transfer: ArrayBuffer[] = []): Promise<unknown> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
@@ -145,7 +161,7 @@ export class PGliteThread implements PGliteSession {
 
   /** Sends protocol messages and returns the database's answers to them. */
   private async exchange(message: Uint8Array): Promise<BackendMessage[]> {
-    const data = await this.request({ kind: "protocol", message }, [message.buffer as ArrayBuffer]);
+    const data = (await this.request({ kind: "protocol", message }, [message.buffer as ArrayBuffer])) as Uint8Array;
     const messages: BackendMessage[] = [];
     if (data?.length) this.parser.parse(data, (answer) => messages.push(answer));
     return messages;
@@ -254,19 +270,35 @@ export class PGliteThread implements PGliteSession {
   }
 
   /**
-   * One statement's rows in one exchange (parse, bind, describe, execute, sync): parameters in text
-   * format (lib/db/query-rows.ts), their types left to the statement, each column parsed as query() does.
+   * One statement's rows in one exchange (bind, describe, execute, sync; and parse, the first time this
+   * text comes): parameters in text format (lib/db/query-rows.ts), their types left to the statement, each
+   * column parsed as query() does. The statement is kept parsed under a name, and PostgreSQL plans it once
+   * for all when its generic plan costs no more than a plan for each request's values.
    */
   rows<Row>(query: string, params: unknown[]): Promise<Row[]> {
-    const message = joined([
-      protocol.serialize.parse({ text: query }),
-      protocol.serialize.bind({ values: params.map(textParameter) as string[] }),
-      protocol.serialize.describe({ type: "P" }),
-      protocol.serialize.execute({}),
-      protocol.serialize.sync(),
-    ]);
     return this.session.shared(async () => {
-      const messages = await this.exchange(message);
+      const parts: Uint8Array[] = [];
+      let statement = this.keptStatements.get(query);
+      const parsing = statement === undefined;
+      if (statement === undefined) {
+        statement = `memgw_kept_${this.nextStatement++}`;
+        this.keptStatements.set(query, statement);
+        if (this.keptStatements.size > KEPT_STATEMENTS) {
+          const [oldest, name] = this.keptStatements.entries().next().value!;
+          this.keptStatements.delete(oldest);
+          parts.push(protocol.serialize.close({ type: "S", name }), protocol.serialize.sync());
+        }
+        parts.push(protocol.serialize.parse({ name: statement, text: query }));
+      }
+      parts.push(
+        protocol.serialize.bind({ statement, values: params.map(textParameter) as string[] }),
+        protocol.serialize.describe({ type: "P" }),
+        protocol.serialize.execute({}),
+        protocol.serialize.sync(),
+      );
+      const messages = await this.exchange(joined(parts));
+      // A statement that did not parse is not kept; one that did is, even if its parameters were refused.
+      if (parsing && !messages.some((answer) => answer.name === "parseComplete")) this.keptStatements.delete(query);
       const failed = statementError(messages, query, params);
       if (failed) throw failed;
       let columns: { name: string; parse: (text: string) => unknown }[] = [];

@@ -4,6 +4,7 @@
 // protocol through, one exchange at a time, in the order they come.
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
+import fs from "node:fs";
 import { parentPort } from "node:worker_threads";
 
 let pglite;
@@ -12,7 +13,7 @@ let previous = Promise.resolve();
 async function handle({ kind, dataDir, startParams, message }) {
   if (kind === "open") {
     pglite = await PGlite.create({ dataDir, extensions: { vector }, startParams });
-    return undefined;
+    return { threadId: linuxThreadId() };
   }
   if (kind === "protocol") return await pglite.execProtocolRaw(message, { syncToFs: false });
   if (kind === "close") {
@@ -23,11 +24,20 @@ async function handle({ kind, dataDir, startParams, message }) {
   throw new Error(`unknown request ${kind}`);
 }
 
+/** This thread's id as Linux's tools show it (`top -H`, /proc/PID/task), for telling its CPU time apart. */
+function linuxThreadId() {
+  try {
+    return Number(fs.readlinkSync("/proc/thread-self").split("/").pop()) || undefined;
+  } catch {
+    return undefined; // not Linux
+  }
+}
+
 parentPort.on("message", (request) => {
   previous = previous.then(async () => {
     try {
       const data = await handle(request);
-      parentPort.postMessage({ id: request.id, data }, data ? [data.buffer] : []);
+      parentPort.postMessage({ id: request.id, data }, data instanceof Uint8Array ? [data.buffer] : []);
     } catch (error) {
       parentPort.postMessage({ id: request.id, error: { message: String(error?.message ?? error) } });
     }

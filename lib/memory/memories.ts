@@ -15,7 +15,7 @@ import type { ForgetBody, MemoryItem, MemoryRow, Metadata, RememberBody, Target 
 import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral, type ChunkFilter } from "./sql";
 import { noteSearchGrowth } from "./search-maintenance";
 
-// Short statements: PGlite runs on the server's main thread, so a write never holds it for long.
+// Short statements: PGlite has one session, so a write never holds every other request for long.
 const ROWS_PER_STATEMENT = 100;
 // Chunk rows cost far more than memory rows (vector index, postings, statistics).
 const CHUNKS_PER_STATEMENT = 32;

@@ -12,8 +12,8 @@ import { normalize, type EmbeddingPriority, type EmbeddingProvider, type Embeddi
 const MAX_TEXTS_PER_CALL = 32;
 /**
  * Jobs an ingestion worker holds: the one it runs and the next, so that it goes on at once even while this
- * thread is busy in a write statement (32 chunks take it about 1 s, longer than any one statement of a
- * remember). Every job held is one that another organization's remember, arriving now, waits behind.
+ * thread is busy (32 chunks take it about 1 s, longer than any one statement of a remember). Every job held
+ * is one that another organization's remember, arriving now, waits behind.
  */
 const INGEST_JOBS_AHEAD = 2;
 /**
@@ -75,8 +75,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         worker,
         inFlight: [],
         // An ingestion worker already holds its next jobs when it finishes one, so it goes on at once
-        // even while this thread is busy in a long database statement (PGlite runs on this thread).
-        // Without a worker kept for queries, a query would wait behind them all: one at a time then.
+        // even while this thread is busy. Without a worker kept for queries, a query would wait behind
+        // them all: one at a time then.
         capacity: queriesOnly || !reserveForQueries ? 1 : INGEST_JOBS_AHEAD,
         queriesOnly,
         ready: new Promise((resolve, reject) => {
@@ -154,8 +154,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
       const job: Job = { id: this.nextId++, texts, priority, resolve, reject };
       if (priority === "query") this.queries.push(job);
       else this.ingestion.push(requester, job);
-      // Hand the job over now, not on a later tick: the caller goes on to run SQL on this thread
-      // meanwhile, and the worker should be embedding during it.
+      // Hand the job over now, not on a later tick: the caller goes on to run SQL meanwhile, and the
+      // worker should be embedding during it.
       if (this.allReady) this.dispatch();
       else
         this.ready().then(
