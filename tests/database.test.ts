@@ -9,6 +9,7 @@ import { describe, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
 import { db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
+import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
 import { newId } from "@/lib/ids";
 
@@ -256,21 +257,11 @@ describe("statements sent straight to PGlite (queryRows)", () => {
   });
 
   test("get their parameters as the statement types them, and fail alone", async () => {
-    const awkward = ['say "hi"', "back\\slash", "comma, {brace}", "", null];
-    const [row] = await queryRows<{ texts: (string | null)[]; number: number; json: unknown; at: Date }>(
-      "SELECT $1::text[] AS texts, $2::int AS number, $3::jsonb AS json, $4::timestamptz AS at",
-      awkward,
-      7,
-      JSON.stringify({ a: [1, "two"] }),
-      new Date("2026-11-24T01:02:03.004Z"),
-    );
-    expect(row).toEqual({
-      texts: awkward,
-      number: 7,
-      json: { a: [1, "two"] },
-      at: new Date("2026-11-24T01:02:03.004Z"),
-    });
+    await expectParametersRoundTrip();
+    // The statement is kept parsed: refused values leave it usable; a text that does not parse is not kept.
     await expect(queryRows("SELECT $1::int AS n", "not a number")).rejects.toThrow(/invalid input syntax/);
+    expect(await queryRows("SELECT $1::int AS n", "41")).toEqual([{ n: 41 }]);
+    for (let i = 0; i < 2; i++) await expect(queryRows("SELEC 1")).rejects.toThrow(/syntax error at or near/);
     expect(await queryRows("SELECT 1 AS n")).toEqual([{ n: 1 }]);
   });
 });

@@ -6,11 +6,12 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
-import { closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
+import { closeDatabase, db, getDatabase } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { freePort } from "./helpers/server";
 
 let pglite: PGlite;
@@ -99,15 +100,7 @@ test("recall works the same on PostgreSQL: both legs, filters, conversation cont
 });
 
 test("a statement sent straight to PostgreSQL gets its parameters as the statement types them", async () => {
-  const awkward = ['say "hi"', "back\\slash", "comma, {brace}", "", null];
-  const [row] = await queryRows<{ texts: (string | null)[]; number: number; json: unknown; at: Date }>(
-    "SELECT $1::text[] AS texts, $2::int AS number, $3::jsonb AS json, $4::timestamptz AS at",
-    awkward,
-    7,
-    JSON.stringify({ a: [1, "two"] }),
-    new Date("2026-11-24T01:02:03.004Z"),
-  );
-  expect(row).toEqual({ texts: awkward, number: 7, json: { a: [1, "two"] }, at: new Date("2026-11-24T01:02:03.004Z") });
+  await expectParametersRoundTrip();
 });
 
 test("a rolled-back transaction leaves nothing behind", async () => {

@@ -15,13 +15,27 @@ async function handle({ kind, dataDir, startParams, message }) {
     pglite = await PGlite.create({ dataDir, extensions: { vector }, startParams });
     return { threadId: linuxThreadId() };
   }
-  if (kind === "protocol") return await pglite.execProtocolRaw(message, { syncToFs: false });
+  if (kind === "protocol") return await exchange(message);
   if (kind === "close") {
     await pglite?.close();
     pglite = undefined;
     return undefined;
   }
   throw new Error(`unknown request ${kind}`);
+}
+
+/**
+ * The database's answer to protocol messages, as bytes. Not execProtocolRaw: that one also parses every
+ * answer into a list it never empties (execProtocol does), and the list grew by every answer sent.
+ */
+async function exchange(message) {
+  const chunks = [];
+  // The bytes are a view of the module's memory, reused for the next ones: copied.
+  await pglite.execProtocolRawStream(message, { syncToFs: false, onRawData: (bytes) => chunks.push(bytes.slice()) });
+  if (chunks.length === 1) return chunks[0];
+  const answer = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0));
+  chunks.reduce((offset, chunk) => (answer.set(chunk, offset), offset + chunk.length), 0);
+  return answer;
 }
 
 /** This thread's id as Linux's tools show it (`top -H`, /proc/PID/task), for telling its CPU time apart. */
