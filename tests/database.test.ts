@@ -264,6 +264,15 @@ describe("statements sent straight to PGlite (queryRows)", () => {
     for (let i = 0; i < 2; i++) await expect(queryRows("SELEC 1")).rejects.toThrow(/syntax error at or near/);
     expect(await queryRows("SELECT 1 AS n")).toEqual([{ n: 1 }]);
   });
+
+  test("keep at most 100 statements parsed, and parse again one they let go", async () => {
+    for (let i = 0; i < 130; i++) expect(await queryRows(`SELECT ${i}::int AS n`)).toEqual([{ n: i }]);
+    const [kept] = await queryRows<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'memgw%'",
+    );
+    expect(kept.n).toBeLessThanOrEqual(100);
+    expect(await queryRows("SELECT 0::int AS n")).toEqual([{ n: 0 }]);
+  });
 });
 
 describe("one process per data directory", () => {
