@@ -92,8 +92,8 @@ function statementError(messages: BackendMessage[], query: string, params?: unkn
 
 /**
  * PGlite on a worker thread (lib/db/pglite-worker.mjs), with the part of PGlite's interface this server
- * uses: query, exec and transaction behave as PGlite's do (one transaction, or one statement outside any,
- * at a time; the same parameter serializers and result parsers), and `rows` sends a statement in one
+ * uses: query, exec and transaction behave as PGlite's do (one transaction at a time, and nothing else
+ * while it runs; the same parameter serializers and result parsers), and `rows` sends a statement in one
  * exchange. Only the wire protocol crosses between the threads.
  */
 export class PGliteThread implements PGliteSession {
