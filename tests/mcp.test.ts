@@ -164,6 +164,29 @@ test("refused and invalid calls are tool errors with a clear message, and change
   expect((await storedCounts(ns.id)).memories).toBe(1);
 });
 
+test("an argument a tool does not have is refused, not dropped: forget with all_namespaces deletes none", async () => {
+  const { key } = await createTenant();
+  const here = await createNamespace(key);
+  const elsewhere = await createNamespace(key);
+  for (const ns of [here, elsewhere]) {
+    await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "The boiler is serviced in May." } });
+  }
+  const client = await connect(here.id, key);
+  const tools = (await client.listTools()).tools;
+  for (const tool of tools) expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+
+  const widened = await call(client, "forget", { all: true, all_namespaces: true });
+  expect(widened.isError).toBe(true);
+  expect(widened.text).toContain("all_namespaces");
+  const misspelt = await call(client, "recall", { query: "boiler", topk: 1 });
+  expect(misspelt.isError).toBe(true);
+  expect(misspelt.text).toContain("topk");
+  const retargeted = await call(client, "remember", { content: "Stored elsewhere?", namespace_id: elsewhere.id });
+  expect(retargeted.isError).toBe(true);
+  expect((await storedCounts(here.id)).memories).toBe(1);
+  expect((await storedCounts(elsewhere.id)).memories).toBe(1);
+});
+
 test("no key → 401; a namespace not granted to the key or of another organization → 404", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);

@@ -2,14 +2,20 @@
 // background, a bounded batch at a time, so that recall and remember (which share PGlite's one connection
 // with it) wait for at most one short statement.
 import { db } from "@/lib/db";
+import { claimScheduledRun } from "@/lib/jobs/schedule";
 
 export const DEFAULT_ACTIVITY_RETENTION_DAYS = 90;
 const MAX_ACTIVITY_RETENTION_DAYS = 36_500;
 /** Rows per DELETE: tens of milliseconds on PGlite (measured: 500 rows of a 1,000,000-row log). */
 export const PRUNE_BATCH_SIZE = 500;
-/** How often the pruning runs; the first run comes a minute after the start (not in the start's way). */
+/**
+ * How often the pruning runs, once across every instance sharing the database (lib/jobs/schedule.ts); each
+ * instance asks every few minutes, the first time a minute after its start (not in the start's way).
+ */
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_ASK_INTERVAL_MS = 5 * 60 * 1000;
 const FIRST_PRUNE_DELAY_MS = 60 * 1000;
+const PRUNE_TASK = "activity-retention";
 
 /**
  * The retention setting, checked at start-up (lib/startup.ts): a value that is not a whole number of days
@@ -77,8 +83,9 @@ export async function pruneActivity(options: PruneOptions = {}): Promise<number>
 
 /**
  * Runs pruneActivity now-ish and then every hour, until the returned function is called, and after it each
- * of `alsoHourly` (other deletions of what has outlived its use). The timer never keeps the process alive;
- * a failed run is logged and the next one tries again.
+ * of `alsoHourly` (other deletions of what has outlived its use): on one instance per hour, whichever claims
+ * the hour (claimScheduledRun). The timer never keeps the process alive; a failed run is logged and the next
+ * one tries again.
  */
 export function startActivityPruning(
   retentionDays = activityRetentionDays(),
@@ -87,24 +94,24 @@ export function startActivityPruning(
   let stopped = false;
   let running: Promise<unknown> = Promise.resolve();
   let timer: NodeJS.Timeout;
+  const prune = async () => {
+    if (!(await claimScheduledRun(PRUNE_TASK, PRUNE_INTERVAL_MS))) return;
+    const deleted = await pruneActivity({ retentionDays, stopped: () => stopped }).catch((error) => {
+      console.error("[memgw] pruning the activity log failed:", error);
+      return 0;
+    });
+    if (deleted > 0) console.log(`[memgw] activity log: ${deleted} rows older than ${retentionDays} days deleted`);
+    for (const task of alsoHourly) {
+      if (stopped) return;
+      await task.run().catch((error) => console.error(`[memgw] ${task.name} failed:`, error));
+    }
+  };
   const schedule = (delay: number) => {
     timer = setTimeout(() => {
-      running = pruneActivity({ retentionDays, stopped: () => stopped })
-        .then(
-          (deleted) => {
-            if (deleted > 0)
-              console.log(`[memgw] activity log: ${deleted} rows older than ${retentionDays} days deleted`);
-          },
-          (error) => console.error("[memgw] pruning the activity log failed:", error),
-        )
-        .then(async () => {
-          for (const task of alsoHourly) {
-            if (stopped) return;
-            await task.run().catch((error) => console.error(`[memgw] ${task.name} failed:`, error));
-          }
-        })
+      running = prune()
+        .catch((error) => console.error("[memgw] the hourly maintenance could not start:", error))
         .finally(() => {
-          if (!stopped) schedule(PRUNE_INTERVAL_MS);
+          if (!stopped) schedule(PRUNE_ASK_INTERVAL_MS);
         });
     }, delay);
     timer.unref();

@@ -99,9 +99,31 @@ async function openDatabase(): Promise<Database> {
   return url ? openPostgres(url) : openPglite(dataDir());
 }
 
+/**
+ * Behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`, DATABASE_POOLER=transaction)
+ * consecutive statements may reach different server connections: nothing is kept per connection (no named
+ * statements, no session settings; the search settings then come from `ALTER DATABASE … SET`, see
+ * docs/deployment.md).
+ */
+function behindTransactionPooler(): boolean {
+  const pooler = process.env.DATABASE_POOLER || "none";
+  if (pooler !== "none" && pooler !== "transaction") {
+    throw new Error(`DATABASE_POOLER must be "none" or "transaction", not "${pooler}".`);
+  }
+  return pooler === "transaction";
+}
+
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: Number(process.env.DATABASE_POOL_SIZE || 10) });
-  pool.on("connect", (client) => void client.query(SEARCH_SETTINGS).catch(() => undefined));
+  const pooled = behindTransactionPooler();
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: Number(process.env.DATABASE_POOL_SIZE || 10),
+    // Awaited by the pool before it hands the connection out (a query sent from its "connect" event would
+    // race the first one the pool's user sends).
+    onConnect: async (client) => {
+      if (!pooled) await client.query(SEARCH_SETTINGS);
+    },
+  });
   const client = await pool.connect();
   let migrations: MigrationResult;
   try {
@@ -118,11 +140,12 @@ async function openPostgres(url: string): Promise<Database> {
     prisma,
     kind: "postgres",
     migrations,
-    // Kept parsed on each connection under a name given by the text, as the embedded database keeps them.
+    // Kept parsed on each connection under a name given by the text, as the embedded database keeps them
+    // (unless a pooler may hand the next statement another connection).
     queryRows: async <Row>(sql: string, params: unknown[]) =>
       (
         await pool.query({
-          name: `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
+          name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
           text: sql,
           values: params,
         })

@@ -37,18 +37,31 @@ async function buildIfNeeded(namespaceId: string, beyondChunks: number) {
   if (indexed.has(namespaceId)) return;
   const name = vectorIndexName(namespaceId);
   const database = await getDatabase();
-  const [state] = await database.prisma.$queryRawUnsafe<{ chunks: number; present: boolean }[]>(
+  // An index is there only once it is valid: a CREATE INDEX CONCURRENTLY that was interrupted (its server
+  // or its instance stopped, a cancel) leaves an INVALID index that no search uses and every write still
+  // maintains. One that another instance is building right now is left to it.
+  const [state] = await database.prisma.$queryRawUnsafe<
+    { chunks: number; present: boolean; valid: boolean | null; building: boolean }[]
+  >(
     `SELECT COALESCE((SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = $1), 0)::int AS chunks,
-            to_regclass($2) IS NOT NULL AS present`,
+            to_regclass($2) IS NOT NULL AS present,
+            (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($2)) AS valid,
+            EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE index_relid = to_regclass($2)) AS building`,
     namespaceId,
     `"${name}"`,
   );
-  if (state.present) {
+  if (state.present && state.valid) {
     indexed.add(namespaceId);
     return;
   }
-  if (state.chunks <= beyondChunks) return;
+  if (state.building || state.chunks <= beyondChunks) return;
   const concurrently = database.kind === "postgres" ? "CONCURRENTLY " : "";
+  if (state.present) {
+    console.warn(
+      `[memgw] the vector index of namespace ${namespaceId} is invalid (an interrupted build): rebuilding it.`,
+    );
+    await database.prisma.$executeRawUnsafe(`DROP INDEX ${concurrently}IF EXISTS "${name}"`);
+  }
   await database.prisma.$executeRawUnsafe(
     `CREATE INDEX ${concurrently}IF NOT EXISTS "${name}" ON memory_chunks
      USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = '${namespaceId}'`,

@@ -8,8 +8,10 @@
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 
-const LEASE_MS = 60_000;
-const LEASE_RENEWAL_MS = 20_000;
+// A job whose instance died (several instances on PostgreSQL) is taken again 15 s later at most; the lease
+// is renewed three times within it, so a runner that is only slow (a long statement) keeps it.
+const LEASE_MS = 15_000;
+const LEASE_RENEWAL_MS = 5_000;
 const POLL_INTERVAL_MS = 2_000;
 const BACKOFF_BASE_MS = 30_000;
 const BACKOFF_MAX_MS = 30 * 60_000;

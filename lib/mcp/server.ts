@@ -1,5 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
 import { describeError } from "@/lib/http/errors";
 import { AskBody, ForgetBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
@@ -18,6 +19,14 @@ export interface McpContext {
 function withoutTarget<Shape extends { namespace_id: unknown; external_reference_id: unknown }>(shape: Shape) {
   const { namespace_id: _namespaceId, external_reference_id: _externalReferenceId, ...rest } = shape;
   return rest;
+}
+
+/**
+ * A tool's arguments, with nothing else allowed: an argument the tool does not have (a misspelling, or
+ * `all_namespaces` on forget) is refused rather than dropped, so a call never does less, or more, than it says.
+ */
+function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
+  return z.strictObject(shape);
 }
 
 function instructions(namespace: McpContext["namespace"]): string {
@@ -73,7 +82,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
         "occurred_at (ISO 8601) is when it happened (default: now); expires_at or ttl_seconds make it expire. " +
         `Optional metadata (flat, at most ${LIMITS.metadataKeys} keys), scopes and identity_id are stored with it ` +
         "and can filter recall and forget. Returns the stored memory, or the list of a conversation's memories.",
-      inputSchema: rememberFields,
+      inputSchema: toolArguments(rememberFields),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     },
     (args) => run(operations.remember, args),
@@ -91,7 +100,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
         "and, for a conversation turn, its session_id, position, role and occurred_at. " +
         `top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id, scopes or exact metadata values. ` +
         `${conversationOptions} Query at most ${LIMITS.queryChars.toLocaleString("en")} characters.`,
-      inputSchema: withoutTarget(RecallBody.shape),
+      inputSchema: toolArguments(withoutTarget(RecallBody.shape)),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(operations.recall, args),
@@ -105,7 +114,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
         "(the numbers of the returned sources, each with the day it happened and who said it). " +
         "When nothing in memory answers it, says so and returns no sources. " +
         `top_k 1 to ${LIMITS.askTopK} memories (default 5). ${conversationOptions}`,
-      inputSchema: withoutTarget(AskBody.shape),
+      inputSchema: toolArguments(withoutTarget(AskBody.shape)),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     (args) => run(operations.ask, args),
@@ -121,7 +130,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
         "or all: true for the whole namespace. At least one selector is required. " +
         "Returns how many were deleted, their ids and the erasure receipt's id (erasure_id).",
       // One namespace's endpoint: forgetting across every namespace (all_namespaces) is the HTTP API's.
-      inputSchema: forgetFields,
+      inputSchema: toolArguments(forgetFields),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     (args) => run(operations.forget, args),

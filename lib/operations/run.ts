@@ -37,7 +37,7 @@ export interface OperationResult {
  * (ForbiddenError), parses path, query and body with its schemas (InvalidError with `details[].field`
  * like `body.memories.3.content`), runs its function, passes the result through the response schema (so
  * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
- * with the status they are answered with) without holding the result for it.
+ * with the status they are answered with) before it returns.
  */
 export async function runOperation(
   operation: Operation,
@@ -71,10 +71,9 @@ export async function runOperation(
   } finally {
     // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
     if (operation.activity && principal.kind === "api_key") {
-      // Not awaited: the caller does not wait the millisecond the write takes. It starts before the
-      // response is returned, so on the embedded database (one connection, statements in order) any
-      // later statement sees it; on PostgreSQL it may land a moment after the response.
-      void recordActivity({
+      // Awaited: once the answer is out, its activity row is there for the console (and for another
+      // instance of the gateway) to read. A failed write never fails the operation it records.
+      await recordActivity({
         ...activity,
         ...(input.transport && { details: { ...activity.details, transport: input.transport } }),
         orgId: principal.orgId,
