@@ -102,19 +102,27 @@ async function openDatabase(): Promise<Database> {
 /**
  * Behind a pooler in transaction mode (PgBouncer's `pool_mode = transaction`, DATABASE_POOLER=transaction)
  * consecutive statements may reach different server connections: nothing is kept per connection (no named
- * statements, no session settings; the search settings then come from `ALTER DATABASE … SET`, see
- * docs/deployment.md).
+ * statements, no session settings: the search settings are the database's own, set at start through the
+ * direct connection). Migrations hold a session lock, so they go to PostgreSQL itself (DATABASE_DIRECT_URL).
  */
-function behindTransactionPooler(): boolean {
+function poolerSettings(): { pooled: boolean; directUrl?: string } {
   const pooler = process.env.DATABASE_POOLER || "none";
   if (pooler !== "none" && pooler !== "transaction") {
     throw new Error(`DATABASE_POOLER must be "none" or "transaction", not "${pooler}".`);
   }
-  return pooler === "transaction";
+  const directUrl = process.env.DATABASE_DIRECT_URL || undefined;
+  if (pooler === "transaction" && !directUrl) {
+    throw new Error(
+      "DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: the migrations take a session lock, which a " +
+        "pooler in transaction mode cannot keep. Point it at PostgreSQL itself (see docs/deployment.md).",
+    );
+  }
+  return { pooled: pooler === "transaction", directUrl };
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pooled = behindTransactionPooler();
+  const { pooled, directUrl } = poolerSettings();
+  const migrations = await migrateThrough(directUrl ?? url, pooled);
   const pool = new pg.Pool({
     connectionString: url,
     max: Number(process.env.DATABASE_POOL_SIZE || 10),
@@ -124,16 +132,6 @@ async function openPostgres(url: string): Promise<Database> {
       if (!pooled) await client.query(SEARCH_SETTINGS);
     },
   });
-  const client = await pool.connect();
-  let migrations: MigrationResult;
-  try {
-    migrations = await applyMigrations({
-      exec: (sql) => client.query(sql),
-      query: async (sql, params) => (await client.query(sql, params)).rows,
-    });
-  } finally {
-    client.release();
-  }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   const closing = closeTasks();
   return {
@@ -157,6 +155,39 @@ async function openPostgres(url: string): Promise<Database> {
       await pool.end();
     },
   };
+}
+
+/**
+ * Applies the migrations over a connection of its own. Behind a pooler, the search settings become the
+ * database's defaults too (new sessions start with them), where the role may set them.
+ */
+async function migrateThrough(url: string, pooled: boolean): Promise<MigrationResult> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const migrations = await applyMigrations({
+      exec: (sql) => client.query(sql),
+      query: async (sql, params) => (await client.query(sql, params)).rows,
+    });
+    if (pooled) {
+      const settings = SEARCH_SETTINGS.split(";")
+        .map((statement) => statement.trim().replace(/^SET /, ""))
+        .filter(Boolean);
+      for (const setting of settings) {
+        await client
+          .query(`DO $$ BEGIN EXECUTE format('ALTER DATABASE %I SET ${setting}', current_database()); END $$`)
+          .catch((error: Error) =>
+            console.warn(
+              `[memgw] could not make "${setting}" the database's default (${error.message}): ` +
+                "set it as docs/deployment.md says, or searches may choose slower plans.",
+            ),
+          );
+      }
+    }
+    return migrations;
+  } finally {
+    await client.end();
+  }
 }
 
 /**
