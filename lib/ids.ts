@@ -32,7 +32,8 @@ export type IdPrefix =
   | "int"
   | "ic"
   | "job"
-  | "era";
+  | "era"
+  | "wri";
 
 /** A random, prefixed identifier such as `ns_5HueCGU8rMjxEXxiPuD5BD`, readable in logs and support tickets. */
 export function newId(prefix: IdPrefix): string {

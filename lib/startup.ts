@@ -15,6 +15,7 @@ import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { startExpirySweeps } from "@/lib/memory/expiry";
+import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
 import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
 import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
@@ -154,6 +155,11 @@ export async function startGateway(): Promise<void> {
     // directory's previous process's (killed), so it is due again now. PostgreSQL waits for its lease to end.
     const resumed = databaseUrl() ? 0 : await requeueAbandonedJobs();
     if (resumed > 0) lines.push(`  Background jobs: ${resumed} interrupted by the last stop, resumed now.`);
+    // Writes a killed process left unfinished (its own, on the embedded database; on PostgreSQL those whose
+    // instance's lease ended) are rolled back before anything is served; later ones by the sweep.
+    const rolledBack = await rollBackAbandonedWrites();
+    if (rolledBack > 0) lines.push(`  Unfinished writes: ${rolledBack} left by the last stop, rolled back now.`);
+    stopWriteIntentSweeps = startWriteIntentSweeps();
     stopJobWorker = startJobWorker(integrationJobRunners);
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
@@ -180,11 +186,13 @@ function announce(lines: string[]): void {
 let stopActivityPruning: (() => Promise<void>) | undefined;
 let stopJobWorker: (() => Promise<void>) | undefined;
 let stopExpirySweeps: (() => Promise<void>) | undefined;
+let stopWriteIntentSweeps: (() => Promise<void>) | undefined;
 
 async function stopGateway(): Promise<void> {
   await stopActivityPruning?.();
   await stopJobWorker?.();
   await stopExpirySweeps?.();
+  await stopWriteIntentSweeps?.();
   await closeEmbedder();
   await closeDatabase();
 }

@@ -6,6 +6,7 @@ import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } 
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 import { timedStage, withStageTimes } from "@/lib/http/server-timing";
+import { rollBackWritesOfKey } from "@/lib/memory/write-intents";
 import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
 
@@ -97,14 +98,20 @@ async function idempotentRequest(
     body,
     scopes: key.scopes,
   });
-  return idempotent({ orgId: key.orgId, apiKeyId: key.keyId }, idempotencyKey, fingerprint, async () => {
-    try {
-      const result = await run();
-      return successResponse(result.data, result.status, result.pagination);
-    } catch (error) {
-      return toErrorResponse(error);
-    }
-  });
+  return idempotent(
+    { orgId: key.orgId, apiKeyId: key.keyId },
+    idempotencyKey,
+    fingerprint,
+    async () => {
+      try {
+        const result = await run();
+        return successResponse(result.data, result.status, result.pagination);
+      } catch (error) {
+        return toErrorResponse(error);
+      }
+    },
+    rollBackWritesOfKey,
+  );
 }
 
 /** The query string as the operation's input: a repeated parameter keeps every value, in order. */

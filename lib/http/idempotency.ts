@@ -5,9 +5,13 @@
 // Any other answer releases the key: nothing was done, so the retry does the work. A claim is held by a
 // lease its request renews while it runs; one whose process died is taken over by a retry when the lease
 // ends, at once on the embedded database (only this process can have the data directory open).
+// Exactly once across a crash: the writes a request makes under its claim (remember's write intents,
+// lib/memory/write-intents.ts) are kept in the transaction that keeps its answer; a retry taking the key
+// over first rolls back whatever the lost attempt had written, then does the work.
 import { createHash, randomUUID } from "node:crypto";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { getDatabase } from "@/lib/db";
+import { crashPoint, processId, runUnderIdempotencyKey, type IdempotencyScope } from "./request-writes";
 import { InvalidError, type ErrorDetail } from "@/lib/errors";
 import { errorResponse } from "./envelope";
 import { errorReport } from "./errors";
@@ -24,20 +28,18 @@ export const IDEMPOTENCY_ANSWER_WITHDRAWN = "IDEMPOTENCY_ANSWER_WITHDRAWN";
 
 const HEADER_FIELD = `header.${IDEMPOTENCY_HEADER}`;
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
-const LEASE_MS = 60_000;
-const LEASE_RENEWAL_MS = 20_000;
+/** Short: a retry waits at most this long after its first attempt's instance died (PostgreSQL). */
+const LEASE_MS = 15_000;
+const LEASE_RENEWAL_MS = 5_000;
 const SWEEP_INTERVAL_MS = 10 * 60_000;
 /** Seconds a client is told to wait before retrying while the first request runs. */
 const IN_PROGRESS_RETRY_AFTER_SECONDS = 1;
 /** Claim, read, claim again: a row released or expired between two statements is claimed on the next pass. */
 const CLAIM_ATTEMPTS = 3;
 
-// On globalThis because Next bundles each route module with its own copy of this one: one process, one id.
-const processState = globalThis as typeof globalThis & {
-  __memgwProcessId?: string;
-  __memgwIdempotencySweptAt?: number;
-};
-const processId = (processState.__memgwProcessId ??= randomUUID());
+// On globalThis because Next bundles each route module with its own copy of this one (the process's id,
+// shared with write intents, is kept the same way).
+const processState = globalThis as typeof globalThis & { __memgwIdempotencySweptAt?: number };
 
 /** The request's Idempotency-Key: 400 unless it is 1 to 255 printable ASCII characters. */
 export function idempotencyKeyOf(request: Request): string {
@@ -106,13 +108,18 @@ export async function idempotent(
   idempotencyKey: string,
   fingerprint: string,
   work: () => Promise<Response>,
+  /**
+   * Before `work` runs under a claim: rolls back what an earlier claim of the key (a process that died)
+   * left unfinished (lib/memory/write-intents.ts, given by the API layer).
+   */
+  recover?: (key: string) => Promise<unknown>,
 ): Promise<Response> {
   const keyHash = createHash("sha256").update(idempotencyKey).digest("hex");
   const record = { ...owner, keyHash };
   sweepNowAndThen();
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     const claimToken = await claim(record, fingerprint);
-    if (claimToken) return runClaimed(record, claimToken, work);
+    if (claimToken) return runClaimed(record, claimToken, work, recover);
     const existing = await liveRecord(record);
     if (!existing) continue;
     if (existing.request_hash !== fingerprint) return conflict();
@@ -172,8 +179,21 @@ async function liveRecord(record: RecordKey): Promise<RecordRow | undefined> {
   return rows[0];
 }
 
-/** Runs the claimed request, renewing the claim's lease meanwhile; keeps a 2xx answer, releases the key otherwise. */
-async function runClaimed(record: RecordKey, claimToken: string, work: () => Promise<Response>): Promise<Response> {
+function recordKeyText(record: RecordKey): string {
+  return `${record.orgId}:${record.apiKeyId}:${record.keyHash}`;
+}
+
+/**
+ * Runs the claimed request, renewing the claim's lease meanwhile; keeps a 2xx answer, releases the key
+ * otherwise. What an earlier claim of the key left unfinished is rolled back first; the request's own
+ * writes are kept in the answer's transaction, or rolled back with a released key.
+ */
+async function runClaimed(
+  record: RecordKey,
+  claimToken: string,
+  work: () => Promise<Response>,
+  recover?: (key: string) => Promise<unknown>,
+): Promise<Response> {
   const prisma = (await getDatabase()).prisma;
   const renewal = setInterval(() => {
     prisma
@@ -189,38 +209,62 @@ async function runClaimed(record: RecordKey, claimToken: string, work: () => Pro
       .catch((error) => console.error("[memgw] renewing an idempotency claim failed:", error));
   }, LEASE_RENEWAL_MS);
   renewal.unref();
+  const scope: IdempotencyScope = { key: recordKeyText(record), writes: [] };
   let response: Response;
   try {
-    response = await work();
+    await recover?.(scope.key);
+    response = await runUnderIdempotencyKey(scope, work);
   } catch (error) {
     clearInterval(renewal);
+    await rollBackScope(scope).catch((cause) => console.error("[memgw] rolling back a failed request failed:", cause));
     await release(record, claimToken);
     throw error;
   }
   clearInterval(renewal);
   if (response.status < 200 || response.status > 299) {
+    await rollBackScope(scope).catch((cause) => console.error("[memgw] rolling back a failed request failed:", cause));
     await release(record, claimToken);
     return response;
   }
+  crashPoint("idempotency.before-answer");
   const stored: StoredResponse = { headers: Object.fromEntries(response.headers), body: await response.text() };
   try {
-    await prisma.$executeRawUnsafe(
-      `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, locked_until = NULL,
-                                   completed_at = now(), memory_ids = $7::text[]
-       WHERE ${RECORD} AND claim_token = $4`,
-      record.orgId,
-      record.apiKeyId,
-      record.keyHash,
-      claimToken,
-      response.status,
-      encrypt(JSON.stringify(stored), encryptionContext(record)),
-      memoryIdsShownIn(stored.body),
-    );
+    await prisma.$transaction(async (tx) => {
+      const kept = await tx.$executeRawUnsafe(
+        `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, locked_until = NULL,
+                                     completed_at = now(), memory_ids = $7::text[]
+         WHERE ${RECORD} AND claim_token = $4`,
+        record.orgId,
+        record.apiKeyId,
+        record.keyHash,
+        claimToken,
+        response.status,
+        encrypt(JSON.stringify(stored), encryptionContext(record)),
+        memoryIdsShownIn(stored.body),
+      );
+      // Taken over meanwhile (this request's lease ran out): the retry that took it rolls this one back.
+      if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
+      for (const write of scope.writes) await write.keep(tx);
+    });
+    for (const write of scope.writes) write.settle();
   } catch (error) {
-    // The work is done: its answer is still the truth. A retry finds the claim held until its lease ends.
-    console.error("[memgw] keeping an idempotent answer failed:", error);
+    if (scope.writes.length === 0) {
+      // A write of one transaction is done: its answer is still the truth. A retry finds the claim held
+      // until its lease ends.
+      console.error("[memgw] keeping an idempotent answer failed:", error);
+      return new Response(stored.body, { status: response.status, headers: stored.headers });
+    }
+    // Not kept, so not done: what it wrote goes, and the client's retry gets the answer of the one that runs.
+    console.error("[memgw] keeping an idempotent answer failed; its writes are rolled back:", error);
+    await rollBackScope(scope).catch((cause) => console.error("[memgw] rolling back a request failed:", cause));
+    return inProgress();
   }
   return new Response(stored.body, { status: response.status, headers: stored.headers });
+}
+
+/** The answer is not kept: what the request wrote under its claim goes. */
+async function rollBackScope(scope: IdempotencyScope): Promise<void> {
+  for (const write of scope.writes) await write.rollBack();
 }
 
 /** The ids of the memories an answer shows (remember: one or a batch; PATCH: one). */

@@ -16,10 +16,11 @@ import { chunkText } from "./chunking";
 import { embedder } from "./embeddings";
 import type { EmbeddingRequester } from "./embeddings/provider";
 import { ExportHeaderSchema, type ExportMemory, ExportMemorySchema, IMPORT_LIMITS } from "./export-format";
-import { writeImportedHistory } from "./history";
-import { chunkFields, contentHash, deleteMemories, insertChunks } from "./memories";
+import { type ImportedVersion, writeImportedHistory } from "./history";
+import { chunkFields, contentHash, insertChunks } from "./memories";
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
+import { crashPoint, WriteIntent } from "./write-intents";
 
 /** Memories written per transaction, at most: as remember, a short hold of the one embedded connection. */
 const CHUNKS_PER_TRANSACTION = 32;
@@ -85,6 +86,8 @@ async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>
 /** Reads and validates every line, writing each valid memory line to `spool`: the first pass. */
 async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Array>, spool: string) {
   const out = fs.createWriteStream(spool, { mode: 0o600 });
+  // Each conversation turn's (session, position), with its line: two turns may not share one.
+  const turns = new Map<string, number>();
   try {
     let header = false;
     for await (const line of ndjsonLines(body, {
@@ -106,12 +109,57 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
       }
       const memory = parseLine(ExportMemorySchema, value, line.number);
       assertWithinScopes(target.scopes, memory, line.number);
+      if (memory.session_id !== null && memory.position !== null) {
+        const turn = JSON.stringify([memory.session_id, memory.position]);
+        const earlier = turns.get(turn);
+        if (earlier !== undefined) throw duplicateTurn(line.number, memory, `line ${earlier} has it too`);
+        turns.set(turn, line.number);
+      }
       if (!out.write(JSON.stringify(memory) + "\n")) await once(out, "drain");
     }
     if (!header) throw new InvalidError("The body is empty: send an export, its header line first.");
   } finally {
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+  }
+  await assertTurnsFree(target.namespace, turns);
+}
+
+function duplicateTurn(number: number, turn: { session_id: string | null; position: number | null }, why: string) {
+  const message = `session ${JSON.stringify(turn.session_id)} position ${turn.position} is taken: ${why}`;
+  return new InvalidError(`Line ${number}: ${message}. Nothing was imported.`, [
+    { field: `line.${number}.position`, message },
+  ]);
+}
+
+/** No imported turn may take a place a turn of the namespace already has. */
+async function assertTurnsFree(namespace: Namespace, turns: Map<string, number>) {
+  const all = [...turns];
+  for (let i = 0; i < all.length; i += 5_000) {
+    const batch = all.slice(i, i + 5_000).map(([turn, number]) => {
+      const [sessionId, position] = JSON.parse(turn) as [string, number];
+      return { sessionId, position, number };
+    });
+    const [taken] = await (
+      await db()
+    ).$queryRawUnsafe<{ session_id: string; session_position: number }[]>(
+      `SELECT m.session_id, m.session_position FROM memories m
+       JOIN unnest($3::text[], $4::int[]) AS t(session_id, position)
+         ON m.session_id = t.session_id AND m.session_position = t.position
+       WHERE m.org_id = $1 AND m.namespace_id = $2
+       LIMIT 1`,
+      namespace.orgId,
+      namespace.id,
+      batch.map((turn) => turn.sessionId),
+      batch.map((turn) => turn.position),
+    );
+    if (!taken) continue;
+    const line = batch.find((turn) => turn.sessionId === taken.session_id && turn.position === taken.session_position);
+    throw duplicateTurn(
+      line?.number ?? 0,
+      { session_id: taken.session_id, position: taken.session_position },
+      "the namespace has a turn there already",
     );
   }
 }
@@ -148,17 +196,23 @@ interface PreparedImport {
   vectors?: number[][];
 }
 
-/** The second pass: reads the spooled lines back and writes them, a few memories per transaction. */
+/**
+ * The second pass: reads the spooled lines back and writes them, a few memories per transaction, as one
+ * write intent (lib/memory/write-intents.ts): a failure, or a process that dies, rolls back all of it.
+ */
 async function writeLines(target: ImportTarget, spool: string): Promise<ImportResult> {
   const provider = embedder();
   const prisma = await db();
+  const intent = new WriteIntent(target.namespace.orgId, target.namespace.id, "import");
+  const authors = new AuthorCheck(target.namespace.orgId);
   const written: string[] = [];
   let skippedExpired = 0;
   let chunkCount = 0;
   let group: PreparedImport[] = [];
   let groupChunks = 0;
-  const flush = async () => {
-    if (group.length === 0) return;
+  let groups = 0;
+  const flush = async (last: boolean) => {
+    if (group.length === 0 && !(last && intent.isOpen)) return;
     const pending = group;
     group = [];
     groupChunks = 0;
@@ -166,8 +220,19 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
     const embedded = texts.length > 0 ? await provider.embed(texts, "ingest", target.requester) : [];
     let next = 0;
     for (const memory of pending) memory.vectors ??= memory.chunks.map(() => embedded[next++]);
-    await prisma.$transaction((tx) => writeGroup(tx, target, provider.model, pending));
+    await authors.resolve(pending.flatMap((memory) => memory.line.history));
+    await prisma.$transaction(async (tx) => {
+      if (!intent.isOpen) await intent.open(tx);
+      await intent.record(
+        tx,
+        pending.map((memory) => memory.id),
+      );
+      await writeGroup(tx, target, provider.model, pending, authors);
+      if (last) await intent.complete(tx);
+    });
     written.push(...pending.map((memory) => memory.id));
+    groups += 1;
+    crashPoint(`import.group.${groups}`);
   };
   try {
     const lines = readline.createInterface({ input: fs.createReadStream(spool), crlfDelay: Infinity });
@@ -178,18 +243,17 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
         continue;
       }
       const chunks = chunkText(line.content);
-      if (groupChunks + chunks.length > CHUNKS_PER_TRANSACTION) await flush();
+      if (groupChunks + chunks.length > CHUNKS_PER_TRANSACTION) await flush(false);
       group.push({ line, id: newId("mem"), chunks, vectors: reusableVectors(line, chunks, provider.model) });
       groupChunks += chunks.length;
       chunkCount += chunks.length;
     }
-    await flush();
+    await flush(true);
+    intent.finish();
   } catch (error) {
-    if (written.length > 0) {
-      await prisma
-        .$transaction((tx) => deleteMemories(tx, target.namespace.orgId, target.namespace.id, written))
-        .catch((cleanup) => console.error("[memgw] removing a failed import's memories failed:", cleanup));
-    }
+    await intent
+      .rollBack()
+      .catch((cleanup) => console.error("[memgw] rolling back a failed import failed (swept later):", cleanup));
     throw error;
   }
   noteSearchGrowth(target.namespace.id, chunkCount);
@@ -207,8 +271,59 @@ function reusableVectors(line: ExportMemory, chunks: string[], model: string): n
   return same ? ordered.map((chunk) => chunk.vector) : undefined;
 }
 
+type Author = ImportedVersion["changed_by"];
+
+/**
+ * Imported authors are kept only when they belong to the importing organization (a member, one of its API
+ * keys or integration connections); any other author, or one without an id, is imported as not recorded.
+ */
+class AuthorCheck {
+  private readonly known = new Map<string, boolean>();
+
+  constructor(private readonly orgId: string) {}
+
+  /** Looks up the authors of `versions` not seen yet. */
+  async resolve(versions: ImportedVersion[]): Promise<void> {
+    const wanted = new Map<string, Set<string>>();
+    for (const { changed_by: author } of versions) {
+      if (!author?.id || this.known.has(this.keyOf(author))) continue;
+      const ids = wanted.get(author.kind) ?? new Set<string>();
+      ids.add(author.id);
+      wanted.set(author.kind, ids);
+    }
+    if (wanted.size === 0) return;
+    const prisma = await db();
+    const tables: Record<string, string> = {
+      user: `SELECT user_id AS id FROM memberships WHERE org_id = $1 AND user_id = ANY($2::text[])`,
+      api_key: `SELECT id FROM api_keys WHERE org_id = $1 AND id = ANY($2::text[])`,
+      integration: `SELECT id FROM integration_connections WHERE org_id = $1 AND id = ANY($2::text[])`,
+    };
+    for (const [kind, ids] of wanted) {
+      const found = new Set(
+        (await prisma.$queryRawUnsafe<{ id: string }[]>(tables[kind], this.orgId, [...ids])).map((row) => row.id),
+      );
+      for (const id of ids) this.known.set(JSON.stringify([kind, id]), found.has(id));
+    }
+  }
+
+  /** The author as imported: as given when of this organization, otherwise null. */
+  author(author: Author): Author {
+    return author?.id && this.known.get(this.keyOf(author)) ? author : null;
+  }
+
+  private keyOf(author: NonNullable<Author>) {
+    return JSON.stringify([author.kind, author.id]);
+  }
+}
+
 /** Writes a group's memories, their chunks (postings and statistics with them) and their history. */
-async function writeGroup(tx: Tx, target: ImportTarget, model: string, memories: PreparedImport[]) {
+async function writeGroup(
+  tx: Tx,
+  target: ImportTarget,
+  model: string,
+  memories: PreparedImport[],
+  authors: AuthorCheck,
+) {
   const { namespace } = target;
   const rows = memories.map(({ line, id, chunks }) => ({
     id,
@@ -261,7 +376,7 @@ async function writeGroup(tx: Tx, target: ImportTarget, model: string, memories:
     await writeImportedHistory(
       tx,
       { orgId: namespace.orgId, namespaceId: namespace.id, memoryId: memory.id },
-      memory.line.history,
+      memory.line.history.map((version) => ({ ...version, changed_by: authors.author(version.changed_by) })),
     );
   }
   await advanceSessions(tx, namespace, memories);

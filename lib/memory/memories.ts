@@ -14,6 +14,10 @@ import { effectiveScopes } from "./scopes";
 import type { ForgetBody, MemoryItem, MemoryRow, Metadata, RememberBody, Target } from "./schemas";
 import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral, type ChunkFilter } from "./sql";
 import { noteSearchGrowth } from "./search-maintenance";
+import { deleteMemories, subtractScopeStatistics, subtractTermStatistics } from "./deletion";
+import { crashPoint, WriteIntent } from "./write-intents";
+
+export { deleteMemories, withdrawKeptAnswers } from "./deletion";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
 const ROWS_PER_STATEMENT = 100;
@@ -121,9 +125,10 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
  * Stores memories: chunks them, embeds the chunks (outside any transaction; the embedder shares its time
  * fairly between organizations and keys), and writes memories, chunks, BM25 postings and term statistics a
  * group of memories at a time, each group as soon as its vectors are back. When it returns, recall finds
- * them all. Each memory is stored whole or not at all; a batch is all-or-nothing as far as a failure
- * within the request goes (what it had written is deleted again before the error is returned), but other
- * requests may see its first memories before it returns, and a process that dies mid-batch leaves those.
+ * them all. All or nothing, across a crash too: a write of several groups is a write intent
+ * (lib/memory/write-intents.ts) rolled back whole when it fails or its process dies (other requests may see
+ * its first memories before it returns); a conversation's positions are reserved in its first group's
+ * transaction and given back with a rollback. Under an Idempotency-Key the write is kept with its answer.
  */
 export async function remember(
   principal: Principal,
@@ -161,10 +166,8 @@ export async function remember(
     // other requests get a turn after each long memory instead of waiting for the whole batch.
     if (chunks.length > 1) await new Promise((resume) => setImmediate(resume));
   }
-  const positions =
-    options.sessionId !== undefined && prepared.length > 0
-      ? await reservePositions(principal.orgId, namespace.id, options.sessionId, prepared.length)
-      : undefined;
+  // Positions are reserved in the first group's transaction: a write that never commits reserves none.
+  let positions: { first: number } | undefined;
   const turnIndex = new Map(prepared.map((memory, index) => [memory, index]));
   const sessionOf = (memory: PreparedMemory) =>
     positions && options.sessionId !== undefined
@@ -184,21 +187,37 @@ export async function remember(
   for (const pending of embeddings) pending.catch(() => undefined); // awaited in turn below, never unhandled
 
   const prisma = await db();
-  const written: string[] = [];
+  // One group is one transaction. More than one, or a request under an Idempotency-Key (whose answer must
+  // be kept with the write), is a write intent: rolled back whole if this process dies before it is done.
+  const intent = new WriteIntent(principal.orgId, namespace.id, "remember");
+  const tracked = groups.length > 1 || intent.bound;
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
-      await prisma.$transaction((tx) =>
-        writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors, sessionOf),
-      );
-      written.push(...group.map((m) => m.id));
+      await prisma.$transaction(async (tx) => {
+        if (index === 0 && options.sessionId !== undefined) {
+          positions = await reservePositions(tx, principal.orgId, namespace.id, options.sessionId, prepared.length);
+        }
+        if (tracked) {
+          if (index === 0) {
+            const reservation = positions && { sessionId: options.sessionId!, first: positions.first };
+            await intent.open(tx, reservation && { ...reservation, count: prepared.length });
+          }
+          await intent.record(
+            tx,
+            group.map((m) => m.id),
+          );
+        }
+        await writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors, sessionOf);
+        if (tracked && index === groups.length - 1) await intent.complete(tx);
+      });
+      crashPoint(`remember.group.${index + 1}`);
     }
+    intent.finish();
   } catch (error) {
-    if (written.length > 0) {
-      await prisma
-        .$transaction((tx) => deleteMemories(tx, principal.orgId, namespace.id, written))
-        .catch((cleanup) => console.error("[memgw] removing a failed batch's stored memories failed:", cleanup));
-    }
+    await intent
+      .rollBack()
+      .catch((cleanup) => console.error("[memgw] rolling back a failed remember failed (swept later):", cleanup));
     throw error;
   }
   noteSearchGrowth(
@@ -282,10 +301,8 @@ function canonicalScopes(scopes: Scopes): [string, string][] {
  * Reserves `count` consecutive positions at the end of a conversation in one statement: concurrent appends
  * to one session get distinct ranges, each in the order of its messages.
  */
-async function reservePositions(orgId: string, namespaceId: string, sessionId: string, count: number) {
-  const [row] = await (
-    await db()
-  ).$queryRawUnsafe<{ first: number }[]>(
+async function reservePositions(tx: Tx, orgId: string, namespaceId: string, sessionId: string, count: number) {
+  const [row] = await tx.$queryRawUnsafe<{ first: number }[]>(
     `INSERT INTO conversation_sessions (namespace_id, session_id, org_id, next_position)
      VALUES ($1, $2, $3, $4)
      ON CONFLICT (namespace_id, session_id) DO UPDATE
@@ -634,61 +651,6 @@ export async function insertChunks(
 }
 
 /**
- * Takes chunks about to be deleted out of the document frequencies and length totals of their namespace
- * and of their scope signature.
- */
-async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
-  if (chunkIds.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE namespace_terms t SET df = t.df - gone.n
-     FROM (SELECT term, count(*) AS n FROM chunk_terms WHERE chunk_id = ANY($2::text[]) GROUP BY term) gone
-     WHERE t.namespace_id = $1 AND t.term = gone.term`,
-    namespaceId,
-    chunkIds,
-  );
-  await tx.$executeRawUnsafe(`DELETE FROM namespace_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
-  await tx.$executeRawUnsafe(
-    `UPDATE namespace_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
-     FROM (SELECT count(*) AS n, COALESCE(sum(term_count), 0) AS terms
-           FROM memory_chunks WHERE id = ANY($2::text[])) gone
-     WHERE s.namespace_id = $1`,
-    namespaceId,
-    chunkIds,
-  );
-  await subtractScopeStatistics(tx, namespaceId, chunkIds);
-}
-
-/** Takes chunks out of the statistics of their scope signature (chunks without scopes count toward none). */
-async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
-  const [scoped] = await tx.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY($1::text[]) AND scope_key IS NOT NULL) AS any`,
-    chunkIds,
-  );
-  if (!scoped.any) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE scope_terms t SET df = t.df - gone.n
-     FROM (SELECT scope_key, term, count(*) AS n FROM chunk_terms
-           WHERE chunk_id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key, term) gone
-     WHERE t.namespace_id = $1 AND t.scope_key = gone.scope_key AND t.term = gone.term`,
-    namespaceId,
-    chunkIds,
-  );
-  await tx.$executeRawUnsafe(`DELETE FROM scope_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
-  await tx.$executeRawUnsafe(
-    `UPDATE scope_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
-     FROM (SELECT scope_key, count(*) AS n, COALESCE(sum(term_count), 0) AS terms
-           FROM memory_chunks WHERE id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key) gone
-     WHERE s.namespace_id = $1 AND s.scope_key = gone.scope_key`,
-    namespaceId,
-    chunkIds,
-  );
-  await tx.$executeRawUnsafe(
-    `DELETE FROM scope_search_stats WHERE namespace_id = $1 AND chunk_count <= 0`,
-    namespaceId,
-  );
-}
-
-/**
  * Moves chunks to another scope signature without touching their text (a memory's scopes changed): their
  * postings and their share of the old signature's statistics go to the new one; the namespace's own
  * statistics stay as they are.
@@ -799,44 +761,4 @@ export async function memoriesSelectedForDeletion(tx: Tx, filter: ChunkFilter): 
     ...params,
   );
   return rows.map((row) => row.id);
-}
-
-/**
- * Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term
- * statistics: the one deletion path (forget, a failed batch, forgetting an identity). Returns how many
- * chunks went (an erasure receipt counts them).
- */
-export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
-  let chunksDeleted = 0;
-  for (let i = 0; i < memoryIds.length; i += ROWS_PER_STATEMENT * 10) {
-    const batch = memoryIds.slice(i, i + ROWS_PER_STATEMENT * 10);
-    const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id FROM memory_chunks WHERE org_id = $1 AND memory_id = ANY($2::text[])`,
-      orgId,
-      batch,
-    );
-    await subtractTermStatistics(
-      tx,
-      namespaceId,
-      chunks.map((c) => c.id),
-    );
-    await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
-    await withdrawKeptAnswers(tx, orgId, batch);
-    chunksDeleted += chunks.length;
-  }
-  return chunksDeleted;
-}
-
-/**
- * Idempotency-Key answers kept for a retry (lib/http/idempotency.ts) show the memories they stored: when
- * those are deleted the answers are cleared, so no copy of a memory's content outlives its erasure, and
- * marked withdrawn, so that a retry is refused rather than done again (bringing back what was erased).
- */
-export async function withdrawKeptAnswers(tx: Tx, orgId: string, memoryIds: string[]) {
-  await tx.$executeRawUnsafe(
-    `UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
-     WHERE org_id = $1 AND memory_ids && $2::text[]`,
-    orgId,
-    memoryIds,
-  );
 }
