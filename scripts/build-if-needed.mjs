@@ -28,6 +28,8 @@ function topLevelSources() {
 /** The build directory (MEMGW_DIST_DIR, as next.config.js reads it). */
 export const distDir = () => path.join(root, process.env.MEMGW_DIST_DIR || ".next");
 const fingerprintFile = () => path.join(distDir(), "memgw-sources.sha256");
+/** A file per process serving the build: `memgw-serving-<pid>`. */
+const SERVING_PREFIX = "memgw-serving-";
 
 function* files(entry) {
   const full = path.join(root, entry);
@@ -60,8 +62,55 @@ function isBuilt(fingerprint) {
   return fs.readFileSync(fingerprintFile(), "utf8") === fingerprint;
 }
 
+/** Marks the build directory as served by this process until it exits (see buildIfNeeded). */
+export function markServing() {
+  const marker = path.join(distDir(), `${SERVING_PREFIX}${process.pid}`);
+  fs.writeFileSync(marker, "");
+  process.on("exit", () => fs.rmSync(marker, { force: true }));
+}
+
+/** The live processes serving from the build directory (markers of processes that died are removed). */
+export function servingProcesses() {
+  if (!fs.existsSync(distDir())) return [];
+  return fs
+    .readdirSync(distDir())
+    .filter((name) => name.startsWith(SERVING_PREFIX))
+    .map((name) => Number(name.slice(SERVING_PREFIX.length)))
+    .filter((pid) => {
+      try {
+        process.kill(pid, 0);
+        return pid !== process.pid;
+      } catch {
+        fs.rmSync(path.join(distDir(), `${SERVING_PREFIX}${pid}`), { force: true });
+        return false;
+      }
+    });
+}
+
+/**
+ * For a start that must not build (MEMGW_BUILD=never: several instances sharing a checkout, a read-only
+ * image): the build that is there, or a clear error when there is none. A build older than the sources is
+ * served with a warning.
+ */
+export function requireBuild() {
+  if (!fs.existsSync(path.join(distDir(), "BUILD_ID"))) {
+    throw new Error(`there is no build in ${distDir()}: run \`npm run build\` first (MEMGW_BUILD=never).`);
+  }
+  if (!isBuilt(sourceFingerprint())) {
+    console.warn("[memgw] the sources changed since the last `npm run build`: serving the build as it is.");
+  }
+}
+
 export function buildIfNeeded({ quiet = false } = {}) {
   if (isBuilt(sourceFingerprint())) return false;
+  // Rebuilding under a running server replaces the files it serves (its pages then fail to load).
+  const serving = servingProcesses();
+  if (serving.length > 0) {
+    throw new Error(
+      `the sources changed, but process ${serving.join(", ")} is serving the build in ${distDir()}: stop it ` +
+        "before starting another, or build once with `npm run build` and start each instance with MEMGW_BUILD=never.",
+    );
+  }
   if (!quiet) console.log("Building Memory Gateway (first start, or the sources changed)…");
   // One build at a time in a build directory (two test files, or two `npm start`s, would corrupt it):
   // flock(1), where there is one, queues them, and the one that waited finds the build done.

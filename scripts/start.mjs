@@ -1,12 +1,19 @@
-// `npm start`: build when needed, then serve the console and API from this process (migrations run as
-// it starts). It listens only once the gateway holds its data directory and has opened the database,
-// and on SIGTERM or SIGINT it drains the requests in flight, closes the database and exits.
-import { buildIfNeeded, root } from "./build-if-needed.mjs";
+// `npm start`: build when needed (never with MEMGW_BUILD=never), then serve the console and API from this
+// process (migrations run as it starts). It listens only once the gateway holds its data directory and has
+// opened the database, and on SIGTERM or SIGINT it drains the requests in flight, closes the database and exits.
+import { buildIfNeeded, markServing, requireBuild, root } from "./build-if-needed.mjs";
 import { createGatewayServer } from "./http-server.mjs";
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
-buildIfNeeded();
+try {
+  // MEMGW_BUILD=never: serve what `npm run build` made, never build (several instances, a read-only image).
+  if (process.env.MEMGW_BUILD === "never") requireBuild();
+  else buildIfNeeded();
+} catch (error) {
+  fail(error.message);
+}
+markServing();
 const port = Number(process.env.PORT || 3000);
 process.env.PORT = String(port);
 // As `next start` sets them (a custom server is not given them): instrumentation.ts reads NEXT_RUNTIME.
