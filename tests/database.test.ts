@@ -12,6 +12,7 @@ import { lockPath } from "@/lib/db/lock";
 import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
 import { newId } from "@/lib/ids";
+import { onPostgres } from "./helpers/postgres";
 
 async function emptyDatabase() {
   const pglite = await PGlite.create({ extensions: { vector } });
@@ -196,7 +197,7 @@ describe("migrations", () => {
       const row = await (prisma[model] as unknown as { findFirst(): Promise<unknown> }).findFirst();
       expect(row === null || typeof row === "object").toBe(true);
     }
-    expect((await getDatabase()).kind).toBe("pglite");
+    expect((await getDatabase()).kind).toBe(onPostgres() ? "postgres" : "pglite");
   });
 });
 
@@ -233,7 +234,8 @@ describe("the shared PGlite session", () => {
   });
 });
 
-describe("statements sent straight to PGlite (queryRows)", () => {
+// On PostgreSQL, tests/postgres.test.ts checks the same of node-postgres.
+describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", () => {
   test("wait for a transaction in progress, and see what it committed, not what it rolled back", async () => {
     const prisma = await db();
     const [committed, rolledBack] = [newId("org"), newId("org")];
@@ -275,7 +277,7 @@ describe("statements sent straight to PGlite (queryRows)", () => {
   });
 });
 
-describe("one process per data directory", () => {
+describe.skipIf(onPostgres())("one process per data directory", () => {
   const script = path.join(process.cwd(), "tests/helpers/open-database.ts");
   const openElsewhere = (dir: string) =>
     JSON.parse(
