@@ -442,6 +442,90 @@ describe("import", () => {
     expect((await storedCounts(target.id)).memories).toBe(0);
   });
 
+  test("an author is kept only when of the importing organization; another's is imported as not recorded", async () => {
+    const own = await createTenant("Importer");
+    const other = await createTenant("Elsewhere");
+    const version = (changedBy: Line | null, v = 2) => ({
+      version: v,
+      content: `version ${v}`,
+      metadata: {},
+      scopes: {},
+      identity_id: null,
+      occurred_at: "2024-01-01T00:00:00.000Z",
+      expires_at: null,
+      changed_fields: v === 1 ? [] : ["content"],
+      changed_by: changedBy,
+      changed_at: "2024-01-02T00:00:00.000Z",
+    });
+    const line = (i: number, current: Line | null, earlier: Line | null) =>
+      memoryLine(i, false, {
+        content: `version 2 of ${i}`,
+        version: 2,
+        history: [{ ...version(current), content: `version 2 of ${i}` }, version(earlier, 1)],
+      });
+    const target = await createNamespace(own.key);
+    const response = await importLines(
+      own.key,
+      target.id,
+      importBody([
+        header(),
+        line(
+          1,
+          { kind: "api_key", id: own.keyId, name: "Importer admin key" },
+          { kind: "api_key", id: other.keyId, name: "theirs" },
+        ),
+        line(2, { kind: "user", id: "usr_notAMemberHere", name: "someone@elsewhere.example" }, null),
+        line(3, { kind: "integration", id: null, name: "github" }, { kind: "api_key", id: own.keyId, name: "mine" }),
+      ]),
+    );
+    expect(response.status).toBe(201);
+    const authors = new Map<string, unknown[]>();
+    for (const id of response.body.data.memory_ids as string[]) {
+      const history = await api("GET", `/memories/${id}/history`, { key: own.key });
+      authors.set(
+        history.body.data[0].content,
+        history.body.data.map((v: Line) => v.changed_by),
+      );
+    }
+    // A current version without a recorded author reads as the key that stored it: here the importing one.
+    const importer = { kind: "api_key", id: own.keyId, name: "Importer admin key" };
+    expect(Object.fromEntries(authors)).toEqual({
+      "version 2 of 1": [importer, null],
+      "version 2 of 2": [importer, null],
+      "version 2 of 3": [importer, { kind: "api_key", id: own.keyId, name: "mine" }],
+    });
+    // Nothing of the other organization's key is stored.
+    const prisma = await db();
+    const leaked = await prisma.$queryRawUnsafe<{ n: number }[]>(
+      `SELECT count(*)::int AS n FROM memory_versions WHERE author_id = $1 OR author_name = 'theirs'`,
+      other.keyId,
+    );
+    expect(leaked[0].n).toBe(0);
+  });
+
+  test("two turns in one place (session and position) are refused: 400 naming the line, nothing stored", async () => {
+    const { key } = await createTenant();
+    const target = await createNamespace(key);
+    const turn = (i: number, position: number, session = "s1") =>
+      memoryLine(i, false, { session_id: session, position, role: "user" });
+    const duplicate = await importLines(
+      key,
+      target.id,
+      importBody([header(), turn(1, 0), turn(2, 1), turn(3, 0, "s2"), turn(4, 1)]),
+    );
+    expect(duplicate.status).toBe(400);
+    expect(duplicate.body.success).toBe(false);
+    expect(duplicate.body.error.message).toMatch(/^Line 5: session "s1" position 1 is taken: line 3 has it too/);
+    expect(duplicate.body.error.details).toEqual([{ field: "line.5.position", message: expect.any(String) }]);
+    expect((await storedCounts(target.id)).memories).toBe(0);
+    // A place the namespace's own conversation holds already is refused the same way.
+    await remember(key, { namespace_id: target.id, session_id: "s1", messages: [{ role: "user", content: "Hi." }] });
+    const taken = await importLines(key, target.id, importBody([header(), turn(1, 5), turn(2, 0)]));
+    expect(taken.status).toBe(400);
+    expect(taken.body.error.message).toMatch(/^Line 3: session "s1" position 0 is taken: the namespace has a turn/);
+    expect((await storedCounts(target.id)).memories).toBe(1);
+  });
+
   test("expired lines are skipped; an empty export imports nothing", async () => {
     const { key } = await createTenant();
     const target = await createNamespace(key);

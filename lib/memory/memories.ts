@@ -460,6 +460,7 @@ export async function updateMemory(
           next.expiresAt?.toISOString() ?? null,
         );
       }
+      crashPoint("update.in-transaction");
       return row;
     });
     if (updated) {
@@ -745,6 +746,7 @@ export async function forget(
     });
     const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
     await inTransaction?.(tx, { namespaceId: namespace.id, namespace, memoryIds, chunksDeleted });
+    crashPoint("forget.in-transaction");
     return { namespace, deleted: memoryIds.length, memoryIds, chunksDeleted };
   });
 }

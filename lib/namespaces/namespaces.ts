@@ -1,5 +1,6 @@
 import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
+import { crashPoint } from "@/lib/http/request-writes";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { deleteOauthGrants } from "@/lib/auth/api-keys";
 import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
@@ -206,6 +207,7 @@ export async function deleteNamespace(principal: Principal, id: string) {
         chunks_deleted: erasure.chunksDeleted,
       },
     });
+    crashPoint("namespace-delete.in-transaction");
     return { id, deleted: true as const };
   });
   // Its vector index (a large namespace's) holds nothing any more; dropped outside the deletion's transaction.
