@@ -272,6 +272,34 @@ describe("recall over conversations", () => {
     }
   });
 
+  test("a scoped key cannot append to a session holding turns it may not see, nor learn their number", async () => {
+    const { org, key } = await createTenant();
+    const ns = await createNamespace(key);
+    const turns = (...contents: string[]) => contents.map((content) => ({ role: "user", content }));
+    const red = await createKey(org.id, { scopes: { team: "red" }, namespaceIds: [ns.id] });
+    const blue = await createKey(org.id, { scopes: { team: "blue" }, namespaceIds: [ns.id] });
+    await remember(red.secret, {
+      namespace_id: ns.id,
+      session_id: "war-room",
+      messages: turns("Red plan A.", "Red B."),
+    });
+    const refused = await api("POST", "/remember", {
+      key: blue.secret,
+      body: { namespace_id: ns.id, session_id: "war-room", messages: turns("Blue joins.") },
+    });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.details).toEqual([
+      { field: "body.session_id", message: "a session with turns outside the key's scopes" },
+    ]);
+    expect(JSON.stringify(refused.body)).not.toMatch(/\b2\b|position/);
+    expect((await storedCounts(ns.id)).memories).toBe(2);
+    // Its own session, and the red key's further turns, go on as before.
+    const own = await remember(blue.secret, { namespace_id: ns.id, session_id: "blue-room", messages: turns("Hi.") });
+    expect(own.map((m) => m.position)).toEqual([0]);
+    const more = await remember(red.secret, { namespace_id: ns.id, session_id: "war-room", messages: turns("Red C.") });
+    expect(more.map((m) => m.position)).toEqual([2]);
+  });
+
   test("neighbours obey the key's scopes, the request's filters, and expiry", async () => {
     const { org, key } = await createTenant();
     const ns = await createNamespace(key);

@@ -196,7 +196,7 @@ export async function remember(
       const vectors = await embeddings[index];
       await prisma.$transaction(async (tx) => {
         if (index === 0 && options.sessionId !== undefined) {
-          positions = await reservePositions(tx, principal.orgId, namespace.id, options.sessionId, prepared.length);
+          positions = await reservePositions(tx, principal, namespace.id, options.sessionId, prepared.length);
         }
         if (tracked) {
           if (index === 0) {
@@ -211,7 +211,7 @@ export async function remember(
         await writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors, sessionOf);
         if (tracked && index === groups.length - 1) await intent.complete(tx);
       });
-      crashPoint(`remember.group.${index + 1}`);
+      crashPoint(`${options.sessionId !== undefined ? "conversation" : "remember"}.group.${index + 1}`);
     }
     intent.finish();
   } catch (error) {
@@ -301,7 +301,30 @@ function canonicalScopes(scopes: Scopes): [string, string][] {
  * Reserves `count` consecutive positions at the end of a conversation in one statement: concurrent appends
  * to one session get distinct ranges, each in the order of its messages.
  */
-async function reservePositions(tx: Tx, orgId: string, namespaceId: string, sessionId: string, count: number) {
+/**
+ * The session's next `count` positions. A key with scopes appends only to a session whose turns it may all
+ * see: numbered after turns it may not see, its first position would tell it they exist and how many there
+ * are (ConflictError instead; a key without scopes sees every turn).
+ */
+async function reservePositions(tx: Tx, principal: Principal, namespaceId: string, sessionId: string, count: number) {
+  if (Object.keys(principal.scopes).length > 0) {
+    const hidden = await tx.$queryRawUnsafe<unknown[]>(
+      `SELECT 1 FROM memories
+       WHERE org_id = $1 AND namespace_id = $2 AND session_id = $3 AND NOT (scopes @> $4::jsonb)
+       LIMIT 1`,
+      principal.orgId,
+      namespaceId,
+      sessionId,
+      JSON.stringify(principal.scopes),
+    );
+    if (hidden.length > 0) {
+      throw new ConflictError(
+        `session_id "${sessionId}" holds turns outside this key's scopes: continue this conversation ` +
+          "under another session_id.",
+        [{ field: "body.session_id", message: "a session with turns outside the key's scopes" }],
+      );
+    }
+  }
   const [row] = await tx.$queryRawUnsafe<{ first: number }[]>(
     `INSERT INTO conversation_sessions (namespace_id, session_id, org_id, next_position)
      VALUES ($1, $2, $3, $4)
@@ -310,7 +333,7 @@ async function reservePositions(tx: Tx, orgId: string, namespaceId: string, sess
      RETURNING next_position - $4 AS first`,
     namespaceId,
     sessionId,
-    orgId,
+    principal.orgId,
     count,
   );
   return { first: Number(row.first) };
