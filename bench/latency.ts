@@ -158,7 +158,7 @@ function residentMiB(pid: number): number {
   return output.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
 }
 
-function percentile(sorted: number[], p: number) {
+export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 

@@ -2,11 +2,13 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
-// BENCH_ONLY=quality|conversations|latency|tenancy|fairness|console|sync|report
+// BENCH_ONLY=quality|conversations|latency|tenancy|fairness|console|sync|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
-// bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md).
+// bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md), BENCH_DATABASE_URL (a
+// PostgreSQL server with pgvector, for the databases section: the same load and recalls as on the embedded
+// database, with one and two instances).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -15,6 +17,7 @@ import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { measureConsole } from "./console";
+import { measureDatabases, type DatabasesResult } from "./databases";
 import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type LatencyResult, type RecallLatency } from "./latency";
 import { CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
@@ -138,6 +141,24 @@ if (only === undefined || only === "sync") {
   buildIfNeeded();
   const sync = await measureSync({ datasetsDir, log: console.log });
   fs.writeFileSync(path.join(resultsDir, "sync.json"), JSON.stringify({ ...meta, ...sync }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "databases") {
+  const memories = Number(process.env.BENCH_MEMORIES || 10_000);
+  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  if (!postgresUrl) {
+    console.log("\nEmbedded and PostgreSQL: skipped (BENCH_DATABASE_URL names no PostgreSQL server with pgvector).");
+  } else {
+    console.log(
+      `\nThe embedded database and PostgreSQL, one and two instances — production build, ${memories} memories:`,
+    );
+    buildIfNeeded();
+    const databases = await measureDatabases({ datasetsDir, memories, postgresUrl, log: console.log });
+    fs.writeFileSync(
+      path.join(resultsDir, "databases.json"),
+      JSON.stringify({ ...meta, ...databases }, null, 2) + "\n",
+    );
+  }
 }
 
 writeReport();
@@ -381,9 +402,40 @@ function writeReport() {
     );
     lines.push("");
   }
+  const d: (DatabasesResult & typeof meta) | undefined = read("databases.json");
+  if (d) lines.push(...databasesSection(d));
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });
   fs.writeFileSync(path.join(root, "docs/benchmarks.md"), lines.join("\n"));
   console.log("\n" + lines.join("\n"));
+}
+
+/** The same load and recalls on the embedded database and on PostgreSQL, with one and two instances. */
+function databasesSection(d: DatabasesResult & Meta): string[] {
+  const figures = (r: RecallLatency) =>
+    `p50 ${r.p50.toFixed(1)} ms · p95 ${r.p95.toFixed(1)} ms · ${r.perSecond.toFixed(1)} req/s`;
+  const lines = [
+    "## The embedded database and PostgreSQL, one and two instances",
+    "",
+    `Commit ${d.commit}, ${d.date}; ${d.machine.cpu}, ${d.machine.cores} cores. ` +
+      "`BENCH_ONLY=databases BENCH_DATABASE_URL=… npm run bench`: production build over HTTP on loopback, " +
+      `${d.memories.toLocaleString("en")} memories (MS MARCO and SciFact passages) loaded through POST /remember ` +
+      "(batches of 100, two in flight), then every SciFact and MS MARCO query recalled (top_k 10) after 300 " +
+      `unmeasured warm-up requests. PostgreSQL ${d.postgres} runs on the same machine, with its default ` +
+      "settings; with two instances, requests alternate between them. Every process shares the same two cores.",
+    "",
+    "| setup | remember | recall, concurrency 1 | recall, concurrency 8 |",
+    "|---|---|---|---|",
+  ];
+  for (const setup of d.setups) {
+    const [one, eight] = [1, 8].map((c) => setup.recall.find((r) => r.concurrency === c)!);
+    const remember =
+      setup.rememberPerSecond === undefined
+        ? "(loaded by the row above)"
+        : `${setup.rememberPerSecond.toFixed(1)} memories/s`;
+    lines.push(`| ${setup.setup} | ${remember} | ${figures(one)} | ${figures(eight)} |`);
+  }
+  lines.push("");
+  return lines;
 }
 
 type ConversationResults = Meta & { rows: Awaited<ReturnType<typeof measureConversations>> };
