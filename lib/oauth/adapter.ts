@@ -10,6 +10,26 @@ import { endConnectionOfGrant } from "./ending";
 const SINGLE_USE_MODELS = new Set(["AuthorizationCode", "RefreshToken"]);
 
 /**
+ * The models this authorization server stores, by the names oidc-provider gives them (its classes' names).
+ * Anything else is refused: a build whose minifier stripped class names constructs every adapter with ''
+ * (one store for every kind of token, revocation and the single-use guard silently off), and must fail
+ * rather than run that way. A Client's payload is its metadata, with no `kind`; every other payload's `kind`
+ * is its model's name.
+ */
+export const OAUTH_MODELS = [
+  "Client",
+  "RegistrationAccessToken",
+  "Interaction",
+  "Session",
+  "Grant",
+  "AuthorizationCode",
+  "AccessToken",
+  "RefreshToken",
+  "ReplayDetection",
+] as const;
+const KNOWN_MODELS = new Set<string>(OAUTH_MODELS);
+
+/**
  * oidc-provider's storage (its Adapter interface) in the gateway's database, the embedded one or PostgreSQL
  * alike, so that several instances share one authorization server and a restart keeps every connection.
  * - Ids are bearer values for most models (an access token's id is the token itself; a session's is its
@@ -20,9 +40,22 @@ const SINGLE_USE_MODELS = new Set(["AuthorizationCode", "RefreshToken"]);
  * - Expired rows are never returned; `sweepExpiredOauthRecords` deletes them.
  */
 export class DatabaseAdapter implements Adapter {
-  constructor(private readonly model: string) {}
+  private readonly model: string;
+
+  constructor(model: string) {
+    if (!KNOWN_MODELS.has(model)) {
+      throw new Error(
+        `The OAuth storage has no model ${JSON.stringify(model)}` +
+          (model ? "." : ": oidc-provider's class names were stripped (it must load unbundled)."),
+      );
+    }
+    this.model = model;
+  }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    if (!isOfModel(this.model, payload)) {
+      throw new Error(`A ${JSON.stringify(payload.kind)} cannot be stored as a ${this.model}.`);
+    }
     const prisma = await db();
     const key = { model: this.model, id: recordId(id) };
     const row = {
@@ -40,13 +73,13 @@ export class DatabaseAdapter implements Adapter {
     const row = await prisma.oauthRecord.findFirst({
       where: { model: this.model, id: recordId(id), ...unexpired() },
     });
-    return row ? restoredPayload(this.model, id, row) : undefined;
+    return row && isOfModel(this.model, row.payload) ? restoredPayload(this.model, id, row) : undefined;
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
     const prisma = await db();
     const row = await prisma.oauthRecord.findFirst({ where: { model: this.model, uid, ...unexpired() } });
-    if (!row) return undefined;
+    if (!row || !isOfModel(this.model, row.payload)) return undefined;
     const payload = row.payload as AdapterPayload;
     // Only sessions are found by uid, and a session's id is its cookie: the caller gets it back to use as such.
     return payload.jti ? restoredPayload(this.model, payload.jti, row) : undefined;
@@ -97,6 +130,16 @@ export async function sweepExpiredOauthRecords(now = new Date()): Promise<number
   const prisma = await db();
   const { count } = await prisma.oauthRecord.deleteMany({ where: { expiresAt: { lte: now } } });
   return count;
+}
+
+/**
+ * Whether a payload is one of `model`'s: what is found under one model is never handed back as another (an
+ * access token is never a refresh token), whatever the row's model column says.
+ */
+function isOfModel(model: string, payload: unknown): boolean {
+  if (typeof payload !== "object" || payload === null) return false;
+  const { kind } = payload as AdapterPayload;
+  return model === "Client" ? kind === undefined : kind === model;
 }
 
 function recordId(id: string): string {

@@ -3,7 +3,7 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { serverSecret } from "@/lib/secrets";
-import { DatabaseAdapter } from "./adapter";
+import { DatabaseAdapter, OAUTH_MODELS } from "./adapter";
 import { endConnectionOfGrant } from "./ending";
 import { namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 
@@ -150,10 +150,18 @@ function createProvider(): Provider {
     jwks: { keys: [signingKey()] },
     renderError: async (ctx, out) => {
       ctx.type = "html";
-      ctx.body = errorPage(out.error, out.error_description);
+      ctx.body = oauthErrorPage(out.error, out.error_description);
     },
   };
   const provider = new Provider(oauthIssuer(), configuration);
+  // Storage, token kinds and revocation go by the models' class names: a build that stripped them (a bundled,
+  // minified oidc-provider) must not serve at all (next.config.js keeps the package out of the bundle).
+  for (const model of OAUTH_MODELS) {
+    const found = (provider as unknown as Record<string, { name?: string } | undefined>)[model]?.name;
+    if (found !== model) {
+      throw new Error(`oidc-provider's ${model} model is named ${JSON.stringify(found)}: its class names were lost.`);
+    }
+  }
   provider.on("server_error", (_ctx: KoaContextWithOIDC, error: Error) => {
     console.error("[memgw] OAuth server error:", error);
   });
@@ -182,7 +190,8 @@ function signingKey() {
   return { ...privateKey.export({ format: "jwk" }), kid: "memgw-oauth", use: "sig", alg: "ES256" };
 }
 
-function errorPage(error: string, description?: string) {
+/** The page the person's browser shows when the authorization server refuses a request. */
+export function oauthErrorPage(error: string, description?: string) {
   const escape = (text: string) =>
     text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
   return (
