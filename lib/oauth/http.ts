@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { readBodyText } from "@/lib/http/body";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
+import { checkedOauthInputs, OAUTH_BODY_MAX_BYTES, OauthInputError } from "./inputs";
 import { runNodeHandler } from "./node-bridge";
-import { MCP_SCOPES, OAUTH_ROUTES, oauthIssuer, oauthProvider } from "./provider";
+import { MCP_SCOPES, OAUTH_ROUTES, oauthErrorPage, oauthIssuer, oauthProvider } from "./provider";
 import { registrationRefusal } from "./registration";
 
 let handler: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
@@ -14,15 +14,20 @@ let handler: ((request: IncomingMessage, response: ServerResponse) => Promise<vo
  * the provider's discovery document).
  */
 export async function handleOauthRequest(request: Request, path?: string): Promise<Response> {
+  const url = new URL(request.url);
+  const route = path ?? url.pathname;
   try {
-    const url = new URL(request.url);
     const issuer = new URL(oauthIssuer());
-    const text = ["GET", "HEAD"].includes(request.method) ? undefined : await readBodyText(request);
-    if (text !== undefined && request.method === "POST" && (path ?? url.pathname) === OAUTH_ROUTES.registration) {
-      const refused = await registrationRefusal(request.headers, text);
+    const body = checkedOauthInputs({
+      path: route,
+      search: url.search,
+      headers: request.headers,
+      body: ["GET", "HEAD"].includes(request.method) ? undefined : await readOauthBody(request),
+    });
+    if (body !== undefined && request.method === "POST" && route === OAUTH_ROUTES.registration) {
+      const refused = await registrationRefusal(request.headers, body.toString("utf8"));
       if (refused) return refused;
     }
-    const body = text === undefined ? undefined : Buffer.from(text);
     const headers = new Headers(request.headers);
     headers.set("host", issuer.host);
     handler ??= oauthProvider().callback();
@@ -34,8 +39,48 @@ export async function handleOauthRequest(request: Request, path?: string): Promi
       secure: issuer.protocol === "https:",
     });
   } catch (error) {
+    if (error instanceof OauthInputError) return inputRefusal(error, route);
     return toErrorResponse(error);
   }
+}
+
+/** The body, read up to OAUTH_BODY_MAX_BYTES and one byte more (enough to refuse it as too large). */
+async function readOauthBody(request: Request): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length"));
+  const tooLarge = () =>
+    new OauthInputError("invalid_request", `The request body is larger than ${OAUTH_BODY_MAX_BYTES} bytes.`, 413);
+  if (declared > OAUTH_BODY_MAX_BYTES) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > OAUTH_BODY_MAX_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/**
+ * A refused input, as the authorization server answers errors: a page for the person's browser on the
+ * authorization endpoint (the client is not told: its redirect URI is not checked yet), the RFCs' JSON
+ * error elsewhere.
+ */
+function inputRefusal(error: OauthInputError, route: string): Response {
+  const headers = { "cache-control": "no-store" };
+  if (route.startsWith(OAUTH_ROUTES.authorization)) {
+    return new Response(oauthErrorPage(error.error, error.description), {
+      status: error.status,
+      headers: { ...headers, "content-type": "text/html; charset=utf-8" },
+    });
+  }
+  return Response.json({ error: error.error, error_description: error.description }, { status: error.status, headers });
 }
 
 /**

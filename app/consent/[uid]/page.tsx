@@ -1,4 +1,4 @@
-import { redirect } from "next/navigation";
+import { notFound, redirect } from "next/navigation";
 import { ConsentForm } from "@/components/consent-form";
 import { Notice } from "@/components/ui";
 import { consentMember } from "@/lib/console/consent";
@@ -13,9 +13,11 @@ export const dynamic = "force-dynamic";
  */
 export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
+  // An authorization request's id is oidc-provider's (letters, digits, - and _): anything else is none.
+  if (!/^[\w-]{1,100}$/.test(uid)) notFound();
   const session = await currentSession();
   if (!session) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/consent/${uid}`)}`);
-  const state = /^[\w-]{1,100}$/.test(uid) ? await consentMember(uid) : { problem: "There is no such request." };
+  const state = await consentMember(uid);
   return (
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center px-6 py-12">
       <p className="text-sm font-semibold uppercase tracking-wide text-indigo-600">Memory Gateway</p>
