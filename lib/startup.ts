@@ -157,7 +157,10 @@ export async function startGateway(): Promise<void> {
     if (resumed > 0) lines.push(`  Background jobs: ${resumed} interrupted by the last stop, resumed now.`);
     // Writes a killed process left unfinished (its own, on the embedded database; on PostgreSQL those whose
     // instance's lease ended) are rolled back before anything is served; later ones by the sweep.
-    const rolledBack = await rollBackAbandonedWrites();
+    const rolledBack = await rollBackAbandonedWrites().catch((error) => {
+      console.error("[memgw] rolling back unfinished writes failed (the sweep tries again):", error);
+      return 0;
+    });
     if (rolledBack > 0) lines.push(`  Unfinished writes: ${rolledBack} left by the last stop, rolled back now.`);
     stopWriteIntentSweeps = startWriteIntentSweeps();
     stopJobWorker = startJobWorker(integrationJobRunners);

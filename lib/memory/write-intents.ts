@@ -253,8 +253,8 @@ async function rollBackIntent(id: string, { wait }: { wait: boolean }): Promise<
       if (memoryIds.length === MEMORIES_PER_ROLLBACK) return "more" as const;
       if (intent.session_id !== null && intent.first_position !== null && intent.position_count !== null) {
         await tx.$executeRawUnsafe(
-          `UPDATE conversation_sessions SET next_position = $3
-           WHERE namespace_id = $1 AND session_id = $2 AND next_position = $3 + $4`,
+          `UPDATE conversation_sessions SET next_position = $3::int
+           WHERE namespace_id = $1 AND session_id = $2 AND next_position = $3::int + $4::int`,
           intent.namespace_id,
           intent.session_id,
           intent.first_position,
