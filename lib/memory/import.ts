@@ -43,9 +43,11 @@ export interface ImportResult {
 /**
  * Imports an export (lib/memory/export-format.ts) into a namespace granted to the principal: the body is
  * read as it arrives and every line validated first (400 naming the first bad line, 403 for a line outside
- * a key's scopes, 413 past IMPORT_LIMITS), nothing written until all are valid. Then all or nothing: a
- * failure midway deletes what the import had written before the error is returned (other requests may see
- * those memories meanwhile, as with a remember batch).
+ * a key's scopes, 413 past IMPORT_LIMITS, 400 for two turns in one place), nothing written until all are
+ * valid. Then all or nothing, across a crash too (a write intent, lib/memory/write-intents.ts): a failure
+ * midway deletes what the import had written before the error is returned, a process that dies midway is
+ * rolled back at start-up or by another instance (other requests may see those memories meanwhile, as
+ * with a remember batch).
  */
 export async function importNamespace(
   principal: Principal,
