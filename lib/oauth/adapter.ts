@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
+import Provider, { errors, type Adapter, type AdapterPayload, type KoaContextWithOIDC } from "oidc-provider";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -117,6 +117,10 @@ export class DatabaseAdapter implements Adapter {
   async destroy(id: string): Promise<void> {
     const prisma = await db();
     await prisma.oauthRecord.deleteMany({ where: { model: this.model, id: recordId(id) } });
+    // The provider destroys a grant when it revokes it (revokeGrantPolicy): a client revoking a token, or a
+    // code or refresh token used twice. The connection's key ends here, before the provider answers: its
+    // "grant.revoked" event comes after the answer may already be read (by another instance too).
+    if (this.model === "Grant") await endConnectionOfGrant(id, grantRevocationReason(Provider.ctx));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -180,4 +184,10 @@ function restoredPayload(
 
 function clientSecretContext(clientId: string) {
   return `oauth-client-secret:${clientId}`;
+}
+
+/** Why the provider revoked a grant, from the request it revoked it in. */
+function grantRevocationReason(ctx: KoaContextWithOIDC | undefined): string {
+  if (ctx?.oidc?.route !== "token") return "the client revoked a token";
+  return ctx.oidc.entities.RefreshToken ? "a refresh token was used twice" : "an authorization code was used twice";
 }

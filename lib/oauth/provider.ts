@@ -4,7 +4,6 @@ import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { serverSecret } from "@/lib/secrets";
 import { DatabaseAdapter, OAUTH_MODELS } from "./adapter";
-import { endConnectionOfGrant } from "./ending";
 import { namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 
 /** The OAuth scopes of an MCP endpoint: what a connection may do in its one namespace. */
@@ -164,19 +163,6 @@ function createProvider(): Provider {
   }
   provider.on("server_error", (_ctx: KoaContextWithOIDC, error: Error) => {
     console.error("[memgw] OAuth server error:", error);
-  });
-  // The provider revokes a grant when a refresh token is used twice (the chain is presumed stolen) or the
-  // client revokes its refresh token: the connection's key ends with it.
-  provider.on("grant.revoked", (ctx: KoaContextWithOIDC, grantId: string) => {
-    const reason =
-      ctx.oidc.route !== "token"
-        ? "the client revoked a token"
-        : ctx.oidc.entities.RefreshToken
-          ? "a refresh token was used twice"
-          : "an authorization code was used twice";
-    endConnectionOfGrant(grantId, reason).catch((error) =>
-      console.error("[memgw] could not end the connection of a revoked grant:", error),
-    );
   });
   return provider;
 }
