@@ -10,6 +10,7 @@ import { createOrganization } from "@/lib/orgs/organizations";
 import { api } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
+import { onPostgres } from "./helpers/postgres";
 
 function expectOneLineError(result: { code: number; stderr: string; stdout: string }, code: number, pattern: RegExp) {
   expect(result.code).toBe(code);
@@ -149,7 +150,8 @@ describe("with no server running (the CLI opens the embedded database itself)", 
   });
 });
 
-describe("while the server runs (the CLI goes through the process that owns the data)", () => {
+// On PostgreSQL the CLI talks to the database directly, as tests/postgres.test.ts shows.
+describe.skipIf(onPostgres())("while the server runs (the CLI goes through the process that owns the data)", () => {
   test("commands are carried out by the owner, and their keys work at once", async () => {
     // This test process is the owner, serving admin commands as the server's start-up does.
     await serveAdminCommands(await getDatabase());

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { acquireDataDirLock, DataDirInUseError, liveLockOwner, lockPath } from "@/lib/db/lock";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { onPostgres } from "./helpers/postgres";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -157,30 +158,34 @@ describe("npm start", { timeout: 300_000 }, () => {
     },
   );
 
-  test("a second server on the same data directory refuses with a clear error and never answers /health", async () => {
-    const first = await running();
-    const secondPort = await freePort();
-    const second = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: { ...process.env, MEMGW_PROCESS_ROLE: undefined, DATA_DIR: dir, PORT: String(secondPort) },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    second.stdout.on("data", (chunk) => (output += chunk));
-    second.stderr.on("data", (chunk) => (output += chunk));
-    let exitCode: number | null | undefined;
-    second.on("exit", (code) => (exitCode = code));
-    const answers: number[] = [];
-    await until(async () => {
-      const health = await fetch(`http://127.0.0.1:${secondPort}/api/v1/health`).catch(() => undefined);
-      if (health) answers.push(health.status);
-      return exitCode !== undefined;
-    }, 60_000);
-    expect(answers).toEqual([]);
-    expect(exitCode).toBe(1);
-    expect(output).toMatch(new RegExp(`data directory .* is in use by process ${first.pid} \\(server\\)`));
-    expect(output).not.toContain("is ready at");
-    expect((await call("GET", "/health")).status).toBe(200);
-  });
+  // The embedded database's own guard: on PostgreSQL several servers share the database.
+  test.skipIf(onPostgres())(
+    "a second server on the same data directory refuses with a clear error and never answers /health",
+    async () => {
+      const first = await running();
+      const secondPort = await freePort();
+      const second = spawn(process.execPath, ["scripts/start.mjs"], {
+        env: { ...process.env, MEMGW_PROCESS_ROLE: undefined, DATA_DIR: dir, PORT: String(secondPort) },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let output = "";
+      second.stdout.on("data", (chunk) => (output += chunk));
+      second.stderr.on("data", (chunk) => (output += chunk));
+      let exitCode: number | null | undefined;
+      second.on("exit", (code) => (exitCode = code));
+      const answers: number[] = [];
+      await until(async () => {
+        const health = await fetch(`http://127.0.0.1:${secondPort}/api/v1/health`).catch(() => undefined);
+        if (health) answers.push(health.status);
+        return exitCode !== undefined;
+      }, 60_000);
+      expect(answers).toEqual([]);
+      expect(exitCode).toBe(1);
+      expect(output).toMatch(new RegExp(`data directory .* is in use by process ${first.pid} \\(server\\)`));
+      expect(output).not.toContain("is ready at");
+      expect((await call("GET", "/health")).status).toBe(200);
+    },
+  );
 
   test.each([
     ["API_RATE_LIMIT_PER_MINUTE", "lots", /API_RATE_LIMIT_PER_MINUTE must be a whole number/],
