@@ -131,7 +131,7 @@ export async function startGateway(): Promise<void> {
     const database = await getDatabase();
     // `npx memgw` reaches a running server through this socket (embedded database only).
     await serveAdminCommands(database);
-    const bootstrap = await bootstrapFromEnv();
+    const bootstrap = await database.oneAtATime(() => bootstrapFromEnv());
     const thread = database.osThreadId ? ` (its own thread: ${database.osThreadId} in top -H)` : "";
     const where = databaseUrl() ? "PostgreSQL (DATABASE_URL)" : `embedded PGlite in ${dataDir()}${thread}`;
     const lines = [

@@ -65,6 +65,13 @@ async function rows<Row>(text: string, params: unknown[] = []): Promise<Row[]> {
   return (await sql.query(text, params)).rows as Row[];
 }
 
+postgresTest("started together, they bootstrap one organization, owner and key between them", async () => {
+  expect(
+    await rows("SELECT (SELECT count(*) FROM organizations)::int AS orgs, (SELECT count(*) FROM users)::int AS users"),
+  ).toEqual([{ orgs: 1, users: 1 }]);
+  expect([a, b].filter((server) => /Headless start: .* created/.test(server.output()))).toHaveLength(1);
+});
+
 postgresTest("a write on one instance is read on the other at once; a key revoked is refused by both", async () => {
   const ns = await call(a, "POST", "/namespaces", { name: "shared" });
   expect(ns.status).toBe(201);

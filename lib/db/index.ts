@@ -15,6 +15,8 @@ export type { Prisma } from "@/lib/generated/prisma/client";
 // What pgvector needs to choose well (measured on PGlite): the HNSW candidate list at least as long as
 // the vector leg's LIMIT, iterative scans so that a namespace filter cannot starve it, and SSD costs.
 const SEARCH_SETTINGS = "SET hnsw.ef_search = 50; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;";
+// Any constant shared by all instances (the migrations' lock is another).
+const ONE_AT_A_TIME_LOCK_KEY = 72_407_320;
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export interface Database {
@@ -32,6 +34,11 @@ export interface Database {
   lock?: DataDirLock;
   /** Runs `task` when the database closes, before it does: what serves from it (the admin socket) stops first. */
   beforeClose(task: () => Promise<void>): void;
+  /**
+   * Runs `task` while no other process sharing the database runs one (instances starting together: one
+   * bootstraps, the others then find it done). The embedded database has one process.
+   */
+  oneAtATime<T>(task: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -149,6 +156,17 @@ async function openPostgres(url: string): Promise<Database> {
         })
       ).rows as Row[],
     beforeClose: closing.add,
+    // A session lock on a connection of its own (through a pooler, on PostgreSQL itself).
+    async oneAtATime(task) {
+      const client = new pg.Client({ connectionString: directUrl ?? url });
+      await client.connect();
+      try {
+        await client.query("SELECT pg_advisory_lock($1)", [ONE_AT_A_TIME_LOCK_KEY]);
+        return await task();
+      } finally {
+        await client.end();
+      }
+    },
     async close() {
       await closing.run();
       await prisma.$disconnect();
@@ -235,6 +253,7 @@ async function openPglite(dir: string): Promise<Database> {
       },
       lock,
       beforeClose: closing.add,
+      oneAtATime: (task) => task(),
       async close() {
         await closing.run();
         await prisma.$disconnect();
