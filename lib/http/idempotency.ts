@@ -11,6 +11,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { getDatabase } from "@/lib/db";
+import { successResponse } from "./envelope";
 import { crashPoint, processId, runUnderIdempotencyKey, type IdempotencyScope } from "./request-writes";
 import { InvalidError, type ErrorDetail } from "@/lib/errors";
 import { errorResponse } from "./envelope";
@@ -209,7 +210,30 @@ async function runClaimed(
       .catch((error) => console.error("[memgw] renewing an idempotency claim failed:", error));
   }, LEASE_RENEWAL_MS);
   renewal.unref();
-  const scope: IdempotencyScope = { key: recordKeyText(record), writes: [] };
+  const scope: IdempotencyScope = {
+    key: recordKeyText(record),
+    writes: [],
+    keepAnswer: async (tx, status, data) => {
+      const provisional = successResponse(data, status);
+      const answer: StoredResponse = {
+        headers: Object.fromEntries(provisional.headers),
+        body: await provisional.text(),
+      };
+      const kept = await tx.$executeRawUnsafe(
+        `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, memory_ids = $7::text[]
+         WHERE ${RECORD} AND claim_token = $4`,
+        record.orgId,
+        record.apiKeyId,
+        record.keyHash,
+        claimToken,
+        status,
+        encrypt(JSON.stringify(answer), encryptionContext(record)),
+        memoryIdsShownIn(answer.body),
+      );
+      // Taken over meanwhile: the change must not commit (the retry that holds the key does it).
+      if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
+    },
+  };
   let response: Response;
   try {
     await recover?.(scope.key);

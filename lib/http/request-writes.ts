@@ -19,12 +19,15 @@ export interface KeptWrite {
 export interface IdempotencyScope {
   key: string;
   writes: KeptWrite[];
+  /** Keeps `data` as the request's answer in the write's own transaction (throws if the claim was lost). */
+  keepAnswer?: (tx: Tx, status: number, data: unknown) => Promise<void>;
 }
 
 // On globalThis: Next bundles each route module with its own copy of this module; one process, one state.
 const state = globalThis as typeof globalThis & {
   __memgwProcessId?: string;
   __memgwIdempotencyScope?: AsyncLocalStorage<IdempotencyScope>;
+  __memgwCrashPointCounts?: Record<string, number>;
 };
 /** This process, as idempotency claims and write intents name their owner. */
 export const processId = (state.__memgwProcessId ??= randomUUID());
@@ -41,12 +44,28 @@ export function currentIdempotencyScope(): IdempotencyScope | undefined {
 }
 
 /**
+ * A write of one transaction under an Idempotency-Key keeps its answer (the operation's `data` and success
+ * status, as the API answers it) in that transaction: the change and the answer the retry replays commit
+ * together, so a process dying before the answer was kept otherwise cannot have the change done twice.
+ * Outside such a request, nothing.
+ */
+export async function keepAnswerWithWrite(tx: Tx, status: number, data: unknown): Promise<void> {
+  await currentIdempotencyScope()?.keepAnswer?.(tx, status, data);
+}
+
+/**
  * Test failpoints: the server kills itself (SIGKILL, as `kill -9` would) when MEMGW_TEST_CRASH_AT names the
- * point it reaches (e.g. `remember.group.2`: after the second group of a remember committed). Unset, nothing.
+ * point it reaches (e.g. `remember.group.2`: after the second group of a remember committed), or with
+ * `name*n` the n-th time it reaches it. Unset, nothing.
  */
 export function crashPoint(name: string): void {
-  if (process.env["MEMGW_TEST_CRASH_AT"] === name) {
-    console.error(`[memgw] MEMGW_TEST_CRASH_AT=${name}: killing this process`);
-    process.kill(process.pid, "SIGKILL");
-  }
+  const wanted = process.env["MEMGW_TEST_CRASH_AT"];
+  if (!wanted) return;
+  const [point, times = "1"] = wanted.split("*");
+  if (point !== name) return;
+  const counts = (state.__memgwCrashPointCounts ??= {});
+  counts[name] = (counts[name] ?? 0) + 1;
+  if (counts[name] !== Number(times)) return;
+  console.error(`[memgw] MEMGW_TEST_CRASH_AT=${wanted}: killing this process`);
+  process.kill(process.pid, "SIGKILL");
 }

@@ -7,6 +7,7 @@ import { actorOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import {
   erasureAuditDetails,
   recordErasure,
@@ -89,6 +90,13 @@ export async function forgetWithReceipt(
   const result = await forget(principal, body, activity, async (tx, forgotten) => {
     erasure = await recordForgetReceipt(tx, principal, body, forgotten);
     await auditForget(tx, principal, erasure);
+    const answer = forgetResultJson({
+      deleted: forgotten.memoryIds.length,
+      memoryIds: forgotten.memoryIds,
+      namespaces: [{ namespaceId: forgotten.namespaceId, deleted: forgotten.memoryIds.length }],
+      erasure,
+    });
+    await keepAnswerWithWrite(tx, 200, answer);
   });
   return {
     deleted: result.deleted,
@@ -144,12 +152,14 @@ async function forgetInEveryNamespace(principal: Principal, body: ForgetBody): P
       selector: { ...selectorOf(body, scopes), namespaces_searched: usable.length },
     });
     await auditForget(tx, principal, erasure);
-    return {
+    const forgotten = {
       deleted: memoryIds.length,
       memoryIds,
       namespaces: erased.map((ns) => ({ namespaceId: ns.namespaceId, deleted: ns.memoriesDeleted })),
       erasure,
     };
+    await keepAnswerWithWrite(tx, 200, forgetResultJson(forgotten));
+    return forgotten;
   });
 }
 

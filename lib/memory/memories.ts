@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ActivityNote } from "@/lib/activity/activity";
 import { ConflictError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
+import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { namespaceAccess, requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
@@ -11,7 +12,15 @@ import { chunkText } from "./chunking";
 import { embedder } from "./embeddings";
 import { archiveCurrentVersion, authorOf, historyPage, VERSIONED_FIELDS, type VersionedField } from "./history";
 import { effectiveScopes } from "./scopes";
-import type { ForgetBody, MemoryItem, MemoryRow, Metadata, RememberBody, Target } from "./schemas";
+import {
+  memoryJson,
+  type ForgetBody,
+  type MemoryItem,
+  type MemoryRow,
+  type Metadata,
+  type RememberBody,
+  type Target,
+} from "./schemas";
 import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral, type ChunkFilter } from "./sql";
 import { noteSearchGrowth } from "./search-maintenance";
 import { deleteMemories, subtractScopeStatistics, subtractTermStatistics } from "./deletion";
@@ -483,6 +492,7 @@ export async function updateMemory(
           next.expiresAt?.toISOString() ?? null,
         );
       }
+      await keepAnswerWithWrite(tx, 200, memoryJson(row));
       crashPoint("update.in-transaction");
       return row;
     });

@@ -1,6 +1,6 @@
 import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
-import { crashPoint } from "@/lib/http/request-writes";
+import { crashPoint, keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { deleteOauthGrants } from "@/lib/auth/api-keys";
 import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
@@ -11,7 +11,7 @@ import { cachedAccessRead } from "@/lib/db/access-cache";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { recordErasure } from "./erasure-receipts";
-import type { CreateGrantBody, CreateNamespaceBody, UpdateNamespaceBody } from "./schemas";
+import { namespaceJson, type CreateGrantBody, type CreateNamespaceBody, type UpdateNamespaceBody } from "./schemas";
 
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a
 // grant to the principal (namespaceAccess): a namespace of another organization, or not granted, is
@@ -112,6 +112,7 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
         details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true },
       });
     }
+    await keepAnswerWithWrite(tx, 201, namespaceJson(namespace));
     return namespace;
   });
 }
