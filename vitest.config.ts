@@ -1,10 +1,23 @@
 import path from "node:path";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
+
+// Files that never open the database: a run on PostgreSQL (`npm run test:postgres`) leaves them to the
+// embedded run rather than run them twice.
+const DATABASE_FREE = [
+  "tests/native-matmul.test.ts",
+  "tests/embedding-pool.test.ts",
+  "tests/chunking.test.ts",
+  "tests/bench-datasets.test.ts",
+  "tests/start-builds.test.ts",
+  "tests/lint-boundaries.test.ts",
+  "tests/secrets.test.ts",
+];
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
     include: ["tests/**/*.test.ts"],
+    exclude: [...configDefaults.exclude, ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? DATABASE_FREE : [])],
     environment: "node",
     setupFiles: ["tests/helpers/setup.ts"],
     pool: "forks",
