@@ -12,7 +12,7 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
-import { createTestDatabase, postgresTest } from "./helpers/postgres";
+import { createTestDatabase, onPostgres, postgresTest } from "./helpers/postgres";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
@@ -47,7 +47,8 @@ function embeddedDeployment(): Deployment {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-crash-writes-"));
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return {
-    env: { DATA_DIR: dataDir },
+    // Never the PostgreSQL database a run on it gives every test file (tests/helpers/setup.ts).
+    env: { DATA_DIR: dataDir, DATABASE_URL: "" },
     postgres: false,
     async inspect(read) {
       const pglite = await PGlite.create({ dataDir, extensions: { vector } });
@@ -500,7 +501,8 @@ async function crashEveryWrite(deployment: Deployment, { all }: { all: boolean }
   });
 }
 
-test.runIf(process.platform === "linux")(
+// The run on PostgreSQL (`npm run test:postgres`) leaves the embedded database to the embedded run.
+test.runIf(process.platform === "linux" && !onPostgres())(
   "embedded database: every write kind killed mid-way leaves nothing, and its retry does it once",
   async () => {
     await crashEveryWrite(embeddedDeployment(), { all: true });
