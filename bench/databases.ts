@@ -7,8 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { createScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
-import { loadDataset } from "./lib/beir";
-import { percentile, type RecallLatency } from "./latency";
+import { latencyWorkload, percentile, type RecallLatency } from "./latency";
 
 export interface DatabaseSetupResult {
   setup: "embedded, one instance" | "PostgreSQL, one instance" | "PostgreSQL, two instances";
@@ -32,13 +31,7 @@ export async function measureDatabases(options: {
   postgresUrl: string;
   log: (line: string) => void;
 }): Promise<DatabasesResult> {
-  const scifact = loadDataset(options.datasetsDir, "scifact");
-  const msmarco = loadDataset(options.datasetsDir, "msmarco-trecdl-subset");
-  const corpus = [...msmarco.docs, ...scifact.docs].map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
-  const texts = Array.from({ length: options.memories }, (_, i) =>
-    i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`,
-  );
-  const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
+  const { texts, queries } = latencyWorkload(options.datasetsDir, options.memories);
   const env = {
     MEMGW_INIT_ORG_NAME: "Bench",
     MEMGW_INIT_USER_EMAIL: "bench@example.com",

@@ -162,19 +162,27 @@ export function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
+/**
+ * What the latency runs load and ask: `memories` texts (MS MARCO then SciFact passages, repeated with a
+ * marker past the corpus size, as the 100k option needs, so every memory is distinct) and every query of both.
+ */
+export function latencyWorkload(datasetsDir: string, memories: number) {
+  const scifact = loadDataset(datasetsDir, "scifact");
+  const msmarco = loadDataset(datasetsDir, "msmarco-trecdl-subset");
+  const corpus = [...msmarco.docs, ...scifact.docs].map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
+  const texts = Array.from({ length: memories }, (_, i) =>
+    i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`,
+  );
+  const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
+  return { scifact, msmarco, texts, queries };
+}
+
 export async function measureLatency(options: {
   datasetsDir: string;
   memories: number;
   log: (line: string) => void;
 }): Promise<LatencyResult> {
-  const scifact = loadDataset(options.datasetsDir, "scifact");
-  const msmarco = loadDataset(options.datasetsDir, "msmarco-trecdl-subset");
-  const corpus = [...msmarco.docs, ...scifact.docs].map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
-  // Past the corpus size (the 100k option) texts repeat with a marker, so every memory is distinct.
-  const texts = Array.from({ length: options.memories }, (_, i) =>
-    i < corpus.length ? corpus[i] : `${corpus[i % corpus.length]} (variant ${Math.floor(i / corpus.length)})`,
-  );
-  const queries = [...scifact.queries, ...msmarco.queries].map((q) => q.text);
+  const { scifact, msmarco, texts, queries } = latencyWorkload(options.datasetsDir, options.memories);
 
   // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries),
   // measured before and after the load: this VM's speed drifts by several percent within minutes, and

@@ -25,9 +25,17 @@ export async function readJsonBody(request: Request): Promise<unknown> {
 
 /** The request's body as text, 413 PAYLOAD_TOO_LARGE past MAX_BODY_BYTES (declared or as it arrives). */
 export async function readBodyText(request: Request): Promise<string> {
+  return (await readBodyBytes(request, MAX_BODY_BYTES, tooLarge)).toString("utf8");
+}
+
+/**
+ * The request's body, refused with `tooLarge()` past `maxBytes`: at once when its declared length says so,
+ * otherwise as soon as what arrives passes it (a body without a length is never read whole first).
+ */
+export async function readBodyBytes(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return "";
+  if (declared > maxBytes) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -35,13 +43,13 @@ export async function readBodyText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > maxBytes) {
       await reader.cancel();
       throw tooLarge();
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 }
 
 function tooLarge() {

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { readBodyBytes } from "@/lib/http/body";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 import { checkedOauthInputs, OAUTH_BODY_MAX_BYTES, OauthInputError } from "./inputs";
@@ -44,27 +45,13 @@ export async function handleOauthRequest(request: Request, path?: string): Promi
   }
 }
 
-/** The body, read up to OAUTH_BODY_MAX_BYTES and one byte more (enough to refuse it as too large). */
-async function readOauthBody(request: Request): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length"));
-  const tooLarge = () =>
-    new OauthInputError("invalid_request", `The request body is larger than ${OAUTH_BODY_MAX_BYTES} bytes.`, 413);
-  if (declared > OAUTH_BODY_MAX_BYTES) throw tooLarge();
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > OAUTH_BODY_MAX_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
+/** The body, up to OAUTH_BODY_MAX_BYTES (413 past it). */
+function readOauthBody(request: Request): Promise<Buffer> {
+  return readBodyBytes(
+    request,
+    OAUTH_BODY_MAX_BYTES,
+    () => new OauthInputError("invalid_request", `The request body is larger than ${OAUTH_BODY_MAX_BYTES} bytes.`, 413),
+  );
 }
 
 /**
