@@ -2,6 +2,7 @@ import type { z } from "zod";
 import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
 import { missingPermissionMessage } from "@/lib/auth/api-keys";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
+import { getDatabase } from "@/lib/db";
 import { InvalidError, invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
@@ -37,7 +38,7 @@ export interface OperationResult {
  * (ForbiddenError), parses path, query and body with its schemas (InvalidError with `details[].field`
  * like `body.memories.3.content`), runs its function, passes the result through the response schema (so
  * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
- * with the status they are answered with) before it returns.
+ * with the status they are answered with), readable once it returns.
  */
 export async function runOperation(
   operation: Operation,
@@ -71,9 +72,11 @@ export async function runOperation(
   } finally {
     // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
     if (operation.activity && principal.kind === "api_key") {
-      // Awaited: once the answer is out, its activity row is there for the console (and for another
-      // instance of the gateway) to read. A failed write never fails the operation it records.
-      await recordActivity({
+      // Once the answer is out, its activity row must be there for the console (or another instance) to
+      // read. The embedded database runs statements in the order they are sent, so any later read sees it
+      // without the answer waiting for the write; a PostgreSQL pool gives no such order, so there it waits.
+      // A failed write never fails the operation it records.
+      const written = recordActivity({
         ...activity,
         ...(input.transport && { details: { ...activity.details, transport: input.transport } }),
         orgId: principal.orgId,
@@ -82,6 +85,7 @@ export async function runOperation(
         status,
         latencyMs: performance.now() - started,
       }).catch((error) => console.error("[memgw] activity log write failed:", error));
+      if ((await getDatabase()).kind === "postgres") await written;
     }
   }
 }
