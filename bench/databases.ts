@@ -41,6 +41,8 @@ export async function measureDatabases(options: {
     NEXTAUTH_SECRET: "bench-nextauth-secret",
     ENCRYPTION_KEY: "bench-encryption-key",
     API_RATE_LIMIT_PER_MINUTE: "1000000",
+    // Built once before (bench/run.ts): every instance serves that build, as several instances do.
+    MEMGW_BUILD: "never",
   };
   const start = async (extra: Record<string, string>) => {
     const server = await startServer({ ...env, ...extra, PORT: String(await freePort()) });
