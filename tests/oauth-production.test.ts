@@ -108,10 +108,23 @@ async function tokenRequest(params: Record<string, string>) {
   return { status: response.status, body: (await response.json()) as Record<string, string> };
 }
 
+let registrations = 0;
+/**
+ * A registration's headers, as from a client address of its own (through the trusted proxy on loopback): open
+ * registration allows 30 an hour per address, and this file registers more than that.
+ */
+function registrationHeaders() {
+  registrations += 1;
+  return {
+    "content-type": "application/json",
+    "x-forwarded-for": `198.18.${Math.floor(registrations / 250)}.${(registrations % 250) + 1}`,
+  };
+}
+
 async function register(name = "Production Agent") {
   const response = await fetch(`${server.base}/oauth/register`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: registrationHeaders(),
     body: JSON.stringify(registration({ client_name: name })),
   });
   expect(response.status).toBe(201);
@@ -252,7 +265,7 @@ async function revoke(clientId: string, token: string, hint?: string) {
 
 beforeAll(async () => {
   buildIfNeeded({ quiet: true });
-  server = await startServer({ DATA_DIR: dir, PORT: String(await freePort()), ...INIT });
+  server = await startServer({ DATA_DIR: dir, PORT: String(await freePort()), TRUSTED_PROXIES: "127.0.0.1", ...INIT });
   const created = await api("POST", "/namespaces", INIT.MEMGW_INIT_API_KEY, { name: "oauth-in-production" });
   expect(created.status).toBe(201);
   namespace = created.body.data;
@@ -382,7 +395,7 @@ describe("every OAuth and consent input, fuzzed", { timeout: 300_000 }, () => {
       for (const bad of BAD_VALUES) {
         const response = await fetch(`${server.base}/oauth/register`, {
           method: "POST",
-          headers: { "content-type": "application/json" },
+          headers: registrationHeaders(),
           body: JSON.stringify(registration(body(bad.raw))),
         });
         await response.arrayBuffer();
@@ -397,7 +410,7 @@ describe("every OAuth and consent input, fuzzed", { timeout: 300_000 }, () => {
     ]);
     const response = await fetch(`${server.base}/oauth/register`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: registrationHeaders(),
       body: invalid,
     });
     expect(response.status).toBe(400);
@@ -405,7 +418,7 @@ describe("every OAuth and consent input, fuzzed", { timeout: 300_000 }, () => {
     // A name is kept as names are: NFC, trimmed.
     const composed = await fetch(`${server.base}/oauth/register`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: registrationHeaders(),
       body: JSON.stringify(registration({ client_name: "  Cafe\u0301 Agent " })),
     });
     expect(composed.status).toBe(201);
