@@ -36,6 +36,9 @@ export default defineConfig({
     timeout: 300_000,
     reuseExistingServer: false,
     env: {
+      // The tests' own build (the server tests in tests/ make the same one, so `npm test` builds once), never
+      // a developer's .next.
+      MEMGW_DIST_DIR: ".next-test-server",
       PORT: String(port),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
       DATA_DIR: path.join(os.tmpdir(), `memgw-e2e-${process.pid}`),

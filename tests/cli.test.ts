@@ -1,6 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { serveAdminCommands } from "@/lib/admin/socket";
 import { dataDir } from "@/lib/config";
@@ -11,6 +8,7 @@ import { api } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { onPostgres } from "./helpers/postgres";
+import { newDataDir } from "./helpers/embedded-template";
 
 function expectOneLineError(result: { code: number; stderr: string; stdout: string }, code: number, pattern: RegExp) {
   expect(result.code).toBe(code);
@@ -22,7 +20,7 @@ function expectOneLineError(result: { code: number; stderr: string; stdout: stri
 }
 
 describe("with no server running (the CLI opens the embedded database itself)", () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-cli-"));
+  const dir = newDataDir("memgw-cli-");
   const run = (...args: string[]) => memgw(args, { DATA_DIR: dir });
 
   // Five processes, the first creating and migrating a new embedded database (~20 s on a busy 2-core machine).

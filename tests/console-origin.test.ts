@@ -1,16 +1,16 @@
 // Console server actions (CSRF protection) against the production build: another site's Origin, or none,
 // gets 403 instead of the 500 Next answers by itself; the console's own requests and the API are untouched.
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded, distDir } from "../scripts/build-if-needed.mjs";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { newDataDir } from "./helpers/embedded-template";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-origin-"));
+const dir = newDataDir("memgw-origin-");
 let server: RunningServer;
 let startSso: string;
 

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { createTestDatabase, onPostgres, postgresTest } from "./helpers/postgres";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { newDataDir } from "./helpers/embedded-template";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -44,7 +45,7 @@ interface Deployment {
 }
 
 function embeddedDeployment(): Deployment {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-crash-writes-"));
+  const dataDir = newDataDir("memgw-crash-writes-");
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return {
     // Never the PostgreSQL database a run on it gives every test file (tests/helpers/setup.ts).

@@ -2,11 +2,10 @@
 // a request with an Idempotency-Key, is killed with -9 and started again on the same data directory; the
 // client's retries get the first answers and nothing is done twice.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { newDataDir } from "./helpers/embedded-template";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -18,7 +17,7 @@ const servers: RunningServer[] = [];
 
 beforeAll(() => {
   buildIfNeeded({ quiet: true });
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-idempotency-restart-"));
+  dataDir = newDataDir("memgw-idempotency-restart-");
 });
 
 afterAll(async () => {

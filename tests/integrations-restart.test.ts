@@ -2,13 +2,12 @@
 // up stored exactly once, none lost, none duplicated. The real server (npm start) on the embedded database,
 // its job worker, and the fake GitHub on loopback, slowed down so that the kill lands mid-sync.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { startGithubFake } from "./helpers/providers/github";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 import { onPostgres } from "./helpers/postgres";
+import { newDataDir } from "./helpers/embedded-template";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -23,7 +22,7 @@ const servers: RunningServer[] = [];
 beforeAll(async () => {
   buildIfNeeded({ quiet: true });
   fake = await startGithubFake();
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-sync-restart-"));
+  dataDir = newDataDir("memgw-sync-restart-");
 });
 
 afterAll(async () => {

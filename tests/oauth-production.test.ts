@@ -5,17 +5,16 @@
 // cannot see, and with values of a megabyte: 4xx, never a 5xx or an "OAuth server error" in the log.
 import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { memgw } from "./helpers/cli";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { newDataDir } from "./helpers/embedded-template";
 
 // The same build directory as tests/server.test.ts (builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-oauth-production-"));
+const dir = newDataDir("memgw-oauth-production-");
 const INIT = {
   MEMGW_INIT_ORG_NAME: "Token Inc",
   MEMGW_INIT_USER_EMAIL: "owner@token.example",

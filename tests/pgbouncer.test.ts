@@ -6,7 +6,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { closeDatabase, getDatabase, queryRows } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
@@ -124,5 +124,17 @@ pooledTest("DATABASE_POOLER=transaction without DATABASE_DIRECT_URL is refused w
     await expect(getDatabase()).rejects.toThrow(/DATABASE_DIRECT_URL/);
   } finally {
     process.env.DATABASE_DIRECT_URL = direct;
+  }
+});
+
+// Needs no server: the setting is checked before any connection is made.
+test("a DATABASE_POOLER other than none or transaction is refused, naming the two it accepts", async () => {
+  await closeDatabase();
+  vi.stubEnv("DATABASE_URL", "postgres://nobody@127.0.0.1:1/nothing");
+  vi.stubEnv("DATABASE_POOLER", "session");
+  try {
+    await expect(getDatabase()).rejects.toThrow('DATABASE_POOLER must be "none" or "transaction", not "session".');
+  } finally {
+    vi.unstubAllEnvs();
   }
 });

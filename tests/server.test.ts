@@ -1,8 +1,6 @@
 // The production build served by `npm start`, driven over real HTTP.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -11,10 +9,11 @@ import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { memgw } from "./helpers/cli";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 import { onPostgres } from "./helpers/postgres";
+import { newDataDir } from "./helpers/embedded-template";
 
 // Its own build directory (shared with tests/process.test.ts; builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-server-"));
+const dir = newDataDir("memgw-server-");
 const INIT = {
   MEMGW_INIT_ORG_NAME: "Headless Inc",
   MEMGW_INIT_USER_EMAIL: "ops@headless.example",

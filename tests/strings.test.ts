@@ -1,8 +1,6 @@
 // One string validation for API, MCP, console forms and CLI: U+0000 and unpaired surrogates refused with
 // the field named (PostgreSQL cannot store them), names normalized so that look-alikes are the same name.
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, test } from "vitest";
@@ -11,6 +9,7 @@ import { SignUpForm } from "@/lib/orgs/schemas";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
+import { newDataDir } from "./helpers/embedded-template";
 
 const NUL = "\u0000";
 const LONE_SURROGATE = "\ud800";
@@ -200,7 +199,7 @@ describe("names that look the same are the same name", () => {
   });
 
   test("the CLI refuses an organization name with a zero-width character and normalizes the others", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-strings-cli-"));
+    const dir = newDataDir("memgw-strings-cli-");
     try {
       const refused = await memgw(["org", "create", "--name", "a\u200b"], { DATA_DIR: dir });
       expect(refused.code).toBe(2);

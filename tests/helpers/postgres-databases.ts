@@ -1,10 +1,9 @@
 // Databases of their own on a PostgreSQL server, for the tests and the benchmark: each is copied from one
 // migrated template (a copy takes a fraction of a second; migrating takes seconds) and dropped after use.
-import { createHash, randomBytes } from "node:crypto";
-import fs from "node:fs";
-import path from "node:path";
+import { randomBytes } from "node:crypto";
 import pg from "pg";
-import { applyMigrations, migrationsDir } from "@/lib/db/migrate";
+import { applyMigrations } from "@/lib/db/migrate";
+import { migrationsFingerprint } from "./migrations-fingerprint";
 
 // Any constant: test files starting at once create the template once.
 const TEMPLATE_LOCK_KEY = 72_407_319;
@@ -32,19 +31,9 @@ async function withClient<T>(url: string, task: (client: pg.Client) => Promise<T
   }
 }
 
-function templateName(): string {
-  const hash = createHash("sha256");
-  const dir = migrationsDir();
-  for (const name of fs.readdirSync(dir).sort()) {
-    const file = path.join(dir, name, "migration.sql");
-    if (fs.existsSync(file)) hash.update(name).update(fs.readFileSync(file));
-  }
-  return `memgw_template_${hash.digest("hex").slice(0, 12)}`;
-}
-
 /** A new, migrated database on the server of `admin` (a role that may create databases). */
 export async function createScratchDatabase(admin: string): Promise<ScratchDatabase> {
-  const template = templateName();
+  const template = `memgw_template_${migrationsFingerprint()}`;
   const name = `memgw_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   await withClient(admin, async (client) => {
     await client.query("SELECT pg_advisory_lock($1)", [TEMPLATE_LOCK_KEY]);
