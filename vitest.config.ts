@@ -1,5 +1,6 @@
 import path from "node:path";
 import { configDefaults, defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 // Files that never open the database: a run on PostgreSQL (`npm run test:postgres`) leaves them to the
 // embedded run rather than run them twice.
@@ -12,6 +13,28 @@ const DATABASE_FREE = [
   "tests/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
 ];
+
+// The files that take longest (they start production servers, CLI processes or both, and the first of them
+// builds) start first: run last, one of them kept a worker busy alone for minutes after the other finished.
+const LONGEST_FIRST = [
+  "tests/oauth-production.test.ts",
+  "tests/cli.test.ts",
+  "tests/crash-writes.test.ts",
+  "tests/process.test.ts",
+  "tests/export-import.test.ts",
+  "tests/server.test.ts",
+  "tests/database.test.ts",
+];
+
+class LongestFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = LONGEST_FIRST.indexOf(path.relative(import.meta.dirname, file.moduleId));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -26,6 +49,7 @@ export default defineConfig({
     // child process, a timer), and vitest's default on two cores is one. Measured on this 2-core machine:
     // the embedded suite takes 656 s with two, 1,139 s with one.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 600_000,
   },

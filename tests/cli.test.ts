@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, test } from "vitest";
 import { serveAdminCommands } from "@/lib/admin/socket";
 import { dataDir } from "@/lib/config";
@@ -99,6 +102,21 @@ describe("with no server running (the CLI opens the embedded database itself)", 
     [["key", "revoke", "--id", "key_nope"], 1, /API key key_nope not found/],
   ])("memgw %j → exit %i with a one-line message", async (args, code, pattern) => {
     expectOneLineError(await run(...args), code, pattern);
+  });
+
+  test("a command with a wrong flag is refused before the database is opened", async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-cli-untouched-"));
+    try {
+      const refused = await memgw(["user", "create", "--email", "not-an-email", "--password", "long enough"], {
+        DATA_DIR: empty,
+        DATABASE_URL: undefined,
+      });
+      expectOneLineError(refused, 2, /--email: must be a valid email/);
+      // No database was created in the empty data directory, and no lock taken.
+      expect(fs.readdirSync(empty)).toEqual([]);
+    } finally {
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
   });
 
   test("a duplicate user and a duplicate membership are refused", async () => {

@@ -15,6 +15,7 @@ import {
   adminCommands,
   type AdminCommandName,
   isAdminCommand,
+  parseAdminArgs,
   runAdminCommand,
   streamsOf,
 } from "./commands";
@@ -182,6 +183,7 @@ export async function main(argv: string[]): Promise<number> {
     const io = openStreams(command, args);
     let result: unknown;
     try {
+      parseAdminArgs(command, args);
       if (io.stdin) await spoolStdin(io);
       result = await execute(command, args, io);
       await closeOutput(io);

@@ -184,16 +184,23 @@ export async function runAdminCommand(
 ): Promise<unknown> {
   if (!isAdminCommand(name)) throw new InvalidError(`Unknown command "${name}". Run \`npx memgw --help\`.`);
   const definition = adminCommands[name] as AdminCommand<z.ZodType>;
+  return definition.run(parseAdminArgs(name, rawArgs), input);
+}
+
+/**
+ * A command's flags through its schema: InvalidError naming the flags as the command line does. The CLI
+ * calls it before it opens the database, so a mistyped command is refused at once.
+ */
+export function parseAdminArgs(name: AdminCommandName, rawArgs: Record<string, unknown>): unknown {
+  const definition = adminCommands[name] as AdminCommand<z.ZodType>;
   const parsed = definition.args.safeParse(rawArgs);
-  if (!parsed.success) {
-    const details = issueDetails(parsed.error.issues);
-    // Named as the command line names them: `--scope: …` for an issue deeper in a flag's value.
-    const message = details
-      .map(({ field, message }) => (field ? `--${field.split(".")[0]}: ${message}` : message))
-      .join("; ");
-    throw new InvalidError(`${message}. Usage: npx memgw ${definition.usage}`, details);
-  }
-  return definition.run(parsed.data, input);
+  if (parsed.success) return parsed.data;
+  const details = issueDetails(parsed.error.issues);
+  // Named as the command line names them: `--scope: …` for an issue deeper in a flag's value.
+  const message = details
+    .map(({ field, message }) => (field ? `--${field.split(".")[0]}: ${message}` : message))
+    .join("; ");
+  throw new InvalidError(`${message}. Usage: npx memgw ${definition.usage}`, details);
 }
 
 async function* noInput(): AsyncGenerator<Uint8Array> {}
