@@ -26,7 +26,7 @@ describe("with no server running (the CLI opens the embedded database itself)", 
   const dir = newDataDir("memgw-cli-");
   const run = (...args: string[]) => memgw(args, { DATA_DIR: dir });
 
-  // Five processes, the first creating and migrating a new embedded database (~20 s on a busy 2-core machine).
+  // Five processes, each opening the embedded database (a copy of the run's migrated one) by itself.
   test("each command prints JSON, and an org, owner and key made by it work", { timeout: 180_000 }, async () => {
     const org = await run("org", "create", "--name", "Acme Robotics");
     expect(org.code).toBe(0);

@@ -5,13 +5,19 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { projectRoot } from "@/lib/config";
 import { applyMigrations } from "@/lib/db/migrate";
 import { PGliteThread } from "@/lib/db/pglite-thread";
 import { migrationsFingerprint } from "./migrations-fingerprint";
 
-/** The template's directory, made (created and migrated) if no run made it before. */
+/**
+ * The template's directory, made (created and migrated) if no run made it before. Named by the migrations
+ * and by PGlite's version: a data directory written by another PGlite may not open in this one.
+ */
 export async function embeddedTemplate(): Promise<string> {
-  const dir = path.join(os.tmpdir(), `memgw-template-${migrationsFingerprint()}`);
+  const pglitePackage = path.join(projectRoot(), "node_modules/@electric-sql/pglite/package.json");
+  const pgliteVersion: string = JSON.parse(fs.readFileSync(pglitePackage, "utf8")).version;
+  const dir = path.join(os.tmpdir(), `memgw-template-${migrationsFingerprint()}-pglite-${pgliteVersion}`);
   if (fs.existsSync(dir)) return dir;
   const building = fs.mkdtempSync(`${dir}.building-`);
   const pglite = await PGliteThread.open(building, []);
