@@ -12,6 +12,7 @@ import { closeDatabase, getDatabase } from "@/lib/db";
 import { bootstrapFromEnv } from "@/lib/startup";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
+import { percentile } from "./lib/percentile";
 
 export interface ConsolePageLatency {
   page: string;
@@ -54,10 +55,6 @@ interface LoadedData {
 
 const OWNER = { email: "console-bench@example.com", password: "console benchmark password" };
 const KEY = "mgw_consoleBenchKey000000000000000000000000";
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 export async function measureConsole(options: {
   datasetsDir: string;

@@ -7,7 +7,8 @@ import os from "node:os";
 import path from "node:path";
 import { createScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
-import { latencyWorkload, percentile, type RecallLatency } from "./latency";
+import { latencyWorkload, type RecallLatency } from "./latency";
+import { percentile } from "./lib/percentile";
 
 export interface DatabaseSetupResult {
   setup: "embedded, one instance" | "PostgreSQL, one instance" | "PostgreSQL, two instances";

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
+import { percentile } from "./lib/percentile";
 
 export interface FairnessResult {
   batchMemories: number;
@@ -26,10 +27,6 @@ export interface FairnessResult {
 const BATCH = 100;
 const BATCH_CHARS = 52_000;
 const SINGLES = 20;
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 export async function measureFairness(options: {
   datasetsDir: string;

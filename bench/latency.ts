@@ -7,6 +7,7 @@ import path from "node:path";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset, ndcgAt, recallAt } from "./lib/beir";
+import { percentile } from "./lib/percentile";
 
 export interface LatencyResult {
   memories: number;
@@ -156,10 +157,6 @@ function processCpuMs(pid: number, databaseThread?: number): { main: number; dat
 function residentMiB(pid: number): number {
   const output = execFileSync("ps", ["-o", "rss=", "--pid", String(pid), "--ppid", String(pid)], { encoding: "utf8" });
   return output.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
-}
-
-export function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 /**

@@ -9,6 +9,7 @@ import path from "node:path";
 import { startGithubFake } from "../tests/helpers/providers/github";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
+import { percentile } from "./lib/percentile";
 
 export interface RecallFigures {
   requests: number;
@@ -39,10 +40,6 @@ const IDLE_QUERIES = 200;
 export const SYNC_WARM_UP_QUERIES = 20;
 /** How often the recalling client asks for the connection's status, between two of its recalls. */
 const STATUS_EVERY_MS = 1_000;
-
-function percentile(sorted: number[], p: number) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 function figures(latencies: number[]): RecallFigures {
   const sorted = [...latencies].sort((a, b) => a - b);

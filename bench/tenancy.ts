@@ -10,6 +10,7 @@ import { searchChunks } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { loadDataset, ndcgAt, recallAt, type Dataset } from "./lib/beir";
 import { benchPrincipal, cachedEmbedder, loadIntoNamespace } from "./quality";
+import { percentile } from "./lib/percentile";
 
 export interface TenancyRow {
   namespace: "small" | "medium";
@@ -31,11 +32,6 @@ export interface TenancyResult {
 }
 
 const OTHER_NAMESPACES = 10;
-
-function percentile(values: number[], p: number) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /**
  * The small namespace: the SciFact documents judged relevant to the first queries, then other SciFact
