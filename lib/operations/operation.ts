@@ -32,6 +32,7 @@ export interface Operation<
   Query extends Schema | undefined = Schema | undefined,
   Params extends Schema | undefined = Schema | undefined,
   Response extends Schema = Schema,
+  Paginated extends Pagination = Pagination,
 > {
   permission?: Permission;
   /**
@@ -46,7 +47,7 @@ export interface Operation<
   /** Schema of the result (of one item, for a paginated list): nothing else leaves the operation. */
   response: Response;
   /** A list: `true` pages by number (`page`), `"cursor"` by an opaque cursor (`pagination.nextCursor`). */
-  paginated?: boolean | "cursor";
+  paginated?: Paginated;
   /** 201 for an operation that creates what it returns: its success's status, over HTTP and in the activity log. */
   successStatus?: 200 | 201;
   /**
@@ -61,14 +62,30 @@ export interface Operation<
   run(context: OperationContext<Body, Query, Params>): Promise<unknown>;
 }
 
+/**
+ * An operation of the catalogue, its types kept: what it parses and what it returns stay precise, so the
+ * callers of runOperation read its result without casting.
+ */
 export function operation<
   Body extends Schema | undefined,
   Query extends Schema | undefined,
   Params extends Schema | undefined,
   Response extends Schema,
->(definition: Operation<Body, Query, Params, Response>) {
+  Paginated extends Pagination = undefined,
+>(definition: Operation<Body, Query, Params, Response, Paginated>) {
   return definition;
 }
+
+/** How a list pages (see `Operation.paginated`); `undefined` for an operation that returns one result. */
+type Pagination = boolean | "cursor" | undefined;
+
+/**
+ * What an operation answers once through its response schema: the schema's output, or a list of them for
+ * a paginated operation.
+ */
+export type OperationData<O extends Operation> = [Exclude<O["paginated"], undefined | false>] extends [never]
+  ? z.output<O["response"]>
+  : z.output<O["response"]>[];
 
 /** What the runner hands the function for a schema of its operation (the optional property's `undefined` removed). */
 export type Parsed<S> = [Exclude<S, undefined>] extends [never] ? undefined : z.infer<Exclude<S, undefined>>;

@@ -7,7 +7,7 @@ import { InvalidError, invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
 import { Page, type Pagination } from "@/lib/http/pagination";
-import type { Operation, OperationContext } from "./operation";
+import type { Operation, OperationContext, OperationData } from "./operation";
 
 /**
  * What an operation is called with, before validation: over HTTP the path, query string and body; over
@@ -25,9 +25,10 @@ export interface OperationInput {
   transport?: "mcp";
 }
 
-export interface OperationResult {
+export interface OperationResult<Data = unknown> {
   status: number;
-  data: unknown;
+  /** The result through the operation's response schema (undefined for a streamed one: see `stream`). */
+  data: Data;
   pagination?: Pagination;
   /** An operation with `ndjson.response`: the items to send one per line, each already through its schema. */
   stream?: { items: AsyncIterable<unknown>; filename?: string };
@@ -40,12 +41,12 @@ export interface OperationResult {
  * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
  * with the status they are answered with), readable once it returns.
  */
-export async function runOperation(
-  operation: Operation,
+export async function runOperation<O extends Operation>(
+  operation: O,
   principal: Principal,
   input: OperationInput,
   started = performance.now(),
-): Promise<OperationResult> {
+): Promise<OperationResult<OperationData<O>>> {
   const activity: ActivityNote = {};
   let status = 500;
   try {
@@ -59,13 +60,16 @@ export async function runOperation(
     status = operation.successStatus ?? 200;
     if (result instanceof ItemStream) {
       const items = parsedItems(result.items, operation.response);
-      return { status, data: undefined, stream: { items, filename: result.filename } };
+      // A streamed operation has no data: its callers read `stream` (lib/api), never `data`.
+      return { status, data: undefined as OperationData<O>, stream: { items, filename: result.filename } };
     }
+    // The schema's output is the operation's data by OperationData's definition; TypeScript cannot follow
+    // a generic through `parse`.
     if (result instanceof Page) {
       const items = result.items.map((item) => operation.response.parse(item));
-      return { status, data: items, pagination: result.pagination };
+      return { status, data: items as OperationData<O>, pagination: result.pagination };
     }
-    return { status, data: operation.response.parse(result) };
+    return { status, data: operation.response.parse(result) as OperationData<O> };
   } catch (error) {
     status = errorStatus(error);
     throw error;

@@ -56,7 +56,7 @@ export default async function IntegrationsPage(props: {
   }));
   const namespaceNames = new Map(namespaces.map((namespace) => [namespace.id, namespace.name]));
   const now = Date.now();
-  const rows: ConnectionRowData[] = (connections.data as ConnectionJson[]).map((connection) => ({
+  const rows: ConnectionRowData[] = connections.data.map((connection) => ({
     id: connection.id,
     providerName: PROVIDERS[connection.provider].name,
     namespace: {

@@ -12,7 +12,7 @@ import { ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { runConsoleAction, type ActionResult, type ConsoleContext } from "@/lib/console/action";
 import { deleteIntegrationClient, IntegrationClientForm, saveIntegrationClient } from "@/lib/integrations/clients";
 import { bindConnectionToBrowser, browserBindingCookie, connectionMemoryCount } from "@/lib/integrations/connections";
-import { ProviderIdSchema, type ConnectionJson } from "@/lib/integrations/schemas";
+import { ProviderIdSchema } from "@/lib/integrations/schemas";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
@@ -48,11 +48,10 @@ export async function connectIntegrationAction(orgSlug: string, form: unknown) {
     async (context, input) => {
       // A namespace the person may not see (another organization's) is not found, before anything is created.
       await getNamespace(context.principal, input.namespace_id);
-      const { data } = await runOperation(operations.createIntegrationConnection, context.principal, {
+      const { data: created } = await runOperation(operations.createIntegrationConnection, context.principal, {
         body: async () => input,
       });
       refresh(context);
-      const created = data as { connection: ConnectionJson; authorization_url: string };
       await bindToThisBrowser(context.principal, created.connection.id);
       return { connection_id: created.connection.id, authorization_url: created.authorization_url };
     },
@@ -63,10 +62,9 @@ export async function connectIntegrationAction(orgSlug: string, form: unknown) {
 /** Queues a sync now; a sync already queued or running is the API's 409, shown as it says. */
 export async function syncIntegrationAction(orgSlug: string, form: unknown) {
   return runConsoleAction(orgSlug, { ...INTEGRATION_ROLES, input: ConnectionIdForm }, form, async (context, input) => {
-    const { data } = await runOperation(operations.syncIntegrationConnection, context.principal, {
+    const { data: connection } = await runOperation(operations.syncIntegrationConnection, context.principal, {
       params: { id: input.connection_id },
     });
-    const connection = data as ConnectionJson;
     refresh(context, connection.namespace_id);
     return { status: connection.status };
   });
@@ -83,7 +81,7 @@ export async function reconnectIntegrationAction(orgSlug: string, form: unknown)
       body: async () => ({}),
     });
     await bindToThisBrowser(context.principal, input.connection_id);
-    return { authorization_url: (data as { authorization_url: string }).authorization_url };
+    return { authorization_url: data.authorization_url };
   });
 }
 
@@ -103,12 +101,11 @@ export async function disconnectIntegrationAction(orgSlug: string, form: unknown
     const { data: connection } = await runOperation(operations.getIntegrationConnection, context.principal, {
       params: { id },
     });
-    const { data } = await runOperation(operations.deleteIntegrationConnection, context.principal, {
+    const { data: deleted } = await runOperation(operations.deleteIntegrationConnection, context.principal, {
       params: { id },
       query: { keep_memories: String(input.keep_memories) },
     });
-    refresh(context, (connection as ConnectionJson).namespace_id);
-    const deleted = data as { memories_deleted: number; memories_kept: number };
+    refresh(context, connection.namespace_id);
     return { memories_deleted: deleted.memories_deleted, memories_kept: deleted.memories_kept };
   });
 }

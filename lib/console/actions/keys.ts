@@ -40,9 +40,10 @@ export async function editApiKey(orgSlug: string, form: unknown) {
 export async function createNamespaceForKey(orgSlug: string, form: unknown) {
   const input = z.strictObject({ name: CreateNamespaceBody.shape.name });
   return runConsoleAction(orgSlug, { roles: ADMINS, input }, form, async (context, body) => {
-    const created = await runOperation(operations.createNamespace, context.principal, { body: async () => body });
+    const { data: namespace } = await runOperation(operations.createNamespace, context.principal, {
+      body: async () => body,
+    });
     revalidatePath(`/${context.orgSlug}/keys`);
-    const namespace = created.data as { id: string; name: string };
     return { id: namespace.id, name: namespace.name };
   });
 }

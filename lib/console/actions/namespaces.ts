@@ -26,9 +26,10 @@ export async function createNamespaceAction(orgSlug: string, form: unknown) {
     { ...ANY_ROLE, input: CreateNamespaceForm },
     form,
     async (context, body) => {
-      const { data } = await runOperation(operations.createNamespace, context.principal, { body: async () => body });
+      const { data: namespace } = await runOperation(operations.createNamespace, context.principal, {
+        body: async () => body,
+      });
       refresh(context);
-      const namespace = data as { id: string; name: string };
       return { id: namespace.id, name: namespace.name };
     },
   );
@@ -71,7 +72,7 @@ export async function addGrantAction(orgSlug: string, form: unknown) {
       body: async () => body,
     });
     refresh(context, id);
-    return { grant_id: (data as { id: string }).id };
+    return { grant_id: data.id };
   });
 }
 

@@ -19,7 +19,6 @@ import { memberAccess } from "@/lib/console/session";
 import { NotFoundError } from "@/lib/errors";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { PROVIDERS } from "@/lib/integrations/providers";
-import type { ConnectionJson } from "@/lib/integrations/schemas";
 import { grantCandidates, namespaceGrantees, namespaceOverview, type GranteeRow } from "@/lib/namespaces/overview";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
@@ -168,7 +167,7 @@ async function namespaceConnections(principal: Principal, namespaceId: string) {
   const { data, pagination } = await runOperation(operations.listIntegrationConnections, principal, {
     query: { namespace_id: namespaceId, page_size: String(CONNECTIONS_LISTED) },
   });
-  const items: NamespaceConnectionData[] = (data as ConnectionJson[]).map((connection) => ({
+  const items: NamespaceConnectionData[] = data.map((connection) => ({
     id: connection.id,
     providerName: PROVIDERS[connection.provider].name,
     status: connection.status,

@@ -121,7 +121,7 @@ async function readListing(
         ...(parsed.metadata && { metadata: parsed.metadata }),
       };
       const result = await runOperation(operations.recall, principal, { body: async () => body });
-      return { kind: "search", matches: result.data as MatchView[] };
+      return { kind: "search", matches: result.data };
     }
     // The API's listing function with its parsed query; the count stops at COUNT_UP_TO.
     const page = await listMemories(principal, input.parsed, {}, { countUpTo: COUNT_UP_TO });
