@@ -1,0 +1,160 @@
+// Prisma's schema engine, in WebAssembly, inside the test process: it compares a database with a Prisma schema
+// offline. The Prisma CLI would run its native engine binary, which an install without network does not have
+// (scripts/prisma-generate.mjs points the CLI at a stand-in), and `migrate diff --from-migrations` would also
+// want a shadow database: the test's own database, migrated by lib/db/migrate.ts, stands for the migrations.
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { PrismaPg } from "@prisma/adapter-pg";
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from "@prisma/driver-adapter-utils";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { projectRoot } from "@/lib/config";
+import * as bindings from "./schema-engine-wasm/schema_engine_bg.js";
+import { onPostgres } from "./postgres";
+
+/** The @prisma/schema-engine-wasm release the vendored bindings come from. */
+const BINDINGS_VERSION = "7.10.0-4.0edf323efd1d98336f3f0a68684b56f689b900d3";
+
+interface SchemaFile {
+  path: string;
+  content: string;
+}
+
+/** What this file uses of the engine (the bindings' own types are those of @prisma/schema-engine-wasm). */
+interface SchemaEngine {
+  diff(params: {
+    from: { tag: "schemaDatasource"; files: SchemaFile[]; configDir: string };
+    to: { tag: "schemaDatamodel"; files: SchemaFile[] };
+    script: boolean;
+    exitCode: boolean;
+    filters: { externalTables: string[]; externalEnums: string[] };
+  }): Promise<{ exitCode: number; stdout: string | null }>;
+  free(): void;
+}
+
+let loaded = false;
+
+/** Joins the bindings to the engine's WebAssembly that the installed prisma ships, once per process. */
+async function loadEngine(): Promise<void> {
+  if (loaded) return;
+  const root = projectRoot();
+  const engines = JSON.parse(
+    fs.readFileSync(path.join(root, "node_modules/@prisma/engines-version/package.json"), "utf8"),
+  );
+  const wasm = await WebAssembly.compile(
+    fs.readFileSync(path.join(root, "node_modules/prisma/build/schema_engine_bg.wasm")),
+  );
+  const exported = bindings as unknown as Record<string, unknown>;
+  const missing = WebAssembly.Module.imports(wasm).filter((entry) => typeof exported[entry.name] !== "function");
+  if (engines.version !== BINDINGS_VERSION || missing.length > 0) {
+    throw new Error(
+      `tests/helpers/schema-engine-wasm/schema_engine_bg.js is from @prisma/schema-engine-wasm ${BINDINGS_VERSION}, ` +
+        `but the installed prisma's engine is ${engines.version}` +
+        (missing.length ? ` (it imports ${missing.length} functions the file lacks)` : "") +
+        `: replace the file with schema_engine_bg.js of \`npm pack @prisma/schema-engine-wasm@${engines.version}\`.`,
+    );
+  }
+  const instance = await WebAssembly.instantiate(wasm, {
+    "./schema_engine_bg.js": exported as WebAssembly.ModuleImports,
+  });
+  bindings.__wbg_set_wasm(instance.exports);
+  (instance.exports.__wbindgen_start as () => void)();
+  loaded = true;
+}
+
+/**
+ * The SQL that would turn the database of `adapter` into what `schema` (the text of a Prisma schema) describes,
+ * empty when they match; then, as comments, the Unsupported("…") columns whose type differs. Prisma leaves out
+ * of the comparison what its schema language cannot express (CHECK constraints, expression indexes, triggers,
+ * functions, storage settings), and compares an Unsupported column by its presence alone.
+ */
+export async function diffDatabaseToSchema(adapter: SqlMigrationAwareDriverAdapterFactory, schema: string) {
+  const engineDiff = await diffWithEngine(adapter, schema);
+  const typeDiffs = await unsupportedTypeDifferences(adapter, schema);
+  return [engineDiff, ...typeDiffs].filter(Boolean).join("\n\n");
+}
+
+async function diffWithEngine(adapter: SqlMigrationAwareDriverAdapterFactory, schema: string): Promise<string> {
+  await loadEngine();
+  const files = [{ path: "prisma/schema.prisma", content: schema }];
+  const engine: SchemaEngine = await bindings.SchemaEngine.new(
+    { datamodels: files.map((file) => [file.path, file.content]) },
+    () => {},
+    bindMigrationAwareSqlAdapterFactory(adapter),
+  );
+  try {
+    const result = await engine.diff({
+      from: { tag: "schemaDatasource", files, configDir: projectRoot() },
+      to: { tag: "schemaDatamodel", files },
+      script: true,
+      // 2 when there is a difference: the script alone says "-- This is an empty migration." when there is none.
+      exitCode: true,
+      filters: { externalTables: [], externalEnums: [] },
+    });
+    return result.exitCode === 2 ? (result.stdout ?? "").trim() : "";
+  } finally {
+    engine.free();
+  }
+}
+
+/** The columns a schema declares as Unsupported("type"): under their database names. */
+function unsupportedColumns(schema: string): { table: string; column: string; type: string }[] {
+  return [...schema.matchAll(/^model (\w+) \{\n([\s\S]*?)^\}/gm)].flatMap(([, model, body]) => {
+    const table = /^\s*@@map\("([^"]+)"\)/m.exec(body)?.[1] ?? model;
+    return [...body.matchAll(/^\s*(\w+)\s+Unsupported\("([^"]+)"\)\??(.*)$/gm)].map(([, field, type, rest]) => ({
+      table,
+      column: /@map\("([^"]+)"\)/.exec(rest)?.[1] ?? field,
+      type,
+    }));
+  });
+}
+
+async function unsupportedTypeDifferences(adapter: SqlMigrationAwareDriverAdapterFactory, schema: string) {
+  const connection = await adapter.connect();
+  try {
+    const differences: string[] = [];
+    for (const { table, column, type } of unsupportedColumns(schema)) {
+      const result = await connection.queryRaw({
+        sql: `SELECT format_type(atttypid, atttypmod) AS type FROM pg_attribute
+              WHERE attrelid = to_regclass($1) AND attname = $2 AND NOT attisdropped`,
+        args: [`"${table}"`, column],
+        argTypes: [
+          { scalarType: "string", arity: "scalar" },
+          { scalarType: "string", arity: "scalar" },
+        ],
+      });
+      const actual = result.rows[0]?.[0];
+      if (actual !== undefined && actual !== type) {
+        differences.push(`-- "${table}"."${column}": Unsupported("${type}") in the schema, ${actual} in the database`);
+      }
+    }
+    return differences;
+  } finally {
+    await connection.dispose();
+  }
+}
+
+/**
+ * The test file's own database (tests/helpers/setup.ts: a copy of the migrated template, or a database on the
+ * PostgreSQL test server) as a Prisma driver adapter. The file must not open it through lib/db as well.
+ */
+export async function openTestDatabaseAdapter(): Promise<{
+  adapter: SqlMigrationAwareDriverAdapterFactory;
+  close(): Promise<void>;
+}> {
+  if (onPostgres()) {
+    const factory = new PrismaPg({ connectionString: process.env.DATABASE_URL, max: 2 });
+    // The engine disposes of the connections it opened; nothing is left to close here.
+    return { adapter: factory, close: async () => {} };
+  }
+  const pglite = await PGlite.create({
+    dataDir: process.env.DATA_DIR,
+    extensions: { vector },
+    startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"],
+  });
+  return { adapter: new PrismaPGlite(pglite), close: () => pglite.close() };
+}
