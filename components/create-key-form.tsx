@@ -4,9 +4,10 @@ import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyForm, KEY_NAME_MAX_LENGTH } from "@/lib/auth/schemas";
 import { parseScopePairs } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/console/actions/org";
+import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
-import { Button, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
+import { Button, Field, fieldErrors, Input, Notice } from "./ui";
 
 /** The "Generate a key" dialog: what the key may do and reach; `onCreated` gets the secret to show once. */
 export function CreateKeyForm(props: {
@@ -26,36 +27,28 @@ export function CreateKeyForm(props: {
     namespaceIds: props.namespaces.length === 1 ? [props.namespaces[0].id] : [],
     scopes: props.initialScopes ?? "",
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function generate() {
-    const scopes = parseScopePairs(access.scopes.split(","));
-    if ("error" in scopes) return setErrors({ scopes: scopes.error });
-    const input = ApiKeyForm.safeParse({
-      name,
-      permissions: access.permissions,
-      scopes: scopes.scopes,
-      namespace_ids: access.namespaceIds,
-    });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    setErrors({});
-    setError(undefined);
-    setBusy(true);
-    const result = await generateApiKey(props.orgSlug, input.data).finally(() => setBusy(false));
-    if (!result.ok) {
-      setErrors(result.fields ?? {});
-      return setError(result.error);
-    }
-    props.onCreated({ name: result.data.name, secret: result.data.secret });
-  }
+  const form = useActionForm(
+    async () => {
+      const scopes = parseScopePairs(access.scopes.split(","));
+      if ("error" in scopes) return refuse({ scopes: scopes.error });
+      const input = ApiKeyForm.safeParse({
+        name,
+        permissions: access.permissions,
+        scopes: scopes.scopes,
+        namespace_ids: access.namespaceIds,
+      });
+      if (!input.success) return refuse(fieldErrors(input.error.issues));
+      return generateApiKey(props.orgSlug, input.data);
+    },
+    { onSuccess: (created) => props.onCreated({ name: created.name, secret: created.secret }) },
+  );
+  const errors = form.fields;
 
   return (
     <Dialog title="Generate a key" onClose={props.onCancel}>
-      <form action={generate} className="space-y-4" noValidate>
+      <form action={form.action} className="space-y-4" noValidate>
         <p className="text-sm text-slate-600">A key can never do more than your role allows.</p>
-        {error && <Notice tone="error">{error}</Notice>}
+        {form.error && <Notice tone="error">{form.error}</Notice>}
         <Field
           label="Name"
           error={errors.name}
@@ -76,8 +69,8 @@ export function CreateKeyForm(props: {
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? "Generating…" : "Generate"}
+          <Button type="submit" disabled={form.pending}>
+            {form.pending ? "Generating…" : "Generate"}
           </Button>
         </div>
       </form>

@@ -4,9 +4,10 @@ import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyEditForm } from "@/lib/auth/schemas";
 import { parseScopePairs } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
+import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
-import { Button, fieldErrors, Notice, type FieldErrors } from "./ui";
+import { Button, fieldErrors, Notice } from "./ui";
 
 export const scopesText = (scopes: Record<string, string>) =>
   Object.entries(scopes)
@@ -38,35 +39,29 @@ export function EditKeyDialog(props: {
     namespaceIds: props.apiKey.namespaces.map((ns) => ns.id).filter((id) => props.namespaces.some((n) => n.id === id)),
     scopes: scopesText(props.apiKey.scopes),
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function save() {
-    const scopes = parseScopePairs(access.scopes.split(","));
-    if ("error" in scopes) return setErrors({ scopes: scopes.error });
-    const input = ApiKeyEditForm.safeParse({
-      key_id: props.apiKey.id,
-      permissions: access.permissions,
-      scopes: scopes.scopes,
-      namespace_ids: access.namespaceIds,
-    });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    setErrors({});
-    setError(undefined);
-    setBusy(true);
-    const result = await editApiKey(props.orgSlug, input.data).finally(() => setBusy(false));
-    if (!result.ok) {
-      setErrors(result.fields ?? {});
-      return setError(result.error);
-    }
-    props.onDone(`Key “${props.apiKey.name}” updated: its next request already runs with the change.`);
-  }
+  const form = useActionForm(
+    async () => {
+      const scopes = parseScopePairs(access.scopes.split(","));
+      if ("error" in scopes) return refuse({ scopes: scopes.error });
+      const input = ApiKeyEditForm.safeParse({
+        key_id: props.apiKey.id,
+        permissions: access.permissions,
+        scopes: scopes.scopes,
+        namespace_ids: access.namespaceIds,
+      });
+      if (!input.success) return refuse(fieldErrors(input.error.issues));
+      return editApiKey(props.orgSlug, input.data);
+    },
+    {
+      onSuccess: () =>
+        props.onDone(`Key “${props.apiKey.name}” updated: its next request already runs with the change.`),
+    },
+  );
 
   return (
     <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
-      <form action={save} className="space-y-4" noValidate>
-        {error && <Notice tone="error">{error}</Notice>}
+      <form action={form.action} className="space-y-4" noValidate>
+        {form.error && <Notice tone="error">{form.error}</Notice>}
         <KeyAccessFields
           orgSlug={props.orgSlug}
           value={access}
@@ -74,14 +69,14 @@ export function EditKeyDialog(props: {
           allowedPermissions={props.allowedPermissions}
           namespaces={props.namespaces}
           canCreateNamespace={props.canCreateNamespace}
-          errors={errors}
+          errors={form.fields}
         />
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={busy}>
-            {busy ? "Saving…" : "Save changes"}
+          <Button type="submit" disabled={form.pending}>
+            {form.pending ? "Saving…" : "Save changes"}
           </Button>
         </div>
       </form>

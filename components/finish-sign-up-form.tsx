@@ -1,47 +1,37 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
 import { finishSignUpAction } from "@/lib/console/actions/finish-sign-up";
-import { Button, Field, Input, Notice, type FieldErrors } from "./ui";
+import { refuse, useActionForm } from "./action-form";
+import { Button, Field, Input, Notice } from "./ui";
 
 export function FinishSignUpForm({ email, token }: { email: string; token: string }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(form: FormData) {
-    const password = String(form.get("password") ?? "");
-    setError(undefined);
-    if (!password) return setErrors({ password: "enter the password you chose" });
-    setErrors({});
-    setBusy(true);
-    try {
-      const result = await finishSignUpAction({ email, token, password });
-      if (!result.ok) {
-        setErrors(result.fields ?? {});
-        return setError(result.error);
-      }
+  const form = useActionForm(
+    async (data: FormData) => {
+      const password = String(data.get("password") ?? "");
+      if (!password) return refuse({ password: "enter the password you chose" });
+      return finishSignUpAction({ email, token, password });
+    },
+    {
       // The account is confirmed: the same email and password now sign in like any other time.
-      const signedIn = await signIn("credentials", { email, password, redirect: false });
-      window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      setBusy(false);
-    }
-  }
+      onSuccess: async (_confirmed, data) => {
+        const signedIn = await signIn("credentials", { email, password: String(data.get("password")), redirect: false });
+        window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
+      },
+    },
+  );
+  const errors = form.fields;
 
   return (
-    <form action={submit} className="space-y-4" noValidate>
-      {error && <Notice tone="error">{error}</Notice>}
+    <form action={form.action} className="space-y-4" noValidate>
+      {form.error && <Notice tone="error">{form.error}</Notice>}
       <p className="text-sm text-slate-700">
         Enter the password you chose when signing up as <span className="font-medium wrap-anywhere">{email}</span>.
       </p>
       <Field label="Password" error={errors.password}>
         <Input name="password" type="password" autoComplete="current-password" autoFocus />
       </Field>
-      <Button type="submit" disabled={busy} className="w-full">
-        {busy ? "Finishing…" : "Finish signing up"}
+      <Button type="submit" disabled={form.pending} className="w-full">
+        {form.pending ? "Finishing…" : "Finish signing up"}
       </Button>
     </form>
   );

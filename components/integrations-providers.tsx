@@ -2,17 +2,19 @@
 // The integrations page's providers: what each syncs and asks for, "Connect" (a dialog choosing the
 // namespace and what to read, then the provider's consent page) and, for owners, the organization's own
 // OAuth client. The client secret is write-only: the page only ever learns whether one is set.
+import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent, type ReactNode } from "react";
+import { useState, type ReactNode } from "react";
 import {
   connectIntegrationAction,
   removeIntegrationClientAction,
   saveIntegrationClientAction,
 } from "@/lib/console/actions/integrations";
 import type { ProviderId } from "@/lib/integrations/provider";
+import { useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Dialog } from "./dialog";
-import { Button, Field, Input, Notice, type FieldErrors } from "./ui";
+import { Button, Field, Input, Notice, Select, Textarea, type FieldErrors } from "./ui";
 
 export interface ProviderCardData {
   id: ProviderId;
@@ -32,13 +34,6 @@ export interface NamespaceChoice {
   id: string;
   name: string;
 }
-
-const selectClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
-  "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
-const textareaClass =
-  "w-full rounded-md border border-slate-300 px-3 py-2 font-mono text-sm shadow-sm " +
-  "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
 
 export function IntegrationProviders(props: {
   orgSlug: string;
@@ -153,28 +148,25 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
   const router = useRouter();
   const { provider } = props;
   const secretSet = provider.organizationClientId !== null;
-  const [busy, setBusy] = useState(false);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
+  const [removed, setRemoved] = useState(false);
   const [removing, setRemoving] = useState(false);
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const data = new FormData(form);
-    setBusy(true);
-    const result = await saveIntegrationClientAction(props.orgSlug, {
-      provider: provider.id,
-      client_id: String(data.get("client_id") ?? "").trim(),
-      client_secret: String(data.get("client_secret") ?? ""),
-    }).finally(() => setBusy(false));
-    setErrors(result.ok ? {} : (result.fields ?? {}));
-    if (!result.ok) return setMessage({ tone: "error", text: result.error });
-    // The secret leaves the page once saved: the field is write-only.
-    (form.elements.namedItem("client_secret") as HTMLInputElement).value = "";
-    setMessage({ tone: "success", text: `The organization's ${provider.name} OAuth client is saved.` });
-    router.refresh();
-  }
+  const form = useActionForm(
+    (data: FormData) => {
+      setRemoved(false);
+      return saveIntegrationClientAction(props.orgSlug, {
+        provider: provider.id,
+        client_id: String(data.get("client_id") ?? "").trim(),
+        client_secret: String(data.get("client_secret") ?? ""),
+      });
+    },
+    { onSuccess: () => router.refresh() },
+  );
+  const errors = form.fields;
+  const message = removed
+    ? { tone: "success" as const, text: `The organization's ${provider.name} OAuth client is removed.` }
+    : form.error
+      ? { tone: "error" as const, text: form.error }
+      : form.data && { tone: "success" as const, text: `The organization's ${provider.name} OAuth client is saved.` };
 
   return (
     <details className="border-t border-slate-100 px-5 py-3 text-sm">
@@ -186,7 +178,7 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
           </span>
         )}
       </summary>
-      <form onSubmit={submit} className="mt-3 space-y-3" noValidate>
+      <form action={form.action} className="mt-3 space-y-3" noValidate>
         <p className="text-xs text-slate-600">
           Register an OAuth app with {provider.name} whose callback (redirect) URL is{" "}
           <code className="break-words font-mono">{props.callbackUrl}</code>, then enter its credentials. They are used
@@ -195,9 +187,8 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
         <Field label="Client ID" error={errors.client_id}>
           <Input
             name="client_id"
-            defaultValue={provider.organizationClientId ?? ""}
+            defaultValue={form.values.client_id ?? provider.organizationClientId ?? ""}
             autoComplete="off"
-            aria-invalid={Boolean(errors.client_id)}
           />
         </Field>
         <Field
@@ -205,16 +196,17 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
           error={errors.client_secret}
           hint={secretSet ? "A secret is set. Enter it again to change the client." : undefined}
         >
+          {/* The secret leaves the page once saved (the field is write-only); a failed save keeps it to retry. */}
           <Input
             name="client_secret"
             type="password"
             autoComplete="new-password"
-            aria-invalid={Boolean(errors.client_secret)}
+            defaultValue={form.error ? form.values.client_secret : ""}
           />
         </Field>
         {message && <Notice tone={message.tone}>{message.text}</Notice>}
         <div className="flex flex-wrap gap-2">
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" disabled={form.pending}>
             Save {provider.name} client
           </Button>
           {secretSet && (
@@ -235,7 +227,7 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
           }}
           onDone={() => {
             setRemoving(false);
-            setMessage({ tone: "success", text: `The organization's ${provider.name} OAuth client is removed.` });
+            setRemoved(true);
             router.refresh();
           }}
         >
@@ -276,7 +268,15 @@ function providerOptions(provider: ProviderId, form: FormData): Record<string, u
 }
 
 /** The option fields of each provider, named as the API's options so that its field errors land on them. */
-function OptionFields({ provider, errors }: { provider: ProviderId; errors: FieldErrors }) {
+function OptionFields({
+  provider,
+  errors,
+  values,
+}: {
+  provider: ProviderId;
+  errors: FieldErrors;
+  values: Record<string, string>;
+}) {
   const errorOf = (name: string) =>
     errors[`options.${name}`] ??
     Object.entries(errors).find(([field]) => field.startsWith(`options.${name}.`))?.[1] ??
@@ -284,13 +284,7 @@ function OptionFields({ provider, errors }: { provider: ProviderId; errors: Fiel
     errors.options;
   const textarea = (name: string, label: string, hint: ReactNode, placeholder: string) => (
     <Field label={label} error={errorOf(name)} hint={hint}>
-      <textarea
-        name={name}
-        rows={4}
-        placeholder={placeholder}
-        className={textareaClass}
-        aria-invalid={Boolean(errorOf(name))}
-      />
+      <Textarea name={name} rows={4} placeholder={placeholder} className="font-mono" defaultValue={values[name]} />
     </Field>
   );
   if (provider === "github") {
@@ -316,7 +310,7 @@ function OptionFields({ provider, errors }: { provider: ProviderId; errors: Fiel
         error={errorOf("folder_id")}
         hint="The last part of the folder's address in Drive. Leave empty for every file the account can read."
       >
-        <Input name="folder_id" autoComplete="off" aria-invalid={Boolean(errorOf("folder_id"))} />
+        <Input name="folder_id" autoComplete="off" defaultValue={values.folder_id} />
       </Field>
     );
   }
@@ -334,28 +328,19 @@ function ConnectDialog(props: {
   onClose: () => void;
 }) {
   const { provider, namespaces } = props;
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  const [errors, setErrors] = useState<FieldErrors>({});
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    setBusy(true);
-    const result = await connectIntegrationAction(props.orgSlug, {
-      provider: provider.id,
-      namespace_id: String(form.get("namespace_id") ?? ""),
-      options: providerOptions(provider.id, form),
-    });
-    if (result.ok) {
+  const form = useActionForm(
+    (data: FormData) =>
+      connectIntegrationAction(props.orgSlug, {
+        provider: provider.id,
+        namespace_id: String(data.get("namespace_id") ?? ""),
+        options: providerOptions(provider.id, data),
+      }),
+    {
       // The provider's consent page: it sends the person back to the gateway's callback, then here.
-      window.location.assign(result.data.authorization_url);
-      return;
-    }
-    setBusy(false);
-    setErrors(result.fields ?? {});
-    setError(result.error);
-  }
+      onSuccess: (connection) => window.location.assign(connection.authorization_url),
+    },
+  );
+  const errors = form.fields;
 
   return (
     <Dialog title={`Connect ${provider.name}`} onClose={props.onClose}>
@@ -366,35 +351,35 @@ function ConnectDialog(props: {
             <Button variant="secondary" onClick={props.onClose}>
               Cancel
             </Button>
-            <a
+            <Link
               href={`/${props.orgSlug}/namespaces`}
               className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
             >
               Create a namespace
-            </a>
+            </Link>
           </div>
         </div>
       ) : (
-        <form onSubmit={submit} className="space-y-4" noValidate>
+        <form action={form.action} className="space-y-4" noValidate>
           <p className="text-sm text-slate-600">
             {provider.syncs}. Each document becomes one memory of the namespace, kept up to date by later syncs.
           </p>
           <Field label="Namespace" error={errors.namespace_id}>
-            <select name="namespace_id" className={selectClass} defaultValue={namespaces[0].id}>
+            <Select name="namespace_id" defaultValue={form.values.namespace_id ?? namespaces[0].id}>
               {namespaces.map((namespace) => (
                 <option key={namespace.id} value={namespace.id}>
                   {namespace.name}
                 </option>
               ))}
-            </select>
+            </Select>
           </Field>
-          <OptionFields provider={provider.id} errors={errors} />
-          {error && <Notice tone="error">{error}</Notice>}
+          <OptionFields provider={provider.id} errors={errors} values={form.values} />
+          {form.error && <Notice tone="error">{form.error}</Notice>}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={props.onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={form.pending}>
               Continue to {provider.name}
             </Button>
           </div>

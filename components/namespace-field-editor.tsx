@@ -1,8 +1,9 @@
 "use client";
 // One field of a namespace's overview, edited in place by those who manage it (the API's PATCH underneath).
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { editNamespaceAction } from "@/lib/console/actions/namespaces";
+import { useActionForm } from "./action-form";
 import { Button, Input } from "./ui";
 
 export function NamespaceFieldEditor(props: {
@@ -16,26 +17,6 @@ export function NamespaceFieldEditor(props: {
 }) {
   const router = useRouter();
   const [editing, setEditing] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-
-  async function save(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const value = String(new FormData(event.currentTarget).get("value") ?? "");
-    setBusy(true);
-    const result = await editNamespaceAction(props.orgSlug, {
-      namespace_id: props.namespaceId,
-      [props.field]: value,
-    }).finally(() => setBusy(false));
-    if (!result.ok) {
-      setError(result.fields?.[props.field] ?? result.error);
-      return;
-    }
-    setError(undefined);
-    setEditing(false);
-    router.refresh();
-  }
-
   if (!editing) {
     return (
       <div className="flex min-w-0 flex-wrap items-start gap-2">
@@ -61,10 +42,41 @@ export function NamespaceFieldEditor(props: {
     );
   }
   return (
-    <form onSubmit={save} className="space-y-2" noValidate>
+    <FieldEditForm
+      {...props}
+      onCancel={() => setEditing(false)}
+      onSaved={() => {
+        setEditing(false);
+        router.refresh();
+      }}
+    />
+  );
+}
+
+/** Mounted while editing: cancelling unmounts it, and its last failure with it. */
+function FieldEditForm(props: {
+  orgSlug: string;
+  namespaceId: string;
+  field: "description" | "external_reference_id";
+  label: string;
+  value: string | null;
+  onCancel: () => void;
+  onSaved: () => void;
+}) {
+  const form = useActionForm(
+    (data: FormData) =>
+      editNamespaceAction(props.orgSlug, {
+        namespace_id: props.namespaceId,
+        [props.field]: String(data.get("value") ?? ""),
+      }),
+    { onSuccess: props.onSaved },
+  );
+  const error = form.fields[props.field] ?? form.error;
+  return (
+    <form action={form.action} className="space-y-2" noValidate>
       <Input
         name="value"
-        defaultValue={props.value ?? ""}
+        defaultValue={error ? form.values.value : (props.value ?? "")}
         aria-label={props.label}
         aria-invalid={Boolean(error)}
         autoFocus
@@ -77,17 +89,14 @@ export function NamespaceFieldEditor(props: {
       )}
       <p className="text-xs text-slate-500">Leave it empty to clear it.</p>
       <div className="flex gap-2">
-        <Button type="submit" disabled={busy} className="!px-3 !py-1.5">
+        <Button type="submit" disabled={form.pending} className="!px-3 !py-1.5">
           Save
         </Button>
         <Button
           type="button"
           variant="secondary"
           className="!px-3 !py-1.5"
-          onClick={() => {
-            setEditing(false);
-            setError(undefined);
-          }}
+          onClick={props.onCancel}
         >
           Cancel
         </Button>

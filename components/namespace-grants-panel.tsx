@@ -2,11 +2,12 @@
 // The permissions panel of a namespace: every grant, keys and members in one table, each saying what that
 // grantee can do here; those who manage grants add and remove them (the API's operations underneath).
 import { useRouter } from "next/navigation";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { addGrantAction, removeGrantAction } from "@/lib/console/actions/namespaces";
+import { refuse, useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Dialog } from "./dialog";
-import { Button, Card, Field, Notice, Table } from "./ui";
+import { Button, Card, Field, Notice, Select, Table } from "./ui";
 
 export type GrantRow = {
   grantId: string;
@@ -185,26 +186,22 @@ function AddGrantDialog(props: {
   onClose: () => void;
   onAdded: (who: string) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const { keys, members } = props.candidates;
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const select = event.currentTarget.elements.namedItem("grantee") as HTMLSelectElement;
-    const [kind, id] = select.value.split(":", 2);
-    if (!id) {
-      setError("Choose an API key or a member.");
-      return;
-    }
-    setBusy(true);
-    const result = await addGrantAction(props.orgSlug, {
-      namespace_id: props.namespaceId,
-      ...(kind === "key" ? { api_key_id: id } : { user_id: id }),
-    }).finally(() => setBusy(false));
-    if (result.ok) props.onAdded(select.selectedOptions[0]?.dataset.label ?? "It");
-    else setError(result.error);
-  }
+  const label = (grantee: string) =>
+    grantee.startsWith("key:")
+      ? `API key ${keys.find((key) => `key:${key.id}` === grantee)?.name}`
+      : (members.find((member) => `user:${member.id}` === grantee)?.email ?? "It");
+  const form = useActionForm(
+    async (data: FormData) => {
+      const [kind, id] = String(data.get("grantee") ?? "").split(":", 2);
+      if (!id) return refuse({}, "Choose an API key or a member.");
+      return addGrantAction(props.orgSlug, {
+        namespace_id: props.namespaceId,
+        ...(kind === "key" ? { api_key_id: id } : { user_id: id }),
+      });
+    },
+    { onSuccess: (_grant, data) => props.onAdded(label(String(data.get("grantee")))) },
+  );
 
   return (
     <Dialog title="Add access" onClose={props.onClose}>
@@ -213,20 +210,16 @@ function AddGrantDialog(props: {
           Every active API key and every member of this organization already has access.
         </p>
       ) : (
-        <form onSubmit={submit} className="space-y-4">
+        <form action={form.action} className="space-y-4">
           <Field label="API key or member" hint="API keys that are revoked or already granted are not listed.">
-            <select
-              name="grantee"
-              defaultValue=""
-              className="w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm"
-            >
+            <Select name="grantee" defaultValue={form.values.grantee ?? ""}>
               <option value="" disabled>
                 Choose…
               </option>
               {keys.length > 0 && (
                 <optgroup label="API keys">
                   {keys.map((key) => (
-                    <option key={key.id} value={`key:${key.id}`} data-label={`API key ${key.name}`}>
+                    <option key={key.id} value={`key:${key.id}`}>
                       {key.name} ({key.display})
                     </option>
                   ))}
@@ -235,20 +228,20 @@ function AddGrantDialog(props: {
               {members.length > 0 && (
                 <optgroup label="Members">
                   {members.map((member) => (
-                    <option key={member.id} value={`user:${member.id}`} data-label={member.email}>
+                    <option key={member.id} value={`user:${member.id}`}>
                       {member.name ? `${member.name} <${member.email}>` : member.email} ({member.role})
                     </option>
                   ))}
                 </optgroup>
               )}
-            </select>
+            </Select>
           </Field>
-          {error && <Notice tone="error">{error}</Notice>}
+          {form.error && <Notice tone="error">{form.error}</Notice>}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={props.onClose}>
               Cancel
             </Button>
-            <Button type="submit" disabled={busy}>
+            <Button type="submit" disabled={form.pending}>
               Grant access
             </Button>
           </div>

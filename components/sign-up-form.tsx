@@ -1,46 +1,33 @@
 "use client";
 import { signIn } from "next-auth/react";
-import { useState } from "react";
 import { signUpAction } from "@/lib/console/actions/sign-up";
 import { SignUpForm as SignUpSchema } from "@/lib/orgs/schemas";
-import { Button, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
+import { refuse, useActionForm } from "./action-form";
+import { Button, Field, fieldErrors, Input, Notice } from "./ui";
 
 export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [error, setError] = useState<string>();
-  const [sentTo, setSentTo] = useState<string>();
-  const [busy, setBusy] = useState(false);
-
-  async function submit(form: FormData) {
-    const input = SignUpSchema.safeParse({
-      email: form.get("email"),
-      password: form.get("password"),
-      organization: form.get("organization"),
-    });
-    setError(undefined);
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    setErrors({});
-    setBusy(true);
-    try {
-      const result = await signUpAction(input.data);
-      if (!result.ok) {
-        setErrors(result.fields ?? {});
-        return setError(result.error);
-      }
-      // The first account of a new server is ready at once; every other sign-up continues from the mail.
-      if (!result.data.ready) return setSentTo(input.data.email);
-      const signedIn = await signIn("credentials", {
-        email: input.data.email,
-        password: input.data.password,
-        redirect: false,
+  const form = useActionForm(
+    async (data: FormData) => {
+      const input = SignUpSchema.safeParse({
+        email: data.get("email"),
+        password: data.get("password"),
+        organization: data.get("organization"),
       });
-      window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      setBusy(false);
-    }
-  }
+      if (!input.success) return refuse(fieldErrors(input.error.issues));
+      const result = await signUpAction(input.data);
+      return result.ok ? { ok: true as const, data: { ...result.data, ...input.data } } : result;
+    },
+    {
+      // The first account of a new server is ready at once; every other sign-up continues from the mail.
+      onSuccess: async ({ ready, email, password }) => {
+        if (!ready) return;
+        const signedIn = await signIn("credentials", { email, password, redirect: false });
+        window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
+      },
+    },
+  );
+  const sentTo = form.data && !form.data.ready ? form.data.email : undefined;
+  const errors = form.fields;
 
   if (sentTo) {
     return (
@@ -60,8 +47,8 @@ export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
   }
 
   return (
-    <form action={submit} className="space-y-4" noValidate>
-      {error && <Notice tone="error">{error}</Notice>}
+    <form action={form.action} className="space-y-4" noValidate>
+      {form.error && <Notice tone="error">{form.error}</Notice>}
       <Field label="Email" error={errors.email}>
         <Input name="email" type="email" autoComplete="email" />
       </Field>
@@ -71,8 +58,8 @@ export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
       <Field label="Organization name" error={errors.organization}>
         <Input name="organization" placeholder="Acme" />
       </Field>
-      <Button type="submit" disabled={busy} className="w-full">
-        {busy ? "Creating…" : "Create account"}
+      <Button type="submit" disabled={form.pending} className="w-full">
+        {form.pending ? "Creating…" : "Create account"}
       </Button>
     </form>
   );

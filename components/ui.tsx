@@ -1,6 +1,20 @@
 "use client";
 // Small tailwind pieces shared by the console's forms and pages.
-import { useSyncExternalStore, type ButtonHTMLAttributes, type InputHTMLAttributes, type ReactNode } from "react";
+import * as RadixCheckbox from "@radix-ui/react-checkbox";
+import Link from "next/link";
+import {
+  createContext,
+  use,
+  useId,
+  useSyncExternalStore,
+  type AriaAttributes,
+  type ButtonHTMLAttributes,
+  type ComponentProps,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 import { fieldMessages, issueDetails } from "@/lib/errors";
 
 const noSubscription = () => () => {};
@@ -37,6 +51,22 @@ export function Button({
   );
 }
 
+/** What a Field tells the control inside it: whether it is at fault, and the id of the line that says why. */
+const FieldContext = createContext<{ invalid: boolean; describedBy?: string }>({ invalid: false });
+
+/**
+ * The aria attributes of a control inside a Field: `aria-invalid` while the field has an error, and
+ * `aria-describedby` naming the error or hint under it (after any the control names itself).
+ */
+function useFieldAria(own: AriaAttributes): AriaAttributes {
+  const field = use(FieldContext);
+  const describedBy = [own["aria-describedby"], field.describedBy].filter(Boolean).join(" ");
+  return {
+    "aria-invalid": own["aria-invalid"] ?? (field.invalid || undefined),
+    "aria-describedby": describedBy || undefined,
+  };
+}
+
 export function Field({
   label,
   error,
@@ -48,15 +78,23 @@ export function Field({
   hint?: ReactNode;
   children: ReactNode;
 }) {
+  const messageId = `${useId()}-message`;
+  const described = Boolean(error || hint);
   return (
     <div className="text-sm">
       <label className="block">
         <span className="font-medium text-slate-700">{label}</span>
-        <div className="mt-1">{children}</div>
+        <FieldContext value={{ invalid: Boolean(error), describedBy: described ? messageId : undefined }}>
+          <div className="mt-1">{children}</div>
+        </FieldContext>
       </label>
-      {hint && !error && <p className="mt-1 text-xs text-slate-500">{hint}</p>}
+      {hint && !error && (
+        <p id={messageId} className="mt-1 text-xs text-slate-500">
+          {hint}
+        </p>
+      )}
       {error && (
-        <p className="mt-1 text-xs text-rose-600" role="alert">
+        <p id={messageId} className="mt-1 text-xs text-rose-600" role="alert">
           {error}
         </p>
       )}
@@ -64,15 +102,51 @@ export function Field({
   );
 }
 
-export function Input(props: InputHTMLAttributes<HTMLInputElement>) {
+const CONTROL =
+  "rounded-md border border-slate-300 bg-white text-sm shadow-sm focus:border-indigo-500 focus:outline-none " +
+  "focus:ring-1 focus:ring-indigo-500 disabled:bg-slate-50 disabled:text-slate-500 aria-[invalid=true]:border-rose-500";
+
+export function Input({ className = "", ...props }: InputHTMLAttributes<HTMLInputElement>) {
+  return <input className={`w-full px-3 py-2 ${CONTROL} ${className}`} {...props} {...useFieldAria(props)} />;
+}
+
+export function Textarea({ className = "", ...props }: TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return <textarea className={`w-full px-3 py-2 ${CONTROL} ${className}`} {...props} {...useFieldAria(props)} />;
+}
+
+/**
+ * The console's select: the browser's own, styled like the inputs. A native select submits with its form
+ * before hydration (the GET filter forms), keeps optgroups, and is the phone's own picker.
+ * `compact` fits it in a table row or the sidebar.
+ */
+export function Select({
+  compact = false,
+  className = "",
+  ...props
+}: SelectHTMLAttributes<HTMLSelectElement> & { compact?: boolean }) {
+  const size = compact ? "px-2 py-1" : "w-full px-3 py-2";
+  return <select className={`${size} ${CONTROL} ${className}`} {...props} {...useFieldAria(props)} />;
+}
+
+/** A Radix checkbox (a button with role checkbox); inside a form it submits `name` like a native one. */
+export function Checkbox({ className = "", ...props }: ComponentProps<typeof RadixCheckbox.Root>) {
   return (
-    <input
+    <RadixCheckbox.Root
       className={
-        "w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm " +
-        "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+        "mt-0.5 flex size-4 shrink-0 items-center justify-center rounded border border-slate-400 bg-white " +
+        "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-1 " +
+        "disabled:cursor-not-allowed disabled:opacity-50 " +
+        "data-[state=checked]:border-indigo-600 data-[state=checked]:bg-indigo-600 " +
+        className
       }
       {...props}
-    />
+    >
+      <RadixCheckbox.Indicator className="text-white">
+        <svg viewBox="0 0 12 12" className="size-3" aria-hidden="true">
+          <path d="M2.5 6.5 5 9l4.5-5.5" fill="none" stroke="currentColor" strokeWidth="2" />
+        </svg>
+      </RadixCheckbox.Indicator>
+    </RadixCheckbox.Root>
   );
 }
 
@@ -175,16 +249,27 @@ export function EmptyState({ title, children, action }: { title: string; childre
 
 /**
  * Previous / next links of a paginated list. The hrefs keep the page's other query parameters (its
- * filters); a missing href is a disabled end.
+ * filters); a missing href is a disabled end. A `keyset` list only pages forward (a cursor): its way back
+ * is to the newest page, not the previous one.
  */
-export function Pager({ previous, next, summary }: { previous?: string; next?: string; summary?: ReactNode }) {
-  const link = (href: string | undefined, label: string, rel: string) =>
+export function Pager({
+  previous,
+  next,
+  summary,
+  keyset = false,
+}: {
+  previous?: string;
+  next?: string;
+  summary?: ReactNode;
+  keyset?: boolean;
+}) {
+  const link = (href: string | undefined, label: string, rel: string | undefined) =>
     href ? (
-      <a href={href} rel={rel} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
+      <Link href={href} rel={rel} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
         {label}
-      </a>
+      </Link>
     ) : (
-      <span aria-disabled="true" className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-400">
+      <span aria-disabled="true" className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-500">
         {label}
       </span>
     );
@@ -192,8 +277,8 @@ export function Pager({ previous, next, summary }: { previous?: string; next?: s
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
       <span className="text-slate-600">{summary}</span>
       <span className="flex gap-2">
-        {link(previous, "Previous", "prev")}
-        {link(next, "Next", "next")}
+        {keyset ? link(previous, "← Newest", undefined) : link(previous, "Previous", "prev")}
+        {link(next, keyset ? "Older →" : "Next", "next")}
       </span>
     </nav>
   );

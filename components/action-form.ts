@@ -1,0 +1,66 @@
+"use client";
+// The console's one way of submitting: a form's action (or a button's click) runs a server action and the
+// form shows its outcome. React's useActionState holds the pending flag and the last outcome, so no
+// component keeps busy/error state of its own.
+import { startTransition, useActionState } from "react";
+import type { ActionResult } from "@/lib/console/action";
+import type { FieldErrors } from "./ui";
+
+/** A submission refused in the browser before anything was sent: messages by field, perhaps one above them. */
+export type FormRefusal = { ok: false; error?: string; fields?: FieldErrors };
+
+export const UNREACHABLE = "The server could not be reached. Try again.";
+
+export const refuse = (fields: FieldErrors, error?: string): FormRefusal => ({ ok: false, error, fields });
+
+export interface ActionFormState<T> {
+  /** The last submission's message when it failed (the action's envelope `error`). */
+  error?: string;
+  /** Its messages by field path when fields were at fault. */
+  fields: FieldErrors;
+  /** What the last successful submission returned. */
+  data?: T;
+  /**
+   * The text fields of the last submission. React empties a form once its action ran; a form that keeps
+   * what was typed gives these back as `defaultValue`.
+   */
+  values: Record<string, string>;
+}
+
+const valuesOf = (payload: unknown): Record<string, string> =>
+  payload instanceof FormData
+    ? Object.fromEntries([...payload].filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+    : {};
+
+/**
+ * `submit` gets the form's data (or whatever `run` was given), checks it against the form's schema and
+ * calls the server action; on success `onSuccess` runs while the form still shows as pending (a redirect
+ * or a sign-in after it does not flash the form back). A thrown error (the network) is UNREACHABLE.
+ */
+export function useActionForm<T, P = FormData>(
+  submit: (payload: P) => Promise<ActionResult<T> | FormRefusal>,
+  options: { onSuccess?: (data: T, payload: P) => unknown; initialError?: string } = {},
+) {
+  const [state, dispatch, pending] = useActionState<ActionFormState<T>, P>(
+    async (_previous, payload) => {
+      const values = valuesOf(payload);
+      try {
+        const result = await submit(payload);
+        if (!result.ok) return { error: result.error, fields: result.fields ?? {}, values };
+        await options.onSuccess?.(result.data, payload);
+        return { fields: {}, data: result.data, values };
+      } catch {
+        return { error: UNREACHABLE, fields: {}, values };
+      }
+    },
+    { fields: {}, values: {}, error: options.initialError },
+  );
+  return {
+    ...state,
+    pending,
+    /** For `<form action>`: React replays a submission made before hydration. */
+    action: dispatch,
+    /** For a click handler, which React runs outside a transition. */
+    run: (payload: P) => startTransition(() => dispatch(payload)),
+  };
+}
