@@ -9,6 +9,9 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { PrismaPg } from "@prisma/adapter-pg";
 import {
   bindMigrationAwareSqlAdapterFactory,
+  ColumnTypeEnum,
+  type SqlDriverAdapter,
+  type SqlQuery,
   type SqlMigrationAwareDriverAdapterFactory,
 } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
@@ -37,6 +40,8 @@ interface SchemaEngine {
 }
 
 let loaded = false;
+/** What the engine said when it last panicked (it reports a panic there, then traps). */
+let panicMessage: string | undefined;
 
 /** Joins the bindings to the engine's WebAssembly that the installed prisma ships, once per process. */
 async function loadEngine(): Promise<void> {
@@ -58,6 +63,9 @@ async function loadEngine(): Promise<void> {
         `: replace the file with schema_engine_bg.js of \`npm pack @prisma/schema-engine-wasm@${engines.version}\`.`,
     );
   }
+  Object.assign(globalThis, {
+    PRISMA_WASM_PANIC_REGISTRY: { set_message: (message: string) => void (panicMessage = message) },
+  });
   const instance = await WebAssembly.instantiate(wasm, {
     "./schema_engine_bg.js": exported as WebAssembly.ModuleImports,
   });
@@ -96,6 +104,9 @@ async function diffWithEngine(adapter: SqlMigrationAwareDriverAdapterFactory, sc
       filters: { externalTables: [], externalEnums: [] },
     });
     return result.exitCode === 2 ? (result.stdout ?? "").trim() : "";
+  } catch (error) {
+    if (panicMessage) throw new Error(`Prisma's schema engine panicked: ${panicMessage}`, { cause: error });
+    throw error;
   } finally {
     engine.free();
   }
@@ -138,6 +149,36 @@ async function unsupportedTypeDifferences(adapter: SqlMigrationAwareDriverAdapte
   }
 }
 
+const PG_CHAR = 18;
+const PG_TEXT = 25;
+
+/**
+ * The schema engine reads PostgreSQL's catalogue, whose one-byte "char" columns (pg_constraint.contype, ...)
+ * @prisma/adapter-pg 7.10 has no column type for: it refuses them ("Column type 'char' could not be
+ * deserialized"). Such a column is read as text, then typed as the engine's Character, as the PGlite adapter does.
+ */
+function readCatalogueChars(connection: SqlDriverAdapter): SqlDriverAdapter {
+  const queryable = connection as unknown as {
+    performIO(query: SqlQuery): Promise<{ fields: { dataTypeID: number }[] }>;
+  };
+  const charColumns = new WeakMap<SqlQuery, number[]>();
+  const performIO = queryable.performIO.bind(queryable);
+  queryable.performIO = async (query) => {
+    const result = await performIO(query);
+    const chars = result.fields.flatMap((field, index) => (field.dataTypeID === PG_CHAR ? [index] : []));
+    for (const index of chars) result.fields[index].dataTypeID = PG_TEXT;
+    charColumns.set(query, chars);
+    return result;
+  };
+  const queryRaw = connection.queryRaw.bind(connection);
+  connection.queryRaw = async (query) => {
+    const result = await queryRaw(query);
+    for (const index of charColumns.get(query) ?? []) result.columnTypes[index] = ColumnTypeEnum.Character;
+    return result;
+  };
+  return connection;
+}
+
 /**
  * The test file's own database (tests/helpers/setup.ts: a copy of the migrated template, or a database on the
  * PostgreSQL test server) as a Prisma driver adapter. The file must not open it through lib/db as well.
@@ -148,8 +189,24 @@ export async function openTestDatabaseAdapter(): Promise<{
 }> {
   if (onPostgres()) {
     const factory = new PrismaPg({ connectionString: process.env.DATABASE_URL, max: 2 });
-    // The engine disposes of the connections it opened; nothing is left to close here.
-    return { adapter: factory, close: async () => {} };
+    // The engine disposes of the connections it opens when it is done; one a failure left open is closed here.
+    const open = new Set<SqlDriverAdapter>();
+    const opened = async (connecting: Promise<SqlDriverAdapter>) => {
+      const connection = readCatalogueChars(await connecting);
+      const dispose = connection.dispose.bind(connection);
+      connection.dispose = () => (open.delete(connection) ? dispose() : Promise.resolve());
+      open.add(connection);
+      return connection;
+    };
+    return {
+      adapter: {
+        provider: factory.provider,
+        adapterName: factory.adapterName,
+        connect: () => opened(factory.connect()),
+        connectToShadowDb: () => opened(factory.connectToShadowDb()),
+      },
+      close: async () => void (await Promise.all([...open].map((connection) => connection.dispose()))),
+    };
   }
   const pglite = await PGlite.create({
     dataDir: process.env.DATA_DIR,
