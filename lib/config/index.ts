@@ -1,0 +1,117 @@
+// The settings (declared in ./settings.ts), read from the environment. The server (lib/startup.ts) and the
+// CLI (lib/admin/cli.ts) check them all before anything else and stop with every wrong one listed.
+import path from "node:path";
+import type { z } from "zod";
+import { type SettingDefinition, SETTINGS } from "./settings";
+
+export { INTEGRATION_SETTINGS_PREFIXES, type IntegrationSettingsPrefix, type ProxyEntry } from "./settings";
+export type { SettingDefinition };
+
+/** Where a setting's value comes from: `process.env`, or another environment (a test, the benchmark's). */
+export type SettingsSource = Record<string, string | undefined>;
+
+export type SettingName = keyof typeof SETTINGS;
+export type SettingValue<N extends SettingName> = z.output<(typeof SETTINGS)[N]["schema"]>;
+
+/** The declarations, in their order, for the documentation and the tests. */
+export const SETTING_DEFINITIONS: Readonly<Record<SettingName, SettingDefinition<unknown>>> = SETTINGS;
+
+/** Settings that cannot be used as they are, each named with what it takes. */
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(
+      problems.length === 1
+        ? problems[0]
+        : `${problems.length} settings are wrong:\n${problems.map((problem) => `  ${problem}`).join("\n")}`,
+    );
+    this.name = "SettingsError";
+  }
+}
+
+type Parsed = { ok: true; value: unknown } | { ok: false; problem: string };
+
+function present(raw: string | undefined): string | undefined {
+  return raw === undefined || raw.trim() === "" ? undefined : raw;
+}
+
+function parse(name: SettingName, raw: string | undefined): Parsed {
+  const definition = SETTING_DEFINITIONS[name];
+  const shown = JSON.stringify((raw ?? "").slice(0, 80));
+  const result = definition.schema.safeParse(raw, { error: () => `${definition.refusal}, not ${shown}.` });
+  if (result.success) return { ok: true, value: result.data };
+  const message = result.error.issues[0].message;
+  return { ok: false, problem: `${name}${message.startsWith(":") ? "" : " "}${message}` };
+}
+
+/**
+ * Parsed values by the text they were parsed from: read on every call, so that a test or the CLI may change
+ * the environment at any time, and parsed only when the text changed (a value keeps its identity).
+ */
+const parsedValues = new Map<SettingName, { raw: string | undefined; value: unknown }>();
+
+/** A setting's value, from `process.env` unless another environment is given; throws SettingsError when wrong. */
+export function setting<N extends SettingName>(name: N, env: SettingsSource = process.env): SettingValue<N> {
+  const raw = present(env[name]);
+  const cached = parsedValues.get(name);
+  if (cached && cached.raw === raw) return cached.value as SettingValue<N>;
+  const parsed = parse(name, raw);
+  if (!parsed.ok) throw new SettingsError([parsed.problem]);
+  parsedValues.set(name, { raw, value: parsed.value });
+  return parsed.value as SettingValue<N>;
+}
+
+/** Everything wrong with the settings, one line each (nothing when all are right). */
+export function settingsProblems(env: SettingsSource = process.env): string[] {
+  const problems: string[] = [];
+  for (const name of Object.keys(SETTING_DEFINITIONS) as SettingName[]) {
+    const parsed = parse(name, present(env[name]));
+    if (!parsed.ok) problems.push(parsed.problem);
+  }
+  const poolingSettingsRead = !problems.some((problem) => problem.startsWith("DATABASE_"));
+  const pooling = poolingSettingsRead && present(env.DATABASE_URL) && databasePoolingProblem(env);
+  if (pooling) problems.push(pooling);
+  return problems;
+}
+
+/** Stops a start on wrong settings, listing every one. */
+export function checkSettings(env: SettingsSource = process.env): void {
+  const problems = settingsProblems(env);
+  if (problems.length) throw new SettingsError(problems);
+}
+
+function databasePoolingProblem(env: SettingsSource): string | undefined {
+  if (setting("DATABASE_POOLER", env) !== "transaction" || setting("DATABASE_DIRECT_URL", env)) return undefined;
+  return (
+    "DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: the migrations take a session lock, which a " +
+    "pooler in transaction mode cannot keep. Point it at PostgreSQL itself (see docs/deployment.md)."
+  );
+}
+
+/** How PostgreSQL is reached: through a transaction-mode pooler (migrations then go to `directUrl`) or not. */
+export function databasePooling(): { pooled: boolean; directUrl?: string } {
+  const problem = databasePoolingProblem(process.env);
+  if (problem) throw new SettingsError([problem]);
+  return { pooled: setting("DATABASE_POOLER") === "transaction", directUrl: setting("DATABASE_DIRECT_URL") };
+}
+
+/** The project directory: the CLI sets it so that `npx memgw` finds the same data from any working directory. */
+export function projectRoot(): string {
+  return setting("MEMGW_ROOT") || process.cwd();
+}
+
+/** The PGlite data directory (relative paths are taken from the project directory). */
+export function dataDir(): string {
+  return path.resolve(projectRoot(), setting("DATA_DIR") || ".data");
+}
+
+export function databaseUrl(): string | undefined {
+  return setting("DATABASE_URL");
+}
+
+export function port(): number {
+  return setting("PORT");
+}
+
+export function publicUrl(): string {
+  return (setting("PUBLIC_URL") || `http://localhost:${port()}`).replace(/\/+$/, "");
+}

