@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { dataDir } from "./config";
+import { dataDir, setting } from "./config";
 
 type SecretName = "KEY_PEPPER" | "ENCRYPTION_KEY" | "NEXTAUTH_SECRET";
 
@@ -11,7 +11,7 @@ type SecretName = "KEY_PEPPER" | "ENCRYPTION_KEY" | "NEXTAUTH_SECRET";
  * instances must set the variable so that every instance agrees.
  */
 export function serverSecret(name: SecretName): string {
-  const fromEnv = process.env[name];
+  const fromEnv = setting(name);
   if (fromEnv) return fromEnv;
   const file = path.join(dataDir(), "secrets.json");
   const stored = readSecrets(file);

@@ -1,15 +1,21 @@
 import { z } from "zod";
 import { activityRetentionDays, startActivityPruning } from "@/lib/activity/retention";
 import { serveAdminCommands } from "@/lib/admin/socket";
-import { createApiKey, hashKeySecret } from "@/lib/auth/api-keys";
-import { apiRateLimitPerMinute } from "@/lib/auth/key-rate-limit";
-import { signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { hashKeySecret } from "@/lib/auth/api-keys/key-secrets";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
-import { dataDir, databaseUrl, publicUrl } from "@/lib/config";
+import {
+  dataDir,
+  databaseUrl,
+  publicUrl,
+  setting,
+  SettingsError,
+  settingsProblems,
+  type SettingsSource,
+} from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
 import { issueDetails } from "@/lib/errors";
-import { checkProviderSettings } from "@/lib/integrations/providers";
 import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
@@ -17,7 +23,6 @@ import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { startExpirySweeps } from "@/lib/memory/expiry";
 import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
 import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
-import { checkTrustedProxiesSetting } from "@/lib/net/client-address";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
@@ -30,23 +35,34 @@ const InitEnv = z.object({
   MEMGW_INIT_API_KEY: z.string().regex(/^\S{24,}$/, "must be at least 24 characters without spaces"),
 });
 
+const INIT_SETTINGS = Object.keys(InitEnv.shape) as (keyof typeof InitEnv.shape)[];
+
+/**
+ * The MEMGW_INIT_* settings, checked as the accounts they make are: null when none is set. Wrong or
+ * incomplete ones are `problem`, in a line that names all four.
+ */
+function headlessStartSettings(
+  env?: SettingsSource,
+): { init: z.infer<typeof InitEnv>; problem?: undefined } | { problem: string } | null {
+  const values = Object.fromEntries(INIT_SETTINGS.map((name) => [name, setting(name, env)]));
+  if (!INIT_SETTINGS.some((name) => values[name])) return null;
+  const parsed = InitEnv.safeParse(values);
+  if (parsed.success) return { init: parsed.data };
+  const problems = issueDetails(parsed.error.issues)
+    .map(({ field, message }) => `${field}: ${message}`)
+    .join("; ");
+  return { problem: `Headless start needs all of ${INIT_SETTINGS.join(", ")}. ${problems}` };
+}
+
 /**
  * Headless first start: with all four MEMGW_INIT_* variables set, creates that organization, its owner
  * and a full-permission key with that secret — once. Later starts find the key and change nothing.
  */
-export async function bootstrapFromEnv(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<"created" | "exists" | "skipped"> {
-  const names = Object.keys(InitEnv.shape);
-  if (!names.some((name) => env[name])) return "skipped";
-  const parsed = InitEnv.safeParse(env);
-  if (!parsed.success) {
-    const problems = issueDetails(parsed.error.issues)
-      .map(({ field, message }) => `${field}: ${message}`)
-      .join("; ");
-    throw new Error(`Headless start needs all of ${names.join(", ")}. ${problems}`);
-  }
-  const init = parsed.data;
+export async function bootstrapFromEnv(env?: SettingsSource): Promise<"created" | "exists" | "skipped"> {
+  const headless = headlessStartSettings(env);
+  if (!headless) return "skipped";
+  if (headless.problem !== undefined) throw new Error(headless.problem);
+  const { init } = headless;
   const prisma = await db();
   if (await prisma.apiKey.findUnique({ where: { secretHash: hashKeySecret(init.MEMGW_INIT_API_KEY) } }))
     return "exists";
@@ -122,11 +138,11 @@ type GatewayHost = { started(gateway: Gateway): void };
 export async function startGateway(): Promise<void> {
   let gateway: Gateway;
   try {
-    // Settings read per request are checked now: a wrong one stops the start, not every request.
-    apiRateLimitPerMinute();
-    signUpRulePerAddress();
-    checkTrustedProxiesSetting();
-    checkProviderSettings();
+    // Every setting is checked before anything starts (a wrong one stops the start, not a request later),
+    // and all the wrong ones are listed at once.
+    const headlessProblem = headlessStartSettings()?.problem;
+    const problems = [...settingsProblems(), ...(headlessProblem ? [headlessProblem] : [])];
+    if (problems.length) throw new SettingsError(problems);
     const retentionDays = activityRetentionDays();
     const database = await getDatabase();
     // `npx memgw` reaches a running server through this socket (embedded database only).
@@ -144,9 +160,7 @@ export async function startGateway(): Promise<void> {
     ];
     if (bootstrap === "created")
       lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");
-    lines.push(
-      `  Embeddings: ${embedder().model} (${process.env.EMBEDDING_PROVIDER || "local"}), loading in the background`,
-    );
+    lines.push(`  Embeddings: ${embedder().model} (${setting("EMBEDDING_PROVIDER")}), loading in the background`);
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     stopActivityPruning = startActivityPruning(retentionDays, [
       { name: "deleting expired OAuth codes, tokens and sessions", run: () => sweepExpiredOauthRecords() },

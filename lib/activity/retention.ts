@@ -1,11 +1,11 @@
 // The activity log keeps ACTIVITY_RETENTION_DAYS days (default 90): older rows are deleted in the
 // background, a bounded batch at a time, so that recall and remember (which share PGlite's one connection
 // with it) wait for at most one short statement.
+import { setting, type SettingsSource } from "@/lib/config";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
 
-export const DEFAULT_ACTIVITY_RETENTION_DAYS = 90;
-const MAX_ACTIVITY_RETENTION_DAYS = 36_500;
 /** Rows per DELETE: tens of milliseconds on PGlite (measured: 500 rows of a 1,000,000-row log). */
 export const PRUNE_BATCH_SIZE = 500;
 /**
@@ -18,20 +18,11 @@ const FIRST_PRUNE_DELAY_MS = 60 * 1000;
 const PRUNE_TASK = "activity-retention";
 
 /**
- * The retention setting, checked at start-up (lib/startup.ts): a value that is not a whole number of days
- * from 1 to 36,500 stops the start with this message rather than silently keeping everything or nothing.
+ * The retention setting (checked with the others at start-up, so a wrong one stops the start rather than
+ * silently keeping everything or nothing).
  */
-export function activityRetentionDays(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.ACTIVITY_RETENTION_DAYS;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_ACTIVITY_RETENTION_DAYS;
-  const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < 1 || value > MAX_ACTIVITY_RETENTION_DAYS) {
-    throw new Error(
-      `ACTIVITY_RETENTION_DAYS must be a whole number of days from 1 to ${MAX_ACTIVITY_RETENTION_DAYS} ` +
-        `(default ${DEFAULT_ACTIVITY_RETENTION_DAYS}), not "${raw}".`,
-    );
-  }
-  return value;
+export function activityRetentionDays(env?: SettingsSource): number {
+  return setting("ACTIVITY_RETENTION_DAYS", env);
 }
 
 export interface PruneOptions {
@@ -59,23 +50,18 @@ export async function pruneActivity(options: PruneOptions = {}): Promise<number>
   for (const { id: orgId } of organizations) {
     for (;;) {
       if (options.stopped?.()) return deleted;
-      const n = await prisma.$executeRawUnsafe(
-        `DELETE FROM activity_logs WHERE id IN (
-           SELECT id FROM activity_logs WHERE org_id = $1 AND created_at < $2
-           LIMIT $3 FOR UPDATE SKIP LOCKED)`,
-        orgId,
-        cutoff,
-        batchSize,
+      const n = await prisma.$executeRaw(
+        Prisma.sql`DELETE FROM activity_logs WHERE id IN (
+           SELECT id FROM activity_logs WHERE org_id = ${orgId} AND created_at < ${cutoff}
+           LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`,
       );
       deleted += n;
       if (n < batchSize) break;
       await new Promise((resume) => setImmediate(resume));
     }
-    await prisma.$executeRawUnsafe(
-      `DELETE FROM identity_summaries
-       WHERE org_id = $1 AND memory_count = 0 AND (last_activity_at IS NULL OR last_activity_at < $2)`,
-      orgId,
-      cutoff,
+    await prisma.$executeRaw(
+      Prisma.sql`DELETE FROM identity_summaries
+       WHERE org_id = ${orgId} AND memory_count = 0 AND (last_activity_at IS NULL OR last_activity_at < ${cutoff})`,
     );
   }
   return deleted;

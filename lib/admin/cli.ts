@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { dataDir, databaseUrl } from "@/lib/config";
+import { checkSettings, dataDir, databaseUrl } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
 import { DomainError } from "@/lib/errors";
@@ -184,6 +184,8 @@ export async function main(argv: string[]): Promise<number> {
     let result: unknown;
     try {
       parseAdminArgs(command, args);
+      // The CLI opens the same database as the server: wrong settings stop it before that, all listed.
+      checkSettings();
       if (io.stdin) await spoolStdin(io);
       result = await execute(command, args, io);
       await closeOutput(io);

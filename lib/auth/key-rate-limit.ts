@@ -1,9 +1,8 @@
+import { setting } from "@/lib/config";
 import { RateLimitedError, type RateLimitQuota } from "@/lib/errors";
 import { hitRateLimit } from "@/lib/rate-limit/limiter";
-import type { ApiKeyPrincipal } from "./api-keys";
+import type { ApiKeyPrincipal } from "./api-keys/api-key-principal";
 
-/** Requests per minute per API key unless API_RATE_LIMIT_PER_MINUTE says otherwise. */
-export const DEFAULT_API_RATE_LIMIT_PER_MINUTE = 3000;
 const ONE_MINUTE = 60_000;
 
 /**
@@ -11,15 +10,7 @@ const ONE_MINUTE = 60_000;
  * 0 turns the limit off.
  */
 export function apiRateLimitPerMinute(): number {
-  const raw = process.env.API_RATE_LIMIT_PER_MINUTE;
-  if (raw === undefined || raw.trim() === "") return DEFAULT_API_RATE_LIMIT_PER_MINUTE;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) {
-    throw new Error(
-      `API_RATE_LIMIT_PER_MINUTE must be a whole number of requests (0 turns the limit off), not "${raw}".`,
-    );
-  }
-  return value;
+  return setting("API_RATE_LIMIT_PER_MINUTE");
 }
 
 /**

@@ -1,4 +1,5 @@
 import nodemailer from "nodemailer";
+import { setting } from "@/lib/config";
 
 export interface Mail {
   to: string;
@@ -9,20 +10,20 @@ export interface Mail {
 
 /** True when mail goes out over SMTP_URL; without it (development), links go to the server log. */
 export function mailConfigured(): boolean {
-  return Boolean(process.env.SMTP_URL);
+  return Boolean(setting("SMTP_URL"));
 }
 
 let transport: nodemailer.Transporter | undefined;
 
 export async function sendMail(mail: Mail): Promise<void> {
-  const url = process.env.SMTP_URL;
+  const url = setting("SMTP_URL");
   if (!url) {
     console.log(`[memgw] mail to ${mail.to} (no SMTP_URL set, so it is printed here): ${mail.subject}\n${mail.text}`);
     return;
   }
   transport ??= nodemailer.createTransport(url);
   await transport.sendMail({
-    from: process.env.MAIL_FROM || "Memory Gateway <no-reply@memory-gateway.local>",
+    from: setting("MAIL_FROM") || "Memory Gateway <no-reply@memory-gateway.local>",
     ...mail,
   });
 }

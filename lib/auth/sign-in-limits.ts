@@ -1,3 +1,4 @@
+import { setting } from "@/lib/config";
 import { RateLimitedError } from "@/lib/errors";
 import { rateLimitAddress } from "@/lib/net/client-address";
 import { Email } from "./account-schemas";
@@ -15,25 +16,15 @@ export const SIGN_IN_RULES = {
   passwordPerEmail: { name: "password-per-email", limit: 10, windowMs: FIFTEEN_MINUTES },
   magicLinkPerIp: { name: "magic-link-per-ip", limit: 30, windowMs: FIFTEEN_MINUTES },
   magicLinkPerEmail: { name: "magic-link-per-email", limit: 5, windowMs: FIFTEEN_MINUTES },
-  signUpPerIp: { name: "sign-up-per-ip", limit: 20, windowMs: ONE_HOUR },
   signUpPerEmail: { name: "sign-up-per-email", limit: 3, windowMs: ONE_HOUR },
 } satisfies Record<string, RateLimitRule>;
 
-/** Sign-ups one client address may make per hour unless SIGN_UP_RATE_LIMIT_PER_HOUR says otherwise. */
-export const DEFAULT_SIGN_UP_RATE_LIMIT_PER_HOUR = SIGN_IN_RULES.signUpPerIp.limit;
-
 /**
- * The per-address sign-up rule, with SIGN_UP_RATE_LIMIT_PER_HOUR as its limit when set: many people
- * behind one address (an office NAT, a test suite) sign up more than 20 times an hour.
+ * The per-address sign-up rule: its limit is a setting (SIGN_UP_RATE_LIMIT_PER_HOUR) because many people
+ * behind one address (an office NAT, a test suite) sign up more than its default allows.
  */
 export function signUpRulePerAddress(): RateLimitRule {
-  const raw = process.env.SIGN_UP_RATE_LIMIT_PER_HOUR;
-  if (raw === undefined || raw.trim() === "") return SIGN_IN_RULES.signUpPerIp;
-  const limit = Number(raw);
-  if (!Number.isSafeInteger(limit) || limit < 1) {
-    throw new Error(`SIGN_UP_RATE_LIMIT_PER_HOUR must be a whole number of sign-ups (at least 1), not "${raw}".`);
-  }
-  return { ...SIGN_IN_RULES.signUpPerIp, limit };
+  return { name: "sign-up-per-ip", limit: setting("SIGN_UP_RATE_LIMIT_PER_HOUR"), windowMs: ONE_HOUR };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { setting } from "@/lib/config";
 import { serverSecret } from "@/lib/secrets";
 
 const FORMAT = "v1";
@@ -19,11 +20,7 @@ function toKey(secret: string): EncryptionKey {
  * (ENCRYPTION_KEYS_RETIRED, comma-separated).
  */
 function keys(): EncryptionKey[] {
-  const retired = (process.env.ENCRYPTION_KEYS_RETIRED ?? "")
-    .split(",")
-    .map((s) => s.trim())
-    .filter(Boolean);
-  return [serverSecret("ENCRYPTION_KEY"), ...retired].map(toKey);
+  return [serverSecret("ENCRYPTION_KEY"), ...setting("ENCRYPTION_KEYS_RETIRED")].map(toKey);
 }
 
 /**

@@ -3,14 +3,14 @@ import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
-import { dataDir, databaseUrl } from "@/lib/config";
-import { PrismaClient } from "@/lib/generated/prisma/client";
+import { dataDir, databasePooling, databaseUrl, setting } from "@/lib/config";
+import { Prisma, PrismaClient } from "@/lib/generated/prisma/client";
 import { noteStatement, stopAccessCache, watchAccessWrites } from "./access-cache";
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 import { PGliteThread } from "./pglite-thread";
 
-export type { Prisma } from "@/lib/generated/prisma/client";
+export { Prisma } from "@/lib/generated/prisma/client";
 
 // What pgvector needs to choose well (measured on PGlite): the HNSW candidate list at least as long as
 // the vector leg's LIMIT, iterative scans so that a namespace filter cannot starve it, and SSD costs.
@@ -63,11 +63,11 @@ export async function db(): Promise<PrismaClient> {
 }
 
 /**
- * The rows of one statement, without Prisma (see Database.queryRows); parameters as `$1`, `$2`…, typed by
- * the statement (a cast where the context does not say).
+ * The rows of one statement, sent without Prisma (see Database.queryRows) but built as Prisma builds one
+ * (`Prisma.sql`): each parameter is typed by the statement (a cast where the context does not say).
  */
-export async function queryRows<Row>(sql: string, ...params: unknown[]): Promise<Row[]> {
-  return (await getDatabase()).queryRows<Row>(sql, params);
+export async function queryRows<Row>(statement: Prisma.Sql): Promise<Row[]> {
+  return (await getDatabase()).queryRows<Row>(statement.text, statement.values);
 }
 
 /** Readiness: the database is open, migrated and answers a query. Returns which kind it is. */
@@ -112,27 +112,12 @@ async function openDatabase(): Promise<Database> {
  * statements, no session settings: the search settings are the database's own, set at start through the
  * direct connection). Migrations hold a session lock, so they go to PostgreSQL itself (DATABASE_DIRECT_URL).
  */
-function poolerSettings(): { pooled: boolean; directUrl?: string } {
-  const pooler = process.env.DATABASE_POOLER || "none";
-  if (pooler !== "none" && pooler !== "transaction") {
-    throw new Error(`DATABASE_POOLER must be "none" or "transaction", not "${pooler}".`);
-  }
-  const directUrl = process.env.DATABASE_DIRECT_URL || undefined;
-  if (pooler === "transaction" && !directUrl) {
-    throw new Error(
-      "DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: the migrations take a session lock, which a " +
-        "pooler in transaction mode cannot keep. Point it at PostgreSQL itself (see docs/deployment.md).",
-    );
-  }
-  return { pooled: pooler === "transaction", directUrl };
-}
-
 async function openPostgres(url: string): Promise<Database> {
-  const { pooled, directUrl } = poolerSettings();
+  const { pooled, directUrl } = databasePooling();
   const migrations = await migrateThrough(directUrl ?? url, pooled);
   const pool = new pg.Pool({
     connectionString: url,
-    max: Number(process.env.DATABASE_POOL_SIZE || 10),
+    max: setting("DATABASE_POOL_SIZE"),
     // Awaited by the pool before it hands the connection out (a query sent from its "connect" event would
     // race the first one the pool's user sends).
     onConnect: async (client) => {
@@ -208,26 +193,14 @@ async function migrateThrough(url: string, pooled: boolean): Promise<MigrationRe
   }
 }
 
-/**
- * PGlite's page cache. Postgres's default of 128 MB holds less than the search structures of 10,000
- * memories (postings, HNSW graph and chunks: ~220 MB), and a page it drops is read again through the
- * WebAssembly file system on a later recall. The WebAssembly heap ends at 2 GiB.
- */
-function pgliteCacheMegabytes(): number {
-  const value = Number(process.env.PGLITE_CACHE_MB || 512);
-  if (!Number.isInteger(value) || value < 16 || value > 1536) {
-    throw new Error(
-      `PGLITE_CACHE_MB must be a whole number of megabytes from 16 to 1536, not "${process.env.PGLITE_CACHE_MB}".`,
-    );
-  }
-  return value;
-}
-
 async function openPglite(dir: string): Promise<Database> {
-  const lock = await acquireDataDirLock(dir, process.env.MEMGW_PROCESS_ROLE || "server");
+  const lock = await acquireDataDirLock(dir, setting("MEMGW_PROCESS_ROLE") || "server");
   let pglite: PGliteThread | undefined;
   try {
-    pglite = await PGliteThread.open(dir, ["-c", `shared_buffers=${pgliteCacheMegabytes()}MB`]);
+    // PGlite's page cache (PGLITE_CACHE_MB). Postgres's default of 128 MB holds less than the search
+    // structures of 10,000 memories (postings, HNSW graph and chunks: ~220 MB), and a page it drops is read
+    // again through the WebAssembly file system on a later recall. The WebAssembly heap ends at 2 GiB.
+    pglite = await PGliteThread.open(dir, ["-c", `shared_buffers=${setting("PGLITE_CACHE_MB")}MB`]);
     const conn: SqlConnection = {
       exec: (sql) => pglite!.exec(sql),
       query: async <Row>(sql: string, params?: unknown[]) => (await pglite!.query<Row>(sql, params)).rows,

@@ -3,6 +3,7 @@
 // (lib/memory/write-intents.ts) through the request's async context, so this layer knows none of them.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { setting } from "@/lib/config";
 import type { Tx } from "@/lib/db";
 
 /** A write made under an Idempotency-Key claim. */
@@ -59,7 +60,7 @@ export async function keepAnswerWithWrite(tx: Tx, status: number, data: unknown)
  * `name*n` the n-th time it reaches it. Unset, nothing.
  */
 export function crashPoint(name: string): void {
-  const wanted = process.env["MEMGW_TEST_CRASH_AT"];
+  const wanted = setting("MEMGW_TEST_CRASH_AT");
   if (!wanted) return;
   const [point, times = "1"] = wanted.split("*");
   if (point !== name) return;

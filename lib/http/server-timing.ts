@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import { setting } from "@/lib/config";
 
 /**
  * Where a request's time goes, stage by stage, answered in a `Server-Timing` header (W3C Server Timing)
@@ -9,7 +10,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 const requestStages = new AsyncLocalStorage<Map<string, number>>();
 
 export function serverTimingEnabled(): boolean {
-  return process.env.MEMGW_SERVER_TIMING === "1";
+  return setting("MEMGW_SERVER_TIMING");
 }
 
 /** Runs `work` with its stages recorded, when timing is on; `header()` then gives the header's value. */

@@ -3,6 +3,7 @@
 // GITHUB_*, NOTION_*, GOOGLE_DRIVE_* and SLACK_* (CLIENT_ID, CLIENT_SECRET, AUTH_URL, TOKEN_URL, API_URL);
 // the endpoints default to the real services. These are operator settings, trusted like every URL of
 // the environment (an organization can set only its own client id and secret, never a URL).
+import { type IntegrationSettingsPrefix, setting } from "@/lib/config";
 import type { ProviderEndpoints, ProviderId, ProviderModule } from "./provider";
 import { github } from "./providers/github";
 import { googleDrive } from "./providers/google-drive";
@@ -18,7 +19,7 @@ export interface ProviderDefinition {
   /** What `options` of a new connection take, as the OpenAPI document says it. */
   optionsDescription: string;
   /** The environment's prefix for this provider's settings. */
-  settingsPrefix: string;
+  settingsPrefix: IntegrationSettingsPrefix;
   defaults: ProviderEndpoints;
   /** The provider accepts PKCE (S256) on its authorization code flow. */
   pkce: boolean;
@@ -109,39 +110,17 @@ export const PROVIDER_LIST = Object.values(PROVIDERS);
 
 /** The deployment's OAuth client for a provider, when both its settings are set. */
 export function deploymentClient(provider: ProviderDefinition): { clientId: string; clientSecret: string } | null {
-  const clientId = process.env[`${provider.settingsPrefix}_CLIENT_ID`]?.trim();
-  const clientSecret = process.env[`${provider.settingsPrefix}_CLIENT_SECRET`]?.trim();
+  const clientId = setting(`${provider.settingsPrefix}_CLIENT_ID`);
+  const clientSecret = setting(`${provider.settingsPrefix}_CLIENT_SECRET`);
   return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
 /** Where the provider lives: its settings, else the real service. */
 export function providerEndpoints(provider: ProviderDefinition): ProviderEndpoints {
-  const setting = (name: string, fallback: string) =>
-    process.env[`${provider.settingsPrefix}_${name}`]?.trim() || fallback;
+  const prefix = provider.settingsPrefix;
   return {
-    authUrl: setting("AUTH_URL", provider.defaults.authUrl),
-    tokenUrl: setting("TOKEN_URL", provider.defaults.tokenUrl),
-    apiUrl: setting("API_URL", provider.defaults.apiUrl),
+    authUrl: setting(`${prefix}_AUTH_URL`) || provider.defaults.authUrl,
+    tokenUrl: setting(`${prefix}_TOKEN_URL`) || provider.defaults.tokenUrl,
+    apiUrl: setting(`${prefix}_API_URL`) || provider.defaults.apiUrl,
   };
-}
-
-/**
- * Checks the endpoint settings at start-up (lib/startup.ts): a value that is not an http(s) URL stops the
- * start with its name, rather than failing every connection later.
- */
-export function checkProviderSettings(): void {
-  for (const provider of PROVIDER_LIST) {
-    for (const name of ["AUTH_URL", "TOKEN_URL", "API_URL"]) {
-      const value = process.env[`${provider.settingsPrefix}_${name}`]?.trim();
-      if (!value) continue;
-      let url: URL | null = null;
-      try {
-        url = new URL(value);
-      } catch {
-        // Not a URL: refused below with the setting's name.
-      }
-      if (!url || !/^https?:$/.test(url.protocol))
-        throw new Error(`${provider.settingsPrefix}_${name} must be an http(s) URL, not "${value}".`);
-    }
-  }
 }

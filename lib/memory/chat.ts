@@ -1,4 +1,5 @@
 import OpenAI from "openai";
+import { setting } from "@/lib/config";
 import { UpstreamError } from "@/lib/errors";
 import { openAIClient, openAITimeoutMs } from "./openai-client";
 import type { SourceJson } from "./schemas";
@@ -84,7 +85,7 @@ export function sourceText(source: SourceJson): string {
 }
 
 export function chatModel(): string {
-  return process.env.CHAT_MODEL || "gpt-4o-mini";
+  return setting("CHAT_MODEL") || "gpt-4o-mini";
 }
 
 async function complete(client: OpenAI, model: string, messages: OpenAI.Chat.ChatCompletionMessageParam[]) {

@@ -1,21 +1,22 @@
 import OpenAI from "openai";
+import { setting } from "@/lib/config";
 
 /** Time-out of every call to the OpenAI-compatible endpoint (embeddings and chat). */
 export function openAITimeoutMs(): number {
-  return Number(process.env.OPENAI_TIMEOUT_MS || 30_000);
+  return setting("OPENAI_TIMEOUT_MS");
 }
 
 /** Whether an OpenAI-compatible endpoint is configured: then `ask` has a chat model write its answers. */
 export function openAIConfigured(): boolean {
-  return Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
+  return Boolean(setting("OPENAI_API_KEY") || setting("OPENAI_BASE_URL"));
 }
 
 /** A client of the configured OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, TEI). */
 export function openAIClient(options: { maxRetries: number }): OpenAI {
   return new OpenAI({
     // Local servers (Ollama, vLLM) need no key, but the SDK refuses to start without one.
-    apiKey: process.env.OPENAI_API_KEY || "not-needed",
-    baseURL: process.env.OPENAI_BASE_URL || undefined,
+    apiKey: setting("OPENAI_API_KEY") || "not-needed",
+    baseURL: setting("OPENAI_BASE_URL"),
     timeout: openAITimeoutMs(),
     maxRetries: options.maxRetries,
   });

@@ -1,4 +1,5 @@
 import net from "node:net";
+import { type ProxyEntry, setting } from "@/lib/config";
 
 /**
  * The header in which the server (scripts/start.mjs) hands the socket's peer address to route handlers
@@ -7,7 +8,6 @@ import net from "node:net";
  * other server (`next start`, `next dev`) a client could write the header itself, so it is not read.
  */
 export const CLIENT_ADDRESS_HEADER = "x-memgw-client-address";
-export const SERVER_SETS_CLIENT_ADDRESS = "MEMGW_SERVER_SETS_CLIENT_ADDRESS";
 
 type HeaderSource = Pick<Headers, "get">;
 
@@ -17,35 +17,24 @@ function normalize(address: string): string {
   return /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare) ? bare.slice(7) : bare.toLowerCase();
 }
 
-let cachedSetting: string | undefined;
+let cachedEntries: ProxyEntry[] | undefined;
 let cachedList: net.BlockList | null = null;
 
-/** TRUSTED_PROXIES: comma-separated IP addresses or CIDR ranges of the reverse proxies in front of the server. */
+/** TRUSTED_PROXIES: the reverse proxies in front of the server (null: none), built again only when it changes. */
 function trustedProxies(): net.BlockList | null {
-  const setting = process.env.TRUSTED_PROXIES?.trim() ?? "";
-  if (setting === cachedSetting) return cachedList;
-  cachedSetting = setting;
+  const entries = setting("TRUSTED_PROXIES");
+  if (entries === cachedEntries) return cachedList;
+  cachedEntries = entries;
   cachedList = null;
-  if (!setting) return null;
+  if (!entries.length) return null;
   const list = new net.BlockList();
-  for (const entry of setting
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean)) {
-    const [address, bits] = entry.split("/");
-    const family = net.isIP(normalize(address));
-    if (!family) throw new Error(`TRUSTED_PROXIES: "${entry}" is not an IP address or CIDR range.`);
+  for (const { address, bits, family } of entries) {
     const type = family === 4 ? "ipv4" : "ipv6";
-    if (bits === undefined) list.addAddress(normalize(address), type);
-    else list.addSubnet(normalize(address), Number(bits), type);
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, bits, type);
   }
   cachedList = list;
   return list;
-}
-
-/** Throws when TRUSTED_PROXIES cannot be read, so that a wrong setting stops the start instead of a request. */
-export function checkTrustedProxiesSetting(): void {
-  trustedProxies();
 }
 
 function isTrusted(list: net.BlockList, address: string): boolean {
@@ -61,7 +50,7 @@ function isTrusted(list: net.BlockList, address: string): boolean {
  * say (a server other than scripts/start.mjs): every such client then shares one budget.
  */
 export function clientAddress(headers: HeaderSource): string {
-  const peer = process.env[SERVER_SETS_CLIENT_ADDRESS] === "1" ? headers.get(CLIENT_ADDRESS_HEADER) : null;
+  const peer = setting("MEMGW_SERVER_SETS_CLIENT_ADDRESS") ? headers.get(CLIENT_ADDRESS_HEADER) : null;
   if (!peer || !net.isIP(normalize(peer))) return "unknown";
   let client = normalize(peer);
   const trusted = trustedProxies();

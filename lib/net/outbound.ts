@@ -3,6 +3,7 @@ import type http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import { setting } from "@/lib/config";
 import { InvalidError } from "@/lib/errors";
 
 /**
@@ -16,7 +17,7 @@ import { InvalidError } from "@/lib/errors";
  * refused even then. URLs the operator sets in the environment do not go through this guard.
  */
 export function privateOutboundAllowed(): boolean {
-  return process.env.ALLOW_PRIVATE_OUTBOUND === "true";
+  return setting("ALLOW_PRIVATE_OUTBOUND");
 }
 
 // Cloud instance metadata services: credentials live there, so no setting opens them.

@@ -4,7 +4,7 @@ import { consumeEmailToken, createEmailToken, emailTokenValid } from "@/lib/auth
 import { sendMail } from "@/lib/auth/mail";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { rateLimitMessage, SIGN_IN_RULES, signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
-import { publicUrl } from "@/lib/config";
+import { publicUrl, setting } from "@/lib/config";
 import { db } from "@/lib/db";
 import { rateLimitAddress } from "@/lib/net/client-address";
 import { firstRefusal } from "@/lib/rate-limit/limiter";
@@ -15,7 +15,7 @@ import type { FinishSignUpForm, SignUpForm } from "./schemas";
 import { createUser } from "./users";
 
 export function signUpAllowed(): boolean {
-  return process.env.ALLOW_SIGNUP !== "false";
+  return setting("ALLOW_SIGNUP");
 }
 
 export interface SignUpResult {

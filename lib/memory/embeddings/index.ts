@@ -1,3 +1,4 @@
+import { setting } from "@/lib/config";
 import { LocalEmbeddingProvider } from "./local";
 import { OpenAIEmbeddingProvider } from "./openai";
 import type { EmbeddingProvider } from "./provider";
@@ -12,10 +13,8 @@ const holder = globalThis as typeof globalThis & {
 /** The process's embedding provider (EMBEDDING_PROVIDER: `local`, the default, or `openai`), loaded once. */
 export function embedder(): EmbeddingProvider {
   if (!holder.__memgwEmbedder) {
-    const kind = process.env.EMBEDDING_PROVIDER || "local";
-    if (kind === "local") holder.__memgwEmbedder = new LocalEmbeddingProvider();
-    else if (kind === "openai") holder.__memgwEmbedder = new OpenAIEmbeddingProvider();
-    else throw new Error(`EMBEDDING_PROVIDER must be "local" or "openai", not "${kind}".`);
+    holder.__memgwEmbedder =
+      setting("EMBEDDING_PROVIDER") === "openai" ? new OpenAIEmbeddingProvider() : new LocalEmbeddingProvider();
   }
   return holder.__memgwEmbedder;
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Worker as WorkerThread } from "node:worker_threads";
 import { UnavailableError } from "@/lib/errors";
-import { projectRoot } from "@/lib/config";
+import { projectRoot, setting } from "@/lib/config";
 
 // Taken at run time, out of the bundler's sight: Next's bundler rewrites `new Worker(...)` into a chunk
 // of its own, while the worker must be the plain script beside this file in every runtime (Next, tsx, vitest).
@@ -64,7 +64,7 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
   /** Why the model could not be loaded: every embedding is then refused at once instead of waiting forever. */
   private loadFailure: Error | undefined;
 
-  constructor(workerCount = Number(process.env.EMBEDDING_WORKERS || 2)) {
+  constructor(workerCount = setting("EMBEDDING_WORKERS")) {
     const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
     const reserveForQueries = workerCount > 1;
     this.workers = Array.from({ length: Math.max(1, workerCount) }, (_, i) => {

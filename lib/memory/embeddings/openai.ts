@@ -1,4 +1,5 @@
 import type OpenAI from "openai";
+import { setting } from "@/lib/config";
 import { UpstreamError } from "@/lib/errors";
 import { openAIClient } from "../openai-client";
 import { assertDimensions, EMBEDDING_DIMENSIONS, normalize, type EmbeddingProvider } from "./provider";
@@ -15,7 +16,7 @@ export class OpenAIEmbeddingProvider implements EmbeddingProvider {
   private readonly client: OpenAI;
 
   constructor() {
-    this.model = process.env.EMBEDDING_MODEL || "text-embedding-3-small";
+    this.model = setting("EMBEDDING_MODEL") || "text-embedding-3-small";
     this.client = openAIClient({ maxRetries: 2 });
   }
 
