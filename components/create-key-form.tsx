@@ -2,8 +2,8 @@
 import { useState } from "react";
 import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyForm, KEY_NAME_MAX_LENGTH } from "@/lib/auth/schemas";
-import { parseScopePairs } from "@/lib/auth/scopes";
-import { generateApiKey } from "@/lib/console/actions/org";
+import { parseScopeText } from "@/lib/auth/scopes";
+import { generateApiKey } from "@/lib/console/actions/keys";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
@@ -29,7 +29,7 @@ export function CreateKeyForm(props: {
   });
   const form = useActionForm(
     async () => {
-      const scopes = parseScopePairs(access.scopes.split(","));
+      const scopes = parseScopeText(access.scopes);
       if ("error" in scopes) return refuse({ scopes: scopes.error });
       const input = ApiKeyForm.safeParse({
         name,

@@ -2,17 +2,13 @@
 import { useState } from "react";
 import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyEditForm } from "@/lib/auth/schemas";
-import { parseScopePairs } from "@/lib/auth/scopes";
+import { formatScopePairs, parseScopeText } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
 import { Button, fieldErrors, Notice } from "./ui";
 
-export const scopesText = (scopes: Record<string, string>) =>
-  Object.entries(scopes)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(", ");
 
 /**
  * Changes what an existing key may do and reach (permissions, namespaces, scopes); the key's next request
@@ -37,11 +33,11 @@ export function EditKeyDialog(props: {
     permissions: props.apiKey.permissions as Permission[],
     // Only the namespaces this person sees: the server keeps the key's other grants as they are.
     namespaceIds: props.apiKey.namespaces.map((ns) => ns.id).filter((id) => props.namespaces.some((n) => n.id === id)),
-    scopes: scopesText(props.apiKey.scopes),
+    scopes: formatScopePairs(props.apiKey.scopes),
   });
   const form = useActionForm(
     async () => {
-      const scopes = parseScopePairs(access.scopes.split(","));
+      const scopes = parseScopeText(access.scopes);
       if ("error" in scopes) return refuse({ scopes: scopes.error });
       const input = ApiKeyEditForm.safeParse({
         key_id: props.apiKey.id,

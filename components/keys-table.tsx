@@ -1,4 +1,5 @@
 "use client";
+import { formatScopePairs } from "@/lib/auth/scopes";
 import { permissionWords } from "./key-access-fields";
 import { Button, Table } from "./ui";
 
@@ -22,10 +23,6 @@ const COLUMNS = ["Key", "Permissions", "Namespaces", "Scopes", "Last used", ""];
 
 const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
 const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: "short" });
-const scopePairs = (scopes: Record<string, string>) =>
-  Object.entries(scopes)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(", ");
 
 function namespaceList(key: KeyRow) {
   const names = key.namespaces.map((ns) => ns.name);
@@ -69,8 +66,8 @@ export function KeysTable(props: {
               </div>
             </td>
             <td className={`${cell} text-xs`}>
-              <div className="max-w-32 truncate" title={scopePairs(key.scopes)}>
-                {scopePairs(key.scopes) || "—"}
+              <div className="max-w-32 truncate" title={formatScopePairs(key.scopes)}>
+                {formatScopePairs(key.scopes) || "—"}
               </div>
             </td>
             <td className={`${cell} whitespace-nowrap text-xs`}>

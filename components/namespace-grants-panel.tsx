@@ -3,6 +3,7 @@
 // grantee can do here; those who manage grants add and remove them (the API's operations underneath).
 import { useRouter } from "next/navigation";
 import { useState } from "react";
+import { formatScopePairs } from "@/lib/auth/scopes";
 import { addGrantAction, removeGrantAction } from "@/lib/console/actions/namespaces";
 import { refuse, useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
@@ -34,10 +35,6 @@ export interface GrantCandidates {
   members: { id: string; name: string | null; email: string; role: string }[];
 }
 
-const scopePairs = (scopes: Record<string, string>) =>
-  Object.entries(scopes)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(", ");
 
 const granteeName = (row: GrantRow) => (row.kind === "api_key" ? `API key ${row.key.name}` : row.user.email);
 
@@ -105,7 +102,7 @@ export function NamespaceGrantsPanel(props: {
                   {row.kind === "api_key" ? (
                     <>
                       <div>Permissions: {row.key.permissions.join(", ") || "none"}</div>
-                      <div>Scopes: {scopePairs(row.key.scopes) || "none"}</div>
+                      <div>Scopes: {formatScopePairs(row.key.scopes) || "none"}</div>
                     </>
                   ) : (
                     <div>Role: {row.user.role ?? "not a member"}</div>

@@ -1,6 +1,6 @@
 "use client";
 import { useState } from "react";
-import { revokeKey } from "@/lib/console/actions/org";
+import { revokeKey } from "@/lib/console/actions/keys";
 import { Dialog } from "./dialog";
 import { Button } from "./ui";
 

@@ -2,10 +2,9 @@
 // The scopes page: the scope pairs in use (memories per namespace, keys bound), and each key's scopes,
 // which can be edited here (the same editApiKey as the keys page).
 import { useState } from "react";
-import { parseScopePairs } from "@/lib/auth/scopes";
+import { formatScopePairs, parseScopeText } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
 import { Dialog } from "./dialog";
-import { scopesText } from "./edit-key-dialog";
 import { permissionWords } from "./key-access-fields";
 import { Button, EmptyState, Field, Input, Notice, PageHeader, Table } from "./ui";
 
@@ -121,7 +120,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
                   <div className="whitespace-nowrap font-mono text-xs text-slate-500">{key.display}</div>
                 </td>
                 <td className="whitespace-nowrap px-4 py-2 text-xs">{permissionWords(key.permissions)}</td>
-                <td className="px-4 py-2 font-mono text-xs">{scopesText(key.scopes) || "none: sees every memory"}</td>
+                <td className="px-4 py-2 font-mono text-xs">
+                  {formatScopePairs(key.scopes) || "none: sees every memory"}
+                </td>
                 <td className="whitespace-nowrap px-4 py-2 text-right">
                   {key.editable && (
                     <Button
@@ -169,7 +170,7 @@ function EditScopesDialog(props: {
   const [busy, setBusy] = useState(false);
 
   function add() {
-    const parsed = parseScopePairs(adding.split(","));
+    const parsed = parseScopeText(adding);
     if ("error" in parsed) return setError(parsed.error);
     const added = Object.entries(parsed.scopes);
     setPairs((list) => [...list.filter(([name]) => !(name in parsed.scopes)), ...added]);

@@ -50,7 +50,7 @@ describe("runConsoleAction", () => {
   });
 
   test("the actions of /{org-slug} answer so too (a NUL from a crafted call)", async () => {
-    const actions = await import("@/lib/console/actions/org");
+    const actions = { ...(await import("@/lib/console/actions/keys")), ...(await import("@/lib/console/actions/org")) };
     for (const action of [actions.generateApiKey, actions.revokeKey, actions.invite, actions.savePolicy]) {
       expect(await action("acme\u0000", {})).toEqual({ ok: false, error: "Unknown organization." });
     }

@@ -3,7 +3,7 @@ import type { Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys";
 import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
-import type { Scopes } from "./scopes";
+import { formatScopePairs, type Scopes } from "./scopes";
 
 /**
  * A person acting in the console: a member of the organization, with what their role allows in the
@@ -132,9 +132,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
  */
 export function assertNamespaceWideAllowed(principal: Pick<Principal, "scopes">, operation: string) {
   if (!hasScopes(principal)) return;
-  const pairs = Object.entries(principal.scopes)
-    .map(([name, value]) => `${name}=${value}`)
-    .join(", ");
+  const pairs = formatScopePairs(principal.scopes);
   throw new ForbiddenError(
     `This API key is limited to scopes ${pairs}; ${operation} reaches beyond them ` +
       "(every scope's memories, other keys' access), so only a key without scopes may do it.",

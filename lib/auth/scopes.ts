@@ -36,3 +36,15 @@ export function parseScopePairs(pairs: readonly string[]): { scopes: Record<stri
   }
   return { scopes };
 }
+
+/** Scopes as people read and type them: `team=sales, region=eu` (what parseScopeText reads back). */
+export function formatScopePairs(scopes: Readonly<Record<string, string>>): string {
+  return Object.entries(scopes)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(", ");
+}
+
+/** The console's scopes field, comma-separated `key=value` pairs (see parseScopePairs). */
+export function parseScopeText(text: string): ReturnType<typeof parseScopePairs> {
+  return parseScopePairs(text.split(","));
+}

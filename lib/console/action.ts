@@ -4,7 +4,7 @@ import { memberPrincipal, type MemberPrincipal } from "@/lib/auth/principal";
 import type { Actor } from "@/lib/audit/audit";
 import { fieldMessages, issueDetails } from "@/lib/errors";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { describeError, INTERNAL_MESSAGE } from "@/lib/http/errors";
+import { bodyFieldName, describeError, INTERNAL_MESSAGE } from "@/lib/http/errors";
 import { OrganizationSlug } from "@/lib/orgs/organizations";
 import { currentSession, organizationAccess } from "./session";
 
@@ -111,4 +111,13 @@ export function formFailure(error: unknown): ActionFailure {
   }
   const fields = refusal.details?.length ? fieldMessages(refusal.details) : undefined;
   return { ok: false, error: refusal.message, ...(fields && { fields }) };
+}
+
+/** A failure of an operation run for a form: its fields as the API names them (`body.name`) are the form's (`name`). */
+export function asFormFields<T>(result: ActionResult<T>): ActionResult<T> {
+  if (result.ok || !result.fields) return result;
+  const fields = Object.fromEntries(
+    Object.entries(result.fields).map(([field, message]) => [bodyFieldName(field), message]),
+  );
+  return { ...result, fields };
 }

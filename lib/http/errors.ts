@@ -89,6 +89,14 @@ export function errorReport(code: ErrorCode, message: string, headers?: Record<s
   return { code, status: ERROR_STATUS[code], message, ...(headers ? { headers } : {}) };
 }
 
+/**
+ * A field of a body's detail as the body itself names it (`body.options.repositories.0` →
+ * `options.repositories.0`): what a form or a tool call, whose fields are the body's, shows.
+ */
+export function bodyFieldName(field: string): string {
+  return field.replace(/^body\./, "");
+}
+
 function headersOf(error: DomainError): Record<string, string> | undefined {
   if (!(error instanceof RateLimitedError)) return undefined;
   return { ...(error.quota ? rateLimitHeaders(error.quota) : {}), "retry-after": String(error.retryAfterSeconds) };

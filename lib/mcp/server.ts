@@ -2,7 +2,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
-import { describeError } from "@/lib/http/errors";
+import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { AskBody, ForgetBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
 import { operations } from "@/lib/operations/catalogue";
 import type { Operation } from "@/lib/operations/operation";
@@ -62,7 +62,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       return { content: [{ type: "text", text: JSON.stringify(data, null, 2) }] };
     } catch (error) {
       const failure = describeError(error);
-      const details = failure.details?.map((d) => `\n- ${d.field.replace(/^body\./, "")}: ${d.message}`).join("") ?? "";
+      const details = failure.details?.map((d) => `\n- ${bodyFieldName(d.field)}: ${d.message}`).join("") ?? "";
       return { isError: true, content: [{ type: "text", text: `${failure.code}: ${failure.message}${details}` }] };
     }
   };

@@ -9,7 +9,7 @@ import type { MemberPrincipal } from "@/lib/auth/principal";
 import { publicUrl } from "@/lib/config";
 import { z } from "zod";
 import { ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
-import { runConsoleAction, type ActionResult, type ConsoleContext } from "@/lib/console/action";
+import { asFormFields, runConsoleAction, type ConsoleContext } from "@/lib/console/action";
 import { deleteIntegrationClient, IntegrationClientForm, saveIntegrationClient } from "@/lib/integrations/clients";
 import { bindConnectionToBrowser, browserBindingCookie, connectionMemoryCount } from "@/lib/integrations/connections";
 import { ProviderIdSchema } from "@/lib/integrations/schemas";
@@ -145,13 +145,4 @@ async function bindToThisBrowser(principal: MemberPrincipal, connectionId: strin
 function refresh(context: ConsoleContext, namespaceId?: string) {
   revalidatePath(`/${context.orgSlug}/integrations`);
   if (namespaceId) revalidatePath(`/${context.orgSlug}/namespaces/${namespaceId}`);
-}
-
-/** The operation names its fields as the API does (`body.options.repositories.0`); the dialog's are plain. */
-function asFormFields<T>(result: ActionResult<T>): ActionResult<T> {
-  if (result.ok || !result.fields) return result;
-  const fields = Object.fromEntries(
-    Object.entries(result.fields).map(([field, message]) => [field.replace(/^body\./, ""), message]),
-  );
-  return { ...result, fields };
 }

@@ -1,17 +1,46 @@
 "use server";
-// The console's key mutations beyond create and revoke (lib/console/actions/org.ts): editing a key's
-// access, and creating a namespace from the key dialog.
+// The console's key mutations: creating, editing and revoking a key, and creating a namespace from the key
+// dialog.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { updateApiKey } from "@/lib/auth/api-keys";
+import { createApiKey, revokeApiKey, updateApiKey } from "@/lib/auth/api-keys";
 import { ROLES } from "@/lib/auth/permissions";
-import { ApiKeyEditForm } from "@/lib/auth/schemas";
+import { ApiKeyEditForm, ApiKeyForm, KeyIdForm } from "@/lib/auth/schemas";
 import { runConsoleAction } from "@/lib/console/action";
 import { CreateNamespaceBody } from "@/lib/namespaces/schemas";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
 
 const ADMINS = ["owner", "admin"] as const;
+
+/** The key-creation policy (who, which namespaces, which permissions, scopes) is createApiKey's. */
+export async function generateApiKey(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ROLES, input: ApiKeyForm }, form, async (context, input) => {
+    const { key, secret } = await createApiKey(
+      {
+        orgId: context.orgId,
+        name: input.name,
+        permissions: input.permissions,
+        scopes: input.scopes,
+        namespaceIds: input.namespace_ids,
+        createdById: context.userId,
+      },
+      context.actor,
+    );
+    revalidatePath(`/${context.orgSlug}/keys`);
+    return { id: key.id, name: key.name, secret };
+  });
+}
+
+export async function revokeKey(orgSlug: string, form: unknown) {
+  return runConsoleAction(orgSlug, { roles: ROLES, input: KeyIdForm }, form, async (context, input) => {
+    // Members revoke the keys they created; owners and admins any key of the organization.
+    const createdById = context.role === "member" ? context.userId : undefined;
+    await revokeApiKey(input.key_id, context.actor, { orgId: context.orgId, createdById });
+    revalidatePath(`/${context.orgSlug}/keys`);
+    return null;
+  });
+}
 
 /**
  * Changes a key's permissions, scopes and namespaces; the policy (members their own keys, within their

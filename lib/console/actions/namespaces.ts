@@ -6,7 +6,7 @@
 import { revalidatePath } from "next/cache";
 import { ROLES } from "@/lib/auth/permissions";
 import type { MemberPrincipal } from "@/lib/auth/principal";
-import { runConsoleAction, type ActionResult, type ConsoleContext } from "@/lib/console/action";
+import { asFormFields, runConsoleAction, type ConsoleContext } from "@/lib/console/action";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import {
   AddGrantForm,
@@ -94,13 +94,4 @@ async function assertVisible(principal: MemberPrincipal, namespaceId: string) {
 function refresh(context: ConsoleContext, namespaceId?: string) {
   revalidatePath(`/${context.orgSlug}/namespaces`);
   if (namespaceId) revalidatePath(`/${context.orgSlug}/namespaces/${namespaceId}`);
-}
-
-/** The operation names its fields as the API does (`body.name`); the form's fields are the plain names. */
-function asFormFields<T>(result: ActionResult<T>): ActionResult<T> {
-  if (result.ok || !result.fields) return result;
-  const fields = Object.fromEntries(
-    Object.entries(result.fields).map(([field, message]) => [field.replace(/^body\./, ""), message]),
-  );
-  return { ...result, fields };
 }

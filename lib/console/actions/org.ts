@@ -1,13 +1,13 @@
 "use server";
-// The console's mutations under /{org-slug}: each is a runConsoleAction with its roles and form schema,
-// then one domain call.
+// The console's mutations under /{org-slug} for the organization itself (members, sign-in policy, SSO);
+// the key actions are in keys.ts. Each is a runConsoleAction with its roles and form schema, then one
+// domain call.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
 import { mailConfigured } from "@/lib/auth/mail";
 import { sendInvitation } from "@/lib/auth/magic-link";
 import { ROLES } from "@/lib/auth/permissions";
-import { ApiKeyForm, KeyIdForm, OidcConnectionForm } from "@/lib/auth/schemas";
+import { OidcConnectionForm } from "@/lib/auth/schemas";
 import { saveOidcConnection } from "@/lib/auth/sso";
 import { runConsoleAction } from "@/lib/console/action";
 import { METHOD_LABELS, sessionAllowedIn } from "@/lib/console/session";
@@ -24,35 +24,6 @@ const OWNERS = ["owner"] as const;
 export async function rememberOrganization(orgSlug: string) {
   return runConsoleAction(orgSlug, { roles: ROLES, input: z.undefined() }, undefined, async (context) => {
     await rememberLastOrganization(context.userId, context.orgId);
-    return null;
-  });
-}
-
-/** The key-creation policy (who, which namespaces, which permissions, scopes) is createApiKey's. */
-export async function generateApiKey(orgSlug: string, form: unknown) {
-  return runConsoleAction(orgSlug, { roles: ROLES, input: ApiKeyForm }, form, async (context, input) => {
-    const { key, secret } = await createApiKey(
-      {
-        orgId: context.orgId,
-        name: input.name,
-        permissions: input.permissions,
-        scopes: input.scopes,
-        namespaceIds: input.namespace_ids,
-        createdById: context.userId,
-      },
-      context.actor,
-    );
-    revalidatePath(`/${context.orgSlug}/keys`);
-    return { id: key.id, name: key.name, secret };
-  });
-}
-
-export async function revokeKey(orgSlug: string, form: unknown) {
-  return runConsoleAction(orgSlug, { roles: ROLES, input: KeyIdForm }, form, async (context, input) => {
-    // Members revoke the keys they created; owners and admins any key of the organization.
-    const createdById = context.role === "member" ? context.userId : undefined;
-    await revokeApiKey(input.key_id, context.actor, { orgId: context.orgId, createdById });
-    revalidatePath(`/${context.orgSlug}/keys`);
     return null;
   });
 }
