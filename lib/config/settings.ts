@@ -2,193 +2,94 @@
 // the values it takes and what it does. lib/config reads them; docs/configuration.md is written from them
 // (`npm run docs:settings`). Plain-JavaScript files that run before the app or apart from it read a few
 // themselves: `readBy` names them.
-import net from "node:net";
 import { z } from "zod";
+import {
+  addressList,
+  commaList,
+  flag,
+  HTTP_URL,
+  httpUrl,
+  oneOf,
+  type SettingDefinition,
+  text,
+  wholeNumber,
+} from "./kinds";
 
-export interface SettingDefinition<T> {
-  /** Parses the value; it receives undefined when the variable is unset or blank. */
-  schema: z.ZodType<T, string | undefined>;
-  /** Completes `NAME …, not "value".` for a value the schema refuses (unless the schema says more). */
-  refusal: string;
-  /** What the documentation shows as the default. */
-  shownDefault: string;
-  /** What the documentation shows as the values it takes. */
-  allowed: string;
-  description: string;
-  /** The gateway's own scripts and tests set it, not an operator: documented apart. */
-  internal?: boolean;
-  /** Read by this plain-JavaScript file (before the app, or apart from it) rather than through `setting`. */
-  readBy?: string;
-}
+export type { ProxyEntry, SettingDefinition } from "./kinds";
 
-type Documentation = Pick<SettingDefinition<unknown>, "description" | "internal" | "readBy">;
+/**
+ * The integration providers' settings: the deployment's OAuth client and where each provider lives, by the
+ * prefix lib/integrations/providers.ts gives each provider. The endpoints default to the real services.
+ */
+const INTEGRATION_SERVICES = {
+  GITHUB: {
+    name: "GitHub",
+    AUTH_URL: "https://github.com/login/oauth/authorize",
+    TOKEN_URL: "https://github.com/login/oauth/access_token",
+    API_URL: "https://api.github.com",
+  },
+  NOTION: {
+    name: "Notion",
+    AUTH_URL: "https://api.notion.com/v1/oauth/authorize",
+    TOKEN_URL: "https://api.notion.com/v1/oauth/token",
+    API_URL: "https://api.notion.com",
+  },
+  GOOGLE_DRIVE: {
+    name: "Google Drive",
+    AUTH_URL: "https://accounts.google.com/o/oauth2/v2/auth",
+    TOKEN_URL: "https://oauth2.googleapis.com/token",
+    API_URL: "https://www.googleapis.com/",
+  },
+  SLACK: {
+    name: "Slack",
+    AUTH_URL: "https://slack.com/oauth/v2/authorize",
+    TOKEN_URL: "https://slack.com/api/oauth.v2.access",
+    API_URL: "https://slack.com/api/",
+  },
+} as const;
 
-function wholeNumber(
-  options: Documentation & { fallback: number; min: number; max?: number; unit: string; refusal?: string },
-): SettingDefinition<number> {
-  const { fallback, min, max = Number.MAX_SAFE_INTEGER, unit } = options;
-  const range = options.max === undefined ? `at least ${min}` : `${min} to ${max}`;
-  return {
-    ...options,
-    schema: z.string().trim().transform(Number).pipe(z.number().int().min(min).max(max)).default(fallback),
-    refusal:
-      options.refusal ??
-      (options.max === undefined
-        ? `must be a whole number of ${unit} (at least ${min})`
-        : `must be a whole number of ${unit} from ${min} to ${max}`),
-    shownDefault: `\`${fallback}\``,
-    allowed: `a whole number of ${unit}, ${range}`,
-  };
-}
-
-function oneOf<const V extends string>(
-  values: readonly [V, ...V[]],
-  options: Documentation & { fallback: V },
-): SettingDefinition<V> {
-  const refusal =
-    values.length === 2 ? `must be "${values[0]}" or "${values[1]}"` : `must be one of ${values.join(", ")}`;
-  return {
-    ...options,
-    schema: z.enum(values).default(options.fallback),
-    refusal,
-    shownDefault: `\`${options.fallback}\``,
-    allowed: values.map((value) => `\`${value}\``).join(", "),
-  };
-}
-
-/** A switch written as `on`/`off` (`true`/`false`, or `1`/`0` for the older ones). */
-function flag(
-  [on, off]: readonly [string, string],
-  options: Documentation & { fallback: boolean },
-): SettingDefinition<boolean> {
-  return {
-    ...options,
-    schema: z
-      .enum([on, off])
-      .transform((value) => value === on)
-      .default(options.fallback),
-    refusal: `must be "${on}" or "${off}"`,
-    shownDefault: `\`${options.fallback ? on : off}\``,
-    allowed: `\`${on}\`, \`${off}\``,
-  };
-}
-
-/** Any text, as set (secrets and names are not trimmed: they are used exactly). */
-function text(
-  options: Documentation & { shownDefault?: string; allowed?: string },
-): SettingDefinition<string | undefined> {
-  return {
-    shownDefault: "unset",
-    allowed: "text",
-    ...options,
-    schema: z.string().optional(),
-    refusal: "must be text",
-  };
-}
-
-function httpUrl(options: Documentation & { shownDefault?: string }): SettingDefinition<string | undefined> {
-  return {
-    shownDefault: "unset",
-    ...options,
-    schema: z
-      .string()
-      .trim()
-      .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol))
-      .optional(),
-    refusal: "must be an http(s) URL",
-    allowed: "an `http(s)://` URL",
-  };
-}
-
-function commaList(options: Documentation): SettingDefinition<string[]> {
-  return {
-    ...options,
-    schema: z
-      .string()
-      .transform((value) =>
-        value
-          .split(",")
-          .map((part) => part.trim())
-          .filter(Boolean),
-      )
-      .default([]),
-    refusal: "must be a comma-separated list",
-    shownDefault: "unset",
-    allowed: "a comma-separated list",
-  };
-}
-
-/** A trusted proxy: its address as client addresses are compared (IPv4-mapped as IPv4), and a range's prefix length. */
-export interface ProxyEntry {
-  address: string;
-  bits?: number;
-  family: 4 | 6;
-}
-
-function proxyEntry(entry: string): ProxyEntry | null {
-  const [rawAddress, bits, ...rest] = entry.split("/");
-  const bare = rawAddress.trim().replace(/^\[|\]$/g, "");
-  const address = /^::ffff:\d+\.\d+\.\d+\.\d+$/i.test(bare) ? bare.slice(7) : bare.toLowerCase();
-  const family = net.isIP(address) === 4 ? 4 : net.isIP(address) === 6 ? 6 : null;
-  if (!family || rest.length) return null;
-  if (bits === undefined) return { address, family };
-  const length = /^\d+$/.test(bits) ? Number(bits) : NaN;
-  return length <= (family === 4 ? 32 : 128) ? { address, bits: length, family } : null;
-}
-
-const proxyList: SettingDefinition<ProxyEntry[]> = {
-  schema: z
-    .string()
-    .transform((value, context) =>
-      value
-        .split(",")
-        .map((part) => part.trim())
-        .filter(Boolean)
-        .flatMap((entry) => {
-          const parsed = proxyEntry(entry);
-          // Said as it always was, naming the one entry that is wrong.
-          if (!parsed)
-            context.addIssue({ code: "custom", message: `: "${entry}" is not an IP address or CIDR range.` });
-          return parsed ? [parsed] : [];
-        }),
-    )
-    .default([]),
-  refusal: "must be comma-separated IP addresses or CIDR ranges",
-  shownDefault: "unset",
-  allowed: "comma-separated IP addresses or CIDR ranges",
-  description:
-    "your reverse proxies. Unset, the client address (rate limits, session list) is the connection's peer and " +
-    "`X-Forwarded-For` is ignored; set, `X-Forwarded-For` is read right to left from a trusted peer, skipping " +
-    "trusted hops",
-};
-
-/** The prefixes of the integration providers' settings (lib/integrations/providers.ts names each provider's). */
-export const INTEGRATION_SETTINGS_PREFIXES = ["GITHUB", "NOTION", "GOOGLE_DRIVE", "SLACK"] as const;
-export type IntegrationSettingsPrefix = (typeof INTEGRATION_SETTINGS_PREFIXES)[number];
+export type IntegrationSettingsPrefix = keyof typeof INTEGRATION_SERVICES;
+export const INTEGRATION_SETTINGS_PREFIXES = Object.keys(INTEGRATION_SERVICES) as IntegrationSettingsPrefix[];
+type Endpoint = "AUTH_URL" | "TOKEN_URL" | "API_URL";
 type IntegrationSettings = Record<
-  `${IntegrationSettingsPrefix}_${"CLIENT_ID" | "CLIENT_SECRET" | "AUTH_URL" | "TOKEN_URL" | "API_URL"}`,
+  `${IntegrationSettingsPrefix}_${"CLIENT_ID" | "CLIENT_SECRET"}`,
   SettingDefinition<string | undefined>
->;
+> &
+  Record<`${IntegrationSettingsPrefix}_${Endpoint}`, SettingDefinition<string>>;
 
 function integrationSettings(): IntegrationSettings {
-  const trimmedText = (description: string) => ({ ...text({ description }), schema: z.string().trim().optional() });
-  const endpoint = (what: string) =>
-    httpUrl({ description: `where the provider's ${what} is`, shownDefault: "the provider's own" });
+  const ENDPOINTS: Record<Endpoint, string> = {
+    AUTH_URL: "authorization page",
+    TOKEN_URL: "token endpoint",
+    API_URL: "API",
+  };
   return Object.fromEntries(
-    INTEGRATION_SETTINGS_PREFIXES.flatMap((prefix) => [
-      [
-        `${prefix}_CLIENT_ID`,
-        trimmedText(
-          `the deployment's OAuth application for this integration, with \`${prefix}_CLIENT_SECRET\` (an ` +
-            "organization's owner may enter its own in the console instead); its callback URL is " +
-            "`{PUBLIC_URL}/api/v1/integrations/callback`",
-        ),
-      ],
-      [`${prefix}_CLIENT_SECRET`, trimmedText(`the secret of \`${prefix}_CLIENT_ID\``)],
-      [`${prefix}_AUTH_URL`, endpoint("authorization page (GitHub Enterprise Server: your host)")],
-      [`${prefix}_TOKEN_URL`, endpoint("token endpoint")],
-      [`${prefix}_API_URL`, endpoint("API")],
-    ]),
+    INTEGRATION_SETTINGS_PREFIXES.flatMap((prefix) => {
+      const service = INTEGRATION_SERVICES[prefix];
+      const client = (description: string) => ({ ...text({ description }), schema: z.string().trim().optional() });
+      const endpoint = (name: Endpoint): [string, SettingDefinition<string>] => [
+        `${prefix}_${name}`,
+        {
+          ...httpUrl({ description: `${service.name}'s ${ENDPOINTS[name]}` }),
+          schema: HTTP_URL.default(service[name]),
+          shownDefault: `\`${service[name]}\``,
+        },
+      ];
+      return [
+        [
+          `${prefix}_CLIENT_ID`,
+          client(
+            `the deployment's OAuth application for ${service.name}, with \`${prefix}_CLIENT_SECRET\` (an ` +
+              "organization's owner may enter its own in the console instead); its callback URL is " +
+              "`{PUBLIC_URL}/api/v1/integrations/callback`",
+          ),
+        ],
+        [`${prefix}_CLIENT_SECRET`, client(`the secret of \`${prefix}_CLIENT_ID\``)],
+        endpoint("AUTH_URL"),
+        endpoint("TOKEN_URL"),
+        endpoint("API_URL"),
+      ];
+    }),
   ) as IntegrationSettings;
 }
 
@@ -197,7 +98,7 @@ export const SETTINGS = {
     fallback: 3000,
     min: 1,
     max: 65_535,
-    unit: "a port",
+    unit: "port",
     description: "port of the console and API",
   }),
   PUBLIC_URL: httpUrl({
@@ -286,7 +187,12 @@ export const SETTINGS = {
     fallback: true,
     description: "`false` turns off self-service sign-up; people then join by invitation",
   }),
-  TRUSTED_PROXIES: proxyList,
+  TRUSTED_PROXIES: addressList({
+    description:
+      "your reverse proxies. Unset, the client address (rate limits, session list) is the connection's peer and " +
+      "`X-Forwarded-For` is ignored; set, `X-Forwarded-For` is read right to left from a trusted peer, skipping " +
+      "trusted hops",
+  }),
   ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
     fallback: false,
     description:
@@ -306,7 +212,8 @@ export const SETTINGS = {
     unit: "threads",
     description:
       "local embedder threads; with two or more, one is kept for queries so recall never waits behind a large " +
-      "ingestion. Ingestion is shared between organizations, then keys, in turn",
+      "ingestion (queries that queue for it go together, as one batch; when idle it takes ingestion jobs of up " +
+      "to 4 texts, such as a single short memory). Ingestion is shared between organizations, then keys, in turn",
   }),
   LOCAL_EMBEDDING_KERNELS: oneOf(["native", "avx512", "avx2", "portable", "wasm"], {
     fallback: "native",

@@ -20,7 +20,6 @@ export interface ProviderDefinition {
   optionsDescription: string;
   /** The environment's prefix for this provider's settings. */
   settingsPrefix: IntegrationSettingsPrefix;
-  defaults: ProviderEndpoints;
   /** The provider accepts PKCE (S256) on its authorization code flow. */
   pkce: boolean;
   /** How the token endpoint wants the client authenticated and the request encoded. */
@@ -40,11 +39,6 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     syncs: "Issues and pull requests with their comments, and the Markdown files of the chosen repositories",
     scopes: ["repo"],
     settingsPrefix: "GITHUB",
-    defaults: {
-      authUrl: "https://github.com/login/oauth/authorize",
-      tokenUrl: "https://github.com/login/oauth/access_token",
-      apiUrl: "https://api.github.com",
-    },
     pkce: true,
     tokenRequest: { clientAuthentication: "body", encoding: "form" },
     scopeSeparator: " ",
@@ -57,11 +51,6 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     syncs: "The pages and databases shared with the integration, as text",
     scopes: [],
     settingsPrefix: "NOTION",
-    defaults: {
-      authUrl: "https://api.notion.com/v1/oauth/authorize",
-      tokenUrl: "https://api.notion.com/v1/oauth/token",
-      apiUrl: "https://api.notion.com",
-    },
     pkce: false,
     tokenRequest: { clientAuthentication: "basic", encoding: "json" },
     authorizationParameters: { owner: "user" },
@@ -75,11 +64,6 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     syncs: "Google Docs exported as text, and the plain-text and Markdown files of the chosen folder",
     scopes: ["https://www.googleapis.com/auth/drive.readonly"],
     settingsPrefix: "GOOGLE_DRIVE",
-    defaults: {
-      authUrl: "https://accounts.google.com/o/oauth2/v2/auth",
-      tokenUrl: "https://oauth2.googleapis.com/token",
-      apiUrl: "https://www.googleapis.com/",
-    },
     pkce: true,
     tokenRequest: { clientAuthentication: "body", encoding: "form" },
     // Without offline access Google issues no refresh token; prompt=consent issues one on every connection.
@@ -94,11 +78,6 @@ export const PROVIDERS: Record<ProviderId, ProviderDefinition> = {
     syncs: "The messages and threads of the chosen channels",
     scopes: ["channels:history", "channels:read", "groups:history", "groups:read", "users:read"],
     settingsPrefix: "SLACK",
-    defaults: {
-      authUrl: "https://slack.com/oauth/v2/authorize",
-      tokenUrl: "https://slack.com/api/oauth.v2.access",
-      apiUrl: "https://slack.com/api/",
-    },
     pkce: false,
     tokenRequest: { clientAuthentication: "body", encoding: "form" },
     scopeSeparator: ",",
@@ -115,12 +94,12 @@ export function deploymentClient(provider: ProviderDefinition): { clientId: stri
   return clientId && clientSecret ? { clientId, clientSecret } : null;
 }
 
-/** Where the provider lives: its settings, else the real service. */
+/** Where the provider lives: its settings, whose defaults are the real service. */
 export function providerEndpoints(provider: ProviderDefinition): ProviderEndpoints {
   const prefix = provider.settingsPrefix;
   return {
-    authUrl: setting(`${prefix}_AUTH_URL`) || provider.defaults.authUrl,
-    tokenUrl: setting(`${prefix}_TOKEN_URL`) || provider.defaults.tokenUrl,
-    apiUrl: setting(`${prefix}_API_URL`) || provider.defaults.apiUrl,
+    authUrl: setting(`${prefix}_AUTH_URL`),
+    tokenUrl: setting(`${prefix}_TOKEN_URL`),
+    apiUrl: setting(`${prefix}_API_URL`),
   };
 }
