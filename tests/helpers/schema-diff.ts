@@ -54,7 +54,9 @@ async function loadEngine(): Promise<void> {
     fs.readFileSync(path.join(root, "node_modules/prisma/build/schema_engine_bg.wasm")),
   );
   const exported = bindings as unknown as Record<string, unknown>;
-  const missing = WebAssembly.Module.imports(wasm).filter((entry) => typeof exported[entry.name] !== "function");
+  const missing = WebAssembly.Module.imports(wasm).filter(
+    (entry) => entry.kind === "function" && typeof exported[entry.name] !== "function",
+  );
   if (engines.version !== BINDINGS_VERSION || missing.length > 0) {
     throw new Error(
       `tests/helpers/schema-engine-wasm/schema_engine_bg.js is from @prisma/schema-engine-wasm ${BINDINGS_VERSION}, ` +
@@ -88,6 +90,7 @@ export async function diffDatabaseToSchema(adapter: SqlMigrationAwareDriverAdapt
 
 async function diffWithEngine(adapter: SqlMigrationAwareDriverAdapterFactory, schema: string): Promise<string> {
   await loadEngine();
+  panicMessage = undefined;
   const files = [{ path: "prisma/schema.prisma", content: schema }];
   const engine: SchemaEngine = await bindings.SchemaEngine.new(
     { datamodels: files.map((file) => [file.path, file.content]) },
