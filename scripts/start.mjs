@@ -14,8 +14,9 @@ try {
   fail(error.message);
 }
 markServing();
-const port = Number(process.env.PORT || 3000);
-process.env.PORT = String(port);
+// PORT is checked with every other setting as the gateway starts (lib/config), before anything listens.
+process.env.PORT ||= "3000";
+const port = Number(process.env.PORT);
 // As `next start` sets them (a custom server is not given them): instrumentation.ts reads NEXT_RUNTIME.
 process.env.NODE_ENV = "production";
 process.env.NEXT_RUNTIME = "nodejs";
