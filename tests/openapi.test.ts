@@ -20,6 +20,12 @@ function requestValidator(doc: any, path: string, method = "post") {
   return ajv.compile({ $ref: ref });
 }
 
+/** A schema, or the component its `$ref` names. */
+function named(doc: any, schema: any) {
+  const ref = /^#\/components\/schemas\/(\w+)$/.exec(schema.$ref ?? "");
+  return ref ? doc.components.schemas[ref[1]] : schema;
+}
+
 test("lists /health, /openapi.json and the MCP endpoint beside the API's operations", async () => {
   const doc = await document();
   expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/health", "/openapi.json", "/mcp/{namespace_id}"]));
@@ -71,7 +77,7 @@ test("413 where bodies exist, 429 with Retry-After on key-authenticated routes, 
 test("exactly one of namespace_id and external_reference_id is a oneOf: refused by document and API", async () => {
   const doc = await document();
   for (const path of ["/remember", "/recall", "/ask", "/forget"]) {
-    const schema = doc.paths[path].post.requestBody.content["application/json"].schema;
+    const schema = named(doc, doc.paths[path].post.requestBody.content["application/json"].schema);
     const rules = [schema, ...(schema.allOf ?? [])];
     // forget may name all_namespaces instead of a target (an identity's memories in every namespace).
     const instead = path === "/forget" ? [{ required: ["all_namespaces"] }] : [];
@@ -169,4 +175,33 @@ test("idempotent writes document Idempotency-Key, 409 IDEMPOTENCY_CONFLICT and I
     const headers = doc.paths[path][method].parameters.filter((p: { in: string }) => p.in === "header");
     expect(headers, `${method} ${path}`).toEqual([]);
   }
+});
+
+test("shared schemas are named components, referenced wherever they are used", async () => {
+  const doc = await document();
+  const names = Object.keys(doc.components.schemas);
+  expect(names).toEqual(
+    expect.arrayContaining([
+      ...["Error", "Pagination", "CursorPagination", "Memory", "Match", "AskResult", "Namespace", "Grant"],
+      ...["SessionId", "IdentityId", "Metadata", "Scopes", "RememberBody", "RecallBody", "AskBody", "ForgetBody"],
+    ]),
+  );
+  const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/schemas\/(\w+)"/g)].map((m) => m[1]);
+  // Every component is used, and every reference names a component.
+  for (const name of names) expect(refs, name).toContain(name);
+  for (const ref of new Set(refs)) expect(names, ref).toContain(ref);
+  expect(JSON.stringify(doc)).not.toContain("$defs");
+  const json = (content: any) => content["application/json"].schema;
+  expect(json(doc.paths["/remember"].post.requestBody.content)).toEqual({ $ref: "#/components/schemas/RememberBody" });
+  expect(json(doc.paths["/memories/{id}"].get.responses["200"].content).properties.data).toEqual({
+    $ref: "#/components/schemas/Memory",
+  });
+  expect(json(doc.paths["/namespaces"].get.responses["200"].content).properties).toMatchObject({
+    data: { type: "array", items: { $ref: "#/components/schemas/Namespace" } },
+    pagination: { $ref: "#/components/schemas/Pagination" },
+  });
+  expect(json(doc.paths["/recall"].post.responses["404"].content)).toEqual({ $ref: "#/components/schemas/Error" });
+  // A shared field's rules are written once: session_id is a reference wherever a request names a session.
+  expect(refs.filter((ref) => ref === "SessionId").length).toBeGreaterThan(1);
+  expect(doc.components.schemas.SessionId).toMatchObject({ type: "string", minLength: 1, maxLength: 255 });
 });

@@ -13,6 +13,7 @@ import { NDJSON } from "@/lib/http/ndjson";
 import { CursorPaginationSchema, PaginationSchema } from "@/lib/http/pagination";
 import { IMPORT_LIMITS } from "@/lib/memory/export-format";
 import { McpPathParams } from "@/lib/operations/catalogue";
+import { schemaNames } from "@/lib/validation/named";
 import type { Endpoint } from "./endpoint";
 import { endpoints } from "./endpoints";
 
@@ -23,11 +24,64 @@ const STATUS_TEXT: Record<number, string> = Object.fromEntries(
 /** The methods a route answers: every other one gets 405 with `Allow` (lib/http/methods.ts). */
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
-function jsonSchema(schema: z.ZodType, io: "input" | "output") {
+/** zod's metadata (descriptions, examples) with the OpenAPI names of lib/validation/named.ts. */
+class DocumentMetadata extends z.core.$ZodRegistry<Record<string, unknown>> {
+  override get(schema: z.core.$ZodType) {
+    const meta = { ...z.globalRegistry.get(schema), ...schemaNames.get(schema) };
+    return Object.keys(meta).length ? meta : undefined;
+  }
+}
+const metadata = new DocumentMetadata();
+
+/**
+ * The named schemas met while the document is written, by name and direction: a schema may read
+ * differently as a request (defaults optional) and as a response. See `namedComponents`.
+ */
+type Components = Map<string, { input?: object; output?: object }>;
+
+/** Marks a reference to a named schema until namedComponents knows its final name. */
+const refTo = (name: string, io: "input" | "output") => `#/components/schemas/${name}@${io}`;
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output", components: Components) {
   // Draft 2020-12 is the dialect of OpenAPI 3.1.
-  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any", metadata }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
+  const { $defs, ...rest } = json as { $defs?: Record<string, object> };
+  for (const [name, definition] of Object.entries($defs ?? {})) {
+    components.set(name, { ...components.get(name), [io]: withRefs(definition, io) });
+  }
+  return withRefs(rest, io) as Record<string, unknown>;
+}
+
+/** zod's references to its `$defs` as references to the document's components. */
+function withRefs(json: object, io: "input" | "output"): object {
+  return JSON.parse(
+    JSON.stringify(json, (key, value) =>
+      key === "$ref" && typeof value === "string" && value.startsWith("#/$defs/")
+        ? refTo(value.slice("#/$defs/".length), io)
+        : value,
+    ),
+  );
+}
+
+/**
+ * The components and the document with its references final: a schema that reads the same as a request
+ * and as a response is one component; one that differs is two, the request's named `…Input`.
+ */
+function namedComponents<D extends object>(document: D, components: Components) {
+  const schemas: Record<string, object> = {};
+  const names = new Map<string, string>();
+  for (const [name, { input, output }] of components) {
+    const same = !input || !output || JSON.stringify(input) === JSON.stringify(output);
+    names.set(refTo(name, "output"), `#/components/schemas/${name}`);
+    names.set(refTo(name, "input"), `#/components/schemas/${same ? name : `${name}Input`}`);
+    if (output) schemas[name] = output;
+    if (input && !same) schemas[`${name}Input`] = input;
+    else if (input) schemas[name] = input;
+  }
+  const resolve = <T>(json: T): T =>
+    JSON.parse(JSON.stringify(json, (key, value) => (key === "$ref" && names.get(value)) || value));
+  return { document: resolve(document), schemas: resolve(schemas) };
 }
 
 const errorContent = { "application/json": { schema: { $ref: "#/components/schemas/Error" } } };
@@ -65,14 +119,17 @@ function errorResponses(statuses: number[]) {
   );
 }
 
-function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }) {
+function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }, components: Components) {
   const parameters: object[] = [];
   for (const [location, schema] of [
     ["path", ep.params],
     ["query", ep.query],
   ] as const) {
     if (!schema) continue;
-    const json = jsonSchema(schema, "input") as { properties?: Record<string, object>; required?: string[] };
+    const json = jsonSchema(schema, "input", components) as {
+      properties?: Record<string, object>;
+      required?: string[];
+    };
     for (const [name, property] of Object.entries(json.properties ?? {})) {
       const required = location === "path" || (json.required ?? []).includes(name);
       parameters.push({ name, in: location, required, schema: property });
@@ -81,10 +138,10 @@ function parametersOf(ep: { params?: z.ZodType; query?: z.ZodType }) {
   return parameters;
 }
 
-function successContent(data: z.ZodType, paginated: boolean | "cursor" = false) {
+function successContent(data: z.ZodType, components: Components, paginated: boolean | "cursor" = false) {
   const pagination = paginated === "cursor" ? CursorPaginationSchema : PaginationSchema;
   const success = z.object({ success: z.literal(true), data, ...(paginated ? { pagination } : {}) });
-  return { "application/json": { schema: jsonSchema(success, "output") } };
+  return { "application/json": { schema: jsonSchema(success, "output", components) } };
 }
 
 /** The header of the operations marked `idempotent` (lib/http/idempotency.ts, docs/api.md "Idempotent requests"). */
@@ -118,11 +175,11 @@ const IDEMPOTENT_CONFLICT_RESPONSE = {
 };
 
 /** A body read as a stream of JSON lines (`ndjson.request` of lib/operations/operation.ts). */
-function ndjsonRequestBody(line: z.ZodType) {
+function ndjsonRequestBody(line: z.ZodType, components: Components) {
   return {
     required: true,
     description: "NDJSON: one JSON value per line, each as the schema says",
-    content: { [NDJSON]: { schema: jsonSchema(line, "input") } },
+    content: { [NDJSON]: { schema: jsonSchema(line, "input", components) } },
   };
 }
 
@@ -133,7 +190,7 @@ const NDJSON_TOO_LARGE = {
   content: errorContent,
 };
 
-function operationOf(name: string, ep: Endpoint) {
+function operationOf(name: string, ep: Endpoint, components: Components) {
   const op = ep.operation;
   const keyAuthenticated = op.permission !== undefined;
   const errorStatuses = [
@@ -149,18 +206,28 @@ function operationOf(name: string, ep: Endpoint) {
     summary: ep.summary,
     tags: [ep.tag],
     ...(op.permission ? { description: `Requires the ${op.permission} permission.` } : {}),
-    parameters: [...parametersOf(op), ...(ep.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
+    parameters: [...parametersOf(op, components), ...(ep.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(op.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: jsonSchema(op.body, "input", components) } },
+          },
+        }
       : {}),
-    ...(op.ndjson?.request ? { requestBody: ndjsonRequestBody(op.ndjson.request) } : {}),
+    ...(op.ndjson?.request ? { requestBody: ndjsonRequestBody(op.ndjson.request, components) } : {}),
     responses: {
       [String(op.successStatus ?? 200)]: {
         description: "Success",
         ...(ep.idempotent ? { headers: REPLAYED_HEADERS } : {}),
         content: op.ndjson?.response
-          ? { [NDJSON]: { schema: jsonSchema(op.response, "output"), description: "each line is one of these" } }
-          : successContent(op.paginated ? z.array(op.response) : op.response, op.paginated),
+          ? {
+              [NDJSON]: {
+                schema: jsonSchema(op.response, "output", components),
+                description: "each line is one of these",
+              },
+            }
+          : successContent(op.paginated ? z.array(op.response) : op.response, components, op.paginated),
       },
       ...errorResponses(errorStatuses),
       ...(ep.idempotent ? { "409": IDEMPOTENT_CONFLICT_RESPONSE } : {}),
@@ -171,7 +238,7 @@ function operationOf(name: string, ep: Endpoint) {
 }
 
 /** GET /health: no key; the envelope's `data` says what is ready. */
-function healthOperation() {
+function healthOperation(components: Components) {
   const HealthSchema = z.looseObject({
     status: z.string().describe('"ok"'),
     database: z.string().describe("the database in use"),
@@ -183,7 +250,7 @@ function healthOperation() {
     tags: ["Service"],
     parameters: [],
     responses: {
-      "200": { description: "Ready", content: successContent(HealthSchema) },
+      "200": { description: "Ready", content: successContent(HealthSchema, components) },
       ...errorResponses([500, 503]),
     },
   };
@@ -232,8 +299,8 @@ function openApiOperation() {
  * of the message (406, 415, malformed JSON or message, a batch) are JSON-RPC errors, the gateway's (key,
  * namespace, path id, body size) the API's error envelope.
  */
-function mcpOperation() {
-  const pathParameters = parametersOf({ params: McpPathParams });
+function mcpOperation(components: Components) {
+  const pathParameters = parametersOf({ params: McpPathParams }, components);
   const message = { $ref: "#/components/schemas/JsonRpcMessage" };
   const jsonRpcOrError = { anyOf: [message, { $ref: "#/components/schemas/Error" }] };
   const jsonRpcError = { "application/json": { schema: message } };
@@ -307,19 +374,23 @@ function notAllowedOperation(path: string, method: string) {
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
+  const components: Components = new Map();
+  // Every error answer refers to it: listed even though no operation's schema contains it.
+  jsonSchema(ErrorBodySchema, "output", components);
   const paths: Record<string, Record<string, object>> = {
-    "/health": { get: healthOperation() },
+    "/health": { get: healthOperation(components) },
     "/openapi.json": { get: openApiOperation() },
     "/integrations/callback": { get: integrationCallbackOperation() },
   };
   for (const [name, ep] of Object.entries(endpoints) as [string, Endpoint][]) {
     paths[ep.path] ??= {};
-    paths[ep.path][ep.method.toLowerCase()] = operationOf(name, ep);
+    paths[ep.path][ep.method.toLowerCase()] = operationOf(name, ep, components);
   }
-  paths["/mcp/{namespace_id}"] = { post: mcpOperation() };
+  paths["/mcp/{namespace_id}"] = { post: mcpOperation(components) };
   for (const [path, item] of Object.entries(paths)) {
     for (const method of METHODS) item[method] ??= notAllowedOperation(path, method);
   }
+  const named = namedComponents(paths, components);
   return {
     openapi: "3.1.0",
     info: {
@@ -334,7 +405,7 @@ export function openApiDocument() {
       ].join(" "),
     },
     servers: [{ url: `${publicUrl()}/api/v1` }],
-    paths,
+    paths: named.document,
     components: {
       securitySchemes: {
         apiKey: {
@@ -344,7 +415,7 @@ export function openApiDocument() {
         },
       },
       schemas: {
-        Error: jsonSchema(ErrorBodySchema, "output"),
+        ...named.schemas,
         JsonRpcMessage: {
           type: "object",
           description: "A JSON-RPC 2.0 request, notification, response or error (MCP)",

@@ -12,6 +12,7 @@ import {
   UnavailableError,
   UpstreamError,
 } from "@/lib/errors";
+import { named } from "@/lib/validation/named";
 import { rateLimitHeaders } from "./rate-limit-headers";
 
 /** The one table from error code to HTTP status (docs/decisions.md). */
@@ -106,11 +107,14 @@ function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 }
 
-export const ErrorBodySchema = z.object({
-  success: z.literal(false),
-  error: z.object({
-    code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
-    message: z.string(),
-    details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+export const ErrorBodySchema = named(
+  z.object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
+      message: z.string(),
+      details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+    }),
   }),
-});
+  "Error",
+);

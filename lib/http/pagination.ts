@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { named } from "@/lib/validation/named";
 
 export const PaginationQuery = z.strictObject({
   page: z.coerce
@@ -68,3 +69,7 @@ export class CursorPage<Item> extends Page<Item> {
     return { ...super.pagination, nextCursor: this.position.nextCursor };
   }
 }
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(PaginationSchema, "Pagination");
+named(CursorPaginationSchema, "CursorPagination");

@@ -16,7 +16,7 @@ import {
   type ErasureSelector,
 } from "@/lib/namespaces/erasure-receipts";
 import { deleteMemories, forget, memoriesSelectedForDeletion } from "./memories";
-import type { ForgetBody } from "./schemas";
+import type { ForgetBody } from "./forget-body";
 import { effectiveScopes } from "./scopes";
 
 export interface Forgotten {

@@ -14,13 +14,13 @@ import { archiveCurrentVersion, authorOf, historyPage, VERSIONED_FIELDS, type Ve
 import { effectiveScopes } from "./scopes";
 import {
   memoryJson,
-  type ForgetBody,
   type MemoryItem,
   type MemoryRow,
   type Metadata,
   type RememberBody,
   type Target,
 } from "./schemas";
+import type { ForgetBody } from "./forget-body";
 import { memoryFilterSql, TEXT_SEARCH_CONFIG, vectorLiteral, type ChunkFilter } from "./sql";
 import { noteSearchGrowth } from "./search-maintenance";
 import { deleteMemories, subtractScopeStatistics, subtractTermStatistics } from "./deletion";

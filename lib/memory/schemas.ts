@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
+import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
 
 /** Limits on memory operations (README "Limits"). */
@@ -20,7 +21,8 @@ export const LIMITS = {
 } as const;
 
 export const TargetId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
-const Target = {
+/** The two ways a memory operation names its namespace: exactly one of them (exactlyOneTarget). */
+export const TargetFields = {
   namespace_id: TargetId.optional(),
   external_reference_id: TargetId.optional(),
 };
@@ -51,7 +53,7 @@ export const Metadata = record(identifier({ min: 1, max: 128 }), MetadataValue)
   .meta({ maxProperties: LIMITS.metadataKeys });
 export type Metadata = z.infer<typeof Metadata>;
 
-const ScopesInput = Scopes.refine(
+export const ScopesInput = Scopes.refine(
   (s) => Object.keys(s).length <= LIMITS.scopePairs,
   `at most ${LIMITS.scopePairs} scope pairs`,
 ).meta({ maxProperties: LIMITS.scopePairs });
@@ -126,7 +128,7 @@ export type ConversationMessage = z.infer<typeof ConversationMessage>;
 
 export const RememberBody = z
   .strictObject({
-    ...Target,
+    ...TargetFields,
     content: Content.optional(),
     memories: z
       .array(MemoryItem)
@@ -200,7 +202,7 @@ export const ConversationFilters = {
 
 export const RecallBody = z
   .strictObject({
-    ...Target,
+    ...TargetFields,
     query: Query,
     top_k: z
       .number({ error: "must be a whole number from 1 to 100" })
@@ -227,7 +229,7 @@ const ASK_TOP_K_MESSAGE = `must be a whole number from 1 to ${LIMITS.askTopK}`;
 
 export const AskBody = z
   .strictObject({
-    ...Target,
+    ...TargetFields,
     query: Query.describe("the question"),
     top_k: z
       .number({ error: ASK_TOP_K_MESSAGE })
@@ -244,109 +246,6 @@ export const AskBody = z
   .superRefine(exactlyOneTarget)
   .meta(TARGET_RULE);
 export type AskBody = z.infer<typeof AskBody>;
-
-/** What `all_namespaces: true` replaces or cannot be combined with: it names no namespace and no memory. */
-const ALL_NAMESPACES_EXCLUDES = ["namespace_id", "external_reference_id", "memory_ids", "all"] as const;
-
-/**
- * A forget across every namespace the key may write is an identity's erasure: it needs identity_id, may be
- * narrowed by scopes and metadata, and names no namespace (the key's grants say which) nor memory ids.
- */
-function allNamespacesRule(
-  body: { identity_id?: string; scopes?: object; metadata?: object } & Partial<
-    Record<(typeof ALL_NAMESPACES_EXCLUDES)[number], unknown>
-  >,
-  ctx: z.RefinementCtx,
-) {
-  for (const field of ALL_NAMESPACES_EXCLUDES) {
-    if (body[field] === undefined) continue;
-    ctx.addIssue({
-      code: "custom",
-      message: `all_namespaces: true forgets in every namespace the key may write; it cannot be combined with ${field}`,
-      path: [field],
-    });
-  }
-  if (body.identity_id === undefined) {
-    ctx.addIssue({
-      code: "custom",
-      message: "all_namespaces: true needs identity_id (whose memories to forget everywhere)",
-      path: ["identity_id"],
-    });
-  }
-  if (body.scopes && Object.keys(body.scopes).length === 0)
-    ctx.addIssue({ code: "custom", message: "must name at least one scope", path: ["scopes"] });
-  if (body.metadata && Object.keys(body.metadata).length === 0)
-    ctx.addIssue({ code: "custom", message: "must name at least one key", path: ["metadata"] });
-}
-
-export const ForgetBody = z
-  .strictObject({
-    ...Target,
-    memory_ids: z
-      .array(identifier({ min: 1 }))
-      .min(1, "list at least one id")
-      .max(LIMITS.forgetIds, `at most ${LIMITS.forgetIds} ids`)
-      .optional(),
-    identity_id: IdentityId.optional(),
-    scopes: ScopesInput.meta({ maxProperties: LIMITS.scopePairs, minProperties: 1 }).optional(),
-    metadata: Metadata.meta({ maxProperties: LIMITS.metadataKeys, minProperties: 1 }).optional(),
-    all: z.literal(true, { error: "must be true (omit it otherwise)" }).optional(),
-    all_namespaces: z
-      .literal(true, { error: "must be true (omit it otherwise)" })
-      .optional()
-      .describe(
-        "instead of namespace_id or external_reference_id: forget identity_id's memories in every namespace " +
-          "the key may write (narrowed by scopes and metadata when given)",
-      ),
-  })
-  .superRefine((body, ctx) => {
-    if (body.all_namespaces) {
-      allNamespacesRule(body, ctx);
-      return;
-    }
-    exactlyOneTarget(body, ctx);
-    const selectors = [body.memory_ids, body.identity_id, body.scopes, body.metadata].filter((s) => s !== undefined);
-    if (selectors.length === 0 && !body.all) {
-      ctx.addIssue({
-        code: "custom",
-        message: "say what to forget: memory_ids, identity_id, scopes, metadata, or all: true",
-        path: [],
-      });
-    }
-    if (selectors.length > 0 && body.all) {
-      ctx.addIssue({ code: "custom", message: "all: true cannot be combined with other selectors", path: ["all"] });
-    }
-    if (body.scopes && Object.keys(body.scopes).length === 0)
-      ctx.addIssue({ code: "custom", message: "must name at least one scope", path: ["scopes"] });
-    if (body.metadata && Object.keys(body.metadata).length === 0)
-      ctx.addIssue({ code: "custom", message: "must name at least one key", path: ["metadata"] });
-  })
-  .meta({
-    allOf: [
-      // Exactly one of the two targets, or all_namespaces instead of a target.
-      { oneOf: [...TARGET_RULE.oneOf, { required: ["all_namespaces"] }] },
-      {
-        oneOf: [
-          {
-            required: ["all_namespaces", "identity_id"],
-            not: { anyOf: [{ required: ["memory_ids"] }, { required: ["all"] }] },
-          },
-          {
-            not: { required: ["all_namespaces"] },
-            oneOf: [
-              { required: ["all"] },
-              {
-                anyOf: ["memory_ids", "identity_id", "scopes", "metadata"].map((selector) => ({
-                  required: [selector],
-                })),
-              },
-            ],
-          },
-        ],
-      },
-    ],
-  });
-export type ForgetBody = z.infer<typeof ForgetBody>;
 
 export const MemoryIdParams = z.strictObject({ id: identifier({ min: 1 }) });
 
@@ -503,3 +402,22 @@ export function memoryJson(row: MemoryRow): MemoryJson {
     ...(row.deduplicated !== undefined ? { deduplicated: row.deduplicated } : {}),
   };
 }
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(IdentityId, "IdentityId");
+named(SessionId, "SessionId");
+named(Metadata, "Metadata");
+named(ScopesInput, "Scopes");
+named(Instant, "Instant");
+named(ConversationMessage, "ConversationMessage");
+named(MemoryItem, "MemoryItem");
+named(RememberBody, "RememberBody");
+named(RecallBody, "RecallBody");
+named(AskBody, "AskBody");
+named(PatchMemoryBody, "PatchMemoryBody");
+named(MemorySchema, "Memory");
+named(ContextTurnSchema, "ContextTurn");
+named(MatchSchema, "Match");
+named(SourceSchema, "Source");
+named(AskResultSchema, "AskResult");
+named(ForgetResultSchema, "ForgetResult");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { named } from "@/lib/validation/named";
 import { mcpEndpointUrl } from "@/lib/namespaces/mcp-endpoint";
 import { identifier, name, text } from "@/lib/validation/strings";
 
@@ -99,3 +100,11 @@ export function grantJson(row: {
     created_at: row.createdAt.toISOString(),
   };
 }
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(NamespaceSchema, "Namespace");
+named(CreateNamespaceBody, "CreateNamespaceBody");
+named(UpdateNamespaceBody, "UpdateNamespaceBody");
+named(GrantSchema, "Grant");
+named(CreateGrantBody, "CreateGrantBody");
+named(DeletedSchema, "Deleted");

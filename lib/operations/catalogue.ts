@@ -10,11 +10,11 @@ import { ListMemoriesQuery, listMemories } from "@/lib/memory/list";
 import { forgetResultJson, forgetWithReceipt } from "@/lib/memory/erasures";
 import { MemoryVersionSchema, versionJson } from "@/lib/memory/history";
 import { getMemory, memoryHistory, memoryItems, remember, updateMemory } from "@/lib/memory/memories";
+import { ForgetBody } from "@/lib/memory/forget-body";
 import { matchJson, recall } from "@/lib/memory/recall";
 import {
   AskBody,
   AskResultSchema,
-  ForgetBody,
   ForgetResultSchema,
   MatchSchema,
   MemoryIdParams,
@@ -337,5 +337,3 @@ export const operations = {
     run: ({ principal, params, query }) => deleteConnection(principal, params.id, query.keep_memories),
   }),
 };
-
-export type OperationName = keyof typeof operations;
