@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { db } from "@/lib/db";
-import { memoryItems, remember } from "@/lib/memory/memories";
+import { memoryItems, remember } from "@/lib/memory/remember";
 import { recall } from "@/lib/memory/recall";
 import { RecallBody, RememberBody } from "@/lib/memory/schemas";
 import { searchChunks } from "@/lib/memory/search";

@@ -1,11 +1,11 @@
 // Retrieval quality through the same lib/ functions the API uses: nDCG@10 and recall@100 for hybrid,
 // vector-only and full-text-only search on the BEIR datasets in BENCH_DATASETS_DIR (docs/benchmark-datasets.md).
 import path from "node:path";
-import { createApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { embedder } from "@/lib/memory/embeddings";
-import { remember } from "@/lib/memory/memories";
+import { remember } from "@/lib/memory/remember";
 import { BM25 } from "@/lib/memory/search-legs";
 import { searchChunks, type SearchMode } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";

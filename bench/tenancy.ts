@@ -4,8 +4,8 @@
 // without the exact scan (exactVectorScanLimit 0: "HNSW only", through the namespace's own HNSW index when
 // it has one; a namespace too small for one is then sorted by the planner itself).
 import { db } from "@/lib/db";
-import { remember } from "@/lib/memory/memories";
-import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/search-legs";
+import { remember } from "@/lib/memory/remember";
+import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/vector-leg";
 import { searchChunks } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { loadDataset, ndcgAt, recallAt, type Dataset } from "./lib/beir";

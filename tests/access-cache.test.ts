@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { revokeApiKey } from "@/lib/auth/api-keys";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { api } from "./helpers/api";
@@ -60,7 +60,7 @@ test("an unknown key is not remembered: the same secret works once it exists", a
   const unknown = "mgw_unknownButValidLooking0000000000000000";
   expect((await recall(unknown, namespace.id)).status).toBe(401);
   expect((await recall(unknown, namespace.id)).status).toBe(401);
-  const { hashKeySecret } = await import("@/lib/auth/api-keys");
+  const { hashKeySecret } = await import("@/lib/auth/api-keys/key-secrets");
   const created = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [namespace.id] });
   await (
     await db()

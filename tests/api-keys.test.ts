@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { displayKeySecret, generateKeySecret, hashKeySecret, revokeApiKey } from "@/lib/auth/api-keys";
+import { displayKeySecret, generateKeySecret, hashKeySecret } from "@/lib/auth/api-keys/key-secrets";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { db } from "@/lib/db";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -110,7 +111,7 @@ describe("key storage", () => {
     const { org } = await createTenant();
     const { createUser } = await import("@/lib/orgs/users");
     const { addMember } = await import("@/lib/orgs/members");
-    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
     const user = await createUser({ email: `member-${Date.now()}@example.com` });
     await addMember({ orgId: org.id, userId: user.id, role: "member" }, { type: "system" });
     const make = (permissions: ("NAMESPACE_READ" | "NAMESPACE_MANAGE")[]) =>
@@ -138,7 +139,7 @@ describe("a key never exceeds its creator's current role", () => {
   async function teamWithAdminKey() {
     const { org, key: operatorKey } = await createTenant();
     const { inviteMember } = await import("@/lib/orgs/members");
-    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
     const owner = await inviteMember({ orgId: org.id, email: uniqueEmail("owner"), role: "owner" }, { type: "system" });
     const admin = await inviteMember({ orgId: org.id, email: uniqueEmail("admin"), role: "admin" }, { type: "system" });
     const ns = await createNamespace(operatorKey);
@@ -216,7 +217,7 @@ describe("a key never exceeds its creator's current role", () => {
   test("a member's key loses a namespace when the member's own grant to it is removed", async () => {
     const { org, key: operatorKey } = await createTenant();
     const { inviteMember } = await import("@/lib/orgs/members");
-    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
     const member = await inviteMember({ orgId: org.id, email: uniqueEmail("member"), role: "member" }, SYSTEM);
     const [granted, other] = [await createNamespace(operatorKey), await createNamespace(operatorKey)];
     const userGrants = [];
@@ -307,7 +308,7 @@ describe("the key-creation policy is the same for the console and the command li
   test("a member may grant a key only the namespaces granted to them", async () => {
     const { org, key } = await createTenant();
     const { inviteMember } = await import("@/lib/orgs/members");
-    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
     const email = `grantor-${Date.now()}@example.com`;
     const member = await inviteMember({ orgId: org.id, email, role: "member" }, { type: "system" });
     const ns = await createNamespace(key);

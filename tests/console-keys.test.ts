@@ -10,7 +10,7 @@ vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
 
 const { SYSTEM_ACTOR } = await import("@/lib/audit/audit");
-const { authenticateApiKey } = await import("@/lib/auth/api-keys");
+const { authenticateApiKey } = await import("@/lib/auth/api-keys/authenticate-api-key");
 const { memberPrincipal } = await import("@/lib/auth/principal");
 const { db } = await import("@/lib/db");
 const { inviteMember } = await import("@/lib/orgs/members");

@@ -383,7 +383,8 @@ describe("what the pages read", () => {
     signedInAs(owner.id);
     const created = await actions.createNamespaceAction(org.slug, { name: "panel" });
     const ns = created.ok ? created.data : { id: "" };
-    const { createApiKey, revokeApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
+    const { revokeApiKey } = await import("@/lib/auth/api-keys/revoke-api-key");
     const make = async (
       name: string,
       createdById: string | undefined,

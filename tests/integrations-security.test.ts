@@ -2,11 +2,14 @@
 // one connection of one organization; a connection of another organization is a 404 on every route; a key
 // without INTEGRATION_MANAGE, or with scopes, is refused; nothing changes on any refusal.
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
-import { bindConnectionToBrowser, browserBindingCookie } from "@/lib/integrations/connections";
+import {
+  bindConnectionToBrowser,
+  browserBindingCookie,
+} from "@/lib/integrations/connections/bind-connection-to-browser";
 import { addMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api } from "./helpers/api";

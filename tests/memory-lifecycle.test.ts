@@ -12,7 +12,8 @@ import { expiryJobRunners, requestExpirySweep, startExpirySweeps, sweepExpiredMe
 import { memoryVersions, writeImportedHistory, type ImportedVersion } from "@/lib/memory/history";
 import { identityMemories } from "@/lib/memory/identities";
 import { getMemoryWithChunks } from "@/lib/memory/list";
-import { replaceMemoryContent, updateMemory } from "@/lib/memory/memories";
+import { replaceMemoryContent } from "@/lib/memory/replace-memory-content";
+import { updateMemory } from "@/lib/memory/update-memory";
 import { addMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";

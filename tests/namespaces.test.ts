@@ -351,7 +351,7 @@ describe("grants", () => {
       404,
       "NOT_FOUND",
     );
-    const { revokeApiKey } = await import("@/lib/auth/api-keys");
+    const { revokeApiKey } = await import("@/lib/auth/api-keys/revoke-api-key");
     const old = await createKey(org.id);
     await revokeApiKey(old.id, { type: "system" });
     expectError(

@@ -144,7 +144,7 @@ describe("namespace-wide operations are refused to keys with scopes", () => {
 
   test("the domain refuses them too, whoever calls it (console, command line, MCP)", async () => {
     const { ns, manager } = await scopedManager();
-    const { authenticateApiKey } = await import("@/lib/auth/api-keys");
+    const { authenticateApiKey } = await import("@/lib/auth/api-keys/authenticate-api-key");
     const principal = await authenticateApiKey(`Bearer ${manager.secret}`);
     const namespaces = await import("@/lib/namespaces/namespaces");
     const { createGrant, createNamespace: create, deleteNamespace, listGrants, updateNamespace } = namespaces;
@@ -162,7 +162,7 @@ describe("namespace-wide operations are refused to keys with scopes", () => {
 
   test("a key with scopes and NAMESPACE_MANAGE is not created: 400 naming the permissions field", async () => {
     const { org } = await createTenant();
-    const { createApiKey } = await import("@/lib/auth/api-keys");
+    const { createApiKey } = await import("@/lib/auth/api-keys/create-api-key");
     const attempt = createApiKey(
       {
         orgId: org.id,

@@ -1,7 +1,8 @@
 import { expect, test } from "vitest";
 import { hitsThatCanRank } from "@/lib/memory/ranking";
 import { searchChunks } from "@/lib/memory/search";
-import { lexicalLeg, type ChunkRow } from "@/lib/memory/search-legs";
+import { lexicalLeg } from "@/lib/memory/lexical-leg";
+import type { ChunkRow } from "@/lib/memory/search-legs";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
 

@@ -33,6 +33,11 @@ const ELEMENTS = [
   ["lib/operations", "domain"],
   ["lib/integrations", "domain"],
   ["lib/oauth", "domain"],
+  // Erasures: receipts sit below lib/namespaces and lib/memory (whose deletions write them); the deletion
+  // requests built on lib/memory (forget with its receipt) above them. The inner folder first: the first
+  // match wins.
+  ["lib/erasures/receipts", "domain"],
+  ["lib/erasures", "domain"],
 
   ["lib/http", "platform"],
   ["lib/errors", "platform"],

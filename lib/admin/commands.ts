@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { InvalidError, issueDetails } from "@/lib/errors";
-import { createApiKey, revokeApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { Permission, ROLES } from "@/lib/auth/permissions";
 import { parseScopePairs, Scopes } from "@/lib/auth/scopes";
 import { KeyName } from "@/lib/auth/schemas";

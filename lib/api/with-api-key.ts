@@ -1,4 +1,5 @@
-import { authenticateApiKey, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
+import { authenticateApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { readJsonBody } from "@/lib/http/body";
 import { API_HEADERS, successResponse, toErrorResponse } from "@/lib/http/envelope";

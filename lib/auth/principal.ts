@@ -1,7 +1,7 @@
 import { ForbiddenError } from "@/lib/errors";
 import type { Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
-import type { ApiKeyPrincipal } from "./api-keys";
+import type { ApiKeyPrincipal } from "./api-keys/api-key-principal";
 import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
 import { formatScopePairs, type Scopes } from "./scopes";
 

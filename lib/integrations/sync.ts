@@ -11,10 +11,13 @@ import { NotFoundError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import type { IntegrationConnection } from "@/lib/generated/prisma/client";
 import { PermanentJobError, RetryLaterError, type ClaimedJob } from "@/lib/jobs/queue";
-import { deleteMemories, remember, replaceMemoryContent } from "@/lib/memory/memories";
+import { deleteMemories } from "@/lib/memory/deletion";
+import { remember } from "@/lib/memory/remember";
+import { replaceMemoryContent } from "@/lib/memory/replace-memory-content";
 import { LIMITS } from "@/lib/memory/schemas";
 import { oauthClientFor } from "./clients";
-import { decryptSecret, encryptSecret, SYNC_JOB_KIND } from "./connections";
+import { decryptSecret, encryptSecret } from "./connections/connection-secrets";
+import { SYNC_JOB_KIND } from "./connections/sync-job";
 import { GrantRefusedError, refreshAccessToken } from "./oauth";
 import {
   ProviderRateLimitedError,

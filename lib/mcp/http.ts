@@ -1,5 +1,6 @@
 import * as streamableHttp from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { authenticateApiKey, bearerValue, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
+import { authenticateApiKey, bearerValue } from "@/lib/auth/api-keys/authenticate-api-key";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { invalidRequest, UnauthenticatedError } from "@/lib/errors";
 import { readBodyText } from "@/lib/http/body";

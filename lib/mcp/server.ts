@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
 import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { ForgetBody } from "@/lib/memory/forget-body";
 import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";

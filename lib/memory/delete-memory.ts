@@ -1,8 +1,8 @@
 import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { notFound } from "@/lib/errors";
-import { recordForgetReceipt } from "./erasures";
-import { forget } from "./memories";
+import { recordForgetReceipt } from "@/lib/erasures/receipts/forget-receipt";
+import { forget } from "./forget";
 
 /**
  * Deletes one memory of a namespace (the console's memory explorer), through forget: the same visibility

@@ -4,7 +4,7 @@
 // with several instances one sweep runs at a time; each instance only asks for it to be queued.
 import { db } from "@/lib/db";
 import { enqueueJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
-import { deleteMemories } from "./memories";
+import { deleteMemories } from "./deletion";
 
 export const EXPIRY_SWEEP_JOB = "memory_expiry_sweep";
 /** At most one sweep queued or running, whichever instance asked for it. */

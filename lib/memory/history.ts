@@ -1,7 +1,7 @@
 // A memory's versions: the current one lives in `memories` (its author in the version_author_* columns), the
 // earlier ones in `memory_versions` (migration 20261123121000_memory_versions), written when an update
 // replaces them. Read by GET /memories/{id}/history and the namespace export; written by updates
-// (lib/memory/memories.ts) and the namespace import.
+// (lib/memory/update-memory.ts) and the namespace import.
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { Scopes } from "@/lib/auth/scopes";

@@ -10,8 +10,9 @@ import {
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { recordErasure, type ErasedNamespace } from "@/lib/namespaces/erasure-receipts";
-import { deleteMemories } from "./memories";
+import type { ErasedNamespace } from "@/lib/erasures/receipts/erasure";
+import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
+import { deleteMemories } from "./deletion";
 
 export const IDENTITY_MEMORIES_SHOWN = 50;
 const PREVIEW_CHARS = 200;

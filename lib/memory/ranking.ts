@@ -1,4 +1,4 @@
-import type { LexicalResult } from "./search-legs";
+import type { LexicalResult } from "./lexical-leg";
 
 // How candidates are scored and ranked: pure functions of what the legs found.
 

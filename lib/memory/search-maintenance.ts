@@ -1,6 +1,6 @@
 import { getDatabase } from "@/lib/db";
 import { ensureNamespaceVectorIndex } from "@/lib/db/vector-indexes";
-import { EXACT_VECTOR_SCAN_LIMIT } from "./search-legs";
+import { EXACT_VECTOR_SCAN_LIMIT } from "./vector-leg";
 
 // PGlite has no autovacuum, so nothing refreshes the planner's statistics (with stale ones a 10k-chunk
 // search chose a 150 ms scan over a 5 ms HNSW probe) or the visibility map that lets BM25 read postings

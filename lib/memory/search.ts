@@ -11,17 +11,9 @@ import {
   withNeighbourEvidence,
   withSpeakerFocus,
 } from "./ranking";
-import {
-  bm25Of,
-  chunkRows,
-  lexicalLeg,
-  scopeSelection,
-  turnsAt,
-  vectorLeg,
-  type ChunkRow,
-  type LexicalResult,
-  type SearchRequest,
-} from "./search-legs";
+import { lexicalLeg, type LexicalResult } from "./lexical-leg";
+import { bm25Of, chunkRows, scopeSelection, turnsAt, type ChunkRow, type SearchRequest } from "./search-legs";
+import { vectorLeg } from "./vector-leg";
 
 export type { SearchMode, SearchRequest } from "./search-legs";
 

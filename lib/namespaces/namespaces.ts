@@ -2,7 +2,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { crashPoint, keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
-import { deleteOauthGrants } from "@/lib/auth/api-keys";
+import { deleteOauthGrants } from "@/lib/auth/api-keys/delete-oauth-grants";
 import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
@@ -10,7 +10,7 @@ import { db, type Tx } from "@/lib/db";
 import { cachedAccessRead } from "@/lib/db/access-cache";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
-import { recordErasure } from "./erasure-receipts";
+import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
 import { namespaceJson, type CreateGrantBody, type CreateNamespaceBody, type UpdateNamespaceBody } from "./schemas";
 
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a

@@ -1,7 +1,7 @@
 // What the console shows about namespaces beyond the API's objects: counts, last activity and who may use
 // each one. Every function starts from the domain's own visibility check (listNamespaces, getNamespace,
 // listGrants), so a namespace the person may not see is not found here either; every query carries the org id.
-import { boundedPermissions } from "@/lib/auth/api-keys";
+import { boundedPermissions } from "@/lib/auth/api-keys/api-key-principal";
 import { ROLE_PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import { PERMISSION_LABELS, type Principal } from "@/lib/auth/principal";
 import { parseScopes, type Scopes } from "@/lib/auth/scopes";

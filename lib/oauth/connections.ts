@@ -1,4 +1,6 @@
-import { createApiKey, activeKey, type ApiKeyPrincipal } from "@/lib/auth/api-keys";
+import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
+import { activeKey } from "@/lib/auth/api-keys/authenticate-api-key";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import type { Permission } from "@/lib/auth/permissions";
 import { actorOf, type MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";

@@ -7,9 +7,13 @@ import { exportNamespace } from "@/lib/memory/export";
 import { ExportLineSchema, ExportQuery, ImportLineSchema, ImportResultSchema } from "@/lib/memory/export-format";
 import { importNamespace } from "@/lib/memory/import";
 import { ListMemoriesQuery, listMemories } from "@/lib/memory/list";
-import { forgetResultJson, forgetWithReceipt } from "@/lib/memory/erasures";
+import { forgetResultJson } from "@/lib/erasures/forget-result";
+import { forgetWithReceipt } from "@/lib/erasures/forget-with-receipt";
 import { MemoryVersionSchema, versionJson } from "@/lib/memory/history";
-import { getMemory, memoryHistory, memoryItems, remember, updateMemory } from "@/lib/memory/memories";
+import { getMemory } from "@/lib/memory/get-memory";
+import { memoryHistory } from "@/lib/memory/get-memory-history";
+import { memoryItems, remember } from "@/lib/memory/remember";
+import { updateMemory } from "@/lib/memory/update-memory";
 import { ForgetBody } from "@/lib/memory/forget-body";
 import { matchJson, recall } from "@/lib/memory/recall";
 import {
@@ -34,7 +38,8 @@ import {
   listNamespaces,
   updateNamespace,
 } from "@/lib/namespaces/namespaces";
-import { ErasureSchema, erasureJson, listErasures, ListErasuresQuery } from "@/lib/namespaces/erasure-receipts";
+import { ErasureSchema, erasureJson } from "@/lib/erasures/receipts/erasure-json";
+import { listErasures, ListErasuresQuery } from "@/lib/erasures/receipts/list-erasures";
 import {
   CreateGrantBody,
   CreateNamespaceBody,
@@ -48,16 +53,14 @@ import {
   UpdateNamespaceBody,
 } from "@/lib/namespaces/schemas";
 import { listProviders } from "@/lib/integrations/clients";
-import {
-  completeConnection,
-  connectionJson,
-  deleteConnection,
-  getConnection,
-  listConnections,
-  reconnectConnection,
-  requestSync,
-  startConnection,
-} from "@/lib/integrations/connections";
+import { completeConnection } from "@/lib/integrations/connections/complete-connection";
+import { connectionJson } from "@/lib/integrations/connections/connection-json";
+import { deleteConnection } from "@/lib/integrations/connections/delete-connection";
+import { getConnection } from "@/lib/integrations/connections/get-connection";
+import { listConnections } from "@/lib/integrations/connections/list-connections";
+import { reconnectConnection } from "@/lib/integrations/connections/reconnect-connection";
+import { requestSync } from "@/lib/integrations/connections/request-sync";
+import { startConnection } from "@/lib/integrations/connections/start-connection";
 import {
   CompleteConnectionBody,
   ConnectionIdParams,

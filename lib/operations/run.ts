@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
-import { missingPermissionMessage } from "@/lib/auth/api-keys";
+import { missingPermissionMessage } from "@/lib/auth/api-keys/api-key-principal";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
 import { InvalidError, invalidRequest } from "@/lib/errors";

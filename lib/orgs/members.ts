@@ -1,5 +1,5 @@
 import { ConflictError, ForbiddenError, InvalidError, notFound } from "@/lib/errors";
-import { settleKeysOfDepartingMember } from "@/lib/auth/api-keys";
+import { settleKeysOfDepartingMember } from "@/lib/auth/api-keys/settle-keys-of-departing-member";
 import { assignableRoles } from "@/lib/auth/permissions";
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";

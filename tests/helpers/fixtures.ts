@@ -1,4 +1,4 @@
-import { createApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import type { Scopes } from "@/lib/auth/scopes";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";

@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { AuditEntries, AuditFilters, type AuditFilterValues } from "@/components/audit-log";
 import { EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
-import { listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { AUDIT_PAGE_SIZE, auditActions, AuditLogQuery, listAuditLog } from "@/lib/audit/audit";
 import { memberAccess } from "@/lib/console/session";
 import { searchParam as param, type SearchParams } from "@/lib/console/search-params";

@@ -11,7 +11,7 @@ import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { memberAccess } from "@/lib/console/session";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { listProviders } from "@/lib/integrations/clients";
-import { defaultRedirectUri } from "@/lib/integrations/connections";
+import { defaultRedirectUri } from "@/lib/integrations/connections/authorization-flow";
 import { PROVIDERS } from "@/lib/integrations/providers";
 import type { ConnectionJson } from "@/lib/integrations/schemas";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";

@@ -1,6 +1,6 @@
 import { KeysPanel } from "@/components/keys-panel";
 import { McpClientsTable } from "@/components/mcp-clients-table";
-import { listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { memberAccess } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";

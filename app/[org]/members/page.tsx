@@ -1,5 +1,5 @@
 import { MembersPanel } from "@/components/members-panel";
-import { activeKeysByCreator } from "@/lib/auth/api-keys";
+import { activeKeysByCreator } from "@/lib/auth/api-keys/active-keys-by-creator";
 import { mailConfigured } from "@/lib/auth/mail";
 import { requireOrganization } from "@/lib/console/session";
 import { listMembers } from "@/lib/orgs/members";

@@ -1,5 +1,5 @@
 import { ScopesPanel } from "@/components/scopes-panel";
-import { listApiKeys } from "@/lib/auth/api-keys";
+import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { memberAccess } from "@/lib/console/session";
 import { scopeUsage } from "@/lib/memory/scopes";
 

@@ -11,7 +11,11 @@ import { z } from "zod";
 import { ROLE_PERMISSIONS, ROLES } from "@/lib/auth/permissions";
 import { asFormFields, runConsoleAction, type ConsoleContext } from "@/lib/console/action";
 import { deleteIntegrationClient, IntegrationClientForm, saveIntegrationClient } from "@/lib/integrations/clients";
-import { bindConnectionToBrowser, browserBindingCookie, connectionMemoryCount } from "@/lib/integrations/connections";
+import {
+  bindConnectionToBrowser,
+  browserBindingCookie,
+} from "@/lib/integrations/connections/bind-connection-to-browser";
+import { connectionMemoryCount } from "@/lib/integrations/connections/count-connection-memories";
 import { ProviderIdSchema } from "@/lib/integrations/schemas";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";

@@ -3,7 +3,9 @@
 // dialog.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { createApiKey, revokeApiKey, updateApiKey } from "@/lib/auth/api-keys";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
+import { updateApiKey } from "@/lib/auth/api-keys/update-api-key";
 import { ROLES } from "@/lib/auth/permissions";
 import { ApiKeyEditForm, ApiKeyForm, KeyIdForm } from "@/lib/auth/schemas";
 import { runConsoleAction } from "@/lib/console/action";

@@ -4,7 +4,8 @@
 import { memberOfOrganization } from "@/lib/console/session";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { apiRoute } from "@/lib/http/methods";
-import { browserBindingCookie, completeFromCallback } from "@/lib/integrations/connections";
+import { browserBindingCookie } from "@/lib/integrations/connections/bind-connection-to-browser";
+import { completeFromCallback } from "@/lib/integrations/connections/complete-from-callback";
 
 function cookieValue(request: Request, name: string): string | undefined {
   for (const part of (request.headers.get("cookie") ?? "").split(";")) {
