@@ -153,6 +153,17 @@ describe("npm start", { timeout: 300_000 }, () => {
     });
     const options = await fetch(`${server.base}/api/v1/namespaces/ns_x`, { method: "OPTIONS" });
     expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, PATCH, DELETE, HEAD, OPTIONS"]);
+
+    // Every answer names its request; an error's body says the same id.
+    const notFound = await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY });
+    for (const answer of [notFound, wrong]) {
+      expect(answer.headers.get("request-id")).toMatch(/^req_[\w-]{16}$/);
+      expect(answer.body.error.request_id).toBe(answer.headers.get("request-id"));
+    }
+    expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).headers.get("request-id")).toMatch(
+      /^req_/,
+    );
+    expect(options.headers.get("request-id")).toMatch(/^req_/);
   });
 
   test("API responses are never cached and go out uncompressed, errors too", async () => {

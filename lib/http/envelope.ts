@@ -1,5 +1,6 @@
 import { describeError, type ErrorReport } from "./errors";
 import type { Pagination } from "./pagination";
+import { currentRequestId } from "./request-id";
 
 /**
  * API bodies carry an organization's data: never stored by a cache. `no-transform` also keeps them out
@@ -15,11 +16,20 @@ export function successResponse(data: unknown, status = 200, pagination?: Pagina
   });
 }
 
-/** An error in the envelope: `{success: false, error: {code, message, details?}}` with its status and headers. */
+/**
+ * An error in the envelope: `{success: false, error: {code, message, details?, request_id?}}` with its status
+ * and headers; `request_id` when it answers a request of the API (lib/http/request-id.ts).
+ */
 export function errorResponse(report: ErrorReport): Response {
+  const requestId = currentRequestId();
   const body = {
     success: false,
-    error: { code: report.code, message: report.message, ...(report.details ? { details: report.details } : {}) },
+    error: {
+      code: report.code,
+      message: report.message,
+      ...(report.details ? { details: report.details } : {}),
+      ...(requestId ? { request_id: requestId } : {}),
+    },
   };
   return Response.json(body, { status: report.status, headers: { ...API_HEADERS, ...report.headers } });
 }

@@ -14,6 +14,7 @@ import {
 } from "@/lib/errors";
 import { named } from "@/lib/validation/named";
 import { rateLimitHeaders } from "./rate-limit-headers";
+import { currentRequestId } from "./request-id";
 
 /** The one table from error code to HTTP status (docs/decisions.md). */
 export const ERROR_STATUS = {
@@ -69,7 +70,9 @@ export function describeError(error: unknown): ErrorReport {
     return { code, status: ERROR_STATUS[code], message, details, headers: headersOf(error) };
   }
   if (code === "CONFLICT") return errorReport(code, "A resource with these values already exists.");
-  console.error("[memgw] unhandled error:", error);
+  // The request's id is also in the answer's body and header: what a user reports finds this line.
+  const requestId = currentRequestId();
+  console.error(`[memgw] unhandled error${requestId ? ` (request ${requestId})` : ""}:`, error);
   return errorReport("INTERNAL_SERVER_ERROR", INTERNAL_MESSAGE);
 }
 
@@ -114,6 +117,10 @@ export const ErrorBodySchema = named(
       code: z.enum(Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       details: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+      request_id: z
+        .string()
+        .optional()
+        .describe("the request's id, also in the Request-Id header: quote it when you report a problem"),
     }),
   }),
   "Error",

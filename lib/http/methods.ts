@@ -1,5 +1,6 @@
-import { errorResponse } from "./envelope";
+import { errorResponse, toErrorResponse } from "./envelope";
 import { errorReport } from "./errors";
+import { REQUEST_ID_HEADER, requestIdOf, runAsRequest } from "./request-id";
 
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
@@ -22,10 +23,37 @@ export function apiRoute(
   const message = (method: string) => `${method} is not allowed here; use ${allowed.join(", ")}.${why}`;
   const notAllowed = (request: Request) =>
     errorResponse(errorReport("METHOD_NOT_ALLOWED", message(request.method), { allow }));
-  const route = Object.fromEntries(METHODS.map((method) => [method, handlers[method] ?? notAllowed])) as Record<
-    Method | "OPTIONS",
-    RouteHandler
-  >;
-  route.OPTIONS = () => new Response(null, { status: 204, headers: { allow } });
+  const route = Object.fromEntries(
+    METHODS.map((method) => [method, withRequestId(handlers[method] ?? notAllowed)]),
+  ) as Record<Method | "OPTIONS", RouteHandler>;
+  route.OPTIONS = withRequestId(() => new Response(null, { status: 204, headers: { allow } }));
   return route;
+}
+
+/**
+ * A handler whose every answer names the request (`Request-Id`, and `error.request_id` in an error's
+ * envelope; see lib/http/request-id.ts), a failure it did not answer itself included: a 500 in the
+ * envelope, logged with the same id.
+ */
+export function withRequestId(handler: RouteHandler): RouteHandler {
+  return (request, context) => {
+    const id = requestIdOf(request);
+    return runAsRequest(id, async () => {
+      let response: Response;
+      try {
+        response = await handler(request, context);
+      } catch (error) {
+        response = toErrorResponse(error);
+      }
+      try {
+        response.headers.set(REQUEST_ID_HEADER, id);
+        return response;
+      } catch {
+        // A response whose headers cannot change (one fetched, a redirect's): the same answer, headers copied.
+        const copy = new Response(response.body, response);
+        copy.headers.set(REQUEST_ID_HEADER, id);
+        return copy;
+      }
+    });
+  };
 }
