@@ -2,6 +2,7 @@
 // and what Next answers badly under /api/v1 (a malformed URL: a plain-text 500; an unknown method: an
 // empty 400 or a plain-text 500) go out in the API's JSON envelope; a page's malformed URL is a plain 400
 // (Next: 500); and it drains on shutdown.
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 
 // Next routes these to the API's handlers, which answer every one of them in the envelope.
@@ -33,8 +34,15 @@ const INTERNAL_ERROR = {
   message: "Something went wrong on our side. Please try again.",
 };
 
-function envelope({ code, message, details }) {
-  return JSON.stringify({ success: false, error: { code, message, ...(details ? { details } : {}) } });
+/**
+ * What this server answers itself never reaches the API's handlers: it names the request as they do
+ * (lib/http/request-id.ts), with a new id, since a request Node cannot parse has no header to trust.
+ */
+const newRequestId = () => `req_${randomBytes(12).toString("base64url")}`;
+
+function envelope({ code, message, details }, requestId) {
+  const error = { code, message, ...(details ? { details } : {}), request_id: requestId };
+  return JSON.stringify({ success: false, error });
 }
 
 /** The path of a request target, in origin form (`/a?b`) or absolute form (`http://host/a?b`). */
@@ -97,9 +105,10 @@ function pageRequestProblem(request) {
   }
 }
 
-function sendEnvelope(response, error) {
-  const body = envelope(error);
-  response.writeHead(error.status, { ...API_HEADERS, ...error.headers, "content-length": Buffer.byteLength(body) });
+function sendEnvelope(response, error, requestId = newRequestId()) {
+  const body = envelope(error, requestId);
+  const headers = { ...API_HEADERS, ...error.headers, "request-id": requestId };
+  response.writeHead(error.status, { ...headers, "content-length": Buffer.byteLength(body) });
   response.end(body);
 }
 
@@ -125,9 +134,10 @@ export function createGatewayServer(handle) {
     // forge (any copy it sent is replaced). lib/net/client-address.ts reads it.
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
     Promise.resolve(handle(request, response)).catch((error) => {
-      console.error("[memgw] request failed:", error);
+      const requestId = newRequestId();
+      console.error(`[memgw] request failed (request ${requestId}):`, error);
       if (response.headersSent) return response.destroy();
-      if (isApiPath(request.url ?? "")) return sendEnvelope(response, INTERNAL_ERROR);
+      if (isApiPath(request.url ?? "")) return sendEnvelope(response, INTERNAL_ERROR, requestId);
       response.writeHead(500, { "content-type": "text/plain" }).end("Internal Server Error");
     });
   });
@@ -136,9 +146,11 @@ export function createGatewayServer(handle) {
     // Mid-response (a pipelined request after one being answered), a reply would corrupt the stream.
     if (error.code === "ECONNRESET" || !socket.writable || socket._httpMessage?._headerSent) return socket.destroy();
     const problem = CLIENT_ERRORS[error.code] ?? MALFORMED_REQUEST;
-    const body = envelope(problem);
+    const requestId = newRequestId();
+    const body = envelope(problem, requestId);
     const head = [`HTTP/1.1 ${problem.status} ${http.STATUS_CODES[problem.status]}`];
-    for (const [name, value] of Object.entries(API_HEADERS)) head.push(`${name}: ${value}`);
+    for (const [name, value] of Object.entries({ ...API_HEADERS, "request-id": requestId }))
+      head.push(`${name}: ${value}`);
     head.push(`content-length: ${Buffer.byteLength(body)}`, "connection: close");
     socket.end(`${head.join("\r\n")}\r\n\r\n${body}`);
   });

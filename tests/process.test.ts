@@ -227,6 +227,9 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(body).toMatchObject({ success: false, error: { code, message: expect.any(String) } });
     const detail = expect.objectContaining({ field: expect.any(String), message: expect.any(String) });
     if (status === 400) expect(body.error.details).toEqual([detail]);
+    // Whoever answers (the route, or the server in front for what never reaches one) names the request.
+    expect(response.headers["request-id"]).toMatch(/^req_[\w-]{16}$/);
+    expect(body.error.request_id).toBe(response.headers["request-id"]);
   });
 
   test("the server still answers after those requests, and pages outside the API are untouched", async () => {
