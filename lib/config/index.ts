@@ -67,8 +67,9 @@ export function settingsProblems(env: SettingsSource = process.env): string[] {
     const parsed = parse(name, present(env[name]));
     if (!parsed.ok) problems.push(parsed.problem);
   }
-  const poolingSettingsRead = !problems.some((problem) => problem.startsWith("DATABASE_"));
-  const pooling = poolingSettingsRead && present(env.DATABASE_URL) && databasePoolingProblem(env);
+  // Whether the two settings go together is asked only once each reads.
+  const poolingRead = !problems.some((problem) => /^DATABASE_(POOLER|DIRECT_URL) /.test(problem));
+  const pooling = poolingRead && present(env.DATABASE_URL) && databasePoolingProblem(env);
   if (pooling) problems.push(pooling);
   return problems;
 }
