@@ -9,6 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { closeDatabase, getDatabase } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { bootstrapFromEnv } from "@/lib/startup";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
@@ -212,21 +213,21 @@ async function loadData(
       const rows = Array.from({ length: Math.min(batch, MEMORIES - start) }, (_, j) => start + j);
       const namespaceOf = (i: number) =>
         i % 1000 < MAIN_NAMESPACE_SHARE * 1000 ? namespaceIds[0] : namespaceIds[1 + (i % (NAMESPACES - 1))];
-      await prisma.$executeRawUnsafe(
-        `INSERT INTO memories (id, org_id, namespace_id, content, metadata, scopes, identity_id, api_key_id,
+      const ids = rows.map((i) => `mem_consolebench${String(i).padStart(7, "0")}`);
+      const contents = rows.map((i) => corpus[i % corpus.length]);
+      const metadata = rows.map((i) =>
+        JSON.stringify({ source: ["chat", "email", "ticket"][i % 3], priority: String(i % 5) }),
+      );
+      const scopes = rows.map((i) => JSON.stringify({ team: ["alpha", "beta", "gamma", "delta"][i % 4] }));
+      const identities = rows.map((i) => `user-${String(identityOf(i)).padStart(4, "0")}`);
+      const created = rows.map((i) => new Date(now - (MEMORIES - i) * 60_000).toISOString());
+      await prisma.$executeRaw(
+        Prisma.sql`INSERT INTO memories (id, org_id, namespace_id, content, metadata, scopes, identity_id, api_key_id,
                                chunk_count, created_at, updated_at)
-         SELECT id, $1, ns, content, metadata::jsonb, scopes::jsonb, identity, $2, 1, created, created
-         FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::timestamptz[])
+         SELECT id, ${org.id}, ns, content, metadata::jsonb, scopes::jsonb, identity, ${key.id}, 1, created, created
+         FROM unnest(${ids}::text[], ${rows.map(namespaceOf)}::text[], ${contents}::text[], ${metadata}::text[],
+                     ${scopes}::text[], ${identities}::text[], ${created}::timestamptz[])
            AS t(id, ns, content, metadata, scopes, identity, created)`,
-        org.id,
-        key.id,
-        rows.map((i) => `mem_consolebench${String(i).padStart(7, "0")}`),
-        rows.map(namespaceOf),
-        rows.map((i) => corpus[i % corpus.length]),
-        rows.map((i) => JSON.stringify({ source: ["chat", "email", "ticket"][i % 3], priority: String(i % 5) })),
-        rows.map((i) => JSON.stringify({ team: ["alpha", "beta", "gamma", "delta"][i % 4] })),
-        rows.map((i) => `user-${String(identityOf(i)).padStart(4, "0")}`),
-        rows.map((i) => new Date(now - (MEMORIES - i) * 60_000).toISOString()),
       );
     }
 
@@ -234,31 +235,22 @@ async function loadData(
     const activityBatch = 100_000;
     for (let start = 0; start < ACTIVITY_ROWS; start += activityBatch) {
       // Deterministic spread: operations, statuses, namespaces, identities and times from the row number.
-      await prisma.$executeRawUnsafe(
-        `INSERT INTO activity_logs (id, org_id, namespace_id, api_key_id, identity_id, operation, status,
+      await prisma.$executeRaw(
+        Prisma.sql`INSERT INTO activity_logs (id, org_id, namespace_id, api_key_id, identity_id, operation, status,
                                     latency_ms, details, created_at)
-         SELECT 'act_consolebench' || lpad(g::text, 8, '0'), $1,
-                ($3::text[])[1 + CASE WHEN g % 10 < 8 THEN 0 ELSE 1 + (g % ($4 - 1)) END],
-                $2,
-                'user-' || lpad(((g::bigint * 7919) % $5)::text, 4, '0'),
+         SELECT 'act_consolebench' || lpad(g::text, 8, '0'), ${org.id},
+                (${namespaceIds}::text[])[1 + CASE WHEN g % 10 < 8 THEN 0 ELSE 1 + (g % (${NAMESPACES} - 1)) END],
+                ${key.id},
+                'user-' || lpad(((g::bigint * 7919) % ${IDENTITIES})::text, 4, '0'),
                 (ARRAY['recall','recall','recall','remember','remember','ask','get_memory','forget'])[1 + g % 8],
                 CASE WHEN g % 37 = 0 THEN 404 WHEN g % 101 = 0 THEN 500 ELSE 200 END,
                 5 + (g::bigint * 31) % 120,
                 '{}'::jsonb,
-                now() - make_interval(secs => (g::float8 / $6) * $7 * 86400)
-         FROM generate_series($8::int, $9::int) g`,
-        org.id,
-        key.id,
-        namespaceIds,
-        NAMESPACES,
-        IDENTITIES,
-        ACTIVITY_ROWS,
-        ACTIVITY_DAYS,
-        start + 1,
-        Math.min(start + activityBatch, ACTIVITY_ROWS),
+                now() - make_interval(secs => (g::float8 / ${ACTIVITY_ROWS}) * ${ACTIVITY_DAYS} * 86400)
+         FROM generate_series(${start + 1}::int, ${Math.min(start + activityBatch, ACTIVITY_ROWS)}::int) g`,
       );
     }
-    await prisma.$executeRawUnsafe("ANALYZE");
+    await prisma.$executeRaw(Prisma.sql`ANALYZE`);
     // identityOf(i) is 0 for the most memories; every identity has about as much activity.
     return { slug: org.slug, namespaceId: namespaceIds[0], identityId: "user-0000" };
   } finally {

@@ -4,6 +4,7 @@ import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { embedder } from "@/lib/memory/embeddings";
 import { remember } from "@/lib/memory/remember";
 import { BM25 } from "@/lib/memory/search-legs";
@@ -142,7 +143,7 @@ export async function measureQuality(options: {
   for (const name of options.datasets) {
     const dataset = loadDataset(options.datasetsDir, name);
     const namespace = await loadIntoNamespace(principal, dataset, options.log);
-    await (await db()).$executeRawUnsafe("VACUUM ANALYZE");
+    await (await db()).$executeRaw(Prisma.sql`VACUUM ANALYZE`);
     const queryVectors = await cache.embed(
       dataset.queries.map((q) => q.text),
       "query",

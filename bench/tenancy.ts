@@ -4,6 +4,7 @@
 // without the exact scan (exactVectorScanLimit 0: "HNSW only", through the namespace's own HNSW index when
 // it has one; a namespace too small for one is then sorted by the planner itself).
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { remember } from "@/lib/memory/remember";
 import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/vector-leg";
 import { searchChunks } from "@/lib/memory/search";
@@ -84,7 +85,7 @@ export async function measureTenancy(options: { datasetsDir: string; others: num
 
   const rows: TenancyRow[] = [];
   const measure = async (beside: number) => {
-    await prisma.$executeRawUnsafe("VACUUM ANALYZE");
+    await prisma.$executeRaw(Prisma.sql`VACUUM ANALYZE`);
     for (const name of ["small", "medium"] as const) {
       const dataset = datasets[name];
       for (const vectorLeg of ["as shipped", "HNSW only"] as const) {

@@ -11,6 +11,7 @@ import { db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 import { onPostgres } from "./helpers/postgres";
 
@@ -240,7 +241,7 @@ describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", 
     const prisma = await db();
     const [committed, rolledBack] = [newId("org"), newId("org")];
     const count = (id: string) =>
-      queryRows<{ n: number }>("SELECT count(*)::int AS n FROM organizations WHERE id = $1", id);
+      queryRows<{ n: number }>(Prisma.sql`SELECT count(*)::int AS n FROM organizations WHERE id = ${id}`);
     let readDuring: Promise<{ n: number }[]> | undefined;
     await prisma.$transaction(async (tx) => {
       await tx.organization.create({ data: { id: committed, name: "x", slug: committed } });
@@ -261,19 +262,20 @@ describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", 
   test("get their parameters as the statement types them, and fail alone", async () => {
     await expectParametersRoundTrip();
     // The statement is kept parsed: refused values leave it usable; a text that does not parse is not kept.
-    await expect(queryRows("SELECT $1::int AS n", "not a number")).rejects.toThrow(/invalid input syntax/);
-    expect(await queryRows("SELECT $1::int AS n", "41")).toEqual([{ n: 41 }]);
-    for (let i = 0; i < 2; i++) await expect(queryRows("SELEC 1")).rejects.toThrow(/syntax error at or near/);
-    expect(await queryRows("SELECT 1 AS n")).toEqual([{ n: 1 }]);
+    await expect(queryRows(Prisma.sql`SELECT ${"not a number"}::int AS n`)).rejects.toThrow(/invalid input syntax/);
+    expect(await queryRows(Prisma.sql`SELECT ${"41"}::int AS n`)).toEqual([{ n: 41 }]);
+    for (let i = 0; i < 2; i++) await expect(queryRows(Prisma.sql`SELEC 1`)).rejects.toThrow(/syntax error at or near/);
+    expect(await queryRows(Prisma.sql`SELECT 1 AS n`)).toEqual([{ n: 1 }]);
   });
 
   test("keep at most 100 statements parsed, and parse again one they let go", async () => {
-    for (let i = 0; i < 130; i++) expect(await queryRows(`SELECT ${i}::int AS n`)).toEqual([{ n: i }]);
+    for (let i = 0; i < 130; i++)
+      expect(await queryRows(Prisma.sql`SELECT ${Prisma.raw(String(i))}::int AS n`)).toEqual([{ n: i }]);
     const [kept] = await queryRows<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'memgw%'",
+      Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'memgw%'`,
     );
     expect(kept.n).toBeLessThanOrEqual(100);
-    expect(await queryRows("SELECT 0::int AS n")).toEqual([{ n: 0 }]);
+    expect(await queryRows(Prisma.sql`SELECT 0::int AS n`)).toEqual([{ n: 0 }]);
   });
 });
 

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { closeDatabase, getDatabase, queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { createTestDatabase, testPostgresUrl } from "./helpers/postgres";
@@ -112,7 +113,9 @@ pooledTest("through PgBouncer in transaction mode: remember, recall and forget, 
   const forgot = await api("POST", "/forget", { key, body: { namespace_id: ns.id, all: true } });
   expect(forgot.body.data.deleted).toBe(12);
   // The search settings are the database's defaults, as a session through the pooler sees them.
-  const [setting] = await queryRows<{ value: string }>("SELECT current_setting('hnsw.iterative_scan') AS value");
+  const [setting] = await queryRows<{ value: string }>(
+    Prisma.sql`SELECT current_setting('hnsw.iterative_scan') AS value`,
+  );
   expect(setting.value).toBe("relaxed_order");
 });
 

@@ -5,6 +5,7 @@ import { expect } from "vitest";
 import { dataDir } from "@/lib/config";
 import { db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -21,7 +22,7 @@ postgresTest(
     expect(database.migrations.applied.length + database.migrations.alreadyApplied).toBeGreaterThan(0);
     expect(fs.existsSync(lockPath(dataDir()))).toBe(false);
     const tables = await queryRows<{ tablename: string }>(
-      "SELECT tablename FROM pg_tables WHERE schemaname = 'public'",
+      Prisma.sql`SELECT tablename FROM pg_tables WHERE schemaname = 'public'`,
     );
     expect(tables.map((r) => r.tablename)).toContain("namespaces");
   },
@@ -128,7 +129,7 @@ postgresTest("the MCP clients' authorization server keeps its state in PostgreSQ
   expect(registered.status).toBe(201);
   const { client_id: clientId } = await registered.json();
   const rows = await queryRows<{ id: string; payload: { client_id: string; client_name: string } }>(
-    "SELECT id, payload FROM oauth_records WHERE model = 'Client'",
+    Prisma.sql`SELECT id, payload FROM oauth_records WHERE model = 'Client'`,
   );
   const row = rows.find((one) => one.payload.client_id === clientId);
   expect(row?.payload.client_name).toBe("pg agent");

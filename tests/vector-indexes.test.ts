@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";
-import { dropNamespaceVectorIndex, ensureNamespaceVectorIndex, vectorIndexName } from "@/lib/db/vector-indexes";
+import { dropNamespaceVectorIndex, ensureNamespaceVectorIndex, vectorIndexName } from "@/lib/namespaces/vector-indexes";
 import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";

@@ -1,4 +1,5 @@
 import { queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
 /** The operations the activity log records (the console filters by them). */
@@ -36,17 +37,10 @@ export interface ActivityEntry extends ActivityNote {
 export async function recordActivity(entry: ActivityEntry): Promise<void> {
   // Straight to the driver: one row per API request, and Prisma's create costs more than the insert itself.
   await queryRows(
-    `INSERT INTO activity_logs
+    Prisma.sql`INSERT INTO activity_logs
        (id, org_id, namespace_id, api_key_id, identity_id, operation, status, latency_ms, details)
-     VALUES ($1, $2, $3, $4, $5, $6, $7::int, $8::int, $9::jsonb)`,
-    newId("act"),
-    entry.orgId,
-    entry.namespaceId ?? null,
-    entry.apiKeyId,
-    entry.identityId ?? null,
-    entry.operation,
-    entry.status,
-    Math.round(entry.latencyMs),
-    JSON.stringify(entry.details ?? {}),
+     VALUES (${newId("act")}, ${entry.orgId}, ${entry.namespaceId ?? null}, ${entry.apiKeyId},
+             ${entry.identityId ?? null}, ${entry.operation}, ${entry.status}::int, ${Math.round(entry.latencyMs)}::int,
+             ${JSON.stringify(entry.details ?? {})}::jsonb)`,
   );
 }

@@ -4,6 +4,7 @@
 import { z } from "zod";
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { identifier } from "@/lib/validation/strings";
 import { ACTIVITY_OPERATIONS } from "./activity";
 import { visibleActivitySql } from "./queries";
@@ -52,19 +53,17 @@ export interface IdentityListItem {
 
 /**
  * The SQL condition (on identity_summaries aliased `s`, joined to its namespace `n`) of the rows a person
- * may see; appends its parameters to `params`.
+ * may see.
  */
-function visibleSummarySql(principal: MemberPrincipal, params: unknown[]): string {
-  params.push(principal.orgId);
-  const conditions = [`s.org_id = $${params.length}`, `n.org_id = s.org_id`];
+function visibleSummarySql(principal: MemberPrincipal): Prisma.Sql {
+  const conditions = [Prisma.sql`s.org_id = ${principal.orgId}`, Prisma.sql`n.org_id = s.org_id`];
   if (principal.role === "member") {
-    params.push(principal.userId);
     conditions.push(
-      `EXISTS (SELECT 1 FROM namespace_grants g
-               WHERE g.namespace_id = s.namespace_id AND g.org_id = s.org_id AND g.user_id = $${params.length})`,
+      Prisma.sql`EXISTS (SELECT 1 FROM namespace_grants g
+               WHERE g.namespace_id = s.namespace_id AND g.org_id = s.org_id AND g.user_id = ${principal.userId})`,
     );
   }
-  return conditions.join(" AND ");
+  return Prisma.join(conditions, " AND ");
 }
 
 /**
@@ -78,22 +77,17 @@ export async function listIdentities(
   query: IdentitiesQuery,
 ): Promise<{ items: IdentityListItem[]; hasNext: boolean; page: number; pageSize: number }> {
   const prisma = await db();
-  const params: unknown[] = [];
-  let where = visibleSummarySql(principal, params);
-  if (query.q) {
-    params.push(query.q);
-    where += ` AND s.identity_id COLLATE "C" >= $${params.length} AND starts_with(s.identity_id, $${params.length})`;
-  }
-  params.push(IDENTITIES_PAGE_SIZE + 1, (query.page - 1) * IDENTITIES_PAGE_SIZE);
-  const rows = await prisma.$queryRawUnsafe<{ identity_id: string; memories: number; last_activity_at: Date | null }[]>(
-    `SELECT s.identity_id COLLATE "C" AS identity_id, sum(s.memory_count)::int AS memories,
+  const prefix = query.q
+    ? Prisma.sql`AND s.identity_id COLLATE "C" >= ${query.q} AND starts_with(s.identity_id, ${query.q})`
+    : Prisma.empty;
+  const rows = await prisma.$queryRaw<{ identity_id: string; memories: number; last_activity_at: Date | null }[]>(
+    Prisma.sql`SELECT s.identity_id COLLATE "C" AS identity_id, sum(s.memory_count)::int AS memories,
             max(s.last_activity_at) AS last_activity_at
      FROM identity_summaries s JOIN namespaces n ON n.id = s.namespace_id
-     WHERE ${where}
+     WHERE ${visibleSummarySql(principal)} ${prefix}
      GROUP BY 1
      ORDER BY 1
-     LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    ...params,
+     LIMIT ${IDENTITIES_PAGE_SIZE + 1} OFFSET ${(query.page - 1) * IDENTITIES_PAGE_SIZE}`,
   );
   const page = rows.slice(0, IDENTITIES_PAGE_SIZE);
   const recent = await recentOperations(
@@ -117,14 +111,11 @@ export async function listIdentities(
 async function recentOperations(principal: MemberPrincipal, identityIds: string[]): Promise<Map<string, number>> {
   if (identityIds.length === 0) return new Map();
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, {}, params);
-  params.push(identityIds, new Date(Date.now() - RECENT_DAYS * 86_400_000));
-  const rows = await prisma.$queryRawUnsafe<{ identity_id: string; n: number }[]>(
-    `SELECT a.identity_id, count(*)::int AS n FROM activity_logs a
-     WHERE ${where} AND a.identity_id = ANY($${params.length - 1}::text[]) AND a.created_at >= $${params.length}
+  const since = new Date(Date.now() - RECENT_DAYS * 86_400_000);
+  const rows = await prisma.$queryRaw<{ identity_id: string; n: number }[]>(
+    Prisma.sql`SELECT a.identity_id, count(*)::int AS n FROM activity_logs a
+     WHERE ${visibleActivitySql(principal)} AND a.identity_id = ANY(${identityIds}::text[]) AND a.created_at >= ${since}
      GROUP BY a.identity_id`,
-    ...params,
   );
   return new Map(rows.map((row) => [row.identity_id, row.n]));
 }
@@ -135,15 +126,11 @@ export async function identitySummary(
   identityId: string,
 ): Promise<{ memories: number; namespaces: number; lastActivityAt: Date | null }> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleSummarySql(principal, params);
-  params.push(identityId);
-  const [row] = await prisma.$queryRawUnsafe<{ memories: number; namespaces: number; last: Date | null }[]>(
-    `SELECT COALESCE(sum(s.memory_count), 0)::int AS memories,
+  const [row] = await prisma.$queryRaw<{ memories: number; namespaces: number; last: Date | null }[]>(
+    Prisma.sql`SELECT COALESCE(sum(s.memory_count), 0)::int AS memories,
             count(*) FILTER (WHERE s.memory_count > 0)::int AS namespaces, max(s.last_activity_at) AS last
      FROM identity_summaries s JOIN namespaces n ON n.id = s.namespace_id
-     WHERE ${where} AND s.identity_id = $${params.length}`,
-    ...params,
+     WHERE ${visibleSummarySql(principal)} AND s.identity_id = ${identityId}`,
   );
   return { memories: row.memories, namespaces: row.namespaces, lastActivityAt: row.last };
 }
@@ -170,20 +157,12 @@ export async function identityActivity(
   query: IdentityActivityQuery,
 ): Promise<{ items: IdentityActivityItem[]; hasNext: boolean; page: number }> {
   const prisma = await db();
-  const params: unknown[] = [];
-  let where = visibleActivitySql(principal, { identityId }, params);
-  if (query.operation) {
-    params.push(query.operation);
-    where += ` AND a.operation = $${params.length}`;
-  }
-  if (query.status === "success") where += " AND a.status < 400";
-  else if (query.status === "error") where += " AND a.status >= 400";
-  else if (query.status) {
-    params.push(Number(query.status));
-    where += ` AND a.status = $${params.length}`;
-  }
-  params.push(IDENTITY_ACTIVITY_PAGE_SIZE + 1, (query.page - 1) * IDENTITY_ACTIVITY_PAGE_SIZE);
-  const rows = await prisma.$queryRawUnsafe<
+  const conditions = [visibleActivitySql(principal, { identityId })];
+  if (query.operation) conditions.push(Prisma.sql`a.operation = ${query.operation}`);
+  if (query.status === "success") conditions.push(Prisma.sql`a.status < 400`);
+  else if (query.status === "error") conditions.push(Prisma.sql`a.status >= 400`);
+  else if (query.status) conditions.push(Prisma.sql`a.status = ${Number(query.status)}`);
+  const rows = await prisma.$queryRaw<
     {
       id: string;
       operation: string;
@@ -195,15 +174,14 @@ export async function identityActivity(
       created_at: Date;
     }[]
   >(
-    `SELECT a.id, a.operation, a.namespace_id, n.name AS namespace_name, k.name AS key_name, a.status,
+    Prisma.sql`SELECT a.id, a.operation, a.namespace_id, n.name AS namespace_name, k.name AS key_name, a.status,
             a.latency_ms, a.created_at
      FROM activity_logs a
      LEFT JOIN namespaces n ON n.id = a.namespace_id AND n.org_id = a.org_id
      LEFT JOIN api_keys k ON k.id = a.api_key_id AND k.org_id = a.org_id
-     WHERE ${where}
+     WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY a.created_at DESC, a.id DESC
-     LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    ...params,
+     LIMIT ${IDENTITY_ACTIVITY_PAGE_SIZE + 1} OFFSET ${(query.page - 1) * IDENTITY_ACTIVITY_PAGE_SIZE}`,
   );
   return {
     items: rows.slice(0, IDENTITY_ACTIVITY_PAGE_SIZE).map((row) => ({

@@ -3,6 +3,7 @@
 // the daily rollup (lib/activity/rollup.ts); what a person sees is bounded like the activity log itself.
 import { namespaceAccess, type MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { ACTIVITY_CHART_DAYS, chartStart, visibleActivitySql } from "./queries";
 import { histogramPercentile, LATENCY_BUCKETS_MS, type LatencyPercentile } from "./rollup";
 
@@ -41,17 +42,14 @@ export async function operationsSummary(
   days = ACTIVITY_CHART_DAYS,
 ): Promise<OperationsSummary> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, {}, params);
-  params.push(chartStart(days));
+  const where = visibleActivitySql(principal);
   // One JSON text instead of a row per rollup row: the embedded database's driver spends far longer per
   // row returned than the query takes (measured: 26 ms for 260 rows, 15 ms as one JSON value).
-  const [{ rows }] = await prisma.$queryRawUnsafe<{ rows: string }[]>(
-    `SELECT coalesce(json_agg(json_build_array(a.operation, a.count, a.client_errors, a.server_errors,
+  const [{ rows }] = await prisma.$queryRaw<{ rows: string }[]>(
+    Prisma.sql`SELECT coalesce(json_agg(json_build_array(a.operation, a.count, a.client_errors, a.server_errors,
                                                a.latency_buckets)), '[]')::text AS rows
      FROM activity_daily_rollups a
-     WHERE ${where} AND a.day >= ($${params.length}::timestamptz AT TIME ZONE 'UTC')::date`,
-    ...params,
+     WHERE ${where} AND a.day >= (${chartStart(days)}::timestamptz AT TIME ZONE 'UTC')::date`,
   );
   type Sum = { count: number; clientErrors: number; serverErrors: number; buckets: number[] };
   const empty = (): Sum => ({ count: 0, clientErrors: 0, serverErrors: 0, buckets: LATENCY_BUCKETS_MS.map(() => 0) });
@@ -94,18 +92,14 @@ export async function topNamespaces(
   days = ACTIVITY_CHART_DAYS,
 ): Promise<TopNamespace[]> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, {}, params);
-  params.push(chartStart(days), limit);
-  return prisma.$queryRawUnsafe<TopNamespace[]>(
-    `SELECT n.id, n.name, sum(a.count)::int AS operations
+  return prisma.$queryRaw<TopNamespace[]>(
+    Prisma.sql`SELECT n.id, n.name, sum(a.count)::int AS operations
      FROM activity_daily_rollups a
      JOIN namespaces n ON n.id = a.namespace_id AND n.org_id = a.org_id
-     WHERE ${where} AND a.day >= ($${params.length - 1}::timestamptz AT TIME ZONE 'UTC')::date
+     WHERE ${visibleActivitySql(principal)} AND a.day >= (${chartStart(days)}::timestamptz AT TIME ZONE 'UTC')::date
      GROUP BY n.id, n.name
      ORDER BY operations DESC, n.name
-     LIMIT $${params.length}`,
-    ...params,
+     LIMIT ${limit}`,
   );
 }
 
@@ -130,15 +124,12 @@ export async function topIdentities(
   days = ACTIVITY_CHART_DAYS,
 ): Promise<TopIdentities> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, {}, params);
-  params.push(chartStart(days), TOP_IDENTITIES_SAMPLE, limit);
-  const [{ result }] = await prisma.$queryRawUnsafe<{ result: string }[]>(
-    `WITH recent AS MATERIALIZED (
+  const [{ result }] = await prisma.$queryRaw<{ result: string }[]>(
+    Prisma.sql`WITH recent AS MATERIALIZED (
        SELECT a.identity_id, a.created_at FROM activity_logs a
-       WHERE ${where} AND a.created_at >= $${params.length - 2}
+       WHERE ${visibleActivitySql(principal)} AND a.created_at >= ${chartStart(days)}
        ORDER BY a.created_at DESC
-       LIMIT $${params.length - 1}
+       LIMIT ${TOP_IDENTITIES_SAMPLE}
      )
      SELECT json_build_object(
        'since', min(created_at),
@@ -146,10 +137,9 @@ export async function topIdentities(
        'identities', (SELECT coalesce(json_agg(json_build_object('identityId', identity_id, 'operations', n)
                                                ORDER BY n DESC, identity_id), '[]')
                       FROM (SELECT identity_id, count(*)::int AS n FROM recent WHERE identity_id IS NOT NULL
-                            GROUP BY identity_id ORDER BY n DESC, identity_id LIMIT $${params.length}) t)
+                            GROUP BY identity_id ORDER BY n DESC, identity_id LIMIT ${limit}) t)
      )::text AS result
      FROM recent`,
-    ...params,
   );
   const parsed = JSON.parse(result) as {
     since: string | null;
@@ -175,8 +165,6 @@ export interface GettingStarted {
 /** The getting-started checklist, each step from what exists in the database. */
 export async function gettingStarted(principal: MemberPrincipal): Promise<GettingStarted> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, {}, params);
   const [key, namespace, memory, usage] = await Promise.all([
     prisma.apiKey.findFirst({ where: { orgId: principal.orgId }, select: { id: true } }),
     prisma.namespace.findFirst({
@@ -192,11 +180,10 @@ export async function gettingStarted(principal: MemberPrincipal): Promise<Gettin
       },
       select: { id: true },
     }),
-    prisma.$queryRawUnsafe<{ remembered: boolean | null; mcp: boolean | null }[]>(
-      `SELECT bool_or(a.operation = 'remember' AND a.count > a.client_errors + a.server_errors) AS remembered,
+    prisma.$queryRaw<{ remembered: boolean | null; mcp: boolean | null }[]>(
+      Prisma.sql`SELECT bool_or(a.operation = 'remember' AND a.count > a.client_errors + a.server_errors) AS remembered,
               bool_or(a.mcp_count > 0) AS mcp
-       FROM activity_daily_rollups a WHERE ${where}`,
-      ...params,
+       FROM activity_daily_rollups a WHERE ${visibleActivitySql(principal)}`,
     ),
   ]);
   return {

@@ -2,6 +2,7 @@
 // the activity of the namespaces granted to them; owners and admins everything of the organization).
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 export const ACTIVITY_CHART_DAYS = 30;
 
@@ -12,29 +13,21 @@ export interface ActivityFilter {
 }
 
 /**
- * The SQL condition (on activity rows aliased `a`) of the rows a person may see, with `filter`; appends
- * its parameters to `params`. A member sees rows of the namespaces granted to them (never rows without a
- * namespace: refusals before one was resolved); owners and admins every row of the organization.
+ * The SQL condition (on activity rows aliased `a`) of the rows a person may see, with `filter`. A member
+ * sees rows of the namespaces granted to them (never rows without a namespace: refusals before one was
+ * resolved); owners and admins every row of the organization.
  */
-export function visibleActivitySql(principal: MemberPrincipal, filter: ActivityFilter, params: unknown[]): string {
-  params.push(principal.orgId);
-  const conditions = [`a.org_id = $${params.length}`];
+export function visibleActivitySql(principal: MemberPrincipal, filter: ActivityFilter = {}): Prisma.Sql {
+  const conditions = [Prisma.sql`a.org_id = ${principal.orgId}`];
   if (principal.role === "member") {
-    params.push(principal.userId);
     conditions.push(
-      `EXISTS (SELECT 1 FROM namespace_grants g
-               WHERE g.namespace_id = a.namespace_id AND g.org_id = a.org_id AND g.user_id = $${params.length})`,
+      Prisma.sql`EXISTS (SELECT 1 FROM namespace_grants g
+               WHERE g.namespace_id = a.namespace_id AND g.org_id = a.org_id AND g.user_id = ${principal.userId})`,
     );
   }
-  if (filter.namespaceId !== undefined) {
-    params.push(filter.namespaceId);
-    conditions.push(`a.namespace_id = $${params.length}`);
-  }
-  if (filter.identityId !== undefined) {
-    params.push(filter.identityId);
-    conditions.push(`a.identity_id = $${params.length}`);
-  }
-  return conditions.join(" AND ");
+  if (filter.namespaceId !== undefined) conditions.push(Prisma.sql`a.namespace_id = ${filter.namespaceId}`);
+  if (filter.identityId !== undefined) conditions.push(Prisma.sql`a.identity_id = ${filter.identityId}`);
+  return Prisma.join(conditions, " AND ");
 }
 
 /** The first instant of the UTC day `days - 1` days before today: the start of a `days`-day chart. */
@@ -55,23 +48,21 @@ export async function dailyOperations(
 ): Promise<{ day: string; counts: Record<string, number> }[]> {
   const prisma = await db();
   const start = chartStart(days);
-  const params: unknown[] = [];
-  const where = visibleActivitySql(principal, filter, params);
-  params.push(start);
+  const where = visibleActivitySql(principal, filter);
   // Without an identity, the daily rollup (organization, day, namespace, operation) has the counts: a few
   // thousand rows to add up instead of every activity row of 30 days. It has no identity column.
   const sql =
     filter.identityId === undefined
-      ? `SELECT to_char(a.day, 'YYYY-MM-DD') AS day, a.operation, sum(a.count)::int AS n
+      ? Prisma.sql`SELECT to_char(a.day, 'YYYY-MM-DD') AS day, a.operation, sum(a.count)::int AS n
          FROM activity_daily_rollups a
-         WHERE ${where} AND a.day >= ($${params.length}::timestamptz AT TIME ZONE 'UTC')::date
+         WHERE ${where} AND a.day >= (${start}::timestamptz AT TIME ZONE 'UTC')::date
          GROUP BY 1, 2`
-      : `SELECT to_char(date_trunc('day', a.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, a.operation,
+      : Prisma.sql`SELECT to_char(date_trunc('day', a.created_at AT TIME ZONE 'UTC'), 'YYYY-MM-DD') AS day, a.operation,
                 count(*)::int AS n
          FROM activity_logs a
-         WHERE ${where} AND a.created_at >= $${params.length}
+         WHERE ${where} AND a.created_at >= ${start}
          GROUP BY 1, 2`;
-  const rows = await prisma.$queryRawUnsafe<{ day: string; operation: string; n: number }[]>(sql, ...params);
+  const rows = await prisma.$queryRaw<{ day: string; operation: string; n: number }[]>(sql);
   const byDay = new Map<string, Record<string, number>>();
   for (let i = 0; i < days; i++) {
     const day = new Date(start.getTime() + i * 86_400_000).toISOString().slice(0, 10);

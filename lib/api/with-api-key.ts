@@ -7,6 +7,7 @@ import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } 
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 import { timedStage, withStageTimes } from "@/lib/http/server-timing";
+import { memoryIdsShownIn } from "@/lib/memory/deletion";
 import { rollBackWritesOfKey } from "@/lib/memory/write-intents";
 import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
@@ -111,7 +112,7 @@ async function idempotentRequest(
         return toErrorResponse(error);
       }
     },
-    rollBackWritesOfKey,
+    { recover: rollBackWritesOfKey, idsShownIn: memoryIdsShownIn },
   );
 }
 

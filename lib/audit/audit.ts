@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { db, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
 /** Who made a change: an API key, a console user, or the operator at the command line. */
@@ -108,33 +109,20 @@ export async function listAuditLog(
   pageSize = AUDIT_PAGE_SIZE,
 ): Promise<{ entries: AuditLogEntry[]; hasNext: boolean }> {
   const prisma = await db();
-  const params: unknown[] = [orgId];
-  const conditions = ["l.org_id = $1"];
+  const conditions = [Prisma.sql`l.org_id = ${orgId}`];
   if (query.actor) {
     const [type, id] = query.actor.split(":");
-    params.push(type);
-    conditions.push(`l.actor_type = $${params.length}`);
-    if (id) {
-      params.push(id);
-      conditions.push(`l.actor_id = $${params.length}`);
-    }
+    conditions.push(Prisma.sql`l.actor_type = ${type}`);
+    if (id) conditions.push(Prisma.sql`l.actor_id = ${id}`);
   }
-  if (query.action) {
-    params.push(query.action);
-    conditions.push(`l.action = $${params.length}`);
-  }
-  if (query.from) {
-    params.push(new Date(`${query.from}T00:00:00Z`));
-    conditions.push(`l.created_at >= $${params.length}`);
-  }
+  if (query.action) conditions.push(Prisma.sql`l.action = ${query.action}`);
+  if (query.from) conditions.push(Prisma.sql`l.created_at >= ${new Date(`${query.from}T00:00:00Z`)}`);
   if (query.to) {
     const end = new Date(`${query.to}T00:00:00Z`);
     end.setUTCDate(end.getUTCDate() + 1);
-    params.push(end);
-    conditions.push(`l.created_at < $${params.length}`);
+    conditions.push(Prisma.sql`l.created_at < ${end}`);
   }
-  params.push(pageSize + 1, (query.page - 1) * pageSize);
-  const rows = await prisma.$queryRawUnsafe<
+  const rows = await prisma.$queryRaw<
     {
       id: string;
       created_at: Date;
@@ -148,7 +136,7 @@ export async function listAuditLog(
       target_label: string | null;
     }[]
   >(
-    `SELECT l.id, l.created_at, l.actor_type, l.actor_id, l.action, l.target_type, l.target_id, l.details,
+    Prisma.sql`SELECT l.id, l.created_at, l.actor_type, l.actor_id, l.action, l.target_type, l.target_id, l.details,
             CASE l.actor_type WHEN 'user' THEN au.email WHEN 'api_key' THEN ak.name END AS actor_label,
             CASE l.target_type WHEN 'user' THEN tu.email WHEN 'api_key' THEN tk.name WHEN 'namespace' THEN tn.name
             END AS target_label
@@ -158,10 +146,9 @@ export async function listAuditLog(
      LEFT JOIN users tu ON l.target_type = 'user' AND tu.id = l.target_id
      LEFT JOIN api_keys tk ON l.target_type = 'api_key' AND tk.id = l.target_id AND tk.org_id = l.org_id
      LEFT JOIN namespaces tn ON l.target_type = 'namespace' AND tn.id = l.target_id AND tn.org_id = l.org_id
-     WHERE ${conditions.join(" AND ")}
+     WHERE ${Prisma.join(conditions, " AND ")}
      ORDER BY l.created_at DESC, l.id DESC
-     LIMIT $${params.length - 1} OFFSET $${params.length}`,
-    ...params,
+     LIMIT ${pageSize + 1} OFFSET ${(query.page - 1) * pageSize}`,
   );
   return {
     entries: rows.slice(0, pageSize).map((row) => ({

@@ -11,6 +11,8 @@
 import { createHash, randomUUID } from "node:crypto";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";
 import { getDatabase } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { canonicalJson } from "./canonical-json";
 import { successResponse } from "./envelope";
 import { crashPoint, processId, runUnderIdempotencyKey, type IdempotencyScope } from "./request-writes";
 import { InvalidError, type ErrorDetail } from "@/lib/errors";
@@ -69,21 +71,24 @@ export function requestFingerprint(request: RequestIdentity): string {
   return createHash("sha256").update(canonicalJson(request)).digest("hex");
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, entry]) => entry !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([name, entry]) => `${JSON.stringify(name)}:${canonicalJson(entry)}`).join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
 /** Whose key it is: records of another API key or organization are never seen. */
 export interface IdempotencyOwner {
   orgId: string;
   apiKeyId: string;
+}
+
+/** What the domain adds to an idempotent request (given by the API layer). */
+export interface IdempotencyHooks {
+  /**
+   * Before the work runs under a claim: rolls back what an earlier claim of the key (a process that died)
+   * left unfinished.
+   */
+  recover?: (key: string) => Promise<unknown>;
+  /**
+   * The ids of what a kept answer shows (the `data` of its envelope), kept beside it so that the answer can
+   * be withdrawn when they are erased (the domain clears it then).
+   */
+  idsShownIn?: (data: unknown) => string[];
 }
 
 interface StoredResponse {
@@ -109,18 +114,14 @@ export async function idempotent(
   idempotencyKey: string,
   fingerprint: string,
   work: () => Promise<Response>,
-  /**
-   * Before `work` runs under a claim: rolls back what an earlier claim of the key (a process that died)
-   * left unfinished (lib/memory/write-intents.ts, given by the API layer).
-   */
-  recover?: (key: string) => Promise<unknown>,
+  hooks: IdempotencyHooks = {},
 ): Promise<Response> {
   const keyHash = createHash("sha256").update(idempotencyKey).digest("hex");
   const record = { ...owner, keyHash };
   sweepNowAndThen();
   for (let attempt = 0; attempt < CLAIM_ATTEMPTS; attempt++) {
     const claimToken = await claim(record, fingerprint);
-    if (claimToken) return runClaimed(record, claimToken, work, recover);
+    if (claimToken) return runClaimed(record, claimToken, work, hooks);
     const existing = await liveRecord(record);
     if (!existing) continue;
     if (existing.request_hash !== fingerprint) return conflict();
@@ -132,7 +133,8 @@ export async function idempotent(
 }
 
 type RecordKey = IdempotencyOwner & { keyHash: string };
-const RECORD = `org_id = $1 AND api_key_id = $2 AND key_hash = $3`;
+const theRecord = (record: RecordKey) =>
+  Prisma.sql`org_id = ${record.orgId} AND api_key_id = ${record.apiKeyId} AND key_hash = ${record.keyHash}`;
 
 /**
  * Claims the key: a new row, or one that may be taken over — expired, or the same request's claim left
@@ -142,40 +144,29 @@ const RECORD = `org_id = $1 AND api_key_id = $2 AND key_hash = $3`;
 async function claim(record: RecordKey, fingerprint: string): Promise<string | null> {
   const database = await getDatabase();
   const claimToken = randomUUID();
-  const rows = await database.prisma.$queryRawUnsafe<{ claim_token: string }[]>(
-    `INSERT INTO idempotency_keys (org_id, api_key_id, key_hash, request_hash, claim_token, process_id, locked_until)
-     VALUES ($1, $2, $3, $4, $5, $6, now() + $7 * interval '1 millisecond')
+  const rows = await database.prisma.$queryRaw<{ claim_token: string }[]>(
+    Prisma.sql`INSERT INTO idempotency_keys
+       (org_id, api_key_id, key_hash, request_hash, claim_token, process_id, locked_until)
+     VALUES (${record.orgId}, ${record.apiKeyId}, ${record.keyHash}, ${fingerprint}, ${claimToken}, ${processId},
+             now() + ${LEASE_MS} * interval '1 millisecond')
      ON CONFLICT (org_id, api_key_id, key_hash) DO UPDATE SET
        request_hash = EXCLUDED.request_hash, claim_token = EXCLUDED.claim_token, process_id = EXCLUDED.process_id,
        locked_until = EXCLUDED.locked_until, created_at = now(), response_status = NULL,
        response_encrypted = NULL, completed_at = NULL
-     WHERE idempotency_keys.created_at <= now() - $8 * interval '1 millisecond'
+     WHERE idempotency_keys.created_at <= now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'
         OR (idempotency_keys.response_status IS NULL AND idempotency_keys.request_hash = EXCLUDED.request_hash
             AND (idempotency_keys.locked_until < now()
-                 OR ($9::boolean AND idempotency_keys.process_id <> EXCLUDED.process_id)))
+                 OR (${database.kind === "pglite"}::boolean AND idempotency_keys.process_id <> EXCLUDED.process_id)))
      RETURNING claim_token`,
-    record.orgId,
-    record.apiKeyId,
-    record.keyHash,
-    fingerprint,
-    claimToken,
-    processId,
-    LEASE_MS,
-    IDEMPOTENCY_TTL_MS,
-    database.kind === "pglite",
   );
   return rows[0]?.claim_token ?? null;
 }
 
 async function liveRecord(record: RecordKey): Promise<RecordRow | undefined> {
   const prisma = (await getDatabase()).prisma;
-  const rows = await prisma.$queryRawUnsafe<RecordRow[]>(
-    `SELECT request_hash, response_status, response_encrypted, withdrawn_at FROM idempotency_keys
-     WHERE ${RECORD} AND created_at > now() - $4 * interval '1 millisecond'`,
-    record.orgId,
-    record.apiKeyId,
-    record.keyHash,
-    IDEMPOTENCY_TTL_MS,
+  const rows = await prisma.$queryRaw<RecordRow[]>(
+    Prisma.sql`SELECT request_hash, response_status, response_encrypted, withdrawn_at FROM idempotency_keys
+     WHERE ${theRecord(record)} AND created_at > now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`,
   );
   return rows[0];
 }
@@ -193,19 +184,15 @@ async function runClaimed(
   record: RecordKey,
   claimToken: string,
   work: () => Promise<Response>,
-  recover?: (key: string) => Promise<unknown>,
+  { recover, idsShownIn }: IdempotencyHooks,
 ): Promise<Response> {
   const prisma = (await getDatabase()).prisma;
+  const idsShown = (body: string) => (idsShownIn ? idsShownInBody(body, idsShownIn) : []);
   const renewal = setInterval(() => {
     prisma
-      .$executeRawUnsafe(
-        `UPDATE idempotency_keys SET locked_until = now() + $5 * interval '1 millisecond'
-         WHERE ${RECORD} AND claim_token = $4 AND response_status IS NULL`,
-        record.orgId,
-        record.apiKeyId,
-        record.keyHash,
-        claimToken,
-        LEASE_MS,
+      .$executeRaw(
+        Prisma.sql`UPDATE idempotency_keys SET locked_until = now() + ${LEASE_MS} * interval '1 millisecond'
+         WHERE ${theRecord(record)} AND claim_token = ${claimToken} AND response_status IS NULL`,
       )
       .catch((error) => console.error("[memgw] renewing an idempotency claim failed:", error));
   }, LEASE_RENEWAL_MS);
@@ -219,16 +206,12 @@ async function runClaimed(
         headers: Object.fromEntries(provisional.headers),
         body: await provisional.text(),
       };
-      const kept = await tx.$executeRawUnsafe(
-        `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, memory_ids = $7::text[]
-         WHERE ${RECORD} AND claim_token = $4`,
-        record.orgId,
-        record.apiKeyId,
-        record.keyHash,
-        claimToken,
-        status,
-        encrypt(JSON.stringify(answer), encryptionContext(record)),
-        memoryIdsShownIn(answer.body),
+      const encrypted = encrypt(JSON.stringify(answer), encryptionContext(record));
+      const kept = await tx.$executeRaw(
+        Prisma.sql`UPDATE idempotency_keys
+         SET response_status = ${status}, response_encrypted = ${encrypted},
+             memory_ids = ${idsShown(answer.body)}::text[]
+         WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
       );
       // Taken over meanwhile: the change must not commit (the retry that holds the key does it).
       if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
@@ -254,17 +237,12 @@ async function runClaimed(
   const stored: StoredResponse = { headers: Object.fromEntries(response.headers), body: await response.text() };
   try {
     await prisma.$transaction(async (tx) => {
-      const kept = await tx.$executeRawUnsafe(
-        `UPDATE idempotency_keys SET response_status = $5, response_encrypted = $6, locked_until = NULL,
-                                     completed_at = now(), memory_ids = $7::text[]
-         WHERE ${RECORD} AND claim_token = $4`,
-        record.orgId,
-        record.apiKeyId,
-        record.keyHash,
-        claimToken,
-        response.status,
-        encrypt(JSON.stringify(stored), encryptionContext(record)),
-        memoryIdsShownIn(stored.body),
+      const encrypted = encrypt(JSON.stringify(stored), encryptionContext(record));
+      const kept = await tx.$executeRaw(
+        Prisma.sql`UPDATE idempotency_keys SET response_status = ${response.status}, response_encrypted = ${encrypted},
+                                     locked_until = NULL, completed_at = now(),
+                                     memory_ids = ${idsShown(stored.body)}::text[]
+         WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
       );
       // Taken over meanwhile (this request's lease ran out): the retry that took it rolls this one back.
       if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
@@ -291,29 +269,22 @@ async function rollBackScope(scope: IdempotencyScope): Promise<void> {
   for (const write of scope.writes) await write.rollBack();
 }
 
-/** The ids of the memories an answer shows (remember: one or a batch; PATCH: one). */
-function memoryIdsShownIn(body: string): string[] {
+/** The ids `idsShownIn` finds in the `data` of an answer's envelope (none in a body that is not one). */
+function idsShownInBody(body: string, idsShownIn: (data: unknown) => string[]): string[] {
+  let data: unknown;
   try {
-    const { data } = JSON.parse(body) as { data?: unknown };
-    const items = Array.isArray(data) ? data : [data];
-    return items.flatMap((item) => {
-      const id = (item as { id?: unknown } | null)?.id;
-      return typeof id === "string" && id.startsWith("mem_") ? [id] : [];
-    });
+    ({ data } = JSON.parse(body) as { data?: unknown });
   } catch {
     return [];
   }
+  return idsShownIn(data);
 }
 
 async function release(record: RecordKey, claimToken: string): Promise<void> {
   try {
     const prisma = (await getDatabase()).prisma;
-    await prisma.$executeRawUnsafe(
-      `DELETE FROM idempotency_keys WHERE ${RECORD} AND claim_token = $4`,
-      record.orgId,
-      record.apiKeyId,
-      record.keyHash,
-      claimToken,
+    await prisma.$executeRaw(
+      Prisma.sql`DELETE FROM idempotency_keys WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
     );
   } catch (error) {
     // The answer stands; the retry finds the key held until the claim's lease ends, then does the work.
@@ -364,9 +335,9 @@ function refusal(message: string, details: ErrorDetail[], headers?: Record<strin
 /** Deletes the records older than 24 hours (they are ignored already); the number deleted. */
 export async function deleteExpiredIdempotencyRecords(): Promise<number> {
   const prisma = (await getDatabase()).prisma;
-  return prisma.$executeRawUnsafe(
-    `DELETE FROM idempotency_keys WHERE created_at <= now() - $1 * interval '1 millisecond'`,
-    IDEMPOTENCY_TTL_MS,
+  return prisma.$executeRaw(
+    Prisma.sql`DELETE FROM idempotency_keys
+               WHERE created_at <= now() - ${IDEMPOTENCY_TTL_MS} * interval '1 millisecond'`,
   );
 }
 

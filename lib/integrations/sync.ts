@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { integrationPrincipal, type IntegrationPrincipal } from "@/lib/auth/principal";
 import { NotFoundError } from "@/lib/errors";
 import { db } from "@/lib/db";
-import type { IntegrationConnection } from "@/lib/generated/prisma/client";
+import { Prisma, type IntegrationConnection } from "@/lib/generated/prisma/client";
 import { PermanentJobError, RetryLaterError, type ClaimedJob } from "@/lib/jobs/queue";
 import { deleteMemories } from "@/lib/memory/deletion";
 import { remember } from "@/lib/memory/remember";
@@ -375,13 +375,12 @@ async function assertConnectionExists(connection: IntegrationConnection) {
 async function removeUnrecordedMemories(connection: IntegrationConnection) {
   const prisma = await db();
   await prisma.$transaction(async (tx) => {
-    const orphans = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT m.id FROM memories m
-       WHERE m.org_id = $1 AND m.namespace_id = $2 AND m.metadata->>'connection_id' = $3
-         AND NOT EXISTS (SELECT 1 FROM integration_documents d WHERE d.connection_id = $3 AND d.memory_id = m.id)`,
-      connection.orgId,
-      connection.namespaceId,
-      connection.id,
+    const orphans = await tx.$queryRaw<{ id: string }[]>(
+      Prisma.sql`SELECT m.id FROM memories m
+       WHERE m.org_id = ${connection.orgId} AND m.namespace_id = ${connection.namespaceId}
+         AND m.metadata->>'connection_id' = ${connection.id}
+         AND NOT EXISTS (SELECT 1 FROM integration_documents d
+                         WHERE d.connection_id = ${connection.id} AND d.memory_id = m.id)`,
     );
     await deleteMemories(
       tx,

@@ -6,6 +6,7 @@
 // backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
 // (a provider's Retry-After).
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
 // A job whose instance died (several instances on PostgreSQL) is taken again 15 s later at most; the lease
@@ -62,18 +63,12 @@ export interface NewJob {
 /** Queues a job; null when a job with the same key is already queued or running. */
 export async function enqueueJob(job: NewJob): Promise<{ id: string } | null> {
   const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(
-    `INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
-     VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7, now())
+  const rows = await prisma.$queryRaw<{ id: string }[]>(
+    Prisma.sql`INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
+     VALUES (${newId("job")}, ${job.orgId ?? null}, ${job.kind}, ${job.key ?? null},
+             ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAfter ?? new Date()}, ${job.maxAttempts ?? 5}, now())
      ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
      RETURNING id`,
-    newId("job"),
-    job.orgId ?? null,
-    job.kind,
-    job.key ?? null,
-    JSON.stringify(job.payload ?? {}),
-    job.runAfter ?? new Date(),
-    job.maxAttempts ?? 5,
   );
   if (rows.length > 0) wakeWorkers();
   return rows[0] ?? null;
@@ -82,9 +77,8 @@ export async function enqueueJob(job: NewJob): Promise<{ id: string } | null> {
 /** Whether a job with this key is queued or running. */
 export async function activeJob(key: string): Promise<{ id: string; status: string } | null> {
   const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<{ id: string; status: string }[]>(
-    `SELECT id, status FROM jobs WHERE key = $1 AND status IN ('queued', 'running') LIMIT 1`,
-    key,
+  const rows = await prisma.$queryRaw<{ id: string; status: string }[]>(
+    Prisma.sql`SELECT id, status FROM jobs WHERE key = ${key} AND status IN ('queued', 'running') LIMIT 1`,
   );
   return rows[0] ?? null;
 }
@@ -92,13 +86,13 @@ export async function activeJob(key: string): Promise<{ id: string; status: stri
 /** Removes the queued (not yet running) job of a key, e.g. when what it would work on is deleted. */
 export async function cancelQueuedJob(key: string): Promise<void> {
   const prisma = await db();
-  await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE key = $1 AND status = 'queued'`, key);
+  await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE key = ${key} AND status = 'queued'`);
 }
 
 /** Claims the next due job of these kinds (or one whose runner's lease ran out), or null. */
 export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
   const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<
+  const rows = await prisma.$queryRaw<
     {
       id: string;
       org_id: string | null;
@@ -109,18 +103,16 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
       max_attempts: number;
     }[]
   >(
-    `UPDATE jobs SET status = 'running', attempts = attempts + 1, locked_until = now() + $2 * interval '1 millisecond',
-                     updated_at = now()
+    Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1,
+                     locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
      WHERE id = (
        SELECT id FROM jobs
-       WHERE kind = ANY($1::text[])
+       WHERE kind = ANY(${kinds}::text[])
          AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
        ORDER BY run_after, created_at
        LIMIT 1
        FOR UPDATE SKIP LOCKED)
      RETURNING id, org_id, kind, key, payload, attempts, max_attempts`,
-    kinds,
-    LEASE_MS,
   );
   const row = rows[0];
   if (!row) return null;
@@ -139,15 +131,12 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
  * A claim is the job's id with its attempt number (each claim increments it): a runner whose lease ran out
  * and whose job another runner took can neither renew nor finish it.
  */
-const OWNED = `id = $1 AND attempts = $2 AND status = 'running'`;
+const owned = (job: ClaimedJob) => Prisma.sql`id = ${job.id} AND attempts = ${job.attempts} AND status = 'running'`;
 
 async function renewLease(job: ClaimedJob): Promise<void> {
   const prisma = await db();
-  await prisma.$executeRawUnsafe(
-    `UPDATE jobs SET locked_until = now() + $3 * interval '1 millisecond' WHERE ${OWNED}`,
-    job.id,
-    job.attempts,
-    LEASE_MS,
+  await prisma.$executeRaw(
+    Prisma.sql`UPDATE jobs SET locked_until = now() + ${LEASE_MS} * interval '1 millisecond' WHERE ${owned(job)}`,
   );
 }
 
@@ -164,35 +153,26 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
   const prisma = await db();
   try {
     await runner(job);
-    await prisma.$executeRawUnsafe(`DELETE FROM jobs WHERE ${OWNED}`, job.id, job.attempts);
+    await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE ${owned(job)}`);
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     if (error instanceof RetryLaterError) {
-      await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL, last_error = $3,
-                         run_after = now() + $4 * interval '1 millisecond', updated_at = now()
-         WHERE ${OWNED}`,
-        job.id,
-        job.attempts,
-        message,
-        error.delayMs,
+      await prisma.$executeRaw(
+        Prisma.sql`UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL,
+                         last_error = ${message}, run_after = now() + ${error.delayMs} * interval '1 millisecond',
+                         updated_at = now()
+         WHERE ${owned(job)}`,
       );
     } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
-      await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = $3, updated_at = now() WHERE ${OWNED}`,
-        job.id,
-        job.attempts,
-        message,
+      await prisma.$executeRaw(
+        Prisma.sql`UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = ${message}, updated_at = now()
+                   WHERE ${owned(job)}`,
       );
     } else {
-      await prisma.$executeRawUnsafe(
-        `UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = $3,
-                         run_after = now() + $4 * interval '1 millisecond', updated_at = now()
-         WHERE ${OWNED}`,
-        job.id,
-        job.attempts,
-        message,
-        backoffMs(job.attempts),
+      await prisma.$executeRaw(
+        Prisma.sql`UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = ${message},
+                         run_after = now() + ${backoffMs(job.attempts)} * interval '1 millisecond', updated_at = now()
+         WHERE ${owned(job)}`,
       );
     }
   } finally {
@@ -220,8 +200,8 @@ export async function runDueJobs(runners: Record<string, JobRunner>): Promise<nu
  */
 export async function requeueAbandonedJobs(): Promise<number> {
   const prisma = await db();
-  return prisma.$executeRawUnsafe(
-    `UPDATE jobs SET status = 'queued', locked_until = NULL, run_after = now(), updated_at = now()
+  return prisma.$executeRaw(
+    Prisma.sql`UPDATE jobs SET status = 'queued', locked_until = NULL, run_after = now(), updated_at = now()
      WHERE status = 'running'`,
   );
 }
@@ -285,8 +265,8 @@ export function startJobWorker(runners: Record<string, JobRunner>): () => Promis
 
 async function deleteOldFailedJobs() {
   const prisma = await db();
-  await prisma.$executeRawUnsafe(
-    `DELETE FROM jobs WHERE status = 'failed' AND updated_at < now() - $1 * interval '1 day'`,
-    FAILED_JOB_RETENTION_DAYS,
+  await prisma.$executeRaw(
+    Prisma.sql`DELETE FROM jobs
+               WHERE status = 'failed' AND updated_at < now() - ${FAILED_JOB_RETENTION_DAYS} * interval '1 day'`,
   );
 }

@@ -1,6 +1,7 @@
 // The one deletion path of memories (forget, expiry, a rolled-back write, forgetting an identity, an
 // integration's sync): rows, chunks, vectors, postings and the term statistics they counted toward.
 import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 
@@ -10,52 +11,45 @@ const MEMORIES_PER_STATEMENT = 1_000;
  */
 export async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
   if (chunkIds.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE namespace_terms t SET df = t.df - gone.n
-     FROM (SELECT term, count(*) AS n FROM chunk_terms WHERE chunk_id = ANY($2::text[]) GROUP BY term) gone
-     WHERE t.namespace_id = $1 AND t.term = gone.term`,
-    namespaceId,
-    chunkIds,
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE namespace_terms t SET df = t.df - gone.n
+     FROM (SELECT term, count(*) AS n FROM chunk_terms WHERE chunk_id = ANY(${chunkIds}::text[]) GROUP BY term) gone
+     WHERE t.namespace_id = ${namespaceId} AND t.term = gone.term`,
   );
-  await tx.$executeRawUnsafe(`DELETE FROM namespace_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
-  await tx.$executeRawUnsafe(
-    `UPDATE namespace_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
+  await tx.$executeRaw(Prisma.sql`DELETE FROM namespace_terms WHERE namespace_id = ${namespaceId} AND df <= 0`);
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE namespace_search_stats s
+     SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
      FROM (SELECT count(*) AS n, COALESCE(sum(term_count), 0) AS terms
-           FROM memory_chunks WHERE id = ANY($2::text[])) gone
-     WHERE s.namespace_id = $1`,
-    namespaceId,
-    chunkIds,
+           FROM memory_chunks WHERE id = ANY(${chunkIds}::text[])) gone
+     WHERE s.namespace_id = ${namespaceId}`,
   );
   await subtractScopeStatistics(tx, namespaceId, chunkIds);
 }
 
 /** Takes chunks out of the statistics of their scope signature (chunks without scopes count toward none). */
 export async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
-  const [scoped] = await tx.$queryRawUnsafe<{ any: boolean }[]>(
-    `SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY($1::text[]) AND scope_key IS NOT NULL) AS any`,
-    chunkIds,
+  const [scoped] = await tx.$queryRaw<{ any: boolean }[]>(
+    Prisma.sql`SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY(${chunkIds}::text[]) AND scope_key IS NOT NULL)
+              AS any`,
   );
   if (!scoped.any) return;
-  await tx.$executeRawUnsafe(
-    `UPDATE scope_terms t SET df = t.df - gone.n
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE scope_terms t SET df = t.df - gone.n
      FROM (SELECT scope_key, term, count(*) AS n FROM chunk_terms
-           WHERE chunk_id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key, term) gone
-     WHERE t.namespace_id = $1 AND t.scope_key = gone.scope_key AND t.term = gone.term`,
-    namespaceId,
-    chunkIds,
+           WHERE chunk_id = ANY(${chunkIds}::text[]) AND scope_key IS NOT NULL GROUP BY scope_key, term) gone
+     WHERE t.namespace_id = ${namespaceId} AND t.scope_key = gone.scope_key AND t.term = gone.term`,
   );
-  await tx.$executeRawUnsafe(`DELETE FROM scope_terms WHERE namespace_id = $1 AND df <= 0`, namespaceId);
-  await tx.$executeRawUnsafe(
-    `UPDATE scope_search_stats s SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
+  await tx.$executeRaw(Prisma.sql`DELETE FROM scope_terms WHERE namespace_id = ${namespaceId} AND df <= 0`);
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE scope_search_stats s
+     SET chunk_count = s.chunk_count - gone.n, total_terms = s.total_terms - gone.terms
      FROM (SELECT scope_key, count(*) AS n, COALESCE(sum(term_count), 0) AS terms
-           FROM memory_chunks WHERE id = ANY($2::text[]) AND scope_key IS NOT NULL GROUP BY scope_key) gone
-     WHERE s.namespace_id = $1 AND s.scope_key = gone.scope_key`,
-    namespaceId,
-    chunkIds,
+           FROM memory_chunks WHERE id = ANY(${chunkIds}::text[]) AND scope_key IS NOT NULL GROUP BY scope_key) gone
+     WHERE s.namespace_id = ${namespaceId} AND s.scope_key = gone.scope_key`,
   );
-  await tx.$executeRawUnsafe(
-    `DELETE FROM scope_search_stats WHERE namespace_id = $1 AND chunk_count <= 0`,
-    namespaceId,
+  await tx.$executeRaw(
+    Prisma.sql`DELETE FROM scope_search_stats WHERE namespace_id = ${namespaceId} AND chunk_count <= 0`,
   );
 }
 
@@ -68,10 +62,8 @@ export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string,
   let chunksDeleted = 0;
   for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
     const batch = memoryIds.slice(i, i + MEMORIES_PER_STATEMENT);
-    const chunks = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT id FROM memory_chunks WHERE org_id = $1 AND memory_id = ANY($2::text[])`,
-      orgId,
-      batch,
+    const chunks = await tx.$queryRaw<{ id: string }[]>(
+      Prisma.sql`SELECT id FROM memory_chunks WHERE org_id = ${orgId} AND memory_id = ANY(${batch}::text[])`,
     );
     await subtractTermStatistics(
       tx,
@@ -86,15 +78,25 @@ export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string,
 }
 
 /**
+ * The ids of the memories an answer's `data` shows (remember: one or a batch; PATCH: one): kept with an
+ * Idempotency-Key answer (lib/http/idempotency.ts, given by the API layer) for withdrawKeptAnswers.
+ */
+export function memoryIdsShownIn(data: unknown): string[] {
+  const items = Array.isArray(data) ? data : [data];
+  return items.flatMap((item) => {
+    const id = (item as { id?: unknown } | null)?.id;
+    return typeof id === "string" && id.startsWith("mem_") ? [id] : [];
+  });
+}
+
+/**
  * Idempotency-Key answers kept for a retry (lib/http/idempotency.ts) show the memories they stored: when
  * those are deleted the answers are cleared, so no copy of a memory's content outlives its erasure, and
  * marked withdrawn, so that a retry is refused rather than done again (bringing back what was erased).
  */
 export async function withdrawKeptAnswers(tx: Tx, orgId: string, memoryIds: string[]) {
-  await tx.$executeRawUnsafe(
-    `UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
-     WHERE org_id = $1 AND memory_ids && $2::text[]`,
-    orgId,
-    memoryIds,
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
+     WHERE org_id = ${orgId} AND memory_ids && ${memoryIds}::text[]`,
   );
 }

@@ -1,8 +1,9 @@
-// Expiry that really deletes: a memory past its expires_at is hidden from every read at once (memoryFilterSql,
+// Expiry that really deletes: a memory past its expires_at is hidden from every read at once (memoryFilter,
 // getMemory) and deleted for real — row, chunks, postings, vectors, term statistics and history — by a sweep
 // that runs every SWEEP_INTERVAL_MS on the job queue (lib/jobs/queue.ts). The sweep's job has a fixed key, so
 // with several instances one sweep runs at a time; each instance only asks for it to be queued.
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { deleteMemories } from "./deletion";
 
@@ -33,11 +34,10 @@ export async function sweepExpiredMemories(
   let deleted = 0;
   for (let batch = 0; batch < maxBatches; batch += 1) {
     const swept = await prisma.$transaction(async (tx) => {
-      const expired = await tx.$queryRawUnsafe<{ id: string; org_id: string; namespace_id: string }[]>(
-        `SELECT id, org_id, namespace_id FROM memories
+      const expired = await tx.$queryRaw<{ id: string; org_id: string; namespace_id: string }[]>(
+        Prisma.sql`SELECT id, org_id, namespace_id FROM memories
          WHERE expires_at IS NOT NULL AND expires_at <= now()
-         ORDER BY expires_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        batchSize,
+         ORDER BY expires_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`,
       );
       const byNamespace = new Map<string, { orgId: string; namespaceId: string; ids: string[] }>();
       for (const row of expired) {

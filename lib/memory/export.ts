@@ -2,13 +2,13 @@ import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import type { Namespace } from "@/lib/generated/prisma/client";
+import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ItemStream } from "@/lib/http/ndjson";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { embedder } from "./embeddings";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from "./export-format";
 import { memoryVersions, versionJson } from "./history";
-import { memoryFilterSql } from "./sql";
+import { memoryFilter } from "./sql";
 
 /**
  * Memories read per query: a page's rows (and its chunks' vectors, 512 numbers each, with include_vectors)
@@ -95,19 +95,18 @@ async function memoryPage(
   after?: { createdAt: string; id: string },
 ): Promise<(ExportLine & { type: "memory" })[]> {
   const prisma = await db();
-  const params: unknown[] = [];
-  const where = memoryFilterSql({ orgId: namespace.orgId, namespaceId: namespace.id, scopes }, params, "m");
-  const keyset = after ? `AND (m.created_at, m.id) > ($${params.length + 1}::timestamptz, $${params.length + 2})` : "";
-  if (after) params.push(after.createdAt, after.id);
+  const where = memoryFilter({ orgId: namespace.orgId, namespaceId: namespace.id, scopes }, "m");
+  const keyset = after
+    ? Prisma.sql`AND (m.created_at, m.id) > (${after.createdAt}::timestamptz, ${after.id})`
+    : Prisma.empty;
   // The model of a memory's chunks: one unless a re-embed is under way (null then: re-embedded on import).
-  const rows = await prisma.$queryRawUnsafe<MemoryRow[]>(
-    `SELECT m.id, m.content, m.metadata, m.scopes, m.identity_id, m.session_id, m.session_position, m.role,
+  const rows = await prisma.$queryRaw<MemoryRow[]>(
+    Prisma.sql`SELECT m.id, m.content, m.metadata, m.scopes, m.identity_id, m.session_id, m.session_position, m.role,
             m.occurred_at, m.created_at, m.updated_at, m.expires_at, m.version,
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
      FROM memories m WHERE ${where} ${keyset}
      ORDER BY m.created_at, m.id LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
-    ...params,
   );
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
@@ -138,11 +137,9 @@ async function memoryPage(
 async function chunkVectors(orgId: string, memoryIds: string[]) {
   const rows = await (
     await db()
-  ).$queryRawUnsafe<{ memory_id: string; position: number; content: string; vector: string }[]>(
-    `SELECT memory_id, position, content, embedding::text AS vector FROM memory_chunks
-     WHERE org_id = $1 AND memory_id = ANY($2::text[]) ORDER BY memory_id, position`,
-    orgId,
-    memoryIds,
+  ).$queryRaw<{ memory_id: string; position: number; content: string; vector: string }[]>(
+    Prisma.sql`SELECT memory_id, position, content, embedding::text AS vector FROM memory_chunks
+     WHERE org_id = ${orgId} AND memory_id = ANY(${memoryIds}::text[]) ORDER BY memory_id, position`,
   );
   const byMemory = new Map<string, { position: number; content: string; vector: number[] }[]>();
   for (const row of rows) {

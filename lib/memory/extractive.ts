@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
@@ -148,20 +149,18 @@ function dot(a: number[], b: number[]): number {
 async function weightedTerms(namespaceId: string, texts: string[]): Promise<Map<string, number>[]> {
   const rows = await (
     await db()
-  ).$queryRawUnsafe<{ ord: number; terms: Record<string, number> }[]>(
-    `WITH texts AS (SELECT t.text, t.ord FROM unnest($2::text[]) WITH ORDINALITY AS t(text, ord)),
+  ).$queryRaw<{ ord: number; terms: Record<string, number> }[]>(
+    Prisma.sql`WITH texts AS (SELECT t.text, t.ord FROM unnest(${texts}::text[]) WITH ORDINALITY AS t(text, ord)),
           stats AS (SELECT COALESCE(max(chunk_count), 0)::float8 AS n FROM namespace_search_stats
-                    WHERE namespace_id = $1)
+                    WHERE namespace_id = ${namespaceId})
      SELECT texts.ord::int AS ord,
             COALESCE(json_object_agg(l.lexeme, ln(1 + (stats.n - COALESCE(t.df, 0) + 0.5) / (COALESCE(t.df, 0) + 0.5)))
                        FILTER (WHERE l.lexeme IS NOT NULL), '{}'::json) AS terms
      FROM texts
      CROSS JOIN stats
-     LEFT JOIN LATERAL unnest(to_tsvector('${TEXT_SEARCH_CONFIG}', texts.text)) l ON true
-     LEFT JOIN namespace_terms t ON t.namespace_id = $1 AND t.term = l.lexeme
+     LEFT JOIN LATERAL unnest(to_tsvector(${Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`)}, texts.text)) l ON true
+     LEFT JOIN namespace_terms t ON t.namespace_id = ${namespaceId} AND t.term = l.lexeme
      GROUP BY texts.ord`,
-    namespaceId,
-    texts,
   );
   const byOrder = new Map(rows.map((row) => [row.ord, new Map(Object.entries(row.terms))]));
   return texts.map((_, i) => byOrder.get(i + 1) ?? new Map());

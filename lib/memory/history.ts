@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { InvalidError } from "@/lib/errors";
 import { identifier, text } from "@/lib/validation/strings";
 import { IdentityId, LIMITS, Metadata } from "./schemas";
@@ -123,7 +124,7 @@ export async function authorOf(tx: Tx, principal: Principal): Promise<VersionAut
  * recorded author: it is the key that remembered it (api_key_id), or, stored by an integration's sync
  * (no key), the connection its metadata names.
  */
-const CURRENT_VERSION_SQL = `
+const CURRENT_VERSION_SQL = Prisma.sql`
   SELECT m.id AS memory_id, m.org_id, m.namespace_id, m.version, m.content, m.metadata, m.scopes, m.identity_id,
          m.occurred_at, m.expires_at,
          COALESCE(m.version_changed_fields, '{}'::text[]) AS changed_fields,
@@ -142,7 +143,7 @@ const CURRENT_VERSION_SQL = `
     WHERE m.version_author_kind IS NULL AND m.api_key_id IS NULL AND m.metadata ? 'connection_id'
   ) a ON true`;
 
-const EARLIER_VERSIONS_SQL = `
+const EARLIER_VERSIONS_SQL = Prisma.sql`
   SELECT v.memory_id, v.org_id, v.namespace_id, v.version, v.content, v.metadata, v.scopes, v.identity_id,
          v.occurred_at, v.expires_at,
          v.changed_fields, v.author_kind, v.author_id, v.author_name, v.written_at
@@ -185,15 +186,14 @@ function versionOf(row: VersionRow): MemoryVersion {
  * replaces it, after locking its row.
  */
 export async function archiveCurrentVersion(tx: Tx, orgId: string, memoryId: string): Promise<void> {
-  await tx.$executeRawUnsafe(
-    `INSERT INTO memory_versions (memory_id, version, org_id, namespace_id, content, metadata, scopes, identity_id,
+  await tx.$executeRaw(
+    Prisma.sql`INSERT INTO memory_versions
+       (memory_id, version, org_id, namespace_id, content, metadata, scopes, identity_id,
                                   occurred_at, expires_at, changed_fields, author_kind, author_id, author_name,
                                   written_at)
      SELECT memory_id, version, org_id, namespace_id, content, metadata, scopes, identity_id, occurred_at, expires_at,
             changed_fields, author_kind, author_id, author_name, written_at
-     FROM (${CURRENT_VERSION_SQL} WHERE m.id = $1 AND m.org_id = $2) current_version`,
-    memoryId,
-    orgId,
+     FROM (${CURRENT_VERSION_SQL} WHERE m.id = ${memoryId} AND m.org_id = ${orgId}) current_version`,
   );
 }
 
@@ -208,22 +208,18 @@ export async function historyPage(
   scopes: Scopes,
   page: { skip: number; take: number },
 ): Promise<{ versions: MemoryVersion[]; total: number }> {
-  const history = `
+  const history = Prisma.sql`
     SELECT * FROM (
       ${CURRENT_VERSION_SQL}
-      WHERE m.id = $1 AND m.org_id = $2 AND m.namespace_id = $3 AND (m.expires_at IS NULL OR m.expires_at > now())
+      WHERE m.id = ${memory.id} AND m.org_id = ${memory.orgId} AND m.namespace_id = ${memory.namespaceId}
+        AND (m.expires_at IS NULL OR m.expires_at > now())
       UNION ALL
-      ${EARLIER_VERSIONS_SQL} WHERE v.memory_id = $1 AND v.org_id = $2 AND v.namespace_id = $3
-    ) h WHERE h.scopes @> $4::jsonb`;
-  const params = [memory.id, memory.orgId, memory.namespaceId, JSON.stringify(scopes)];
+      ${EARLIER_VERSIONS_SQL}
+      WHERE v.memory_id = ${memory.id} AND v.org_id = ${memory.orgId} AND v.namespace_id = ${memory.namespaceId}
+    ) h WHERE h.scopes @> ${JSON.stringify(scopes)}::jsonb`;
   const [rows, [{ total }]] = await Promise.all([
-    tx.$queryRawUnsafe<VersionRow[]>(
-      `${history} ORDER BY h.version DESC LIMIT $5 OFFSET $6`,
-      ...params,
-      page.take,
-      page.skip,
-    ),
-    tx.$queryRawUnsafe<{ total: number }[]>(`SELECT count(*)::int AS total FROM (${history}) counted`, ...params),
+    tx.$queryRaw<VersionRow[]>(Prisma.sql`${history} ORDER BY h.version DESC LIMIT ${page.take} OFFSET ${page.skip}`),
+    tx.$queryRaw<{ total: number }[]>(Prisma.sql`SELECT count(*)::int AS total FROM (${history}) counted`),
   ]);
   return { versions: rows.map(versionOf), total };
 }
@@ -242,19 +238,17 @@ export async function memoryVersions(
   const rows =
     memoryIds.length === 0
       ? []
-      : await client.$queryRawUnsafe<VersionRow[]>(
-          `SELECT * FROM (
+      : await client.$queryRaw<VersionRow[]>(
+          Prisma.sql`SELECT * FROM (
              ${CURRENT_VERSION_SQL}
-             WHERE m.id = ANY($1::text[]) AND m.org_id = $2 AND (m.expires_at IS NULL OR m.expires_at > now())
+             WHERE m.id = ANY(${memoryIds}::text[]) AND m.org_id = ${orgId}
+               AND (m.expires_at IS NULL OR m.expires_at > now())
              UNION ALL
              ${EARLIER_VERSIONS_SQL}
-             WHERE v.memory_id = ANY($1::text[]) AND v.org_id = $2
+             WHERE v.memory_id = ANY(${memoryIds}::text[]) AND v.org_id = ${orgId}
                AND EXISTS (SELECT 1 FROM memories live WHERE live.id = v.memory_id
                            AND (live.expires_at IS NULL OR live.expires_at > now()))
-           ) h WHERE h.scopes @> $3::jsonb ORDER BY h.memory_id, h.version DESC`,
-          memoryIds,
-          orgId,
-          JSON.stringify(scopes),
+           ) h WHERE h.scopes @> ${JSON.stringify(scopes)}::jsonb ORDER BY h.memory_id, h.version DESC`,
         );
   const byMemory = new Map<string, MemoryVersion[]>();
   for (const row of rows) {
@@ -290,32 +284,26 @@ export async function writeImportedHistory(
     }
     seen.add(version.version);
   }
-  await tx.$executeRawUnsafe(
-    `UPDATE memories SET version = $3, version_author_kind = $4, version_author_id = $5, version_author_name = $6,
-                         version_changed_fields = $7::text[]
-     WHERE id = $1 AND org_id = $2`,
-    memory.memoryId,
-    memory.orgId,
-    current.version,
-    current.changed_by?.kind ?? null,
-    current.changed_by?.id ?? null,
-    current.changed_by?.name ?? null,
-    current.changed_fields,
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE memories SET version = ${current.version},
+                         version_author_kind = ${current.changed_by?.kind ?? null},
+                         version_author_id = ${current.changed_by?.id ?? null},
+                         version_author_name = ${current.changed_by?.name ?? null},
+                         version_changed_fields = ${current.changed_fields}::text[]
+     WHERE id = ${memory.memoryId} AND org_id = ${memory.orgId}`,
   );
   if (earlier.length === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO memory_versions (memory_id, version, org_id, namespace_id, content, metadata, scopes, identity_id,
+  await tx.$executeRaw(
+    Prisma.sql`INSERT INTO memory_versions
+       (memory_id, version, org_id, namespace_id, content, metadata, scopes, identity_id,
                                   occurred_at, expires_at, changed_fields, author_kind, author_id, author_name,
                                   written_at)
-     SELECT $1, v.version, $2, $3, v.content, v.metadata, v.scopes, v.identity_id, v.occurred_at, v.expires_at,
+     SELECT ${memory.memoryId}, v.version, ${memory.orgId}, ${memory.namespaceId}, v.content, v.metadata, v.scopes,
+            v.identity_id, v.occurred_at, v.expires_at,
             ARRAY(SELECT jsonb_array_elements_text(v.changed_fields)), v.changed_by->>'kind', v.changed_by->>'id',
             v.changed_by->>'name', v.changed_at
-     FROM jsonb_to_recordset($4::jsonb) AS v(version int, content text, metadata jsonb, scopes jsonb,
-                                            identity_id text, occurred_at timestamptz, expires_at timestamptz,
-                                            changed_fields jsonb, changed_by jsonb, changed_at timestamptz)`,
-    memory.memoryId,
-    memory.orgId,
-    memory.namespaceId,
-    JSON.stringify(earlier),
+     FROM jsonb_to_recordset(${JSON.stringify(earlier)}::jsonb)
+            AS v(version int, content text, metadata jsonb, scopes jsonb, identity_id text, occurred_at timestamptz,
+                 expires_at timestamptz, changed_fields jsonb, changed_by jsonb, changed_at timestamptz)`,
   );
 }

@@ -8,7 +8,7 @@ import { requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
 import { ForbiddenError, InvalidError, issueDetails, notFound } from "@/lib/errors";
-import type { Namespace } from "@/lib/generated/prisma/client";
+import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ndjsonLines } from "@/lib/http/ndjson";
 import { newId } from "@/lib/ids";
 import { getNamespace } from "@/lib/namespaces/namespaces";
@@ -146,16 +146,13 @@ async function assertTurnsFree(namespace: Namespace, turns: Map<string, number>)
     });
     const [taken] = await (
       await db()
-    ).$queryRawUnsafe<{ session_id: string; session_position: number }[]>(
-      `SELECT m.session_id, m.session_position FROM memories m
-       JOIN unnest($3::text[], $4::int[]) AS t(session_id, position)
+    ).$queryRaw<{ session_id: string; session_position: number }[]>(
+      Prisma.sql`SELECT m.session_id, m.session_position FROM memories m
+       JOIN unnest(${batch.map((turn) => turn.sessionId)}::text[], ${batch.map((turn) => turn.position)}::int[])
+         AS t(session_id, position)
          ON m.session_id = t.session_id AND m.session_position = t.position
-       WHERE m.org_id = $1 AND m.namespace_id = $2
+       WHERE m.org_id = ${namespace.orgId} AND m.namespace_id = ${namespace.id}
        LIMIT 1`,
-      namespace.orgId,
-      namespace.id,
-      batch.map((turn) => turn.sessionId),
-      batch.map((turn) => turn.position),
     );
     if (!taken) continue;
     const line = batch.find((turn) => turn.sessionId === taken.session_id && turn.position === taken.session_position);
@@ -296,14 +293,16 @@ class AuthorCheck {
     }
     if (wanted.size === 0) return;
     const prisma = await db();
-    const tables: Record<string, string> = {
-      user: `SELECT user_id AS id FROM memberships WHERE org_id = $1 AND user_id = ANY($2::text[])`,
-      api_key: `SELECT id FROM api_keys WHERE org_id = $1 AND id = ANY($2::text[])`,
-      integration: `SELECT id FROM integration_connections WHERE org_id = $1 AND id = ANY($2::text[])`,
+    const tables: Record<string, (orgId: string, ids: string[]) => Prisma.Sql> = {
+      user: (orgId, ids) =>
+        Prisma.sql`SELECT user_id AS id FROM memberships WHERE org_id = ${orgId} AND user_id = ANY(${ids}::text[])`,
+      api_key: (orgId, ids) => Prisma.sql`SELECT id FROM api_keys WHERE org_id = ${orgId} AND id = ANY(${ids}::text[])`,
+      integration: (orgId, ids) =>
+        Prisma.sql`SELECT id FROM integration_connections WHERE org_id = ${orgId} AND id = ANY(${ids}::text[])`,
     };
     for (const [kind, ids] of wanted) {
       const found = new Set(
-        (await prisma.$queryRawUnsafe<{ id: string }[]>(tables[kind], this.orgId, [...ids])).map((row) => row.id),
+        (await prisma.$queryRaw<{ id: string }[]>(tables[kind](this.orgId, [...ids]))).map((row) => row.id),
       );
       for (const id of ids) this.known.set(JSON.stringify([kind, id]), found.has(id));
     }
@@ -393,14 +392,12 @@ async function advanceSessions(tx: Tx, namespace: Namespace, memories: PreparedI
     next.set(line.session_id, Math.max(next.get(line.session_id) ?? 0, line.position + 1));
   }
   if (next.size === 0) return;
-  await tx.$executeRawUnsafe(
-    `INSERT INTO conversation_sessions (namespace_id, session_id, org_id, next_position)
-     SELECT $1, s.session_id, $2, s.next_position
-     FROM jsonb_to_recordset($3::jsonb) AS s(session_id text, next_position int)
+  const sessions = JSON.stringify([...next].map(([session_id, next_position]) => ({ session_id, next_position })));
+  await tx.$executeRaw(
+    Prisma.sql`INSERT INTO conversation_sessions (namespace_id, session_id, org_id, next_position)
+     SELECT ${namespace.id}, s.session_id, ${namespace.orgId}, s.next_position
+     FROM jsonb_to_recordset(${sessions}::jsonb) AS s(session_id text, next_position int)
      ON CONFLICT (namespace_id, session_id) DO UPDATE
        SET next_position = GREATEST(conversation_sessions.next_position, EXCLUDED.next_position)`,
-    namespace.id,
-    namespace.orgId,
-    JSON.stringify([...next].map(([session_id, next_position]) => ({ session_id, next_position }))),
   );
 }

@@ -5,6 +5,8 @@ import { z } from "zod";
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
+import { canonicalJson } from "@/lib/http/canonical-json";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { InvalidError, notFound } from "@/lib/errors";
 import { PaginationQuery } from "@/lib/http/pagination";
 import { serverSecret } from "@/lib/secrets";
@@ -13,7 +15,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
 import { exactlyOneTarget, IdentityId, LIMITS, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
-import { memoryFilterSql } from "./sql";
+import { memoryFilter } from "./sql";
 
 const PAIR_FORM = "key:value (split at the first colon); repeat the parameter for several pairs, all must match";
 
@@ -151,34 +153,28 @@ export async function listMemories(
   const listing = listingFingerprint(filter);
   const position = query.cursor === undefined ? undefined : readCursor(query.cursor, listing);
 
-  const params: unknown[] = [];
-  const where = memoryFilterSql(filter, params, "m");
-  const countParams = [...params];
-  let after = "";
+  const where = memoryFilter(filter, "m");
+  let after = Prisma.empty;
   if (position) {
     // Spelled out rather than a row comparison, so the (namespace_id, created_at) index bounds the scan.
-    params.push(position.createdAt.toISOString(), position.id);
-    const [at, id] = [`$${params.length - 1}::timestamptz`, `$${params.length}`];
-    after = ` AND m.created_at <= ${at} AND (m.created_at < ${at} OR m.id < ${id})`;
+    const at = position.createdAt.toISOString();
+    after = Prisma.sql` AND m.created_at <= ${at}::timestamptz
+                        AND (m.created_at < ${at}::timestamptz OR m.id < ${position.id})`;
   }
-  params.push(query.page_size + 1);
   const prisma = await db();
   const [rows, [{ total }]] = await Promise.all([
-    prisma.$queryRawUnsafe<RawMemory[]>(
-      `SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
+    prisma.$queryRaw<RawMemory[]>(
+      Prisma.sql`SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
               m.session_id, m.session_position, m.role, m.occurred_at, m.expires_at, m.version,
               m.created_at, m.updated_at
        FROM memories m WHERE ${where}${after}
-       ORDER BY m.created_at DESC, m.id DESC LIMIT $${params.length}`,
-      ...params,
+       ORDER BY m.created_at DESC, m.id DESC LIMIT ${query.page_size + 1}`,
     ),
-    prisma.$queryRawUnsafe<{ total: number }[]>(
+    prisma.$queryRaw<{ total: number }[]>(
       options.countUpTo === undefined
-        ? `SELECT count(*)::int AS total FROM memories m WHERE ${where}`
-        : `SELECT count(*)::int AS total
-           FROM (SELECT 1 FROM memories m WHERE ${where} LIMIT $${countParams.length + 1}) capped`,
-      ...countParams,
-      ...(options.countUpTo === undefined ? [] : [options.countUpTo + 1]),
+        ? Prisma.sql`SELECT count(*)::int AS total FROM memories m WHERE ${where}`
+        : Prisma.sql`SELECT count(*)::int AS total
+           FROM (SELECT 1 FROM memories m WHERE ${where} LIMIT ${options.countUpTo + 1}) capped`,
     ),
   ]);
   const capped = options.countUpTo !== undefined && total > options.countUpTo;
@@ -246,13 +242,12 @@ function listingFingerprint(filter: {
   identityId?: string;
   metadata?: Record<string, unknown>;
 }): string {
-  const sorted = (object: Record<string, unknown> = {}) => Object.entries(object).sort(([a], [b]) => (a < b ? -1 : 1));
-  const canonical = JSON.stringify([
+  const canonical = canonicalJson([
     filter.orgId,
     filter.namespaceId,
-    sorted(filter.scopes),
+    filter.scopes,
     filter.identityId ?? null,
-    sorted(filter.metadata),
+    filter.metadata ?? {},
   ]);
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 22);
 }
@@ -336,12 +331,9 @@ export async function getMemoryWithChunks(principal: Principal, namespaceId: str
     },
   });
   if (!memory) throw notFound(`Memory ${memoryId}`);
-  const chunks = await prisma.$queryRawUnsafe<MemoryChunkRow[]>(
-    `SELECT id, position, content FROM memory_chunks
-     WHERE org_id = $1 AND namespace_id = $2 AND memory_id = $3 ORDER BY position`,
-    principal.orgId,
-    namespaceId,
-    memoryId,
+  const chunks = await prisma.$queryRaw<MemoryChunkRow[]>(
+    Prisma.sql`SELECT id, position, content FROM memory_chunks
+     WHERE org_id = ${principal.orgId} AND namespace_id = ${namespaceId} AND memory_id = ${memoryId} ORDER BY position`,
   );
   return { memory, chunks };
 }

@@ -1,6 +1,7 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { timedStage } from "@/lib/http/server-timing";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { CHUNK_MAX_CHARS } from "./chunking";
@@ -8,7 +9,7 @@ import { embedQuery } from "./embeddings";
 import type { ContextTurnJson, MatchJson, RecallBody } from "./schemas";
 import { effectiveScopes } from "./scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
-import { memoryFilterSql } from "./sql";
+import { memoryFilter } from "./sql";
 
 /** A turn of the match's conversation, next to it: returned beside the match with `context: n`. */
 export interface ContextTurn {
@@ -108,23 +109,14 @@ async function neighbouringTurns(
   const byMatch = new Map<string, ContextTurn[]>();
   if (turns === 0 || turnsOfSessions.length === 0) return byMatch;
   const { orgId, namespaceId, scopes, identityId, metadata, sessionId, occurredAfter, occurredBefore } = request;
-  const params: unknown[] = [];
-  const filter = memoryFilterSql(
+  const filter = memoryFilter(
     { orgId, namespaceId, scopes, identityId, metadata, sessionId, occurredAfter, occurredBefore },
-    params,
     "m",
   );
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const [matchIds, sessions, positions, reach, longest] = [
-    add(turnsOfSessions.map((m) => m.memoryId)),
-    add(turnsOfSessions.map((m) => m.sessionId)),
-    add(turnsOfSessions.map((m) => m.position)),
-    add(turns),
-    add(CHUNK_MAX_CHARS),
-  ];
+  const matchIds = turnsOfSessions.map((m) => m.memoryId);
+  const sessions = turnsOfSessions.map((m) => m.sessionId);
+  const positions = turnsOfSessions.map((m) => m.position);
+  const longest = CHUNK_MAX_CHARS;
   const rows = await queryRows<{
     match_id: string;
     id: string;
@@ -135,18 +127,17 @@ async function neighbouringTurns(
     occurred_at: Date;
   }>(
     // A long turn is cut to the side facing the match: the end of a turn before it, the start of one after.
-    `SELECT t.match_id, m.id, m.session_position AS position, m.role, m.occurred_at,
+    Prisma.sql`SELECT t.match_id, m.id, m.session_position AS position, m.role, m.occurred_at,
             CASE WHEN char_length(m.content) <= ${longest}::int THEN m.content
                  WHEN m.session_position < t.position THEN right(m.content, ${longest}::int)
                  ELSE left(m.content, ${longest}::int) END AS content,
             char_length(m.content) > ${longest}::int AS truncated
      FROM unnest(${matchIds}::text[], ${sessions}::text[], ${positions}::int[]) AS t(match_id, session_id, position)
      JOIN memories m ON m.session_id = t.session_id
-                    AND m.session_position BETWEEN t.position - ${reach}::int AND t.position + ${reach}::int
+                    AND m.session_position BETWEEN t.position - ${turns}::int AND t.position + ${turns}::int
                     AND m.id <> t.match_id
      WHERE ${filter}
      ORDER BY t.match_id, m.session_position, m.id`,
-    ...params,
   );
   for (const row of rows) {
     const turn: ContextTurn = {

@@ -1,5 +1,6 @@
 import { notFound } from "@/lib/errors";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { embedder } from "./embeddings";
 import { vectorLiteral } from "./sql";
 
@@ -16,13 +17,10 @@ export async function reembedNamespace(namespaceId: string, onProgress?: (done: 
   const provider = embedder();
   let done = 0;
   for (;;) {
-    const chunks = await prisma.$queryRawUnsafe<{ id: string; content: string }[]>(
-      `SELECT id, content FROM memory_chunks
-       WHERE org_id = $1 AND namespace_id = $2 AND embedding_model <> $3 ORDER BY id LIMIT $4`,
-      namespace.orgId,
-      namespace.id,
-      provider.model,
-      CHUNKS_PER_ROUND,
+    const chunks = await prisma.$queryRaw<{ id: string; content: string }[]>(
+      Prisma.sql`SELECT id, content FROM memory_chunks
+       WHERE org_id = ${namespace.orgId} AND namespace_id = ${namespace.id} AND embedding_model <> ${provider.model}
+       ORDER BY id LIMIT ${CHUNKS_PER_ROUND}`,
     );
     if (chunks.length === 0) break;
     // Counted as the organization's own ingestion, so a large re-embed takes turns with other organizations' work.
@@ -31,14 +29,11 @@ export async function reembedNamespace(namespaceId: string, onProgress?: (done: 
       "ingest",
       { orgId: namespace.orgId },
     );
-    await prisma.$executeRawUnsafe(
-      `UPDATE memory_chunks c SET embedding = u.embedding::vector, embedding_model = $3
-       FROM jsonb_to_recordset($4::jsonb) AS u(id text, embedding text)
-       WHERE c.id = u.id AND c.org_id = $1 AND c.namespace_id = $2`,
-      namespace.orgId,
-      namespace.id,
-      provider.model,
-      JSON.stringify(chunks.map((c, i) => ({ id: c.id, embedding: vectorLiteral(vectors[i]) }))),
+    const embedded = JSON.stringify(chunks.map((c, i) => ({ id: c.id, embedding: vectorLiteral(vectors[i]) })));
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE memory_chunks c SET embedding = u.embedding::vector, embedding_model = ${provider.model}
+       FROM jsonb_to_recordset(${embedded}::jsonb) AS u(id text, embedding text)
+       WHERE c.id = u.id AND c.org_id = ${namespace.orgId} AND c.namespace_id = ${namespace.id}`,
     );
     done += chunks.length;
     onProgress?.(done);

@@ -1,6 +1,7 @@
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { parseScopes, type Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { ForbiddenError } from "@/lib/errors";
 
 /**
@@ -50,16 +51,15 @@ export async function scopeUsage(principal: Principal): Promise<ScopePairUsage[]
   const counts =
     namespaces.length === 0
       ? []
-      : await prisma.$queryRawUnsafe<{ namespace_id: string; name: string; value: string; memories: number }[]>(
-          `SELECT g.namespace_id, e.key AS name, e.value, sum(g.n)::int AS memories
+      : await prisma.$queryRaw<{ namespace_id: string; name: string; value: string; memories: number }[]>(
+          Prisma.sql`SELECT g.namespace_id, e.key AS name, e.value, sum(g.n)::int AS memories
            FROM (SELECT namespace_id, scopes::text AS scopes, count(*) AS n FROM memories
-                 WHERE org_id = $1 AND namespace_id = ANY($2::text[]) AND scopes <> '{}'::jsonb
+                 WHERE org_id = ${principal.orgId} AND namespace_id = ANY(${namespaces.map((ns) => ns.id)}::text[])
+                   AND scopes <> '{}'::jsonb
                    AND (expires_at IS NULL OR expires_at > now())
                  GROUP BY namespace_id, scopes::text) g
            CROSS JOIN LATERAL jsonb_each_text(g.scopes::jsonb) e
            GROUP BY g.namespace_id, e.key, e.value`,
-          principal.orgId,
-          namespaces.map((ns) => ns.id),
         );
   const names = new Map(namespaces.map((ns) => [ns.id, ns.name]));
   const pairs = new Map<string, ScopePairUsage>();

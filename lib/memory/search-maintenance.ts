@@ -1,5 +1,6 @@
 import { getDatabase } from "@/lib/db";
-import { ensureNamespaceVectorIndex } from "@/lib/db/vector-indexes";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { ensureNamespaceVectorIndex } from "@/lib/namespaces/vector-indexes";
 import { EXACT_VECTOR_SCAN_LIMIT } from "./vector-leg";
 
 // PGlite has no autovacuum, so nothing refreshes the planner's statistics (with stale ones a 10k-chunk
@@ -19,8 +20,8 @@ export function noteSearchGrowth(namespaceId: string, chunks: number) {
     try {
       const database = await getDatabase();
       if (database.kind !== "pglite") return;
-      await database.prisma.$executeRawUnsafe("VACUUM (ANALYZE) chunk_terms");
-      await database.prisma.$executeRawUnsafe("ANALYZE memory_chunks, namespace_terms");
+      await database.prisma.$executeRaw(Prisma.sql`VACUUM (ANALYZE) chunk_terms`);
+      await database.prisma.$executeRaw(Prisma.sql`ANALYZE memory_chunks, namespace_terms`);
       state.analyzedAt += grown;
       state.grownSince -= grown;
     } catch (error) {

@@ -14,6 +14,7 @@
 // once. Each group's transaction renews the lease and fails if the intent is gone (rolled back by another
 // instance): a write whose lease ran out cannot add to what was rolled back.
 import { db, getDatabase, type Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { currentIdempotencyScope, processId, type KeptWrite } from "@/lib/http/request-writes";
 import { newId } from "@/lib/ids";
 import { deleteMemories } from "./deletion";
@@ -71,20 +72,12 @@ export class WriteIntent {
 
   /** In the transaction of the first group; `reservation`: the conversation positions reserved in it. */
   async open(tx: Tx, reservation?: Reservation): Promise<void> {
-    await tx.$executeRawUnsafe(
-      `INSERT INTO write_intents (id, org_id, namespace_id, kind, idempotency_key, session_id, first_position,
+    await tx.$executeRaw(
+      Prisma.sql`INSERT INTO write_intents (id, org_id, namespace_id, kind, idempotency_key, session_id, first_position,
                                   position_count, process_id, locked_until)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, now() + $10 * interval '1 millisecond')`,
-      this.id,
-      this.orgId,
-      this.namespaceId,
-      this.kind,
-      this.scope?.key ?? null,
-      reservation?.sessionId ?? null,
-      reservation?.first ?? null,
-      reservation?.count ?? null,
-      processId,
-      WRITE_INTENT_LEASE_MS,
+       VALUES (${this.id}, ${this.orgId}, ${this.namespaceId}, ${this.kind}, ${this.scope?.key ?? null},
+               ${reservation?.sessionId ?? null}, ${reservation?.first ?? null}, ${reservation?.count ?? null},
+               ${processId}, now() + ${WRITE_INTENT_LEASE_MS} * interval '1 millisecond')`,
     );
     // Counted live from here: if the transaction fails, the row never existed.
     this.opened = true;
@@ -98,17 +91,15 @@ export class WriteIntent {
 
   /** In each group's transaction (the first's too, after open): the memories it stores. Fenced. */
   async record(tx: Tx, memoryIds: string[]): Promise<void> {
-    const renewed = await tx.$queryRawUnsafe<{ id: string }[]>(
-      `UPDATE write_intents SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1 RETURNING id`,
-      this.id,
-      WRITE_INTENT_LEASE_MS,
+    const renewed = await tx.$queryRaw<{ id: string }[]>(
+      Prisma.sql`UPDATE write_intents SET locked_until = now() + ${WRITE_INTENT_LEASE_MS} * interval '1 millisecond'
+                 WHERE id = ${this.id} RETURNING id`,
     );
     if (renewed.length === 0) throw new WriteRolledBackError();
     if (memoryIds.length === 0) return;
-    await tx.$executeRawUnsafe(
-      `INSERT INTO write_intent_memories (intent_id, memory_id) SELECT $1, unnest($2::text[])`,
-      this.id,
-      memoryIds,
+    await tx.$executeRaw(
+      Prisma.sql`INSERT INTO write_intent_memories (intent_id, memory_id)
+                 SELECT ${this.id}, unnest(${memoryIds}::text[])`,
     );
   }
 
@@ -118,7 +109,7 @@ export class WriteIntent {
    */
   async complete(tx: Tx): Promise<void> {
     if (this.bound) return;
-    await tx.$executeRawUnsafe(`DELETE FROM write_intents WHERE id = $1`, this.id);
+    await tx.$executeRaw(Prisma.sql`DELETE FROM write_intents WHERE id = ${this.id}`);
   }
 
   /**
@@ -151,9 +142,8 @@ export class WriteIntent {
   private keptWrite(): KeptWrite {
     return {
       keep: async (tx) => {
-        const deleted = await tx.$queryRawUnsafe<{ id: string }[]>(
-          `DELETE FROM write_intents WHERE id = $1 RETURNING id`,
-          this.id,
+        const deleted = await tx.$queryRaw<{ id: string }[]>(
+          Prisma.sql`DELETE FROM write_intents WHERE id = ${this.id} RETURNING id`,
         );
         if (deleted.length === 0) throw new WriteRolledBackError();
       },
@@ -164,10 +154,9 @@ export class WriteIntent {
 
   private async renew() {
     const prisma = await db();
-    await prisma.$executeRawUnsafe(
-      `UPDATE write_intents SET locked_until = now() + $2 * interval '1 millisecond' WHERE id = $1`,
-      this.id,
-      WRITE_INTENT_LEASE_MS,
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE write_intents SET locked_until = now() + ${WRITE_INTENT_LEASE_MS} * interval '1 millisecond'
+                 WHERE id = ${this.id}`,
     );
   }
 }
@@ -178,9 +167,8 @@ export class WriteIntent {
  */
 export async function rollBackWritesOfKey(key: string): Promise<number> {
   const prisma = await db();
-  const rows = await prisma.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM write_intents WHERE idempotency_key = $1`,
-    key,
+  const rows = await prisma.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT id FROM write_intents WHERE idempotency_key = ${key}`,
   );
   for (const row of rows) await rollBackIntent(row.id, { wait: true });
   return rows.length;
@@ -193,14 +181,11 @@ export async function rollBackWritesOfKey(key: string): Promise<number> {
  */
 export async function rollBackAbandonedWrites(): Promise<number> {
   const database = await getDatabase();
-  const rows = await database.prisma.$queryRawUnsafe<{ id: string }[]>(
-    `SELECT id FROM write_intents
-     WHERE CASE WHEN process_id = $1 THEN NOT (id = ANY($2::text[]))
-                ELSE ($3::boolean OR locked_until < now()) END
+  const rows = await database.prisma.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT id FROM write_intents
+     WHERE CASE WHEN process_id = ${processId} THEN NOT (id = ANY(${[...live]}::text[]))
+                ELSE (${database.kind === "pglite"}::boolean OR locked_until < now()) END
      ORDER BY created_at`,
-    processId,
-    [...live],
-    database.kind === "pglite",
   );
   let rolledBack = 0;
   for (const row of rows) {
@@ -220,7 +205,7 @@ async function rollBackIntent(id: string, { wait }: { wait: boolean }): Promise<
   const prisma = await db();
   for (;;) {
     const step = await prisma.$transaction(async (tx) => {
-      const [intent] = await tx.$queryRawUnsafe<
+      const [intent] = await tx.$queryRaw<
         {
           org_id: string;
           namespace_id: string;
@@ -231,37 +216,30 @@ async function rollBackIntent(id: string, { wait }: { wait: boolean }): Promise<
           locked_until: Date;
         }[]
       >(
-        `SELECT org_id, namespace_id, session_id, first_position, position_count, process_id, locked_until
-         FROM write_intents WHERE id = $1 FOR UPDATE ${wait ? "" : "SKIP LOCKED"}`,
-        id,
+        Prisma.sql`SELECT org_id, namespace_id, session_id, first_position, position_count, process_id, locked_until
+         FROM write_intents WHERE id = ${id} FOR UPDATE ${wait ? Prisma.empty : Prisma.sql`SKIP LOCKED`}`,
       );
       if (!intent) return "gone" as const;
-      const memories = await tx.$queryRawUnsafe<{ memory_id: string }[]>(
-        `SELECT memory_id FROM write_intent_memories WHERE intent_id = $1 LIMIT $2`,
-        id,
-        MEMORIES_PER_ROLLBACK,
+      const memories = await tx.$queryRaw<{ memory_id: string }[]>(
+        Prisma.sql`SELECT memory_id FROM write_intent_memories WHERE intent_id = ${id} LIMIT ${MEMORIES_PER_ROLLBACK}`,
       );
       const memoryIds = memories.map((row) => row.memory_id);
       if (memoryIds.length > 0) {
         await deleteMemories(tx, intent.org_id, intent.namespace_id, memoryIds);
-        await tx.$executeRawUnsafe(
-          `DELETE FROM write_intent_memories WHERE intent_id = $1 AND memory_id = ANY($2::text[])`,
-          id,
-          memoryIds,
+        await tx.$executeRaw(
+          Prisma.sql`DELETE FROM write_intent_memories
+                     WHERE intent_id = ${id} AND memory_id = ANY(${memoryIds}::text[])`,
         );
       }
       if (memoryIds.length === MEMORIES_PER_ROLLBACK) return "more" as const;
       if (intent.session_id !== null && intent.first_position !== null && intent.position_count !== null) {
-        await tx.$executeRawUnsafe(
-          `UPDATE conversation_sessions SET next_position = $3::int
-           WHERE namespace_id = $1 AND session_id = $2 AND next_position = $3::int + $4::int`,
-          intent.namespace_id,
-          intent.session_id,
-          intent.first_position,
-          intent.position_count,
+        await tx.$executeRaw(
+          Prisma.sql`UPDATE conversation_sessions SET next_position = ${intent.first_position}::int
+           WHERE namespace_id = ${intent.namespace_id} AND session_id = ${intent.session_id}
+             AND next_position = ${intent.first_position}::int + ${intent.position_count}::int`,
         );
       }
-      await tx.$executeRawUnsafe(`DELETE FROM write_intents WHERE id = $1`, id);
+      await tx.$executeRaw(Prisma.sql`DELETE FROM write_intents WHERE id = ${id}`);
       return "done" as const;
     });
     if (step === "gone") return false;

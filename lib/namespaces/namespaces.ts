@@ -3,11 +3,12 @@ import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { crashPoint, keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { deleteOauthGrants } from "@/lib/auth/api-keys/delete-oauth-grants";
-import { dropNamespaceVectorIndex } from "@/lib/db/vector-indexes";
+import { dropNamespaceVectorIndex } from "./vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
-import { cachedAccessRead } from "@/lib/db/access-cache";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { cachedAccessRead } from "@/lib/auth/access-reads";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
@@ -162,19 +163,17 @@ export async function deleteNamespace(principal: Principal, id: string) {
   const deleted = await prisma.$transaction(async (tx) => {
     const namespace = await findVisible(tx, principal, id);
     const orgId = principal.orgId;
-    await tx.$queryRawUnsafe(`SELECT id FROM namespaces WHERE id = $1 AND org_id = $2 FOR UPDATE`, id, orgId);
-    const [counts] = await tx.$queryRawUnsafe<{ memories: number; chunks: number }[]>(
-      `SELECT (SELECT count(*)::int FROM memories WHERE org_id = $1 AND namespace_id = $2) AS memories,
-              (SELECT count(*)::int FROM memory_chunks WHERE org_id = $1 AND namespace_id = $2) AS chunks`,
-      orgId,
-      id,
+    await tx.$queryRaw(Prisma.sql`SELECT id FROM namespaces WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE`);
+    const [counts] = await tx.$queryRaw<{ memories: number; chunks: number }[]>(
+      Prisma.sql`SELECT
+              (SELECT count(*)::int FROM memories WHERE org_id = ${orgId} AND namespace_id = ${id}) AS memories,
+              (SELECT count(*)::int FROM memory_chunks WHERE org_id = ${orgId} AND namespace_id = ${id}) AS chunks`,
     );
     // Kept Idempotency-Key answers showing this namespace's memories are withdrawn (see withdrawKeptAnswers).
-    await tx.$executeRawUnsafe(
-      `UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
-       WHERE org_id = $1 AND memory_ids && ARRAY(SELECT id FROM memories WHERE org_id = $1 AND namespace_id = $2)`,
-      orgId,
-      id,
+    await tx.$executeRaw(
+      Prisma.sql`UPDATE idempotency_keys SET response_encrypted = NULL, withdrawn_at = now()
+       WHERE org_id = ${orgId}
+         AND memory_ids && ARRAY(SELECT id FROM memories WHERE org_id = ${orgId} AND namespace_id = ${id})`,
     );
     // A connected MCP client reaches this one namespace: it ends with it.
     const connections = await tx.apiKey.findMany({

@@ -6,6 +6,7 @@ import { ROLE_PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import { PERMISSION_LABELS, type Principal } from "@/lib/auth/principal";
 import { parseScopes, type Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { PaginationQuery } from "@/lib/http/pagination";
 import { getNamespace, listGrants, listNamespaces, type NamespaceFilter } from "./namespaces";
@@ -48,10 +49,10 @@ async function statsOf(orgId: string, namespaceIds: string[]): Promise<Map<strin
   if (namespaceIds.length === 0) return new Map();
   const prisma = await db();
   // The namespace row is bounded by the organization; its memories, grants and activity hang off it.
-  const rows = await prisma.$queryRawUnsafe<
+  const rows = await prisma.$queryRaw<
     { id: string; memories: number; grants: number; last_activity: Date | string | null }[]
   >(
-    `SELECT n.id,
+    Prisma.sql`SELECT n.id,
             (SELECT count(*)::int FROM memories m
              WHERE m.namespace_id = n.id AND (m.expires_at IS NULL OR m.expires_at > now())) AS memories,
             (SELECT count(*)::int FROM namespace_grants g
@@ -59,9 +60,7 @@ async function statsOf(orgId: string, namespaceIds: string[]): Promise<Map<strin
             (SELECT max(a.created_at) FROM activity_logs a
              WHERE a.org_id = n.org_id AND a.namespace_id = n.id) AS last_activity
      FROM namespaces n
-     WHERE n.org_id = $1 AND n.id = ANY($2::text[])`,
-    orgId,
-    namespaceIds,
+     WHERE n.org_id = ${orgId} AND n.id = ANY(${namespaceIds}::text[])`,
   );
   return new Map(
     rows.map((row) => [
@@ -79,12 +78,11 @@ async function statsOf(orgId: string, namespaceIds: string[]): Promise<Map<strin
 export async function namespaceOverview(principal: Principal, namespaceId: string) {
   const namespace = await getNamespace(principal, namespaceId);
   const prisma = await db();
-  const [counts] = await prisma.$queryRawUnsafe<{ memories: number; identities: number }[]>(
-    `SELECT count(*)::int AS memories, count(DISTINCT m.identity_id)::int AS identities
+  const [counts] = await prisma.$queryRaw<{ memories: number; identities: number }[]>(
+    Prisma.sql`SELECT count(*)::int AS memories, count(DISTINCT m.identity_id)::int AS identities
      FROM memories m
-     WHERE m.org_id = $1 AND m.namespace_id = $2 AND (m.expires_at IS NULL OR m.expires_at > now())`,
-    principal.orgId,
-    namespace.id,
+     WHERE m.org_id = ${principal.orgId} AND m.namespace_id = ${namespace.id}
+       AND (m.expires_at IS NULL OR m.expires_at > now())`,
   );
   return { namespace, memoryCount: counts?.memories ?? 0, identityCount: counts?.identities ?? 0 };
 }

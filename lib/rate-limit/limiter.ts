@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { db, getDatabase } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A limit: at most `limit` hits per `windowMs` for one key (a client address, an email, an API key). */
 export interface RateLimitRule {
@@ -75,22 +76,20 @@ function countInProcess(rule: RateLimitRule, key: string, windowStart: number): 
 async function countInDatabase(rule: RateLimitRule, key: string, windowStart: number, now: number) {
   const keyHash = createHash("sha256").update(key).digest("hex");
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ count: number }[]>(
-    `INSERT INTO rate_limit_counters (rule, key_hash, window_start, count) VALUES ($1, $2, $3::timestamptz, 1)
+  const [row] = await prisma.$queryRaw<{ count: number }[]>(
+    Prisma.sql`INSERT INTO rate_limit_counters (rule, key_hash, window_start, count)
+     VALUES (${rule.name}, ${keyHash}, ${new Date(windowStart).toISOString()}::timestamptz, 1)
      ON CONFLICT (rule, key_hash) DO UPDATE SET
        count = CASE WHEN rate_limit_counters.window_start = EXCLUDED.window_start
                     THEN rate_limit_counters.count + 1 ELSE 1 END,
        window_start = EXCLUDED.window_start
      RETURNING count`,
-    rule.name,
-    keyHash,
-    new Date(windowStart).toISOString(),
   );
   if (++hitsSinceSweep >= SWEEP_EVERY_HITS) {
     hitsSinceSweep = 0;
-    await prisma.$executeRawUnsafe(
-      `DELETE FROM rate_limit_counters WHERE window_start < $1::timestamptz`,
-      new Date(now - Math.max(SWEEP_AFTER_MS, rule.windowMs * 2)).toISOString(),
+    const sweepBefore = new Date(now - Math.max(SWEEP_AFTER_MS, rule.windowMs * 2)).toISOString();
+    await prisma.$executeRaw(
+      Prisma.sql`DELETE FROM rate_limit_counters WHERE window_start < ${sweepBefore}::timestamptz`,
     );
   }
   return Number(row.count);

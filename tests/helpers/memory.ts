@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { api } from "./api";
 
 export async function rememberAll(key: string, namespaceId: string, memories: Record<string, unknown>[]) {
@@ -21,15 +22,14 @@ export async function recallContents(key: string, body: Record<string, unknown>)
 /** What is stored for a namespace, row counts of every table a memory lives in. */
 export async function storedCounts(namespaceId: string) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<
+  const [row] = await prisma.$queryRaw<
     { memories: number; chunks: number; postings: number; terms: number; stats_chunks: number | null }[]
   >(
-    `SELECT (SELECT count(*)::int FROM memories WHERE namespace_id = $1) AS memories,
-            (SELECT count(*)::int FROM memory_chunks WHERE namespace_id = $1) AS chunks,
-            (SELECT count(*)::int FROM chunk_terms WHERE namespace_id = $1) AS postings,
-            (SELECT count(*)::int FROM namespace_terms WHERE namespace_id = $1) AS terms,
-            (SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = $1) AS stats_chunks`,
-    namespaceId,
+    Prisma.sql`SELECT (SELECT count(*)::int FROM memories WHERE namespace_id = ${namespaceId}) AS memories,
+            (SELECT count(*)::int FROM memory_chunks WHERE namespace_id = ${namespaceId}) AS chunks,
+            (SELECT count(*)::int FROM chunk_terms WHERE namespace_id = ${namespaceId}) AS postings,
+            (SELECT count(*)::int FROM namespace_terms WHERE namespace_id = ${namespaceId}) AS terms,
+            (SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = ${namespaceId}) AS stats_chunks`,
   );
   return row;
 }
@@ -37,12 +37,11 @@ export async function storedCounts(namespaceId: string) {
 /** BM25 statistics must always equal what the postings say. */
 export async function termStatisticsConsistent(namespaceId: string) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ mismatches: number }[]>(
-    `SELECT count(*)::int AS mismatches FROM (
-       SELECT term, count(*) AS df FROM chunk_terms WHERE namespace_id = $1 GROUP BY term
-     ) p FULL JOIN (SELECT term, df FROM namespace_terms WHERE namespace_id = $1) t USING (term)
+  const [row] = await prisma.$queryRaw<{ mismatches: number }[]>(
+    Prisma.sql`SELECT count(*)::int AS mismatches FROM (
+       SELECT term, count(*) AS df FROM chunk_terms WHERE namespace_id = ${namespaceId} GROUP BY term
+     ) p FULL JOIN (SELECT term, df FROM namespace_terms WHERE namespace_id = ${namespaceId}) t USING (term)
      WHERE p.df IS DISTINCT FROM t.df`,
-    namespaceId,
   );
   return row.mismatches === 0;
 }

@@ -1,5 +1,6 @@
 import { expect } from "vitest";
 import { queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
  * Sends awkward parameters straight to the database (queryRows) and expects them back as they were sent:
@@ -9,11 +10,8 @@ export async function expectParametersRoundTrip(): Promise<void> {
   const awkward = ['say "hi"', "back\\slash", "comma, {brace}", "", null];
   const at = new Date("2026-11-24T01:02:03.004Z");
   const [row] = await queryRows<{ texts: (string | null)[]; number: number; json: unknown; at: Date }>(
-    "SELECT $1::text[] AS texts, $2::int AS number, $3::jsonb AS json, $4::timestamptz AS at",
-    awkward,
-    7,
-    JSON.stringify({ a: [1, "two"] }),
-    at,
+    Prisma.sql`SELECT ${awkward}::text[] AS texts, ${7}::int AS number,
+                      ${JSON.stringify({ a: [1, "two"] })}::jsonb AS json, ${at}::timestamptz AS at`,
   );
   expect(row).toEqual({ texts: awkward, number: 7, json: { a: [1, "two"] }, at });
 }

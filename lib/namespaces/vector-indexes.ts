@@ -1,18 +1,33 @@
-import { getDatabase } from "./index";
+import { getDatabase } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 
-// One HNSW index per namespace past a size (lib/memory's EXACT_VECTOR_SCAN_LIMIT chunks), partial on its
-// id (pgvector's advice for multi-tenant search), instead of one graph over every tenant's chunks: a
-// namespace's nearest vectors are found among its own chunks only, at a cost that does not grow with what
-// other tenants hold, and every vector leg filters on the namespace, so the planner picks it. Smaller
-// namespaces are scanned exactly and need none (nor does their remember pay for one). Migration
+// One HNSW index of memory chunks per namespace past a size (lib/memory's EXACT_VECTOR_SCAN_LIMIT chunks),
+// partial on its id (pgvector's advice for multi-tenant search), instead of one graph over every tenant's
+// chunks: a namespace's nearest vectors are found among its own chunks only, at a cost that does not grow
+// with what other tenants hold, and every vector leg filters on the namespace, so the planner picks it.
+// Smaller namespaces are scanned exactly and need none (nor does their remember pay for one). Migration
 // 20261124100000_namespace_vector_indexes replaced the shared index.
 
-/** Namespace ids as lib/ids makes them: an index name and a literal in DDL are built from nothing else. */
+/**
+ * Namespace ids as lib/ids makes them: an index name and a literal in DDL (which takes no parameters) are
+ * built from nothing else.
+ */
 const NAMESPACE_ID = /^[A-Za-z0-9_]{1,40}$/;
 
 export function vectorIndexName(namespaceId: string): string {
   if (!NAMESPACE_ID.test(namespaceId)) throw new Error(`Not a namespace id: ${JSON.stringify(namespaceId)}`);
   return `memory_chunks_embedding_${namespaceId}`;
+}
+
+/** The DDL of the namespace's index, from a checked id only (vectorIndexName). */
+function indexDdl(namespaceId: string, concurrently: boolean) {
+  const name = Prisma.raw(`"${vectorIndexName(namespaceId)}"`);
+  const how = concurrently ? Prisma.raw("CONCURRENTLY") : Prisma.empty;
+  return {
+    create: Prisma.sql`CREATE INDEX ${how} IF NOT EXISTS ${name} ON memory_chunks
+     USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = ${Prisma.raw(`'${namespaceId}'`)}`,
+    drop: Prisma.sql`DROP INDEX ${how} IF EXISTS ${name}`,
+  };
 }
 
 /** Namespaces whose index this process has seen or built. */
@@ -40,39 +55,37 @@ async function buildIfNeeded(namespaceId: string, beyondChunks: number) {
   // An index is there only once it is valid: a CREATE INDEX CONCURRENTLY that was interrupted (its server
   // or its instance stopped, a cancel) leaves an INVALID index that no search uses and every write still
   // maintains. One that another instance is building right now is left to it.
-  const [state] = await database.prisma.$queryRawUnsafe<
+  const quoted = `"${name}"`;
+  const [state] = await database.prisma.$queryRaw<
     { chunks: number; present: boolean; valid: boolean | null; building: boolean }[]
   >(
-    `SELECT COALESCE((SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = $1), 0)::int AS chunks,
-            to_regclass($2) IS NOT NULL AS present,
-            (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass($2)) AS valid,
-            EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE index_relid = to_regclass($2)) AS building`,
-    namespaceId,
-    `"${name}"`,
+    Prisma.sql`SELECT
+            COALESCE((SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = ${namespaceId}), 0)::int
+              AS chunks,
+            to_regclass(${quoted}) IS NOT NULL AS present,
+            (SELECT indisvalid FROM pg_index WHERE indexrelid = to_regclass(${quoted})) AS valid,
+            EXISTS (SELECT 1 FROM pg_stat_progress_create_index WHERE index_relid = to_regclass(${quoted}))
+              AS building`,
   );
   if (state.present && state.valid) {
     indexed.add(namespaceId);
     return;
   }
   if (state.building || state.chunks <= beyondChunks) return;
-  const concurrently = database.kind === "postgres" ? "CONCURRENTLY " : "";
+  const ddl = indexDdl(namespaceId, database.kind === "postgres");
   if (state.present) {
     console.warn(
       `[memgw] the vector index of namespace ${namespaceId} is invalid (an interrupted build): rebuilding it.`,
     );
-    await database.prisma.$executeRawUnsafe(`DROP INDEX ${concurrently}IF EXISTS "${name}"`);
+    await database.prisma.$executeRaw(ddl.drop);
   }
-  await database.prisma.$executeRawUnsafe(
-    `CREATE INDEX ${concurrently}IF NOT EXISTS "${name}" ON memory_chunks
-     USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = '${namespaceId}'`,
-  );
+  await database.prisma.$executeRaw(ddl.create);
   indexed.add(namespaceId);
 }
 
 /** Drops a deleted namespace's index (after the deletion committed: on PostgreSQL, concurrently). */
 export async function dropNamespaceVectorIndex(namespaceId: string): Promise<void> {
   const database = await getDatabase();
-  const concurrently = database.kind === "postgres" ? "CONCURRENTLY " : "";
   indexed.delete(namespaceId);
-  await database.prisma.$executeRawUnsafe(`DROP INDEX ${concurrently}IF EXISTS "${vectorIndexName(namespaceId)}"`);
+  await database.prisma.$executeRaw(indexDdl(namespaceId, database.kind === "postgres").drop);
 }
