@@ -1,3 +1,4 @@
+import Link from "next/link";
 // Unknown pages, and organizations the signed-in user is not (or no longer) a member of.
 export default function NotFound() {
   return (
@@ -6,9 +7,9 @@ export default function NotFound() {
       <p className="mt-3 text-sm text-slate-700">
         This page does not exist, or it belongs to an organization you are not a member of.
       </p>
-      <a href="/" className="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline">
+      <Link href="/" className="mt-6 inline-block text-sm font-medium text-indigo-600 hover:underline">
         Go to your organizations
-      </a>
+      </Link>
     </main>
   );
 }

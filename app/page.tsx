@@ -1,4 +1,5 @@
 import { CodeBlock } from "@/components/code-block";
+import Link from "next/link";
 import { redirect } from "next/navigation";
 import { publicUrl } from "@/lib/config";
 import { currentSession, landingPath } from "@/lib/console/session";
@@ -26,13 +27,13 @@ export default async function HomePage() {
       </p>
       <nav className="mt-8 flex flex-wrap gap-3">
         {canSignUp && (
-          <a className={primaryLink} href="/sign-up">
+          <Link className={primaryLink} href="/sign-up">
             Create your account
-          </a>
+          </Link>
         )}
-        <a className={canSignUp ? secondaryLink : primaryLink} href="/sign-in">
+        <Link className={canSignUp ? secondaryLink : primaryLink} href="/sign-in">
           Sign in
-        </a>
+        </Link>
       </nav>
 
       <section className="mt-14 space-y-4 border-t border-slate-200 pt-10">

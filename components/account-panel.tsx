@@ -7,8 +7,9 @@ import {
   setPasswordAction,
 } from "@/lib/console/actions/account";
 import { PasswordChangeForm, PasswordSetForm } from "@/lib/auth/account-schemas";
+import { refuse, useActionForm } from "./action-form";
 import { startSsoSignIn } from "./start-sso";
-import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
+import { Button, Card, Field, fieldErrors, Input, Notice } from "./ui";
 
 interface SessionRow {
   id: string;
@@ -29,6 +30,16 @@ interface SsoLink {
 
 const SIGNED_OUT = "/sign-in";
 
+/** What the page's forms and buttons ask for; they share its one message. */
+type AccountChange =
+  | ["change_password", FormData]
+  | ["set_password", FormData]
+  | ["end_session", SessionRow]
+  | ["end_all"]
+  | ["link_sso", SsoLink];
+
+const endedSessions = (others: number) => (others === 1 ? "1 other session was" : `${others} other sessions were`);
+
 export function AccountPanel(props: {
   email: string;
   hasPassword: boolean;
@@ -38,79 +49,61 @@ export function AccountPanel(props: {
   ssoLinks: SsoLink[];
 }) {
   const linked = props.linkedOrgName && `Single sign-on of ${props.linkedOrgName} is linked to your account.`;
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string } | undefined>(
-    linked ? { tone: "success", text: linked } : undefined,
-  );
-  const [errors, setErrors] = useState<FieldErrors>({});
   const [sessions, setSessions] = useState(props.sessions);
   const [hasPassword, setHasPassword] = useState(props.hasPassword);
-  const [busy, setBusy] = useState(false);
+  const success = (text?: string) => ({ ok: true as const, data: text });
 
-  async function run<T>(action: () => Promise<T>) {
-    setBusy(true);
-    setMessage(undefined);
-    try {
-      return await action();
-    } catch {
-      setMessage({ tone: "error", text: "The server could not be reached. Try again." });
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function submitPassword(form: FormData) {
-    const input = PasswordChangeForm.safeParse({
-      current_password: String(form.get("current_password") ?? ""),
-      new_password: String(form.get("new_password") ?? ""),
-    });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    await run(async () => {
-      const result = await changePasswordAction(input.data);
-      setErrors(result.ok ? {} : (result.fields ?? {}));
-      if (!result.ok) return setMessage({ tone: "error", text: result.error });
-      setSessions((rows) => rows.filter((row) => row.current));
-      const others = result.data.endedSessions;
-      const ended = others === 1 ? "1 other session was" : `${others} other sessions were`;
-      setMessage({ tone: "success", text: `Password changed. ${ended} signed out.` });
-    });
-  }
-
-  async function submitNewPassword(form: FormData) {
-    const input = PasswordSetForm.safeParse({ new_password: String(form.get("new_password") ?? "") });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    await run(async () => {
-      const result = await setPasswordAction(input.data);
-      setErrors(result.ok ? {} : (result.fields ?? {}));
-      if (!result.ok) return setMessage({ tone: "error", text: result.error });
-      setHasPassword(true);
-      setSessions((rows) => rows.filter((row) => row.current));
-      const others = result.data.endedSessions;
-      const ended = others === 1 ? "1 other session was" : `${others} other sessions were`;
-      setMessage({ tone: "success", text: `Password set: you can now sign in with it. ${ended} signed out.` });
-    });
-  }
-
-  async function endSession(row: SessionRow) {
-    await run(async () => {
-      const result = await endSessionAction({ session_id: row.id });
-      if (!result.ok) return setMessage({ tone: "error", text: result.error });
-      if (result.data.current) return window.location.assign(SIGNED_OUT);
-      setSessions((rows) => rows.filter((other) => other.id !== row.id));
-      setMessage({ tone: "success", text: `Signed out ${row.device}.` });
-    });
-  }
-
-  async function endAll() {
-    await run(async () => {
-      const result = await endAllSessionsAction();
-      if (!result.ok) return setMessage({ tone: "error", text: result.error });
-      window.location.assign(SIGNED_OUT);
-    });
-  }
-
-  // Back here once the identity provider signed the person in; next-auth links it to this session's account.
-  const linkSso = (link: SsoLink) =>
-    startSsoSignIn(link.providerId, `/account?linked=${encodeURIComponent(link.orgSlug)}`);
+  const form = useActionForm(
+    async ([change, subject]: AccountChange) => {
+      if (change === "change_password") {
+        const input = PasswordChangeForm.safeParse({
+          current_password: String(subject.get("current_password") ?? ""),
+          new_password: String(subject.get("new_password") ?? ""),
+        });
+        if (!input.success) return refuse(fieldErrors(input.error.issues));
+        const result = await changePasswordAction(input.data);
+        if (!result.ok) return result;
+        setSessions((rows) => rows.filter((row) => row.current));
+        return success(`Password changed. ${endedSessions(result.data.endedSessions)} signed out.`);
+      }
+      if (change === "set_password") {
+        const input = PasswordSetForm.safeParse({ new_password: String(subject.get("new_password") ?? "") });
+        if (!input.success) return refuse(fieldErrors(input.error.issues));
+        const result = await setPasswordAction(input.data);
+        if (!result.ok) return result;
+        setHasPassword(true);
+        setSessions((rows) => rows.filter((row) => row.current));
+        const ended = endedSessions(result.data.endedSessions);
+        return success(`Password set: you can now sign in with it. ${ended} signed out.`);
+      }
+      if (change === "end_session") {
+        const result = await endSessionAction({ session_id: subject.id });
+        if (!result.ok) return result;
+        if (result.data.current) {
+          window.location.assign(SIGNED_OUT);
+          return success();
+        }
+        setSessions((rows) => rows.filter((other) => other.id !== subject.id));
+        return success(`Signed out ${subject.device}.`);
+      }
+      if (change === "end_all") {
+        const result = await endAllSessionsAction();
+        if (!result.ok) return result;
+        window.location.assign(SIGNED_OUT);
+        return success();
+      }
+      // Back here once the identity provider signed the person in; next-auth links it to this session's account.
+      await startSsoSignIn(subject.providerId, `/account?linked=${encodeURIComponent(subject.orgSlug)}`);
+      return success();
+    },
+    { initial: { data: linked || undefined } },
+  );
+  const { fields: errors, pending: busy } = form;
+  const message = form.error
+    ? { tone: "error" as const, text: form.error }
+    : form.data && { tone: "success" as const, text: form.data };
+  const endSession = (row: SessionRow) => form.run(["end_session", row]);
+  const endAll = () => form.run(["end_all"]);
 
   return (
     <div className="space-y-6">
@@ -162,7 +155,11 @@ export function AccountPanel(props: {
 
       <Card title="Password" description="Changing or setting it signs out every other session.">
         {hasPassword ? (
-          <form action={submitPassword} className="grid gap-4 sm:grid-cols-2" noValidate>
+          <form
+            action={(data) => form.action(["change_password", data])}
+            className="grid gap-4 sm:grid-cols-2"
+            noValidate
+          >
             <Field label="Current password" error={errors.current_password}>
               <Input name="current_password" type="password" autoComplete="current-password" />
             </Field>
@@ -176,7 +173,7 @@ export function AccountPanel(props: {
             </div>
           </form>
         ) : (
-          <form action={submitNewPassword} className="grid gap-4 sm:grid-cols-2" noValidate>
+          <form action={(data) => form.action(["set_password", data])} className="grid gap-4 sm:grid-cols-2" noValidate>
             <p className="text-sm text-slate-700 sm:col-span-2">
               This account has no password: it signs in with a magic link or single sign-on. Set one to sign in with it
               too.
@@ -214,7 +211,7 @@ export function AccountPanel(props: {
                 {link.linked ? (
                   <Badge>Linked</Badge>
                 ) : (
-                  <Button variant="secondary" disabled={busy} onClick={() => run(() => linkSso(link))}>
+                  <Button variant="secondary" disabled={busy} onClick={() => form.run(["link_sso", link])}>
                     Link single sign-on of {link.orgName}
                   </Button>
                 )}

@@ -39,7 +39,11 @@ const valuesOf = (payload: unknown): Record<string, string> =>
  */
 export function useActionForm<T, P = FormData>(
   submit: (payload: P) => Promise<ActionResult<T> | FormRefusal>,
-  options: { onSuccess?: (data: T, payload: P) => unknown; initialError?: string } = {},
+  options: {
+    onSuccess?: (data: T, payload: P) => unknown;
+    /** What the form shows before any submission (a message the page was opened with). */
+    initial?: Pick<ActionFormState<T>, "error" | "data">;
+  } = {},
 ) {
   const [state, dispatch, pending] = useActionState<ActionFormState<T>, P>(
     async (_previous, payload) => {
@@ -53,14 +57,17 @@ export function useActionForm<T, P = FormData>(
         return { error: UNREACHABLE, fields: {}, values };
       }
     },
-    { fields: {}, values: {}, error: options.initialError },
+    { fields: {}, values: {}, ...options.initial },
   );
   return {
     ...state,
+    /** The outcome as one object: a new one each submission, so a page can tell which one it dismissed. */
+    state,
     pending,
     /** For `<form action>`: React replays a submission made before hydration. */
     action: dispatch,
     /** For a click handler, which React runs outside a transition. */
-    run: (payload: P) => startTransition(() => dispatch(payload)),
+    run: (...[payload]: P extends undefined ? [payload?: P] : [payload: P]) =>
+      startTransition(() => dispatch(payload as P)),
   };
 }

@@ -1,7 +1,8 @@
 // The audit log's filters (a GET form: the filters are in the URL, so a filtered view can be bookmarked)
 // and its entries.
 import type { AuditLogEntry } from "@/lib/audit/audit";
-import { Button, Field, Input, Table } from "./ui";
+import Link from "next/link";
+import { Button, Field, Input, Select, Table } from "./ui";
 
 export interface AuditFilterValues {
   actor?: string;
@@ -9,10 +10,6 @@ export interface AuditFilterValues {
   from?: string;
   to?: string;
 }
-
-const selectClass =
-  "w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
-  "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
 
 export function AuditFilters({
   basePath,
@@ -30,24 +27,24 @@ export function AuditFilters({
   return (
     <form method="get" action={basePath} className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5 lg:items-end">
       <Field label="Who" error={errors.actor}>
-        <select name="actor" defaultValue={values.actor ?? ""} className={selectClass}>
+        <Select name="actor" defaultValue={values.actor ?? ""}>
           <option value="">Anyone</option>
           {actors.map((actor) => (
             <option key={actor.value} value={actor.value}>
               {actor.label}
             </option>
           ))}
-        </select>
+        </Select>
       </Field>
       <Field label="Action" error={errors.action}>
-        <select name="action" defaultValue={values.action ?? ""} className={selectClass}>
+        <Select name="action" defaultValue={values.action ?? ""}>
           <option value="">Any action</option>
           {actions.map((action) => (
             <option key={action} value={action}>
               {action}
             </option>
           ))}
-        </select>
+        </Select>
       </Field>
       <Field label="From (UTC)" error={errors.from}>
         <Input type="date" name="from" defaultValue={values.from ?? ""} aria-invalid={errors.from ? true : undefined} />
@@ -57,9 +54,9 @@ export function AuditFilters({
       </Field>
       <div className="flex items-center gap-3">
         <Button type="submit">Filter</Button>
-        <a href={basePath} className="text-sm text-slate-600 hover:underline">
+        <Link href={basePath} className="text-sm text-slate-600 hover:underline">
           Clear
-        </a>
+        </Link>
       </div>
     </form>
   );

@@ -2,6 +2,7 @@
 // Asks before something that cannot be undone; for the worst (deleting a namespace, forgetting an identity)
 // the person types the name first.
 import { useState, type ReactNode } from "react";
+import { useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button, Field, Input, Notice } from "./ui";
 
@@ -20,16 +21,14 @@ export function ConfirmDialog(props: {
   onDone: () => void;
 }) {
   const [typed, setTyped] = useState("");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
   const ready = props.typeToConfirm === undefined || typed === props.typeToConfirm;
-  async function confirm() {
-    setBusy(true);
-    setError(undefined);
-    const failure = await props.onConfirm().finally(() => setBusy(false));
-    if (failure) setError(failure);
-    else props.onDone();
-  }
+  const form = useActionForm(
+    async (_: undefined) => {
+      const failure = await props.onConfirm();
+      return failure ? { ok: false as const, error: failure } : { ok: true as const, data: null };
+    },
+    { onSuccess: props.onDone },
+  );
   return (
     <Dialog title={props.title} onClose={props.onCancel}>
       <div className="space-y-4 text-sm text-slate-700">
@@ -39,13 +38,13 @@ export function ConfirmDialog(props: {
             <Input value={typed} onChange={(event) => setTyped(event.target.value)} autoComplete="off" />
           </Field>
         )}
-        {error && <Notice tone="error">{error}</Notice>}
+        {form.error && <Notice tone="error">{form.error}</Notice>}
       </div>
       <div className="mt-5 flex justify-end gap-2">
         <Button variant="secondary" onClick={props.onCancel}>
           Cancel
         </Button>
-        <Button variant="danger" disabled={busy || !ready} onClick={confirm}>
+        <Button variant="danger" disabled={form.pending || !ready} onClick={() => form.run()}>
           {props.confirmLabel}
         </Button>
       </div>

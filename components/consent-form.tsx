@@ -1,6 +1,7 @@
 "use client";
 import { useState } from "react";
 import { answerConsent } from "@/lib/console/actions/mcp-clients";
+import { useActionForm } from "./action-form";
 import type { ConnectionAccess } from "@/lib/oauth/connections";
 import { Button, Notice } from "./ui";
 
@@ -13,21 +14,12 @@ const CHOICES: { value: ConnectionAccess[]; label: string; hint: string }[] = [
 export function ConsentForm(props: { uid: string; allowed: ConnectionAccess[] }) {
   const choices = CHOICES.filter((choice) => choice.value.every((access) => props.allowed.includes(access)));
   const [choice, setChoice] = useState(choices.length - 1);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string>();
-  async function answer(decision: "approve" | "deny") {
-    setBusy(true);
-    setError(undefined);
-    const result = await answerConsent({ uid: props.uid, decision, access: choices[choice]?.value ?? [] });
-    if (result.ok) {
-      window.location.assign(result.data.redirectTo);
-      return;
-    }
-    setBusy(false);
-    setError(result.error);
-  }
+  const form = useActionForm(
+    (decision: "approve" | "deny") => answerConsent({ uid: props.uid, decision, access: choices[choice]?.value ?? [] }),
+    { onSuccess: (answered) => window.location.assign(answered.redirectTo) },
+  );
   return (
-    <form className="mt-6 space-y-4" onSubmit={(event) => event.preventDefault()}>
+    <form className="mt-6 space-y-4">
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium text-slate-800">Permissions</legend>
         {choices.map((option, index) => (
@@ -38,12 +30,12 @@ export function ConsentForm(props: { uid: string; allowed: ConnectionAccess[] })
           </label>
         ))}
       </fieldset>
-      {error && <Notice tone="error">{error}</Notice>}
+      {form.error && <Notice tone="error">{form.error}</Notice>}
       <div className="flex gap-2">
-        <Button type="button" disabled={busy} onClick={() => answer("approve")}>
+        <Button type="button" disabled={form.pending} onClick={() => form.run("approve")}>
           Approve
         </Button>
-        <Button type="button" variant="secondary" disabled={busy} onClick={() => answer("deny")}>
+        <Button type="button" variant="secondary" disabled={form.pending} onClick={() => form.run("deny")}>
           Deny
         </Button>
       </div>

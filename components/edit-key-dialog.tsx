@@ -9,7 +9,6 @@ import { Dialog } from "./dialog";
 import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
 import { Button, fieldErrors, Notice } from "./ui";
 
-
 /**
  * Changes what an existing key may do and reach (permissions, namespaces, scopes); the key's next request
  * already runs with it. `onDone` gets the success message to show.

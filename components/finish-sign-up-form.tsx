@@ -14,7 +14,8 @@ export function FinishSignUpForm({ email, token }: { email: string; token: strin
     {
       // The account is confirmed: the same email and password now sign in like any other time.
       onSuccess: async (_confirmed, data) => {
-        const signedIn = await signIn("credentials", { email, password: String(data.get("password")), redirect: false });
+        const password = String(data.get("password"));
+        const signedIn = await signIn("credentials", { email, password, redirect: false });
         window.location.assign(signedIn?.ok && !signedIn.error ? "/" : "/sign-in");
       },
     },

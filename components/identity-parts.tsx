@@ -1,5 +1,6 @@
 // Pieces of the identities pages that render on the server (no browser code): times in UTC, so the
 // server's HTML and what the person reads agree whatever the server's time zone.
+import Link from "next/link";
 import { IdentityId } from "@/lib/memory/schemas";
 import { formatUtc } from "./format";
 
@@ -16,12 +17,12 @@ export function identityPath(orgSlug: string, identityId: string): string {
 
 export function IdentityLink({ orgSlug, identityId }: { orgSlug: string; identityId: string }) {
   return (
-    <a
+    <Link
       href={identityPath(orgSlug, identityId)}
       className="break-all font-mono text-xs text-indigo-700 hover:underline sm:text-sm"
     >
       {identityId}
-    </a>
+    </Link>
   );
 }
 

@@ -1,6 +1,7 @@
 "use client";
 // The organization's connections: where each syncs to, how it is doing, "Sync now" and "Disconnect". While
 // one is being set up or synced the page reloads its data every few seconds, so the person watches it finish.
+import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useEffect, useState, type ReactNode } from "react";
 import {
@@ -9,8 +10,9 @@ import {
   reconnectIntegrationAction,
   syncIntegrationAction,
 } from "@/lib/console/actions/integrations";
+import { useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
-import { Button, Notice, Table } from "./ui";
+import { Button, Checkbox, Notice, Table } from "./ui";
 
 export type ConnectionStatus = "pending" | "active" | "syncing" | "error" | "revoked";
 
@@ -63,8 +65,10 @@ export function IntegrationConnections({
   empty: ReactNode;
 }) {
   const router = useRouter();
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
-  const [busyId, setBusyId] = useState<string>();
+  /** The row whose sync or reconnect was asked for last (the one whose buttons wait for it). */
+  const [workingOn, setWorkingOn] = useState<string>();
+  /** The last disconnection's message, until the next action replaces it. */
+  const [disconnected, setDisconnected] = useState<string>();
   const [disconnecting, setDisconnecting] = useState<ConnectionRowData>();
   const [keepMemories, setKeepMemories] = useState(false);
   /** What the confirmation says goes: counted when it opens (undefined while counting). */
@@ -82,25 +86,29 @@ export function IntegrationConnections({
     return () => clearInterval(timer);
   }, [settling, router]);
 
-  async function sync(row: ConnectionRowData) {
-    setBusyId(row.id);
-    const result = await syncIntegrationAction(orgSlug, { connection_id: row.id }).finally(() => setBusyId(undefined));
-    setMessage(
-      result.ok
-        ? { tone: "success", text: `A sync of ${row.providerName} is queued.` }
-        : { tone: "error", text: result.error },
-    );
+  const form = useActionForm(async ([asked, row]: ["sync" | "reconnect", ConnectionRowData]) => {
+    if (asked === "reconnect") {
+      const result = await reconnectIntegrationAction(orgSlug, { connection_id: row.id });
+      if (!result.ok) return result;
+      window.location.assign(result.data.authorization_url);
+      return { ok: true as const, data: undefined };
+    }
+    const result = await syncIntegrationAction(orgSlug, { connection_id: row.id });
     if (result.ok) setRequested((current) => ({ ...current, [row.id]: row.lastSync }));
     router.refresh();
-  }
-
-  async function reconnect(row: ConnectionRowData) {
-    setBusyId(row.id);
-    const result = await reconnectIntegrationAction(orgSlug, { connection_id: row.id });
-    if (result.ok) return window.location.assign(result.data.authorization_url);
-    setBusyId(undefined);
-    setMessage({ tone: "error", text: result.error });
-  }
+    return result.ok ? { ok: true as const, data: `A sync of ${row.providerName} is queued.` } : result;
+  });
+  const ask = (asked: "sync" | "reconnect", row: ConnectionRowData) => {
+    setDisconnected(undefined);
+    setWorkingOn(row.id);
+    form.run([asked, row]);
+  };
+  const message = disconnected
+    ? { tone: "success" as const, text: disconnected }
+    : form.error
+      ? { tone: "error" as const, text: form.error }
+      : form.data && { tone: "success" as const, text: form.data };
+  const working = (row: ConnectionRowData) => form.pending && workingOn === row.id;
 
   async function openDisconnect(row: ConnectionRowData) {
     setKeepMemories(false);
@@ -124,9 +132,9 @@ export function IntegrationConnections({
                 {row.account && <div className="text-xs text-slate-500">{row.account}</div>}
               </td>
               <td className="px-4 py-2">
-                <a href={`/${orgSlug}/namespaces/${row.namespace.id}`} className="text-indigo-700 hover:underline">
+                <Link href={`/${orgSlug}/namespaces/${row.namespace.id}`} className="text-indigo-700 hover:underline">
                   {row.namespace.name}
-                </a>
+                </Link>
               </td>
               <td className="px-4 py-2">
                 <ConnectionStatusBadge status={row.status} />
@@ -141,8 +149,8 @@ export function IntegrationConnections({
                   <Button
                     variant="secondary"
                     className="whitespace-nowrap"
-                    disabled={busy(row) || busyId === row.id}
-                    onClick={() => sync(row)}
+                    disabled={busy(row) || working(row)}
+                    onClick={() => ask("sync", row)}
                     aria-label={`Sync ${row.providerName} to ${row.namespace.name} now`}
                   >
                     Sync now
@@ -150,8 +158,8 @@ export function IntegrationConnections({
                   {(row.status === "error" || row.status === "revoked") && (
                     <Button
                       className="whitespace-nowrap"
-                      disabled={busyId === row.id}
-                      onClick={() => reconnect(row)}
+                      disabled={working(row)}
+                      onClick={() => ask("reconnect", row)}
                       aria-label={`Reconnect ${row.providerName} to ${row.namespace.name}`}
                     >
                       Reconnect
@@ -183,12 +191,10 @@ export function IntegrationConnections({
             });
             if (!result.ok) return result.error;
             const { memories_deleted: deleted } = result.data;
-            setMessage({
-              tone: "success",
-              text:
-                `${disconnecting.providerName} is disconnected; ` +
+            setDisconnected(
+              `${disconnecting.providerName} is disconnected; ` +
                 (keepMemories ? "its memories are kept." : `${memoriesOf(deleted)} deleted.`),
-            });
+            );
             return undefined;
           }}
           onDone={() => {
@@ -201,7 +207,7 @@ export function IntegrationConnections({
             <MemoriesGoing count={memoryCount} keep={keepMemories} namespace={disconnecting.namespace.name} />
           </p>
           <label className="flex items-center gap-2">
-            <input type="checkbox" checked={keepMemories} onChange={(event) => setKeepMemories(event.target.checked)} />
+            <Checkbox checked={keepMemories} onCheckedChange={(checked) => setKeepMemories(checked === true)} />
             Keep the memories
           </label>
         </ConfirmDialog>

@@ -1,4 +1,5 @@
 // A namespace's connections on its overview page: what feeds its memories, managed on the integrations page.
+import Link from "next/link";
 import { ConnectionStatusBadge, type ConnectionStatus } from "./integrations-connections";
 import { Card, Table } from "./ui";
 
@@ -24,7 +25,7 @@ export function NamespaceConnectionsCard(props: {
       title="Connections"
       description="Providers whose documents are synced into this namespace as memories."
       actions={
-        <a
+        <Link
           href={integrations}
           className={
             "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm text-slate-800 shadow-sm " +
@@ -32,15 +33,15 @@ export function NamespaceConnectionsCard(props: {
           }
         >
           Manage integrations
-        </a>
+        </Link>
       }
     >
       {props.connections.length === 0 ? (
         <p className="text-sm text-slate-600">
           None yet.{" "}
-          <a href={integrations} className="text-indigo-700 hover:underline">
+          <Link href={integrations} className="text-indigo-700 hover:underline">
             Connect GitHub, Notion, Google Drive or Slack
-          </a>{" "}
+          </Link>{" "}
           to bring their documents in.
         </p>
       ) : (
@@ -60,9 +61,9 @@ export function NamespaceConnectionsCard(props: {
           </Table>
           {props.more && (
             <p className="mt-2 text-sm">
-              <a href={integrations} className="text-indigo-700 hover:underline">
+              <Link href={integrations} className="text-indigo-700 hover:underline">
                 Every connection
-              </a>
+              </Link>
             </p>
           )}
         </>

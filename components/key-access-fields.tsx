@@ -5,7 +5,8 @@ import { useState } from "react";
 import type { Permission } from "@/lib/auth/permissions";
 import { PERMISSION_LABELS } from "@/lib/auth/principal";
 import { createNamespaceForKey } from "@/lib/console/actions/keys";
-import { Button, Field, Input, Notice, type FieldErrors } from "./ui";
+import { useActionForm } from "./action-form";
+import { Button, Checkbox, Field, Input, Notice, type FieldErrors } from "./ui";
 
 /** The dialog's state: permissions, the chosen namespaces' ids, the scopes as typed ("team=sales, region=eu"). */
 export interface KeyAccess {
@@ -115,12 +116,11 @@ export function KeyAccessFields(props: {
           <div className="mt-3 grid gap-2 sm:grid-cols-2" data-testid="custom-permissions">
             {props.allowedPermissions.map((permission) => (
               <label key={permission} className="flex items-start gap-2">
-                <input
-                  type="checkbox"
+                <Checkbox
                   className="mt-0.5"
                   checked={value.permissions.includes(permission)}
-                  onChange={(event) =>
-                    onChange({ ...value, permissions: toggle(value.permissions, permission, event.target.checked) })
+                  onCheckedChange={(checked) =>
+                    onChange({ ...value, permissions: toggle(value.permissions, permission, checked === true) })
                   }
                 />
                 <span>
@@ -144,11 +144,10 @@ export function KeyAccessFields(props: {
           <div className="mt-2 grid max-h-48 gap-2 overflow-y-auto sm:grid-cols-2">
             {namespaces.map((ns) => (
               <label key={ns.id} className="flex min-w-0 items-center gap-2">
-                <input
-                  type="checkbox"
+                <Checkbox
                   checked={value.namespaceIds.includes(ns.id)}
-                  onChange={(event) =>
-                    onChange({ ...value, namespaceIds: toggle(value.namespaceIds, ns.id, event.target.checked) })
+                  onCheckedChange={(checked) =>
+                    onChange({ ...value, namespaceIds: toggle(value.namespaceIds, ns.id, checked === true) })
                   }
                 />
                 <span className="truncate" title={ns.name}>
@@ -210,16 +209,15 @@ export function KeyAccessFields(props: {
 /** "Create a namespace" inside the key dialog (not a nested form: the dialog's own form must not submit). */
 function NewNamespace(props: { orgSlug: string; onCreated: (ns: { id: string; name: string }) => void }) {
   const [name, setName] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
-  async function create() {
-    setBusy(true);
-    setError(undefined);
-    const result = await createNamespaceForKey(props.orgSlug, { name }).finally(() => setBusy(false));
-    if (!result.ok) return setError(result.fields?.name ?? result.error);
-    setName("");
-    props.onCreated(result.data);
-  }
+  const form = useActionForm((_: undefined) => createNamespaceForKey(props.orgSlug, { name }), {
+    onSuccess: (created) => {
+      setName("");
+      props.onCreated(created);
+    },
+  });
+  const error = form.fields.name ?? form.error;
+  const busy = form.pending;
+  const create = () => form.run();
   return (
     <div className="mt-3 flex flex-wrap items-end gap-2">
       <div className="min-w-48 flex-1">
@@ -231,7 +229,7 @@ function NewNamespace(props: { orgSlug: string; onCreated: (ns: { id: string; na
             onKeyDown={(event) => {
               if (event.key === "Enter") {
                 event.preventDefault();
-                if (name.trim()) void create();
+                if (name.trim()) create();
               }
             }}
           />

@@ -5,8 +5,9 @@ import { invitationMessage } from "@/lib/console/messages";
 import { assignableRoles, ROLES } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
+import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
-import { Button, Card, Field, fieldErrors, Input, Notice, Table, useHydrated, type FieldErrors } from "./ui";
+import { Button, Card, Field, fieldErrors, Input, Notice, Select, Table, useHydrated } from "./ui";
 
 interface MemberKey {
   id: string;
@@ -32,28 +33,29 @@ export function MembersPanel(props: {
   /** Without a mail server (no SMTP_URL), invitation links go to the server log: the form says so. */
   mailConfigured: boolean;
 }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
   const [removing, setRemoving] = useState<MemberRow>();
   const hydrated = useHydrated();
   const manages = props.role !== "member";
   const roles = assignableRoles(props.role);
-
-  async function report(result: { ok: boolean; error?: string; fields?: FieldErrors }, success: string) {
-    if (result.ok) setMessage({ tone: "success", text: success });
-    else {
-      setErrors(result.fields ?? {});
-      setMessage({ tone: "error", text: result.error ?? "That did not work." });
+  // Inviting, changing a role and removing share the page's one message: the data is what succeeded.
+  const form = useActionForm(async (change: MemberChange) => {
+    if (change instanceof FormData) {
+      const input = InviteForm.safeParse({ email: change.get("email"), role: change.get("role") });
+      if (!input.success) return refuse(fieldErrors(input.error.issues));
+      const result = await invite(props.orgSlug, input.data);
+      return result.ok ? done(invitationMessage(input.data.email, result.data.mailed)) : result;
     }
-  }
-
-  async function sendInvite(form: FormData) {
-    const input = InviteForm.safeParse({ email: form.get("email"), role: form.get("role") });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    setErrors({});
-    const result = await invite(props.orgSlug, input.data);
-    await report(result, result.ok ? invitationMessage(input.data.email, result.data.mailed) : "");
-  }
+    if (change.kind === "role") {
+      const result = await changeRole(props.orgSlug, { user_id: change.member.userId, role: change.role });
+      return result.ok ? done(`${change.member.email} is now ${change.role}.`) : result;
+    }
+    const result = await remove(props.orgSlug, { user_id: change.member.userId, keys: change.keys });
+    return result.ok ? done(removedMessage(change.member, change.keys)) : result;
+  });
+  const errors = form.fields;
+  const message = form.error
+    ? { tone: "error" as const, text: form.error }
+    : form.data && { tone: "success" as const, text: form.data };
 
   return (
     <div className="space-y-6">
@@ -61,24 +63,20 @@ export function MembersPanel(props: {
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
       {manages && (
         <Card title="Invite someone" description="They get an email with a sign-in link to this organization.">
-          <form action={sendInvite} className="flex flex-wrap items-end gap-3" noValidate>
+          <form action={form.action} className="flex flex-wrap items-end gap-3" noValidate>
             <div className="min-w-64 flex-1">
               <Field label="Email" error={errors.email}>
                 <Input name="email" type="email" />
               </Field>
             </div>
             <Field label="Role" error={errors.role}>
-              <select
-                name="role"
-                defaultValue="member"
-                className="rounded-md border border-slate-300 px-3 py-2 text-sm"
-              >
+              <Select name="role" defaultValue="member" layout="fit">
                 {roles.map((r) => (
                   <option key={r} value={r}>
                     {r}
                   </option>
                 ))}
-              </select>
+              </Select>
             </Field>
             <Button type="submit">Send invitation</Button>
           </form>
@@ -101,24 +99,19 @@ export function MembersPanel(props: {
             </td>
             <td className="px-4 py-2">
               {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
-                <select
+                <Select
+                  layout="compact"
                   aria-label={`Role of ${m.email}`}
                   defaultValue={m.role}
                   disabled={!hydrated}
-                  className="rounded-md border border-slate-300 px-2 py-1 text-sm"
-                  onChange={async (e) =>
-                    report(
-                      await changeRole(props.orgSlug, { user_id: m.userId, role: e.target.value }),
-                      `${m.email} is now ${e.target.value}.`,
-                    )
-                  }
+                  onChange={(e) => form.run({ kind: "role", member: m, role: e.target.value })}
                 >
                   {ROLES.filter((r) => roles.includes(r) || r === m.role).map((r) => (
                     <option key={r} value={r}>
                       {r}
                     </option>
                   ))}
-                </select>
+                </Select>
               ) : (
                 m.role
               )}
@@ -141,16 +134,23 @@ export function MembersPanel(props: {
         <RemoveDialog
           member={removing}
           onCancel={() => setRemoving(undefined)}
-          onRemove={async (keys) => {
-            const target = removing;
+          onRemove={(keys) => {
             setRemoving(undefined);
-            await report(await remove(props.orgSlug, { user_id: target.userId, keys }), removedMessage(target, keys));
+            form.run({ kind: "remove", member: removing, keys });
           }}
         />
       )}
     </div>
   );
 }
+
+/** The invitation form's data, or a change made from a member's row. */
+type MemberChange =
+  | FormData
+  | { kind: "role"; member: MemberRow; role: string }
+  | { kind: "remove"; member: MemberRow; keys: "revoke" | "take_over" };
+
+const done = (message: string) => ({ ok: true as const, data: message });
 
 function plural(count: number, word: string) {
   return `${count} ${word}${count === 1 ? "" : "s"}`;

@@ -1,5 +1,6 @@
 // The memory explorer's pieces: the filter form (a GET form, so every state of the page is a URL), a
 // memory as a card, a search match with its score, and the breadcrumb back to the namespace.
+import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatUtc } from "./format";
 import { Input } from "./ui";
@@ -41,22 +42,22 @@ export function ExplorerBreadcrumb({
     <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500">
       <ol className="flex flex-wrap items-center gap-1">
         <li>
-          <a href={`/${orgSlug}/namespaces`} className={LINK}>
+          <Link href={`/${orgSlug}/namespaces`} className={LINK}>
             Namespaces
-          </a>
+          </Link>
         </li>
         <li aria-hidden="true">/</li>
         <li className="min-w-0 break-all">
-          <a href={base} className={LINK}>
+          <Link href={base} className={LINK}>
             {namespace.name}
-          </a>
+          </Link>
         </li>
         <li aria-hidden="true">/</li>
         <li>
           {memoryId ? (
-            <a href={`${base}/memories`} className={LINK}>
+            <Link href={`${base}/memories`} className={LINK}>
               Memories
-            </a>
+            </Link>
           ) : (
             <span aria-current="page">Memories</span>
           )}
@@ -117,9 +118,9 @@ export function ExplorerFilterForm({ action, filters }: { action: string; filter
           {filters.q ? "Search" : "Apply"}
         </button>
         {active && (
-          <a href={action} className="text-sm text-slate-600 hover:underline">
+          <Link href={action} className="text-sm text-slate-600 hover:underline">
             Clear
-          </a>
+          </Link>
         )}
       </div>
     </form>
@@ -161,9 +162,9 @@ export function MemoryTags({
 export function MemoryCard({ memory, href }: { memory: MemoryView; href: string }) {
   return (
     <li className="px-4 py-3" data-testid="memory-row" data-memory-id={memory.id}>
-      <a href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
+      <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
         <span className="line-clamp-3 whitespace-pre-line break-words">{memory.content}</span>
-      </a>
+      </Link>
       <MemoryTags identityId={memory.identity_id} scopes={memory.scopes} metadata={memory.metadata} />
       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
         <time dateTime={memory.created_at}>{formatUtc(memory.created_at)}</time>
@@ -190,9 +191,9 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
           </div>
         </div>
         <div className="min-w-0 flex-1">
-          <a href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
+          <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
             <span className="line-clamp-4 whitespace-pre-line break-words">{match.content}</span>
-          </a>
+          </Link>
           <MemoryTags identityId={match.identity_id} scopes={match.scopes} />
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
             <time dateTime={match.created_at}>{formatUtc(match.created_at)}</time>
@@ -201,28 +202,5 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
         </div>
       </div>
     </li>
-  );
-}
-
-/** Older / newest links: keyset pages only go forward, and the newest page is always one click away. */
-export function CursorPager({ newest, older, summary }: { newest?: string; older?: string; summary: ReactNode }) {
-  const link = (href: string | undefined, label: string, rel?: string) =>
-    href ? (
-      <a href={href} rel={rel} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50">
-        {label}
-      </a>
-    ) : (
-      <span aria-disabled="true" className="rounded-md border border-slate-200 px-3 py-1.5 text-slate-400">
-        {label}
-      </span>
-    );
-  return (
-    <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
-      <span className="text-slate-600">{summary}</span>
-      <span className="flex gap-2">
-        {link(newest, "← Newest")}
-        {link(older, "Older →", "next")}
-      </span>
-    </nav>
   );
 }

@@ -92,12 +92,7 @@ function FieldEditForm(props: {
         <Button type="submit" disabled={form.pending} className="!px-3 !py-1.5">
           Save
         </Button>
-        <Button
-          type="button"
-          variant="secondary"
-          className="!px-3 !py-1.5"
-          onClick={props.onCancel}
-        >
+        <Button type="button" variant="secondary" className="!px-3 !py-1.5" onClick={props.onCancel}>
           Cancel
         </Button>
       </div>

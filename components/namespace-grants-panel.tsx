@@ -35,7 +35,6 @@ export interface GrantCandidates {
   members: { id: string; name: string | null; email: string; role: string }[];
 }
 
-
 const granteeName = (row: GrantRow) => (row.kind === "api_key" ? `API key ${row.key.name}` : row.user.email);
 
 export function NamespaceGrantsPanel(props: {

@@ -1,5 +1,6 @@
 // The organization overview's parts (server-rendered): the getting-started checklist, latency and error
 // figures per operation, and the most active namespaces and identities.
+import Link from "next/link";
 import type { GettingStarted, OperationsSummary, TopIdentities, TopNamespace } from "@/lib/activity/overview";
 import type { LatencyPercentile } from "@/lib/activity/rollup";
 import { Table } from "./ui";
@@ -90,9 +91,9 @@ export function GettingStartedChecklist({ orgSlug, steps: progress }: { orgSlug:
             {step.done ? (
               <span className="ml-10 text-xs font-medium text-emerald-700 sm:ml-0">Done</span>
             ) : (
-              <a href={step.href} className="ml-10 text-sm font-medium text-indigo-600 hover:underline sm:ml-0">
+              <Link href={step.href} className="ml-10 text-sm font-medium text-indigo-600 hover:underline sm:ml-0">
                 {step.action}
-              </a>
+              </Link>
             )}
           </li>
         ))}
@@ -136,9 +137,9 @@ function RankedList({ title, children, empty }: { title: string; children: React
 function RankedItem({ href, label, operations }: { href: string; label: string; operations: number }) {
   return (
     <li className="flex items-center justify-between gap-4 px-5 py-2">
-      <a href={href} className="min-w-0 truncate font-medium text-indigo-600 hover:underline" title={label}>
+      <Link href={href} className="min-w-0 truncate font-medium text-indigo-600 hover:underline" title={label}>
         {label}
-      </a>
+      </Link>
       <span className="shrink-0 text-slate-600">{operations.toLocaleString("en-US")} ops</span>
     </li>
   );

@@ -1,6 +1,6 @@
 "use client";
-import { useState } from "react";
 import { revokeKey } from "@/lib/console/actions/keys";
+import { useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button } from "./ui";
 
@@ -11,12 +11,11 @@ export function RevokeKeyDialog(props: {
   onCancel: () => void;
   onDone: (error?: string) => void;
 }) {
-  const [busy, setBusy] = useState(false);
-  async function revoke() {
-    setBusy(true);
-    const result = await revokeKey(props.orgSlug, { key_id: props.apiKey.id }).finally(() => setBusy(false));
-    props.onDone(result.ok ? undefined : result.error);
-  }
+  // The dialog closes either way: the keys page shows a failure above the table.
+  const form = useActionForm(
+    async (_: undefined) => ({ ok: true as const, data: await revokeKey(props.orgSlug, { key_id: props.apiKey.id }) }),
+    { onSuccess: (result) => props.onDone(result.ok ? undefined : result.error) },
+  );
   return (
     <Dialog title={`Revoke “${props.apiKey.name}”?`} onClose={props.onCancel}>
       <p className="text-sm text-slate-700">
@@ -26,7 +25,7 @@ export function RevokeKeyDialog(props: {
         <Button variant="secondary" onClick={props.onCancel}>
           Cancel
         </Button>
-        <Button variant="danger" disabled={busy} onClick={revoke}>
+        <Button variant="danger" disabled={form.pending} onClick={() => form.run()}>
           Revoke key
         </Button>
       </div>

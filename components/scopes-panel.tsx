@@ -1,9 +1,11 @@
 "use client";
 // The scopes page: the scope pairs in use (memories per namespace, keys bound), and each key's scopes,
 // which can be edited here (the same editApiKey as the keys page).
+import Link from "next/link";
 import { useState } from "react";
 import { formatScopePairs, parseScopeText } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
+import { useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { permissionWords } from "./key-access-fields";
 import { Button, EmptyState, Field, Input, Notice, PageHeader, Table } from "./ui";
@@ -43,9 +45,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
           </>
         }
         actions={
-          <a href={newKeyHref()} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white">
+          <Link href={newKeyHref()} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white">
             Create a key with scopes
-          </a>
+          </Link>
         }
       />
       {message && <Notice tone="success">{message}</Notice>}
@@ -76,9 +78,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
                     <ul>
                       {pair.namespaces.map((ns) => (
                         <li key={ns.id} className="whitespace-nowrap">
-                          <a className={linkStyle} href={`/${props.orgSlug}/namespaces/${ns.id}`}>
+                          <Link className={linkStyle} href={`/${props.orgSlug}/namespaces/${ns.id}`}>
                             {ns.name}
-                          </a>
+                          </Link>
                           : {ns.memories}
                         </li>
                       ))}
@@ -87,9 +89,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
                 </td>
                 <td className="px-4 py-2 text-xs">{pair.keys.map((key) => key.name).join(", ") || "—"}</td>
                 <td className="whitespace-nowrap px-4 py-2 text-right text-xs">
-                  <a className={linkStyle} href={newKeyHref(`${pair.name}=${pair.value}`)}>
+                  <Link className={linkStyle} href={newKeyHref(`${pair.name}=${pair.value}`)}>
                     New key with this scope
-                  </a>
+                  </Link>
                 </td>
               </tr>
             ))}
@@ -104,9 +106,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
         {props.keys.length === 0 ? (
           <p className="text-sm text-slate-600">
             No active keys.{" "}
-            <a className={linkStyle} href={newKeyHref()}>
+            <Link className={linkStyle} href={newKeyHref()}>
               Create a key with scopes
-            </a>
+            </Link>
             .
           </p>
         ) : (
@@ -166,25 +168,28 @@ function EditScopesDialog(props: {
 }) {
   const [pairs, setPairs] = useState<[string, string][]>(Object.entries(props.apiKey.scopes));
   const [adding, setAdding] = useState("");
-  const [error, setError] = useState<string>();
-  const [busy, setBusy] = useState(false);
+  /** A pair typed that does not parse (checked here, before anything is saved). */
+  const [addError, setAddError] = useState<string>();
+  const form = useActionForm(
+    (_: undefined) => editApiKey(props.orgSlug, { key_id: props.apiKey.id, scopes: Object.fromEntries(pairs) }),
+    {
+      onSuccess: () => props.onDone(`Scopes of “${props.apiKey.name}” saved: its next request already runs with them.`),
+    },
+  );
+  const error = addError ?? Object.values(form.fields)[0] ?? form.error;
 
   function add() {
     const parsed = parseScopeText(adding);
-    if ("error" in parsed) return setError(parsed.error);
+    if ("error" in parsed) return setAddError(parsed.error);
     const added = Object.entries(parsed.scopes);
     setPairs((list) => [...list.filter(([name]) => !(name in parsed.scopes)), ...added]);
     setAdding("");
-    setError(undefined);
+    setAddError(undefined);
   }
 
-  async function save() {
-    setBusy(true);
-    setError(undefined);
-    const scopes = Object.fromEntries(pairs);
-    const result = await editApiKey(props.orgSlug, { key_id: props.apiKey.id, scopes }).finally(() => setBusy(false));
-    if (!result.ok) return setError(Object.values(result.fields ?? {})[0] ?? result.error);
-    props.onDone(`Scopes of “${props.apiKey.name}” saved: its next request already runs with them.`);
+  function save() {
+    setAddError(undefined);
+    form.run();
   }
 
   return (
@@ -239,8 +244,8 @@ function EditScopesDialog(props: {
         <Button variant="secondary" onClick={props.onCancel}>
           Cancel
         </Button>
-        <Button disabled={busy} onClick={save}>
-          {busy ? "Saving…" : "Save scopes"}
+        <Button disabled={form.pending} onClick={save}>
+          {form.pending ? "Saving…" : "Save scopes"}
         </Button>
       </div>
     </Dialog>

@@ -1,9 +1,9 @@
 "use client";
-import { useState } from "react";
 import { savePolicy, saveSso } from "@/lib/console/actions/org";
 import { OidcConnectionForm } from "@/lib/auth/schemas";
 import { PolicyForm } from "@/lib/orgs/schemas";
-import { Button, Card, Field, fieldErrors, Input, Notice, type FieldErrors } from "./ui";
+import { refuse, useActionForm } from "./action-form";
+import { Button, Card, Checkbox, Field, fieldErrors, Input, Notice } from "./ui";
 
 export function SettingsPanel(props: {
   orgSlug: string;
@@ -12,39 +12,35 @@ export function SettingsPanel(props: {
   connection: { issuer: string; client_id: string; allowed_domains: string[] } | null;
   redirectUri: string;
 }) {
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [message, setMessage] = useState<{ tone: "error" | "success"; text: string }>();
-
-  async function report(result: { ok: boolean; error?: string; fields?: FieldErrors }, success: string) {
-    setErrors(result.ok ? {} : (result.fields ?? {}));
-    setMessage(
-      result.ok ? { tone: "success", text: success } : { tone: "error", text: result.error ?? "That did not work." },
-    );
-  }
-
-  async function submitPolicy(form: FormData) {
-    const input = PolicyForm.safeParse({
-      allow_password: form.has("allow_password"),
-      allow_magic_link: form.has("allow_magic_link"),
-      allow_sso: form.has("allow_sso"),
-    });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    await report(await savePolicy(props.orgSlug, input.data), "Sign-in methods saved.");
-  }
-
-  async function submitSso(form: FormData) {
+  // Both forms share the page's one message: the data is what was saved.
+  const form = useActionForm(async ([which, data]: ["policy" | "sso", FormData]) => {
+    if (which === "policy") {
+      const input = PolicyForm.safeParse({
+        allow_password: data.has("allow_password"),
+        allow_magic_link: data.has("allow_magic_link"),
+        allow_sso: data.has("allow_sso"),
+      });
+      if (!input.success) return refuse(fieldErrors(input.error.issues));
+      const result = await savePolicy(props.orgSlug, input.data);
+      return result.ok ? { ok: true as const, data: "Sign-in methods saved." } : result;
+    }
     const input = OidcConnectionForm.safeParse({
-      issuer: String(form.get("issuer") ?? "").trim(),
-      client_id: form.get("client_id"),
-      client_secret: form.get("client_secret"),
-      allowed_domains: String(form.get("allowed_domains") ?? "")
+      issuer: String(data.get("issuer") ?? "").trim(),
+      client_id: data.get("client_id"),
+      client_secret: data.get("client_secret"),
+      allowed_domains: String(data.get("allowed_domains") ?? "")
         .split(",")
         .map((d) => d.trim())
         .filter(Boolean),
     });
-    if (!input.success) return setErrors(fieldErrors(input.error.issues));
-    await report(await saveSso(props.orgSlug, input.data), "SSO connection saved.");
-  }
+    if (!input.success) return refuse(fieldErrors(input.error.issues));
+    const result = await saveSso(props.orgSlug, input.data);
+    return result.ok ? { ok: true as const, data: "SSO connection saved." } : result;
+  });
+  const errors = form.fields;
+  const message = form.error
+    ? { tone: "error" as const, text: form.error }
+    : form.data && { tone: "success" as const, text: form.data };
 
   const disabled = !props.isOwner;
   return (
@@ -56,7 +52,7 @@ export function SettingsPanel(props: {
         title="Sign-in methods"
         description="A session started with a method this organization does not allow cannot open it."
       >
-        <form action={submitPolicy} className="space-y-3 text-sm">
+        <form action={(data) => form.action(["policy", data])} className="space-y-3 text-sm">
           {(
             [
               ["allow_sso", "Single sign-on (your identity provider)"],
@@ -65,7 +61,7 @@ export function SettingsPanel(props: {
             ] as const
           ).map(([name, label]) => (
             <label key={name} className="flex items-center gap-2">
-              <input type="checkbox" name={name} defaultChecked={props.policy[name]} disabled={disabled} />
+              <Checkbox name={name} defaultChecked={props.policy[name]} disabled={disabled} />
               {label}
             </label>
           ))}
@@ -90,7 +86,7 @@ export function SettingsPanel(props: {
           </>
         }
       >
-        <form action={submitSso} className="grid gap-4 sm:grid-cols-2" noValidate>
+        <form action={(data) => form.action(["sso", data])} className="grid gap-4 sm:grid-cols-2" noValidate>
           <Field label="Issuer URL" error={errors.issuer}>
             <Input
               name="issuer"

@@ -1,5 +1,6 @@
 "use client";
 // The console's sidebar: the organization's pages, the current one marked (aria-current).
+import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 export interface NavEntry {
@@ -22,7 +23,7 @@ export function SidebarNav({ orgSlug, entries }: { orgSlug: string; entries: Nav
           const active = current(path);
           return (
             <li key={path} className="shrink-0">
-              <a
+              <Link
                 href={path ? `${base}/${path}` : base}
                 aria-current={active ? "page" : undefined}
                 className={
@@ -31,7 +32,7 @@ export function SidebarNav({ orgSlug, entries }: { orgSlug: string; entries: Nav
                 }
               >
                 {label}
-              </a>
+              </Link>
             </li>
           );
         })}

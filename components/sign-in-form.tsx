@@ -1,15 +1,21 @@
 "use client";
 import { signIn } from "next-auth/react";
+import Link from "next/link";
 import { useState } from "react";
 import { startSso } from "@/lib/console/actions/sign-in";
 import { safeCallbackPath } from "@/lib/auth/callback-url";
 import { SsoStartForm } from "@/lib/auth/schemas";
 import { SIGN_IN_ERRORS as MESSAGES } from "@/lib/auth/sign-in-errors";
 import { Email } from "@/lib/orgs/schemas";
+import { refuse, useActionForm, type FormRefusal } from "./action-form";
 import { startSsoSignIn } from "./start-sso";
 import { Button, Field, Input, Notice, useHydrated } from "./ui";
 
 type Method = "password" | "magic_link" | "sso";
+
+/** A sign-in that went on (the browser is on its way, or the data is what to tell the person). */
+const going = (info?: string) => ({ ok: true as const, data: info });
+const failed = (error: string): FormRefusal => ({ ok: false, error });
 
 export function SignInForm(props: {
   error?: string;
@@ -20,69 +26,58 @@ export function SignInForm(props: {
   initialMethod: Method;
 }) {
   const [method, setMethod] = useState<Method>(props.initialMethod);
-  const [error, setError] = useState<string | undefined>(props.error);
-  const [info, setInfo] = useState<string | undefined>(
-    props.checkEmail ? "If an account exists for that address, a sign-in link is on its way." : undefined,
-  );
-  const [busy, setBusy] = useState(false);
   // Controlled: React resets a form after its action runs, and a wrong password must not cost the email too.
   const [email, setEmail] = useState("");
   // The page already sanitized it; checked again against this origin because it decides where the browser goes.
   const callbackPath = () => safeCallbackPath(props.callbackUrl, window.location.origin);
 
-  async function run(action: () => Promise<void>) {
-    setBusy(true);
-    setError(undefined);
-    setInfo(undefined);
-    try {
-      await action();
-    } catch {
-      setError("The server could not be reached. Try again.");
-    } finally {
-      setBusy(false);
-    }
-  }
-
-  async function passwordSignIn(form: FormData) {
-    const email = Email.safeParse(form.get("email"));
-    if (!email.success) return setError("Enter a valid email address.");
-    await run(async () => {
+  const form = useActionForm(
+    async ([chosen, data]: [Method, FormData]) => {
+      if (chosen === "sso") {
+        const input = SsoStartForm.safeParse({ email_or_slug: String(data.get("email_or_slug") ?? "") });
+        if (!input.success) return refuse({}, input.error.issues[0].message);
+        const result = await startSso(input.data);
+        if (!result.ok) return result;
+        await startSsoSignIn(result.data.providerId, callbackPath());
+        return going();
+      }
+      const address = Email.safeParse(data.get("email"));
+      if (!address.success) return refuse({}, "Enter a valid email address.");
+      if (chosen === "magic_link") {
+        const result = await signIn("email", { email: address.data, redirect: false, callbackUrl: callbackPath() });
+        if (result?.status === 429) return failed(MESSAGES.RateLimited);
+        if (result?.error) return failed("The link could not be sent. Try again.");
+        return going(
+          "If an account exists for that address, a sign-in link is on its way. It works once, for 10 minutes.",
+        );
+      }
       const result = await signIn("credentials", {
-        email: email.data,
-        password: String(form.get("password") ?? ""),
+        email: address.data,
+        password: String(data.get("password") ?? ""),
         redirect: false,
         callbackUrl: callbackPath(),
       });
-      if (result?.ok && !result.error) window.location.assign(callbackPath());
-      else
-        setError(
+      if (!result?.ok || result.error) {
+        return failed(
           MESSAGES[result?.error ?? ""] ??
             (result?.status === 429 ? MESSAGES.RateLimited : MESSAGES.InvalidCredentials),
         );
-    });
-  }
-
-  async function magicLink(form: FormData) {
-    const email = Email.safeParse(form.get("email"));
-    if (!email.success) return setError("Enter a valid email address.");
-    await run(async () => {
-      const result = await signIn("email", { email: email.data, redirect: false, callbackUrl: callbackPath() });
-      if (result?.status === 429) setError(MESSAGES.RateLimited);
-      else if (result?.error) setError("The link could not be sent. Try again.");
-      else
-        setInfo("If an account exists for that address, a sign-in link is on its way. It works once, for 10 minutes.");
-    });
-  }
-
-  async function sso(form: FormData) {
-    const input = SsoStartForm.safeParse({ email_or_slug: String(form.get("email_or_slug") ?? "") });
-    if (!input.success) return setError(input.error.issues[0].message);
-    await run(async () => {
-      const result = await startSso(input.data);
-      if (!result.ok) return setError(result.error);
-      await startSsoSignIn(result.data.providerId, callbackPath());
-    });
-  }
+      }
+      window.location.assign(callbackPath());
+      return going();
+    },
+    {
+      initial: {
+        error: props.error,
+        data: props.checkEmail ? "If an account exists for that address, a sign-in link is on its way." : undefined,
+      },
+    },
+  );
+  // Choosing another method hides the last failure (it was about the other one); what was sent stays.
+  const [dismissed, setDismissed] = useState<typeof form.state>();
+  const error = form.state !== dismissed ? form.error : undefined;
+  const info = form.data;
+  const busy = form.pending;
 
   const hydrated = useHydrated();
   const tabs: [Method, string][] = [
@@ -101,7 +96,7 @@ export function SignInForm(props: {
             disabled={!hydrated}
             onClick={() => {
               setMethod(id);
-              setError(undefined);
+              setDismissed(form.state);
             }}
             className={
               "rounded-md px-3 py-1.5 font-medium " +
@@ -115,7 +110,7 @@ export function SignInForm(props: {
       {error && <Notice tone="error">{error}</Notice>}
       {info && <Notice tone="success">{info}</Notice>}
       {method === "password" && (
-        <form action={passwordSignIn} className="space-y-4">
+        <form action={(data) => form.action(["password", data])} className="space-y-4">
           <Field label="Email">
             <Input
               name="email"
@@ -135,7 +130,7 @@ export function SignInForm(props: {
         </form>
       )}
       {method === "magic_link" && (
-        <form action={magicLink} className="space-y-4">
+        <form action={(data) => form.action(["magic_link", data])} className="space-y-4">
           <Field label="Email" hint="We email you a link that signs you in once, within 10 minutes.">
             <Input name="email" type="email" autoComplete="email" required />
           </Field>
@@ -150,7 +145,7 @@ export function SignInForm(props: {
         </form>
       )}
       {method === "sso" && (
-        <form action={sso} className="space-y-4">
+        <form action={(data) => form.action(["sso", data])} className="space-y-4">
           <Field label="Work email or organization slug">
             <Input name="email_or_slug" autoComplete="email" required />
           </Field>
@@ -162,9 +157,9 @@ export function SignInForm(props: {
       {props.signUpAllowed && (
         <p className="text-center text-sm text-slate-600">
           New here?{" "}
-          <a className="font-medium text-indigo-600 hover:underline" href="/sign-up">
+          <Link className="font-medium text-indigo-600 hover:underline" href="/sign-up">
             Create an account
-          </a>
+          </Link>
         </p>
       )}
     </div>

@@ -117,14 +117,14 @@ export function Textarea({ className = "", ...props }: TextareaHTMLAttributes<HT
 /**
  * The console's select: the browser's own, styled like the inputs. A native select submits with its form
  * before hydration (the GET filter forms), keeps optgroups, and is the phone's own picker.
- * `compact` fits it in a table row or the sidebar.
+ * `fit` sizes it to its options (in a row of fields), `compact` also fits it in a table row or the sidebar.
  */
 export function Select({
-  compact = false,
+  layout = "block",
   className = "",
   ...props
-}: SelectHTMLAttributes<HTMLSelectElement> & { compact?: boolean }) {
-  const size = compact ? "px-2 py-1" : "w-full px-3 py-2";
+}: SelectHTMLAttributes<HTMLSelectElement> & { layout?: "block" | "fit" | "compact" }) {
+  const size = { block: "w-full px-3 py-2", fit: "px-3 py-2", compact: "px-2 py-1" }[layout];
   return <select className={`${size} ${CONTROL} ${className}`} {...props} {...useFieldAria(props)} />;
 }
 
@@ -133,7 +133,7 @@ export function Checkbox({ className = "", ...props }: ComponentProps<typeof Rad
   return (
     <RadixCheckbox.Root
       className={
-        "mt-0.5 flex size-4 shrink-0 items-center justify-center rounded border border-slate-400 bg-white " +
+        "flex size-4 shrink-0 items-center justify-center rounded border border-slate-400 bg-white " +
         "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 focus-visible:ring-offset-1 " +
         "disabled:cursor-not-allowed disabled:opacity-50 " +
         "data-[state=checked]:border-indigo-600 data-[state=checked]:bg-indigo-600 " +

@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import Link from "next/link";
 import { OrgSwitcher } from "@/components/org-switcher";
 import { SignOutButton } from "@/components/sign-out-button";
 import { RememberOrganization } from "@/components/remember-organization";
@@ -45,16 +46,16 @@ export default async function OrganizationLayout({
       {!access.blocked && user.lastOrgId !== org.id && <RememberOrganization orgSlug={org.slug} />}
       <header className="border-b border-slate-200 bg-white">
         <div className="flex flex-wrap items-center gap-4 px-6 py-3">
-          <a href="/" className="text-sm font-semibold text-indigo-600">
+          <Link href="/" className="text-sm font-semibold text-indigo-600">
             Memory Gateway
-          </a>
+          </Link>
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
             <span data-testid="signed-in-as" className="hidden sm:inline">
               {user.email}
             </span>
-            <a href="/account" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
+            <Link href="/account" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
               Account
-            </a>
+            </Link>
             <SignOutButton />
           </div>
         </div>

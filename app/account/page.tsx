@@ -1,4 +1,5 @@
 import { redirect } from "next/navigation";
+import Link from "next/link";
 import { AccountPanel } from "@/components/account-panel";
 import { SignOutButton } from "@/components/sign-out-button";
 import { ssoLinks } from "@/lib/auth/account";
@@ -27,12 +28,12 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
     <div className="min-h-screen">
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-5xl flex-wrap items-center gap-4 px-6 py-3">
-          <a href="/" className="text-sm font-semibold text-indigo-600">
+          <Link href="/" className="text-sm font-semibold text-indigo-600">
             Memory Gateway
-          </a>
-          <a href={home} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
+          </Link>
+          <Link href={home} className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100">
             Back to the console
-          </a>
+          </Link>
           <div className="ml-auto flex items-center gap-3 text-sm text-slate-600">
             <span data-testid="signed-in-as">{user.email}</span>
             <SignOutButton />

@@ -1,4 +1,5 @@
 import { SignUpForm } from "@/components/sign-up-form";
+import Link from "next/link";
 import { Notice } from "@/components/ui";
 import { mailConfigured } from "@/lib/auth/mail";
 import { signUpAllowed } from "@/lib/orgs/sign-up";
@@ -22,9 +23,9 @@ export default function SignUpPage() {
       </div>
       <p className="mt-6 text-center text-sm text-slate-600">
         Have an account?{" "}
-        <a className="font-medium text-indigo-600 hover:underline" href="/sign-in">
+        <Link className="font-medium text-indigo-600 hover:underline" href="/sign-in">
           Sign in
-        </a>
+        </Link>
       </p>
     </main>
   );

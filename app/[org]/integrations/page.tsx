@@ -2,6 +2,7 @@
 // the organization's own OAuth clients (owners) and every connection with its sync. The data comes from the
 // API's own operations, run as the signed-in person. The provider's consent page sends the person back here
 // through the API's callback, with `?connected=<id>` or `?error=<message>`.
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import { formatUtc } from "@/components/format";
 import { IntegrationConnections, type ConnectionRowData } from "@/components/integrations-connections";
@@ -122,9 +123,9 @@ export default async function IntegrationsPage(props: {
           empty={
             <EmptyState title={page > 1 ? "Nothing on this page" : "No connections yet"}>
               {page > 1 ? (
-                <a href={base} className="text-indigo-600 hover:underline">
+                <Link href={base} className="text-indigo-600 hover:underline">
                   Show the first page
-                </a>
+                </Link>
               ) : (
                 "Connect a provider above: you choose the namespace its documents go to and what to read, then " +
                 "allow access on the provider's own page."

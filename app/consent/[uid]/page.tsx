@@ -1,4 +1,5 @@
 import { notFound, redirect } from "next/navigation";
+import Link from "next/link";
 import { ConsentForm } from "@/components/consent-form";
 import { Notice } from "@/components/ui";
 import { consentMember } from "@/lib/console/consent";
@@ -29,9 +30,9 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           </div>
           <p className="mt-4 text-sm text-slate-600">
             Signed in as {session.user?.email}.{" "}
-            <a className="text-indigo-600 underline" href="/">
+            <Link className="text-indigo-600 underline" href="/">
               Open the console
-            </a>
+            </Link>
           </p>
         </>
       ) : (

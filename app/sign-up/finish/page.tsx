@@ -1,4 +1,5 @@
 import { FinishSignUpForm } from "@/components/finish-sign-up-form";
+import Link from "next/link";
 import { Notice } from "@/components/ui";
 
 export const dynamic = "force-dynamic";
@@ -26,9 +27,9 @@ export default async function FinishSignUpPage({ searchParams }: { searchParams:
       </p>
       <p className="mt-2 text-sm text-slate-600">
         Forgot the password you chose?{" "}
-        <a className="font-medium text-indigo-600 hover:underline" href="/sign-in?method=magic_link">
+        <Link className="font-medium text-indigo-600 hover:underline" href="/sign-in?method=magic_link">
           Sign in with a magic link
-        </a>{" "}
+        </Link>{" "}
         instead, then set a new password on your account page.
       </p>
     </main>

@@ -1,4 +1,5 @@
 import { EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
+import Link from "next/link";
 import { IdentityLink, UtcTime } from "@/components/identity-parts";
 import { IdentitiesQuery, listIdentities, RECENT_DAYS } from "@/lib/activity/identities";
 import { memberAccess } from "@/lib/console/session";
@@ -34,9 +35,9 @@ export default async function IdentitiesPage({
         {header}
         <Notice tone="error">This search cannot be run: {problems.join("; ")}.</Notice>
         <p className="mt-4 text-sm">
-          <a className="text-indigo-600 hover:underline" href={`/${slug}/identities`}>
+          <Link className="text-indigo-600 hover:underline" href={`/${slug}/identities`}>
             Show every identity
-          </a>
+          </Link>
         </p>
       </>
     );
@@ -75,17 +76,17 @@ export default async function IdentitiesPage({
           Search
         </button>
         {query.q && (
-          <a href={`/${slug}/identities`} className="px-2 py-2 text-sm text-slate-600 hover:underline">
+          <Link href={`/${slug}/identities`} className="px-2 py-2 text-sm text-slate-600 hover:underline">
             Clear
-          </a>
+          </Link>
         )}
       </form>
       {list.items.length === 0 && query.page > 1 ? (
         <EmptyState title="Past the last page">
           There are fewer identities than that.{" "}
-          <a className="text-indigo-600 hover:underline" href={href(1)}>
+          <Link className="text-indigo-600 hover:underline" href={href(1)}>
             Back to the first page
-          </a>
+          </Link>
         </EmptyState>
       ) : list.items.length === 0 ? (
         query.q ? (

@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
+import Link from "next/link";
 import { ForgetIdentityButton } from "@/components/forget-identity-button";
 import { identityOfSegment, identityPath, UtcTime } from "@/components/identity-parts";
 import { OperationsChart } from "@/components/operations-chart";
-import { Card, EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
+import { Card, EmptyState, Notice, PageHeader, Pager, Select, Table } from "@/components/ui";
 import { ACTIVITY_OPERATIONS } from "@/lib/activity/activity";
 import { identityActivity, IdentityActivityQuery, identitySummary } from "@/lib/activity/identities";
 import { dailyOperations } from "@/lib/activity/queries";
@@ -10,10 +11,6 @@ import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { identityMemories } from "@/lib/memory/identities";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
-
-const SELECT =
-  "mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-sm shadow-sm " +
-  "focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500";
 
 export default async function IdentityPage({
   params,
@@ -74,9 +71,9 @@ export default async function IdentityPage({
         }
       />
       <p className="-mt-4 mb-6 text-sm">
-        <a href={`/${slug}/identities`} className="text-indigo-600 hover:underline">
+        <Link href={`/${slug}/identities`} className="text-indigo-600 hover:underline">
           ← All identities
-        </a>
+        </Link>
       </p>
       <div className="space-y-6">
         <Card title="Activity">
@@ -88,10 +85,10 @@ export default async function IdentityPage({
           <form method="get" action={`${base}#activity`} className="flex flex-wrap items-end gap-2 text-sm">
             <label className="w-40">
               <span className="font-medium text-slate-700">Operation</span>
-              <select
+              <Select
+                className="mt-1"
                 name="operation"
                 defaultValue={filters.success ? (filters.data.operation ?? "") : ""}
-                className={SELECT}
               >
                 <option value="">Every operation</option>
                 {ACTIVITY_OPERATIONS.map((operation) => (
@@ -99,22 +96,18 @@ export default async function IdentityPage({
                     {operation}
                   </option>
                 ))}
-              </select>
+              </Select>
             </label>
             <label className="w-40">
               <span className="font-medium text-slate-700">Status</span>
-              <select
-                name="status"
-                defaultValue={filters.success ? (filters.data.status ?? "") : ""}
-                className={SELECT}
-              >
+              <Select className="mt-1" name="status" defaultValue={filters.success ? (filters.data.status ?? "") : ""}>
                 <option value="">Every status</option>
                 <option value="success">Succeeded</option>
                 <option value="error">Failed</option>
                 {filters.success && /^\d+$/.test(filters.data.status ?? "") && (
                   <option value={filters.data.status}>{filters.data.status}</option>
                 )}
-              </select>
+              </Select>
             </label>
             <button
               type="submit"
@@ -123,9 +116,9 @@ export default async function IdentityPage({
               Filter
             </button>
             {filtered && (
-              <a href={`${base}#activity`} className="px-2 py-2 text-slate-600 hover:underline">
+              <Link href={`${base}#activity`} className="px-2 py-2 text-slate-600 hover:underline">
                 Clear filters
-              </a>
+              </Link>
             )}
           </form>
           {!filters.success ? (
@@ -150,13 +143,13 @@ export default async function IdentityPage({
                     <td className="px-4 py-2 font-mono text-xs">{row.operation}</td>
                     <td className="max-w-[12rem] truncate px-4 py-2">
                       {row.namespaceId && row.namespaceName ? (
-                        <a
+                        <Link
                           href={`/${slug}/namespaces/${row.namespaceId}`}
                           className="text-indigo-700 hover:underline"
                           title={row.namespaceName}
                         >
                           {row.namespaceName}
-                        </a>
+                        </Link>
                       ) : (
                         <span className="text-slate-400">—</span>
                       )}
@@ -205,12 +198,12 @@ export default async function IdentityPage({
               <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
                 {memories.memories.map((memory) => (
                   <li key={memory.id} className="px-4 py-3 text-sm">
-                    <a
+                    <Link
                       href={`/${slug}/namespaces/${memory.namespaceId}/memories/${memory.id}`}
                       className="block break-words text-slate-900 hover:text-indigo-700"
                     >
                       {memory.preview}
-                    </a>
+                    </Link>
                     <p className="mt-1 text-xs text-slate-500">
                       <span className="break-all">{memory.namespaceName}</span>
                       {" · "}

@@ -1,4 +1,5 @@
 // /{org}/namespaces — the namespaces the signed-in person may see, with their counts; search and create.
+import Link from "next/link";
 import { CreateNamespaceButton } from "@/components/namespace-create-dialog";
 import { DeleteNamespaceButton } from "@/components/namespace-delete-button";
 import { formatUtc } from "@/components/format";
@@ -89,18 +90,18 @@ export default async function NamespacesPage(props: {
       )}
       {items.length === 0 ? (
         <EmptyState title={query ? `No namespace matches “${query}”` : "Nothing on this page"}>
-          <a href={base} className="text-indigo-600 hover:underline">
+          <Link href={base} className="text-indigo-600 hover:underline">
             Show every namespace
-          </a>
+          </Link>
         </EmptyState>
       ) : (
         <Table columns={COLUMNS}>
           {items.map((namespace) => (
             <tr key={namespace.id} data-testid="namespace-row">
               <td className="px-4 py-2">
-                <a href={`${base}/${namespace.id}`} className="font-medium text-indigo-700 hover:underline">
+                <Link href={`${base}/${namespace.id}`} className="font-medium text-indigo-700 hover:underline">
                   {namespace.name}
-                </a>
+                </Link>
                 {namespace.description && (
                   <p className="max-w-xs truncate text-xs text-slate-500">{namespace.description}</p>
                 )}

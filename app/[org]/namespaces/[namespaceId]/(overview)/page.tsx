@@ -1,5 +1,6 @@
 // /{org}/namespaces/{namespaceId} — a namespace's overview, its MCP endpoint and its permissions panel.
 // A namespace the person may not see (another organization's, or not granted to a member) is a 404 page.
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { formatUtc } from "@/components/format";
@@ -48,23 +49,23 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
   return (
     <div className="space-y-6">
       <nav aria-label="Breadcrumb" className="text-sm">
-        <a href={`/${orgSlug}/namespaces`} className="text-indigo-600 hover:underline">
+        <Link href={`/${orgSlug}/namespaces`} className="text-indigo-600 hover:underline">
           ← Namespaces
-        </a>
+        </Link>
       </nav>
       <PageHeader
         title={namespace.name}
         description="A separate memory space with its own grants and MCP endpoint."
         actions={
           <>
-            <a
+            <Link
               href={`${base}/memories`}
               className={
                 "rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
               }
             >
               Browse memories
-            </a>
+            </Link>
             {manages && (
               <DeleteNamespaceButton
                 orgSlug={orgSlug}
@@ -109,9 +110,9 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
               />
             </Term>
             <Term label="Memories">
-              <a href={`${base}/memories`} data-testid="memory-count" className="text-indigo-700 hover:underline">
+              <Link href={`${base}/memories`} data-testid="memory-count" className="text-indigo-700 hover:underline">
                 {overview.memoryCount.toLocaleString("en-US")}
-              </a>
+              </Link>
             </Term>
             <Term label="Identities">
               <span data-testid="identity-count">{overview.identityCount.toLocaleString("en-US")}</span>

@@ -1,9 +1,9 @@
 // /{org}/namespaces/{namespaceId}/memories — the memory explorer: the namespace's memories newest first, a
 // page at a time, filtered like GET /memories (the same operation runs), or searched like POST /recall.
 // A namespace the person may not see is a 404 page, and nothing of its memories is read.
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import {
-  CursorPager,
   ExplorerBreadcrumb,
   ExplorerFilterForm,
   MatchCard,
@@ -11,7 +11,7 @@ import {
   type MatchView,
   type MemoryView,
 } from "@/components/memory-explorer";
-import { EmptyState, Notice, PageHeader } from "@/components/ui";
+import { EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import { formFailure } from "@/lib/console/action";
 import { explorerFilters, explorerHref, filterMessages, listingInput } from "@/lib/console/memory-filters";
 import { memberAccess } from "@/lib/console/session";
@@ -153,16 +153,16 @@ function MemoryList({
     return filtered ? (
       <EmptyState title="No memories match these filters">
         Try fewer filters, or{" "}
-        <a href={base} className="text-indigo-600 hover:underline">
+        <Link href={base} className="text-indigo-600 hover:underline">
           clear them
-        </a>
+        </Link>
         .
       </EmptyState>
     ) : position.page > 1 ? (
       <EmptyState title="No more memories">
-        <a href={base} className="text-indigo-600 hover:underline">
+        <Link href={base} className="text-indigo-600 hover:underline">
           Back to the newest
-        </a>
+        </Link>
       </EmptyState>
     ) : (
       <EmptyState title="No memories yet">
@@ -181,10 +181,11 @@ function MemoryList({
           <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} />
         ))}
       </ul>
-      <CursorPager
+      <Pager
+        keyset
         summary={`Page ${page}${pages} · ${count}`}
-        newest={page > 1 ? explorerHref(base, { ...filters, cursor: "" }) : undefined}
-        older={nextCursor ? explorerHref(base, { ...filters, cursor: nextCursor }) : undefined}
+        previous={page > 1 ? explorerHref(base, { ...filters, cursor: "" }) : undefined}
+        next={nextCursor ? explorerHref(base, { ...filters, cursor: nextCursor }) : undefined}
       />
     </section>
   );
