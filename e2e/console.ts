@@ -87,3 +87,16 @@ export async function expectNoSidewaysScroll(page: Page, what = "the page") {
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: what })
     .toBeLessThanOrEqual(0);
 }
+
+/**
+ * The page photographed at desktop and phone width (test-results/screenshots/<name>-<width>.png); on the
+ * phone the page itself never scrolls sideways (wide tables and code scroll inside their boxes).
+ */
+export async function screenshots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: `test-results/screenshots/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: `test-results/screenshots/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}

@@ -2,7 +2,7 @@
 // the provider's consent page → back in the console with the connection active once its first sync ran →
 // the synced documents in the namespace's memory explorer → Disconnect takes their memories with it.
 import { expect, test, type Page } from "@playwright/test";
-import { alertOn, expectNoSidewaysScroll, openPage, signUp, unique } from "./console";
+import { alertOn, openPage, screenshots, signUp, unique } from "./console";
 import { githubSeed } from "./github-provider";
 
 const SHOTS = "test-results/screenshots";
@@ -10,16 +10,6 @@ const SHOTS = "test-results/screenshots";
 const SYNC_TIMEOUT = 150_000;
 
 test.describe.configure({ mode: "serial" });
-
-async function screenshots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  // The page itself never scrolls sideways on a phone: the connections table scrolls inside its box.
-  await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /**
  * A new owner in an organization of their own: what these tests create (namespaces, connections) stays out of

@@ -9,6 +9,7 @@ import { expect, test } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "../tests/helpers/oauth-client";
 import { expectNoSidewaysScroll, openPage, unique } from "./console";
+import { expectAccessible } from "./axe";
 
 test("an MCP client connects with the endpoint URL alone: consent in the console, recall, then revoked", async ({
   page,
@@ -49,6 +50,7 @@ test("an MCP client connects with the endpoint URL alone: consent in the console
   await expect(page.getByTestId("consent-title")).toHaveText(`Connect E2E Desktop Agent to ${namespaceName}?`);
   await expect(page.getByText("localhost:8976")).toBeVisible();
   await expect(page.getByLabel(/^Read and write/)).toBeChecked();
+  await expectAccessible(page, "consent");
   await page.screenshot({ path: "test-results/screenshots/consent-1280.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page, "the consent page");

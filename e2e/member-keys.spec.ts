@@ -1,6 +1,6 @@
 // Removing a member decides what happens to the API keys they created: revoked, or taken over.
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { openPage, signUp, unique } from "./console";
+import { generateKey, openPage, signUp, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 async function inviteAndSignIn(page: Page, browser: Browser, email: string, role: "admin" | "member") {
@@ -17,16 +17,6 @@ async function inviteAndSignIn(page: Page, browser: Browser, email: string, role
   return them;
 }
 
-/** Generates a key in the browser and returns its secret. */
-async function generateKeySecret(page: Page, name: string) {
-  await page.getByRole("button", { name: "Generate key" }).click();
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByRole("button", { name: "Generate", exact: true }).click();
-  const secret = (await page.getByTestId("new-key-secret").textContent())!;
-  await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
-  return secret;
-}
-
 test("removing a member asks about their keys: take them over (they keep working) or revoke them (401)", async ({
   page,
   browser,
@@ -41,8 +31,8 @@ test("removing a member asks about their keys: take them over (they keep working
   // An admin with two keys: the owner takes them over.
   const anaEmail = `ana-${unique()}@example.com`;
   const ana = await inviteAndSignIn(page, browser, anaEmail, "admin");
-  const anaSecret = await generateKeySecret(ana, "ana's sync job");
-  await generateKeySecret(ana, "ana's nightly export");
+  const anaSecret = await generateKey(ana, "ana's sync job");
+  await generateKey(ana, "ana's nightly export");
   expect((await namespacesWith(anaSecret)).status()).toBe(200);
 
   await page.reload();
@@ -68,7 +58,7 @@ test("removing a member asks about their keys: take them over (they keep working
   // A member with one key: the owner revokes it with the removal.
   const benEmail = `ben-${unique()}@example.com`;
   const ben = await inviteAndSignIn(page, browser, benEmail, "member");
-  const benSecret = await generateKeySecret(ben, "ben's notebook");
+  const benSecret = await generateKey(ben, "ben's notebook");
   expect((await namespacesWith(benSecret)).status()).toBe(200);
   await page.reload();
   await page.getByTestId("member-row").filter({ hasText: benEmail }).getByRole("button", { name: "Remove" }).click();

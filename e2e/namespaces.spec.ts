@@ -3,7 +3,7 @@
 // to their very next request.
 import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { expectNoSidewaysScroll, signInOnce, unique } from "./console";
+import { generateKey, screenshots, signInOnce, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 const OWNER = { email: "e2e@example.com", password: "an e2e password" };
@@ -19,17 +19,6 @@ async function createNamespaceWithApi(request: APIRequestContext, name: string) 
   const response = await request.post("/api/v1/namespaces", { headers: bootstrap, data: { name } });
   expect(response.status()).toBe(201);
   return (await response.json()).data as { id: string; name: string };
-}
-
-/** Generates a key on the keys page (default permissions) and returns its secret. */
-async function generateKeySecret(page: Page, slug: string, name: string) {
-  await page.goto(`/${slug}/keys`);
-  await page.getByRole("button", { name: "Generate key" }).click();
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByRole("button", { name: "Generate", exact: true }).click();
-  const secret = (await page.getByTestId("new-key-secret").textContent())!;
-  await page.getByRole("dialog").getByRole("button", { name: "I have stored it" }).click();
-  return secret;
 }
 
 /** Invites `email` as a member; the invitee signs in from the mailed link in a browser of their own. */
@@ -63,16 +52,6 @@ async function removeInPanel(page: Page, rowText: string) {
     .click();
   await page.getByRole("dialog").getByRole("button", { name: "Remove access" }).click();
   await expect(page.getByTestId("grant-row").filter({ hasText: rowText })).toHaveCount(0);
-}
-
-async function screenshots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: `${SHOTS}/${name}-1280.png`, fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  // The page itself never scrolls sideways on a phone: wide tables and code scroll inside their boxes.
-  await expectNoSidewaysScroll(page);
-  await page.screenshot({ path: `${SHOTS}/${name}-390.png`, fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 test("no namespace yet: the list explains what one is and offers to create it", async ({ page, request }) => {
@@ -143,7 +122,8 @@ test("a key granted in the panel reads the namespace at once; removed, it is 404
   const slug = await signInAsOwner(page);
   const namespace = await createNamespaceWithApi(request, `panel-${unique()}`);
   const keyName = `panel reader ${unique()}`;
-  const secret = await generateKeySecret(page, slug, keyName);
+  await page.goto(`/${slug}/keys`);
+  const secret = await generateKey(page, keyName);
   const read = async () =>
     (
       await request.get(`/api/v1/namespaces/${namespace.id}`, { headers: { authorization: `Bearer ${secret}` } })

@@ -1,0 +1,95 @@
+// Every console page passes axe with no serious or critical violation, signed out (sign-in, sign-up) and
+// signed in as the bootstrap owner; each is also photographed at desktop and phone width.
+import { expect, test, type Page } from "@playwright/test";
+import { E2E_API_KEY } from "../playwright.config";
+import { expectAccessible } from "./axe";
+import { signInOnce, unique } from "./console";
+
+const headers = { authorization: `Bearer ${E2E_API_KEY}` };
+const SHOTS = process.env.E2E_SHOTS_DIR || "test-results/screenshots";
+
+async function check(page: Page, name: string) {
+  await expectAccessible(page, name);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: `${SHOTS}/a11y-${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: `${SHOTS}/a11y-${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test("signed out: sign-in (each method) and sign-up", async ({ page }) => {
+  await page.goto("/sign-in");
+  await expect(page.getByRole("heading", { name: "Sign in to the console" })).toBeVisible();
+  await check(page, "sign-in");
+  await page.getByRole("tab", { name: "Magic link" }).click();
+  await expectAccessible(page, "sign-in magic link");
+  await page.getByRole("tab", { name: "SSO" }).click();
+  await expectAccessible(page, "sign-in sso");
+  // A failed sign-in: the error is announced and the form stays usable.
+  await page.getByRole("tab", { name: "Password" }).click();
+  await page.getByLabel("Email").fill("nobody@example.com");
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("main").getByRole("alert")).toBeVisible();
+  await expectAccessible(page, "sign-in failed");
+  await page.goto("/sign-up");
+  await check(page, "sign-up");
+  // Field errors: each names its input with aria-invalid and aria-describedby.
+  await page.getByRole("button", { name: "Create account" }).click();
+  const email = page.getByLabel("Email");
+  await expect(email).toHaveAttribute("aria-invalid", "true");
+  const described = await email.getAttribute("aria-describedby");
+  await expect(page.locator(`[id="${described}"]`)).toHaveAttribute("role", "alert");
+  await expectAccessible(page, "sign-up with errors");
+});
+
+test("signed in: every page of the console", async ({ page, request }) => {
+  const namespace = await request.post("/api/v1/namespaces", { headers, data: { name: `a11y-${unique()}` } });
+  expect(namespace.status()).toBe(201);
+  const namespaceId = (await namespace.json()).data.id as string;
+  const identity = `a11y-person-${unique()}`;
+  const remembered = await request.post("/api/v1/remember", {
+    headers,
+    data: {
+      namespace_id: namespaceId,
+      content: "Prefers replies in the morning.",
+      identity_id: identity,
+      scopes: { team: "support" },
+    },
+  });
+  expect(remembered.status()).toBe(201);
+  const memoryId = (await remembered.json()).data.id as string;
+
+  const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
+  const pages: [string, string][] = [
+    ["overview", `/${slug}`],
+    ["namespaces", `/${slug}/namespaces`],
+    ["namespace", `/${slug}/namespaces/${namespaceId}`],
+    ["memories", `/${slug}/namespaces/${namespaceId}/memories`],
+    ["memories-search", `/${slug}/namespaces/${namespaceId}/memories?q=morning`],
+    ["memory", `/${slug}/namespaces/${namespaceId}/memories/${memoryId}`],
+    ["identities", `/${slug}/identities`],
+    ["identity", `/${slug}/identities/${encodeURIComponent(identity)}`],
+    ["scopes", `/${slug}/scopes`],
+    ["keys", `/${slug}/keys`],
+    ["members", `/${slug}/members`],
+    ["integrations", `/${slug}/integrations`],
+    ["audit", `/${slug}/audit`],
+    ["settings", `/${slug}/settings`],
+    ["account", "/account"],
+  ];
+  for (const [name, path] of pages) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    await check(page, name);
+  }
+
+  // The dialogs: generating a key (with its permission checkboxes) and creating a namespace.
+  await page.goto(`/${slug}/keys`);
+  await page.getByRole("button", { name: "Generate key" }).click();
+  await page.getByRole("dialog").getByLabel("Custom").check();
+  await expectAccessible(page, "keys: generate dialog");
+  await page.goto(`/${slug}/namespaces`);
+  await page.getByRole("button", { name: "New namespace" }).click();
+  await expectAccessible(page, "namespaces: new namespace dialog");
+});

@@ -1,0 +1,30 @@
+// The accessibility check of a console page: axe-core's rules (WCAG 2.1 A and AA), printed per page; a
+// serious or critical violation fails the test.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page } from "@playwright/test";
+
+const BLOCKING = new Set(["serious", "critical"]);
+
+export async function expectAccessible(page: Page, name: string) {
+  const { violations, passes } = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  const blocking = violations.filter((violation) => BLOCKING.has(violation.impact ?? ""));
+  const lines = violations.map(
+    (violation) =>
+      `    ${violation.impact} ${violation.id} (${violation.nodes.length}): ` +
+      violation.nodes
+        .slice(0, 3)
+        .map((node) => node.target.join(" "))
+        .join(", "),
+  );
+  console.log(
+    `[axe] ${name}: ${passes.length} rules pass, ${violations.length} violations ` +
+      `(${blocking.length} serious or critical)` +
+      (lines.length ? `\n${lines.join("\n")}` : ""),
+  );
+  expect(
+    blocking.map((violation) => `${violation.id}: ${violation.help}`),
+    `axe on ${name}`,
+  ).toEqual([]);
+}
