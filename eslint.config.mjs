@@ -46,6 +46,19 @@ export default defineConfig(
     rules: { "@stylistic/max-len": ["error", { code: 120, ignoreUrls: true, ignoreRegExpLiterals: true }] },
   },
   {
+    // SQL is written with Prisma's tagged `Prisma.sql` fragments (run by $queryRaw / $executeRaw, or queryRows of
+    // lib/db): each value sits where it is used, so a placeholder cannot drift from its parameter.
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        ...["$queryRawUnsafe", "$executeRawUnsafe"].map((property) => ({
+          property,
+          message: "Build the statement with Prisma.sql`…` and run it with $queryRaw / $executeRaw.",
+        })),
+      ],
+    },
+  },
+  {
     // Tests and benchmarks read JSON answers of every shape: typing each one would only restate the API.
     files: ["tests/**", "e2e/**", "bench/**"],
     rules: { "@typescript-eslint/no-explicit-any": "off" },

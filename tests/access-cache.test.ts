@@ -4,6 +4,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 // The reads of a key and of the namespace it reaches are kept for a few seconds (lib/db/access-cache.ts):
 // whatever changes them, through the domain or in plain SQL, inside a transaction or not, applies to the
@@ -28,7 +29,7 @@ test("a revoked key fails on its very next request, revoked by the domain or in 
   expect((await recall(first.key.secret, first.namespace.id)).status).toBe(401);
 
   const second = await grantedKey();
-  await (await db()).$executeRawUnsafe(`UPDATE api_keys SET revoked_at = now() WHERE id = $1`, second.key.id);
+  await (await db()).$executeRaw(Prisma.sql`UPDATE api_keys SET revoked_at = now() WHERE id = ${second.key.id}`);
   expect((await recall(second.key.secret, second.namespace.id)).status).toBe(401);
 });
 
@@ -38,7 +39,7 @@ test("a removed grant, a deleted namespace and a change made in a transaction ap
   expect((await recall(granted.key.secret, granted.namespace.id)).status).toBe(404);
 
   const deleted = await grantedKey();
-  await (await db()).$executeRawUnsafe(`DELETE FROM namespaces WHERE id = $1`, deleted.namespace.id);
+  await (await db()).$executeRaw(Prisma.sql`DELETE FROM namespaces WHERE id = ${deleted.namespace.id}`);
   expect((await recall(deleted.key.secret, deleted.namespace.id)).status).toBe(404);
 
   const changed = await grantedKey();
@@ -47,7 +48,7 @@ test("a removed grant, a deleted namespace and a change made in a transaction ap
   ).$transaction(async (tx) => {
     await tx.apiKey.update({ where: { id: changed.key.id }, data: { permissions: ["NAMESPACE_WRITE"] } });
     // A request while the transaction is open is answered as before it, or after it: never cached stale after.
-    await tx.$executeRawUnsafe(`SELECT 1`);
+    await tx.$executeRaw(Prisma.sql`SELECT 1`);
   });
   const refused = await recall(changed.key.secret, changed.namespace.id);
   expect(refused.status).toBe(403);
@@ -64,6 +65,6 @@ test("an unknown key is not remembered: the same secret works once it exists", a
   const created = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [namespace.id] });
   await (
     await db()
-  ).$executeRawUnsafe(`UPDATE api_keys SET secret_hash = $1 WHERE id = $2`, hashKeySecret(unknown), created.id);
+  ).$executeRaw(Prisma.sql`UPDATE api_keys SET secret_hash = ${hashKeySecret(unknown)} WHERE id = ${created.id}`);
   expect((await recall(unknown, namespace.id)).status).toBe(200);
 });

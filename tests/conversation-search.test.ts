@@ -5,6 +5,7 @@ import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 interface Match {
   memory_id: string;
@@ -154,13 +155,12 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
   // Expired (not yet swept): the question is gone for recall, and so is what it lent.
   await (
     await db()
-  ).$executeRawUnsafe(
-    `UPDATE memory_chunks SET expires_at = now() - interval '1 second' WHERE memory_id = $1`,
-    question.id,
+  ).$executeRaw(
+    Prisma.sql`UPDATE memory_chunks SET expires_at = now() - interval '1 second' WHERE memory_id = ${question.id}`,
   );
   await (
     await db()
-  ).$executeRawUnsafe(`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = $1`, question.id);
+  ).$executeRaw(Prisma.sql`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = ${question.id}`);
   const afterExpiry = await recall(key, { namespace_id: ns.id, query: "pottery class" });
   expect(afterExpiry.map((m) => m.memory_id)).toEqual([answer.id]);
   const ownAfterExpiry = await searchChunks({

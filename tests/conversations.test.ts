@@ -6,6 +6,7 @@ import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { storedCounts } from "./helpers/memory";
 import { startOpenAIServer, type RecordedRequest } from "./helpers/openai-server";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 interface Turn {
   memory_id: string;
@@ -328,10 +329,11 @@ describe("recall over conversations", () => {
 
     // An expired neighbour is gone from the context as from every read.
     const prisma = await db();
-    await prisma.$executeRawUnsafe(`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = $1`, a3.id);
-    await prisma.$executeRawUnsafe(
-      `UPDATE memory_chunks SET expires_at = now() - interval '1 second' WHERE memory_id = $1`,
-      a3.id,
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = ${a3.id}`,
+    );
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE memory_chunks SET expires_at = now() - interval '1 second' WHERE memory_id = ${a3.id}`,
     );
     const afterExpiry = await recall(teamA.secret, { namespace_id: ns.id, query: "roadmap review", context: 2 });
     expect(afterExpiry[0].context.map((t) => t.memory_id)).toEqual([a0.id, a4.id]);

@@ -8,6 +8,7 @@ import { describe, expect, test, vi } from "vitest";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll, storedCounts, termStatisticsConsistent } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const getServerSession = vi.hoisted(() => vi.fn());
 vi.mock("next-auth", () => ({ getServerSession }));
@@ -31,9 +32,8 @@ function longText(topic: string) {
 /** Chunks stored for these memories, now. */
 async function chunksOf(memoryIds: string[]) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY($1::text[])`,
-    memoryIds,
+  const [row] = await prisma.$queryRaw<{ n: number }[]>(
+    Prisma.sql`SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY(${memoryIds}::text[])`,
   );
   return row.n;
 }
@@ -305,7 +305,7 @@ describe("receipts", () => {
     await api("DELETE", `/namespaces/${w.ns2.id}`, { key: w.a.key });
     const prisma = await db();
     const stored = JSON.stringify([
-      await prisma.$queryRawUnsafe(`SELECT * FROM erasures WHERE org_id = $1`, w.a.org.id),
+      await prisma.$queryRaw(Prisma.sql`SELECT * FROM erasures WHERE org_id = ${w.a.org.id}`),
       await prisma.auditLog.findMany({ where: { orgId: w.a.org.id } }),
       (await erasures(w.a.key)).data,
     ]);

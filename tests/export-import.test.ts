@@ -15,6 +15,7 @@ import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, storedCounts, termStatisticsConsistent } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -186,7 +187,7 @@ describe("export", () => {
     const gone = await remember(key, { namespace_id: ns.id, content: "This one expires.", ttl_seconds: 3600 });
     await (
       await db()
-    ).$executeRawUnsafe(`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = $1`, gone.id);
+    ).$executeRaw(Prisma.sql`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = ${gone.id}`);
     const { lines } = await exportLines(key, ns.id);
     expect(lines.slice(1).map((line) => line.id)).toEqual([kept.id]);
   });
@@ -365,9 +366,9 @@ describe("import", () => {
     expect(ingested).toEqual([memoryLine(1).content, memoryLine(2).content]);
     const [row] = await (
       await db()
-    ).$queryRawUnsafe<{ models: string[] }[]>(
-      `SELECT array_agg(DISTINCT embedding_model) AS models FROM memory_chunks WHERE namespace_id = $1`,
-      target.id,
+    ).$queryRaw<{ models: string[] }[]>(
+      Prisma.sql`SELECT array_agg(DISTINCT embedding_model) AS models FROM memory_chunks WHERE namespace_id =
+          ${target.id}`,
     );
     expect(row.models).toEqual([embedder().model]);
   });
@@ -496,9 +497,9 @@ describe("import", () => {
     });
     // Nothing of the other organization's key is stored.
     const prisma = await db();
-    const leaked = await prisma.$queryRawUnsafe<{ n: number }[]>(
-      `SELECT count(*)::int AS n FROM memory_versions WHERE author_id = $1 OR author_name = 'theirs'`,
-      other.keyId,
+    const leaked = await prisma.$queryRaw<{ n: number }[]>(
+      Prisma.sql`SELECT count(*)::int AS n FROM memory_versions WHERE author_id = ${other.keyId} OR author_name =
+          'theirs'`,
     );
     expect(leaked[0].n).toBe(0);
   });

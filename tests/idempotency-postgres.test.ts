@@ -6,6 +6,7 @@ import { db, getDatabase } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { postgresTest, usePostgresDatabase } from "./helpers/postgres";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 usePostgresDatabase();
 
@@ -34,12 +35,9 @@ postgresTest(
     // Several instances may share PostgreSQL: another process's claim is its own until its lease ends.
     const prisma = await db();
     const asRunningElsewhere = (lease: string) =>
-      prisma.$executeRawUnsafe(
-        `UPDATE idempotency_keys SET response_status = NULL, response_encrypted = NULL, process_id = 'another-instance',
-              locked_until = now() + $2::interval WHERE api_key_id = $1`,
-        keyId,
-        lease,
-      );
+      prisma.$executeRaw(Prisma.sql`UPDATE idempotency_keys SET response_status = NULL, response_encrypted = NULL,
+          process_id = 'another-instance',
+              locked_until = now() + ${lease}::interval WHERE api_key_id = ${keyId}`);
     await asRunningElsewhere("1 minute");
     expect((await remember(key, body, "pg-1")).body.error.details[0].message).toBe("IDEMPOTENCY_IN_PROGRESS");
     await asRunningElsewhere("-1 second");

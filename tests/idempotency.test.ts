@@ -8,6 +8,7 @@ import { deleteExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { api, type ApiResponse } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { onPostgres } from "./helpers/postgres";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const FACT = "The boiler service is booked for the first Monday of March.";
 
@@ -30,9 +31,8 @@ async function activityCount(apiKeyId: string, operation: string) {
 }
 
 async function storedRecords(apiKeyId: string) {
-  return (await db()).$queryRawUnsafe<{ response_status: number | null; response_encrypted: string | null }[]>(
-    `SELECT response_status, response_encrypted FROM idempotency_keys WHERE api_key_id = $1`,
-    apiKeyId,
+  return (await db()).$queryRaw<{ response_status: number | null; response_encrypted: string | null }[]>(
+    Prisma.sql`SELECT response_status, response_encrypted FROM idempotency_keys WHERE api_key_id = ${apiKeyId}`,
   );
 }
 
@@ -253,14 +253,14 @@ describe("what is kept", () => {
     const body = { namespace_id: ns.id, content: FACT, allow_duplicate: true };
     const first = await post("/remember", key, body, "day-old");
     const prisma = await db();
-    await prisma.$executeRawUnsafe(
-      `UPDATE idempotency_keys SET created_at = created_at - interval '23 hours 59 minutes' WHERE api_key_id = $1`,
-      keyId,
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE idempotency_keys SET created_at = created_at - interval '23 hours 59 minutes' WHERE
+          api_key_id = ${keyId}`,
     );
     expect((await post("/remember", key, body, "day-old")).headers.get("idempotent-replayed")).toBe("true");
-    await prisma.$executeRawUnsafe(
-      `UPDATE idempotency_keys SET created_at = created_at - interval '2 minutes' WHERE api_key_id = $1`,
-      keyId,
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE idempotency_keys SET created_at = created_at - interval '2 minutes' WHERE api_key_id =
+          ${keyId}`,
     );
     // Past 24 hours another body is no conflict, and the same body is done again.
     const again = await post("/remember", key, body, "day-old");
@@ -271,10 +271,9 @@ describe("what is kept", () => {
 
     // The sweep deletes what is past 24 hours and keeps the rest.
     expect((await post("/remember", key, { ...body, content: "other" }, "old-one")).status).toBe(201);
-    await prisma.$executeRawUnsafe(
-      `UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = $1 AND key_hash = $2`,
-      keyId,
-      createHash("sha256").update("old-one").digest("hex"),
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE api_key_id = ${keyId}
+          AND key_hash = ${createHash("sha256").update("old-one").digest("hex")}`,
     );
     expect(await deleteExpiredIdempotencyRecords()).toBeGreaterThanOrEqual(1);
     expect(await storedRecords(keyId)).toHaveLength(1);
@@ -336,14 +335,10 @@ describe("at the same time", () => {
     const prisma = await db();
     // As the row looks while its request runs, held by this process with a live lease.
     const asRunning = (processId: string, lease: string) =>
-      prisma.$executeRawUnsafe(
-        `UPDATE idempotency_keys SET response_status = NULL, response_encrypted = NULL, completed_at = NULL,
-                process_id = COALESCE($2, process_id), locked_until = now() + $3::interval
-         WHERE api_key_id = $1`,
-        keyId,
-        processId || null,
-        lease,
-      );
+      prisma.$executeRaw(Prisma.sql`UPDATE idempotency_keys SET response_status = NULL, response_encrypted = NULL,
+          completed_at = NULL,
+                process_id = COALESCE(${processId || null}, process_id), locked_until = now() + ${lease}::interval
+         WHERE api_key_id = ${keyId}`);
     await asRunning("", "1 minute");
     const waiting = await post("/remember", key, body, "orphan");
     expect(waiting.status).toBe(409);

@@ -5,6 +5,7 @@ import { beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, termStatisticsConsistent } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const getServerSession = vi.hoisted(() => vi.fn());
 vi.mock("next-auth", () => ({ getServerSession }));
@@ -55,14 +56,12 @@ async function memoryStatus(key: string, id: string) {
 /** Summary rows must agree with the memories they count (the triggers keep them so). */
 async function summariesConsistent() {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ mismatches: number }[]>(
-    `SELECT count(*)::int AS mismatches FROM (
+  const [row] = await prisma.$queryRaw<{ mismatches: number }[]>(Prisma.sql`SELECT count(*)::int AS mismatches FROM (
        SELECT namespace_id, identity_id, count(*)::int AS n FROM memories WHERE identity_id IS NOT NULL GROUP BY 1, 2
      ) m
      FULL JOIN (SELECT namespace_id, identity_id, memory_count AS n FROM identity_summaries WHERE memory_count > 0) s
        USING (namespace_id, identity_id)
-     WHERE m.n IS DISTINCT FROM s.n`,
-  );
+     WHERE m.n IS DISTINCT FROM s.n`);
   return row.mismatches === 0;
 }
 

@@ -3,12 +3,13 @@ import { expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
 import { api } from "./helpers/api";
 import { createTenant } from "./helpers/fixtures";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 test("an unexpected DB failure → 500 INTERNAL_SERVER_ERROR hiding internals; the change is rolled back", async () => {
   const { key } = await createTenant();
   const prisma = await db();
   // Break the audit log, which namespace creation writes in the same transaction.
-  await prisma.$executeRawUnsafe(`ALTER TABLE "audit_logs" RENAME TO "audit_logs_gone"`);
+  await prisma.$executeRaw(Prisma.sql`ALTER TABLE "audit_logs" RENAME TO "audit_logs_gone"`);
   const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
   try {
     const response = await api("POST", "/namespaces", { key, body: { name: "half-done" } });
@@ -29,7 +30,7 @@ test("an unexpected DB failure → 500 INTERNAL_SERVER_ERROR hiding internals; t
     expect(JSON.stringify(response.body)).not.toMatch(/audit|relation|SELECT|INSERT/i);
   } finally {
     logged.mockRestore();
-    await prisma.$executeRawUnsafe(`ALTER TABLE "audit_logs_gone" RENAME TO "audit_logs"`);
+    await prisma.$executeRaw(Prisma.sql`ALTER TABLE "audit_logs_gone" RENAME TO "audit_logs"`);
   }
   const list = await api("GET", "/namespaces", { key });
   expect(list.body.data).toEqual([]);

@@ -19,6 +19,7 @@ import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts, termStatisticsConsistent } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const PETS = "I adopted a golden retriever named Max last spring.";
 const CATS = "I adopted a grey tabby cat named Pixel this winter.";
@@ -41,7 +42,7 @@ const history = (key: string, id: string, query = "") => api("GET", `/memories/$
 
 async function chunksOf(memoryId: string) {
   const prisma = await db();
-  return prisma.$queryRawUnsafe<
+  return prisma.$queryRaw<
     {
       id: string;
       content: string;
@@ -53,33 +54,28 @@ async function chunksOf(memoryId: string) {
       occurred_at: Date;
       expires_at: Date | null;
     }[]
-  >(
-    `SELECT id, content, embedding::text AS embedding, metadata, scopes, scope_key, identity_id, occurred_at, expires_at
-     FROM memory_chunks WHERE memory_id = $1 ORDER BY position`,
-    memoryId,
-  );
+  >(Prisma.sql`SELECT id, content, embedding::text AS embedding, metadata, scopes, scope_key, identity_id,
+      occurred_at, expires_at
+     FROM memory_chunks WHERE memory_id = ${memoryId} ORDER BY position`);
 }
 
 /** Every scope signature's statistics equal what its chunks and postings say. */
 async function scopeStatisticsConsistent(namespaceId: string) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ mismatches: number }[]>(
-    `SELECT (SELECT count(*)::int FROM (
+  const [row] = await prisma.$queryRaw<{ mismatches: number }[]>(Prisma.sql`SELECT (SELECT count(*)::int FROM (
                SELECT scope_key, term, count(*) AS df FROM chunk_terms
-               WHERE namespace_id = $1 AND scope_key IS NOT NULL GROUP BY scope_key, term
-             ) p FULL JOIN (SELECT scope_key, term, df FROM scope_terms WHERE namespace_id = $1) t
+               WHERE namespace_id = ${namespaceId} AND scope_key IS NOT NULL GROUP BY scope_key, term
+             ) p FULL JOIN (SELECT scope_key, term, df FROM scope_terms WHERE namespace_id = ${namespaceId}) t
                USING (scope_key, term)
              WHERE p.df IS DISTINCT FROM t.df)
           + (SELECT count(*)::int FROM (
                SELECT scope_key, count(*) AS n, sum(term_count) AS terms FROM memory_chunks
-               WHERE namespace_id = $1 AND scope_key IS NOT NULL GROUP BY scope_key
+               WHERE namespace_id = ${namespaceId} AND scope_key IS NOT NULL GROUP BY scope_key
              ) c FULL JOIN (SELECT scope_key, chunk_count AS n, total_terms AS terms FROM scope_search_stats
-                            WHERE namespace_id = $1) s USING (scope_key)
+                            WHERE namespace_id = ${namespaceId}) s USING (scope_key)
              WHERE c.n IS DISTINCT FROM s.n OR c.terms IS DISTINCT FROM s.terms)
           + (SELECT count(*)::int FROM chunk_terms t JOIN memory_chunks c ON c.id = t.chunk_id
-             WHERE t.namespace_id = $1 AND t.scope_key IS DISTINCT FROM c.scope_key) AS mismatches`,
-    namespaceId,
-  );
+             WHERE t.namespace_id = ${namespaceId} AND t.scope_key IS DISTINCT FROM c.scope_key) AS mismatches`);
   return row.mismatches === 0;
 }
 
@@ -93,11 +89,9 @@ async function person(orgId: string, email: string) {
 async function expireNow(memoryId: string) {
   const prisma = await db();
   const past = new Date(Date.now() - 1_000).toISOString();
-  await prisma.$executeRawUnsafe(`UPDATE memories SET expires_at = $2::timestamptz WHERE id = $1`, memoryId, past);
-  await prisma.$executeRawUnsafe(
-    `UPDATE memory_chunks SET expires_at = $2::timestamptz WHERE memory_id = $1`,
-    memoryId,
-    past,
+  await prisma.$executeRaw(Prisma.sql`UPDATE memories SET expires_at = ${past}::timestamptz WHERE id = ${memoryId}`);
+  await prisma.$executeRaw(
+    Prisma.sql`UPDATE memory_chunks SET expires_at = ${past}::timestamptz WHERE memory_id = ${memoryId}`,
   );
 }
 
@@ -541,16 +535,16 @@ describe("expiry", () => {
 
     expect(await sweepExpiredMemories({ batchSize: 1 })).toEqual({ deleted: 2 });
     const prisma = await db();
-    const left = await prisma.$queryRawUnsafe<
+    const left = await prisma.$queryRaw<
       { memories: number; chunks: number; postings: number; versions: number }[]
-    >(
-      `SELECT (SELECT count(*)::int FROM memories WHERE id = ANY($1::text[])) AS memories,
-              (SELECT count(*)::int FROM memory_chunks WHERE memory_id = ANY($1::text[])) AS chunks,
+    >(Prisma.sql`SELECT (SELECT count(*)::int FROM memories WHERE id = ANY(${doomed.map((m) => m.id)}::text[])) AS
+        memories,
+              (SELECT count(*)::int FROM memory_chunks WHERE memory_id = ANY(${doomed.map((m) => m.id)}::text[]))
+                  AS chunks,
               (SELECT count(*)::int FROM chunk_terms t JOIN memory_chunks c ON c.id = t.chunk_id
-               WHERE c.memory_id = ANY($1::text[])) AS postings,
-              (SELECT count(*)::int FROM memory_versions WHERE memory_id = ANY($1::text[])) AS versions`,
-      doomed.map((m) => m.id),
-    );
+               WHERE c.memory_id = ANY(${doomed.map((m) => m.id)}::text[])) AS postings,
+              (SELECT count(*)::int FROM memory_versions WHERE memory_id =
+                  ANY(${doomed.map((m) => m.id)}::text[])) AS versions`);
     expect(left).toEqual([{ memories: 0, chunks: 0, postings: 0, versions: 0 }]);
     const after = await storedCounts(ns.id);
     expect(after.memories).toBe(1);
@@ -570,8 +564,8 @@ describe("expiry", () => {
     await requestExpirySweep();
     await requestExpirySweep();
     const prisma = await db();
-    const [{ queued }] = await prisma.$queryRawUnsafe<{ queued: number }[]>(
-      `SELECT count(*)::int AS queued FROM jobs WHERE kind = 'memory_expiry_sweep' AND status = 'queued'`,
+    const [{ queued }] = await prisma.$queryRaw<{ queued: number }[]>(
+      Prisma.sql`SELECT count(*)::int AS queued FROM jobs WHERE kind = 'memory_expiry_sweep' AND status = 'queued'`,
     );
     expect(queued).toBe(1);
     expect(await runDueJobs(expiryJobRunners)).toBe(1);

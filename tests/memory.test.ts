@@ -5,6 +5,7 @@ import { LIMITS } from "@/lib/memory/schemas";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts, termStatisticsConsistent } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const PETS = "I adopted a golden retriever named Max last spring.";
 const RUST = "My favourite programming language is Rust because of its borrow checker.";
@@ -453,9 +454,8 @@ describe("forget", () => {
       expect(await termStatisticsConsistent(ns.id)).toBe(true);
       const prisma = await db();
       expect(
-        await prisma.$queryRawUnsafe(
-          `SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY($1::text[])`,
-          goneIds,
+        await prisma.$queryRaw(
+          Prisma.sql`SELECT count(*)::int AS n FROM memory_chunks WHERE memory_id = ANY(${goneIds}::text[])`,
         ),
       ).toEqual([{ n: 0 }]);
       const left = await recallContents(key, { namespace_id: ns.id, query: "dog language meeting holiday", top_k: 10 });

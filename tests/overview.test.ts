@@ -19,6 +19,7 @@ import { inviteMember } from "@/lib/orgs/members";
 import { createOrganization } from "@/lib/orgs/organizations";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 function principal(orgId: string, userId: string, role: MemberPrincipal["role"]): MemberPrincipal {
   return { kind: "member", orgId, userId, role, permissions: [...ROLE_PERMISSIONS[role]], scopes: {} };
@@ -179,9 +180,9 @@ describe("the overview's figures, from known activity rows", async () => {
 
   test("the rollup holds exactly what the activity rows say, and another organization sees none of it", async () => {
     const prisma = await db();
-    const [rollup] = await prisma.$queryRawUnsafe<{ n: number; mcp: number }[]>(
-      `SELECT sum(count)::int AS n, sum(mcp_count)::int AS mcp FROM activity_daily_rollups WHERE org_id = $1`,
-      org.id,
+    const [rollup] = await prisma.$queryRaw<{ n: number; mcp: number }[]>(
+      Prisma.sql`SELECT sum(count)::int AS n, sum(mcp_count)::int AS mcp FROM activity_daily_rollups WHERE org_id
+          = ${org.id}`,
     );
     expect(rollup).toEqual({ n: await prisma.activityLog.count({ where: { orgId: org.id } }), mcp: 1 });
     const other = await createOrganization("Overview other", SYSTEM_ACTOR);
@@ -288,7 +289,7 @@ describe("the getting-started checklist ticks from real data", () => {
     const ns = await createNamespace(key);
     await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Bo drinks coffee." } });
     const prisma = await db();
-    await prisma.$executeRawUnsafe(`DELETE FROM activity_daily_rollups WHERE org_id = $1`, org.id);
+    await prisma.$executeRaw(Prisma.sql`DELETE FROM activity_daily_rollups WHERE org_id = ${org.id}`);
     const owner = await inviteMember({ orgId: org.id, email: `m-${org.id}@example.com`, role: "owner" }, SYSTEM_ACTOR);
     expect(await gettingStarted(principal(org.id, owner.id, "owner"))).toMatchObject({ remembered: true });
   });

@@ -7,6 +7,7 @@ import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll } from "./helpers/memory";
 import { startOpenAIServer } from "./helpers/openai-server";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 let openai: Awaited<ReturnType<typeof startOpenAIServer>>;
 beforeAll(async () => (openai = await startOpenAIServer()));
@@ -17,9 +18,9 @@ afterAll(async () => {
 
 async function modelsOf(namespaceId: string) {
   const prisma = await db();
-  return prisma.$queryRawUnsafe<{ embedding_model: string; n: number }[]>(
-    `SELECT embedding_model, count(*)::int AS n FROM memory_chunks WHERE namespace_id = $1 GROUP BY 1 ORDER BY 1`,
-    namespaceId,
+  return prisma.$queryRaw<{ embedding_model: string; n: number }[]>(
+    Prisma.sql`SELECT embedding_model, count(*)::int AS n FROM memory_chunks WHERE namespace_id = ${namespaceId}
+        GROUP BY 1 ORDER BY 1`,
   );
 }
 

@@ -8,6 +8,7 @@ import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const SALES = "The sales team's quarterly target is 2 million euros.";
 const SALES_EU = "The sales team in Europe meets every Tuesday in Paris.";
@@ -246,8 +247,8 @@ describe("BM25 statistics of a scoped key cover only what it may see", () => {
 
     const prisma = await db();
     const statistics = async () => ({
-      stats: await prisma.$queryRawUnsafe(`SELECT * FROM scope_search_stats ORDER BY namespace_id, scope_key`),
-      terms: await prisma.$queryRawUnsafe(`SELECT * FROM scope_terms ORDER BY namespace_id, scope_key, term`),
+      stats: await prisma.$queryRaw(Prisma.sql`SELECT * FROM scope_search_stats ORDER BY namespace_id, scope_key`),
+      terms: await prisma.$queryRaw(Prisma.sql`SELECT * FROM scope_terms ORDER BY namespace_id, scope_key, term`),
     });
     const maintained = await statistics();
     const migrationFile = path.join("prisma", "migrations", "20261122120000_scoped_term_statistics", "migration.sql");
@@ -259,15 +260,17 @@ describe("BM25 statistics of a scoped key cover only what it may see", () => {
       .filter(Boolean);
     expect(backfill).toHaveLength(2);
     await prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`DELETE FROM scope_terms`);
-      await tx.$executeRawUnsafe(`DELETE FROM scope_search_stats`);
-      for (const sql of backfill) await tx.$executeRawUnsafe(sql);
+      await tx.$executeRaw(Prisma.sql`DELETE FROM scope_terms`);
+      await tx.$executeRaw(Prisma.sql`DELETE FROM scope_search_stats`);
+      for (const sql of backfill) await tx.$executeRaw(Prisma.raw(sql));
     });
     expect(await statistics()).toEqual(maintained);
 
     await api("POST", "/forget", { key: admin, body: { namespace_id: ns.id, all: true } });
-    expect(await prisma.$queryRawUnsafe(`SELECT * FROM scope_terms WHERE namespace_id = $1`, ns.id)).toEqual([]);
-    expect(await prisma.$queryRawUnsafe(`SELECT * FROM scope_search_stats WHERE namespace_id = $1`, ns.id)).toEqual([]);
+    expect(await prisma.$queryRaw(Prisma.sql`SELECT * FROM scope_terms WHERE namespace_id = ${ns.id}`)).toEqual([]);
+    expect(await prisma.$queryRaw(Prisma.sql`SELECT * FROM scope_search_stats WHERE namespace_id = ${ns.id}`)).toEqual(
+      [],
+    );
   });
 });
 
@@ -300,10 +303,10 @@ describe("a scope filter selects chunks by their scope signature", () => {
       .filter((sql) => sql.startsWith("UPDATE"));
     expect(backfill).toHaveLength(2);
     await prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe(`UPDATE chunk_terms SET scope_key = NULL WHERE namespace_id = $1`, ns.id);
-      await tx.$executeRawUnsafe(`UPDATE memory_chunks SET scope_key = NULL WHERE namespace_id = $1`, ns.id);
+      await tx.$executeRaw(Prisma.sql`UPDATE chunk_terms SET scope_key = NULL WHERE namespace_id = ${ns.id}`);
+      await tx.$executeRaw(Prisma.sql`UPDATE memory_chunks SET scope_key = NULL WHERE namespace_id = ${ns.id}`);
       expect((await signatureMismatches(ns.id, tx)).signed).toBe(0);
-      for (const sql of backfill) await tx.$executeRawUnsafe(sql);
+      for (const sql of backfill) await tx.$executeRaw(Prisma.raw(sql));
     });
     expect(await signatureMismatches(ns.id)).toEqual({ chunks: 0, postings: 0, signed: 4 });
   });
@@ -358,37 +361,36 @@ describe("a scope filter selects chunks by their scope signature", () => {
 
 /** Chunks and postings whose scope signature is not that of the chunk's scopes, and how many are signed. */
 async function signatureMismatches(namespaceId: string, tx?: Tx) {
-  const [row] = await (tx ?? (await db())).$queryRawUnsafe<{ chunks: number; postings: number; signed: number }[]>(
-    `SELECT
-       (SELECT count(*) FROM memory_chunks WHERE namespace_id = $1
+  const [row] = await (tx ?? (await db())).$queryRaw<
+    { chunks: number; postings: number; signed: number }[]
+  >(Prisma.sql`SELECT
+       (SELECT count(*) FROM memory_chunks WHERE namespace_id = ${namespaceId}
           AND scope_key IS DISTINCT FROM (CASE WHEN scopes <> '{}'::jsonb THEN md5(scopes::text) END))::int AS chunks,
        (SELECT count(*) FROM chunk_terms p JOIN memory_chunks c ON c.id = p.chunk_id
-          WHERE p.namespace_id = $1 AND p.scope_key IS DISTINCT FROM c.scope_key)::int AS postings,
-       (SELECT count(*) FROM memory_chunks WHERE namespace_id = $1 AND scope_key IS NOT NULL)::int AS signed`,
-    namespaceId,
-  );
+          WHERE p.namespace_id = ${namespaceId} AND p.scope_key IS DISTINCT FROM c.scope_key)::int AS postings,
+       (SELECT count(*) FROM memory_chunks WHERE namespace_id = ${namespaceId} AND scope_key IS NOT NULL)::int AS
+           signed`);
   return row;
 }
 
 /** Rows where the per-scope statistics differ from what the chunks and postings say. */
 async function scopeStatisticsMismatches(namespaceId: string) {
   const prisma = await db();
-  const [row] = await prisma.$queryRawUnsafe<{ mismatches: number }[]>(
-    `SELECT
+  const [row] = await prisma.$queryRaw<{ mismatches: number }[]>(Prisma.sql`SELECT
        (SELECT count(*) FROM (
           SELECT md5(c.scopes::text) AS scope_key, p.term, count(*) AS df
           FROM chunk_terms p JOIN memory_chunks c ON c.id = p.chunk_id
-          WHERE p.namespace_id = $1 AND c.scopes <> '{}'::jsonb GROUP BY c.scopes, p.term
-        ) p FULL JOIN (SELECT scope_key, term, df FROM scope_terms WHERE namespace_id = $1) t USING (scope_key, term)
+          WHERE p.namespace_id = ${namespaceId} AND c.scopes <> '{}'::jsonb GROUP BY c.scopes, p.term
+        ) p FULL JOIN (SELECT scope_key, term, df FROM scope_terms WHERE namespace_id = ${namespaceId}) t USING
+            (scope_key, term)
         WHERE p.df IS DISTINCT FROM t.df)
      + (SELECT count(*) FROM (
           SELECT md5(scopes::text) AS scope_key, count(*) AS n, sum(term_count) AS terms
-          FROM memory_chunks WHERE namespace_id = $1 AND scopes <> '{}'::jsonb GROUP BY scopes
+          FROM memory_chunks WHERE namespace_id = ${namespaceId} AND scopes <> '{}'::jsonb GROUP BY scopes
         ) c FULL JOIN (
-          SELECT scope_key, chunk_count AS n, total_terms AS terms FROM scope_search_stats WHERE namespace_id = $1
+          SELECT scope_key, chunk_count AS n, total_terms AS terms FROM scope_search_stats WHERE namespace_id =
+              ${namespaceId}
         ) s USING (scope_key)
-        WHERE c.n IS DISTINCT FROM s.n OR c.terms IS DISTINCT FROM s.terms)::int AS mismatches`,
-    namespaceId,
-  );
+        WHERE c.n IS DISTINCT FROM s.n OR c.terms IS DISTINCT FROM s.terms)::int AS mismatches`);
   return Number(row.mismatches);
 }

@@ -5,6 +5,7 @@ import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 const MEMORIES = [
   "I adopted a golden retriever named Max last spring.",
@@ -18,9 +19,9 @@ const MEMORIES = [
 async function indexOf(namespaceId: string) {
   const rows = await (
     await db()
-  ).$queryRawUnsafe<{ indexdef: string }[]>(
-    `SELECT indexdef FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexname = $1`,
-    vectorIndexName(namespaceId),
+  ).$queryRaw<{ indexdef: string }[]>(
+    Prisma.sql`SELECT indexdef FROM pg_indexes WHERE tablename = 'memory_chunks' AND indexname =
+        ${vectorIndexName(namespaceId)}`,
   );
   return rows[0]?.indexdef;
 }
@@ -34,10 +35,8 @@ test("past the exact-scan size a namespace gets its own HNSW index, a small one 
   // No shared index over every tenant's chunks any more.
   const shared = await (
     await db()
-  ).$queryRawUnsafe<{ n: number }[]>(
-    `SELECT count(*)::int AS n FROM pg_indexes
-     WHERE tablename = 'memory_chunks' AND indexname = 'memory_chunks_embedding_idx'`,
-  );
+  ).$queryRaw<{ n: number }[]>(Prisma.sql`SELECT count(*)::int AS n FROM pg_indexes
+     WHERE tablename = 'memory_chunks' AND indexname = 'memory_chunks_embedding_idx'`);
   expect(shared).toEqual([{ n: 0 }]);
   // What remember does past EXACT_VECTOR_SCAN_LIMIT (500 chunks), with a size these namespaces pass.
   await ensureNamespaceVectorIndex(large.id, 4);
