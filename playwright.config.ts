@@ -33,7 +33,8 @@ export default defineConfig({
   webServer: {
     command: "node scripts/start.mjs",
     url: `http://127.0.0.1:${port}/api/v1/health`,
-    timeout: 300_000,
+    // The build runs first when the sources changed, queued behind any other build of this tree (a lock).
+    timeout: 900_000,
     reuseExistingServer: false,
     env: {
       // The tests' own build (the server tests in tests/ make the same one, so `npm test` builds once), never

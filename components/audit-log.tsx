@@ -100,7 +100,7 @@ export function AuditEntries({ entries }: { entries: AuditLogEntry[] }) {
               <div className="font-mono text-xs text-slate-500">{entry.targetId}</div>
             </td>
             <td className={`${cell} min-w-64`}>
-              {details ? <pre className={detailsClass}>{details}</pre> : <span className="text-slate-400">—</span>}
+              {details ? <pre className={detailsClass}>{details}</pre> : <span className="text-slate-500">—</span>}
             </td>
           </tr>
         );

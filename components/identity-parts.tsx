@@ -5,7 +5,7 @@ import { IdentityId } from "@/lib/memory/schemas";
 import { formatUtc } from "./format";
 
 export function UtcTime({ value, empty = "—" }: { value: Date | string | null; empty?: string }) {
-  if (value === null) return <span className="text-slate-400">{empty}</span>;
+  if (value === null) return <span className="text-slate-500">{empty}</span>;
   const date = new Date(value);
   return <time dateTime={date.toISOString()}>{formatUtc(date)}</time>;
 }

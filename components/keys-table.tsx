@@ -47,7 +47,7 @@ export function KeysTable(props: {
       {props.keys.map((key) => {
         const created = `Created ${day(key.createdAt)}${key.createdBy ? ` by ${key.createdBy}` : ""}`;
         return (
-          <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-400" : ""}>
+          <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-500" : ""}>
             <td className={cell}>
               <div className="max-w-48 truncate font-medium" title={key.name}>
                 {key.name}

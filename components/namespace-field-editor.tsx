@@ -23,7 +23,7 @@ export function NamespaceFieldEditor(props: {
         <span
           data-testid={`namespace-${props.field}`}
           className={
-            `min-w-0 break-words ${props.mono ? "font-mono text-xs" : ""} ` + (props.value ? "" : "text-slate-400")
+            `min-w-0 break-words ${props.mono ? "font-mono text-xs" : ""} ` + (props.value ? "" : "text-slate-500")
           }
         >
           {props.value || "none"}

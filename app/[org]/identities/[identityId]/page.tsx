@@ -151,11 +151,11 @@ export default async function IdentityPage({
                           {row.namespaceName}
                         </Link>
                       ) : (
-                        <span className="text-slate-400">—</span>
+                        <span className="text-slate-500">—</span>
                       )}
                     </td>
                     <td className="max-w-[10rem] truncate px-4 py-2" title={row.keyName ?? undefined}>
-                      {row.keyName ?? <span className="text-slate-400">deleted key</span>}
+                      {row.keyName ?? <span className="text-slate-500">deleted key</span>}
                     </td>
                     <td className="px-4 py-2">
                       <span

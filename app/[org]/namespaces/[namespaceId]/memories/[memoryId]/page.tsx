@@ -61,19 +61,19 @@ export default async function MemoryPage({
       </Card>
       <Card title="Details">
         <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
-          <Detail term="Identity">{memory.identityId ?? <span className="text-slate-400">none</span>}</Detail>
+          <Detail term="Identity">{memory.identityId ?? <span className="text-slate-500">none</span>}</Detail>
           <Detail term="Scopes">
             {Object.keys(scopes).length ? (
               <MemoryTags identityId={null} scopes={scopes} />
             ) : (
-              <span className="text-slate-400">none (visible to keys without scopes)</span>
+              <span className="text-slate-500">none (visible to keys without scopes)</span>
             )}
           </Detail>
           <Detail term="Metadata">
             {Object.keys(metadata).length ? (
               <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">{JSON.stringify(metadata, null, 2)}</pre>
             ) : (
-              <span className="text-slate-400">none</span>
+              <span className="text-slate-500">none</span>
             )}
           </Detail>
           <Detail term="Created">{formatUtc(memory.createdAt)}</Detail>
