@@ -53,29 +53,3 @@ export function memoryFilter(filter: ChunkFilter, alias: "c" | "m" = "c"): Prism
   if (!filter.includeExpired) clauses.push(Prisma.raw(notExpiredSql(alias)));
   return Prisma.join(clauses, " AND ");
 }
-
-/**
- * memoryFilter for a statement still built as text (lib/memory/search-legs.ts, lib/memory/memories.ts):
- * parameters are appended to `params` and referred to by position.
- */
-export function memoryFilterSql(filter: ChunkFilter, params: unknown[], alias: "c" | "m" = "c"): string {
-  const add = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  const clauses = [`${alias}.org_id = ${add(filter.orgId)}`, `${alias}.namespace_id = ${add(filter.namespaceId)}`];
-  if (filter.scopes && Object.keys(filter.scopes).length)
-    clauses.push(`${alias}.scopes @> ${add(JSON.stringify(filter.scopes))}::jsonb`);
-  if (filter.identityId !== undefined) clauses.push(`${alias}.identity_id = ${add(filter.identityId)}`);
-  if (filter.metadata && Object.keys(filter.metadata).length)
-    clauses.push(`${alias}.metadata @> ${add(JSON.stringify(filter.metadata))}::jsonb`);
-  if (filter.memoryIds)
-    clauses.push(`${alias}.${alias === "m" ? "id" : "memory_id"} = ANY(${add(filter.memoryIds)}::text[])`);
-  if (filter.sessionId !== undefined) clauses.push(`${alias}.session_id = ${add(filter.sessionId)}`);
-  if (filter.occurredAfter !== undefined)
-    clauses.push(`${alias}.occurred_at >= ${add(filter.occurredAfter)}::timestamptz`);
-  if (filter.occurredBefore !== undefined)
-    clauses.push(`${alias}.occurred_at < ${add(filter.occurredBefore)}::timestamptz`);
-  if (!filter.includeExpired) clauses.push(notExpiredSql(alias));
-  return clauses.join(" AND ");
-}
