@@ -89,12 +89,12 @@ export function Field({
         </FieldContext>
       </label>
       {hint && !error && (
-        <p id={messageId} className="mt-1 text-xs text-slate-500">
+        <p id={messageId} className="mt-1 text-xs text-slate-600">
           {hint}
         </p>
       )}
       {error && (
-        <p id={messageId} className="mt-1 text-xs text-rose-600" role="alert">
+        <p id={messageId} className="mt-1 text-xs text-rose-700" role="alert">
           {error}
         </p>
       )}
