@@ -4,6 +4,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { MemoryRow } from "./schemas";
+import { canonicalJson } from "@/lib/http/canonical-json";
 
 export interface Duplicates {
   /** Candidates (by index) repeating a stored memory: that memory. */
@@ -45,7 +46,7 @@ export async function findDuplicates(
      ORDER BY m.content_hash, m.identity_id, m.scopes, m.created_at, m.id`,
   );
   const signature = (hash: string, identityId: string | null, scopes: unknown) =>
-    JSON.stringify([hash, identityId, canonicalScopes(scopes as Scopes)]);
+    canonicalJson([hash, identityId, scopes]);
   const known = new Map(rows.map((row) => [signature(row.contentHash, row.identityId, row.scopes), row]));
   const firstInRequest = new Map<string, number>();
   for (const index of eligible) {
@@ -57,8 +58,4 @@ export async function findDuplicates(
     else firstInRequest.set(key, index);
   }
   return duplicates;
-}
-
-function canonicalScopes(scopes: Scopes): [string, string][] {
-  return Object.entries(scopes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

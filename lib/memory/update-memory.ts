@@ -18,6 +18,7 @@ import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks, moveChunkScopes } from
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
 import { crashPoint } from "./write-intents";
+import { canonicalJson } from "@/lib/http/canonical-json";
 
 /** What PATCH /memories/{id} may change (PatchMemoryBody); an absent field stays as it is. */
 export interface MemoryChanges {
@@ -34,11 +35,6 @@ export interface MemoryChanges {
 
 /** How often an update starts over when another one changed the memory between its read and its write. */
 const UPDATE_ATTEMPTS = 3;
-
-/** JSON of a flat object with its keys sorted: two objects with the same pairs give the same text. */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(Object.entries((value ?? {}) as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : 1)));
-}
 
 /**
  * Changes a memory in place (same id) and keeps the version it replaces (lib/memory/history.ts), as
@@ -72,8 +68,8 @@ export async function updateMemory(
     };
     const changed = new Set<VersionedField>();
     if (next.content !== existing.content) changed.add("content");
-    if (canonicalJson(next.metadata) !== canonicalJson(existing.metadata)) changed.add("metadata");
-    if (canonicalJson(next.scopes) !== canonicalJson(existing.scopes)) changed.add("scopes");
+    if (canonicalJson(next.metadata ?? {}) !== canonicalJson(existing.metadata ?? {})) changed.add("metadata");
+    if (canonicalJson(next.scopes ?? {}) !== canonicalJson(existing.scopes ?? {})) changed.add("scopes");
     if (next.identityId !== existing.identityId) changed.add("identity_id");
     if (next.occurredAt.getTime() !== existing.occurredAt.getTime()) changed.add("occurred_at");
     if (next.expiresAt?.getTime() !== existing.expiresAt?.getTime()) changed.add("expires_at");
