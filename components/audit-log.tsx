@@ -100,7 +100,13 @@ export function AuditEntries({ entries }: { entries: AuditLogEntry[] }) {
               <div className="font-mono text-xs text-slate-500">{entry.targetId}</div>
             </td>
             <td className={`${cell} min-w-64`}>
-              {details ? <pre className={detailsClass}>{details}</pre> : <span className="text-slate-500">—</span>}
+              {details ? (
+                <pre className={detailsClass} tabIndex={0} aria-label="Details">
+                  {details}
+                </pre>
+              ) : (
+                <span className="text-slate-500">—</span>
+              )}
             </td>
           </tr>
         );

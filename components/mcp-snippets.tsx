@@ -45,12 +45,12 @@ export function McpSnippets({ url }: { url: string }) {
         </code>
         <CopyButton text={url} label="Copy the MCP endpoint URL" />
       </div>
-      <Tabs.Root defaultValue={all[0].client}>
+      <Tabs.Root defaultValue={tabValue(all[0].client)}>
         <Tabs.List aria-label="MCP clients" className="flex flex-wrap gap-1 border-b border-slate-200">
           {all.map(({ client }) => (
             <Tabs.Trigger
               key={client}
-              value={client}
+              value={tabValue(client)}
               className={
                 "-mb-px border-b-2 border-transparent px-3 py-1.5 text-sm text-slate-600 " +
                 "data-[state=active]:border-indigo-600 data-[state=active]:font-medium " +
@@ -62,7 +62,7 @@ export function McpSnippets({ url }: { url: string }) {
           ))}
         </Tabs.List>
         {all.map(({ client, where, code }) => (
-          <Tabs.Content key={client} value={client} className="mt-3 space-y-2">
+          <Tabs.Content key={client} value={tabValue(client)} className="mt-3 space-y-2">
             <div className="flex items-center justify-between gap-2">
               <p className="text-sm text-slate-600">{where}</p>
               <CopyButton text={code} label={`Copy the ${client} snippet`} />
@@ -76,4 +76,9 @@ export function McpSnippets({ url }: { url: string }) {
       </p>
     </div>
   );
+}
+
+/** Radix derives the tab's element ids from its value: a client's name with spaces would make invalid ids. */
+function tabValue(client: string): string {
+  return client.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 }

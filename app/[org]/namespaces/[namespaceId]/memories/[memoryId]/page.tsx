@@ -71,7 +71,9 @@ export default async function MemoryPage({
           </Detail>
           <Detail term="Metadata">
             {Object.keys(metadata).length ? (
-              <pre className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">{JSON.stringify(metadata, null, 2)}</pre>
+              <pre tabIndex={0} aria-label="Metadata" className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+                {JSON.stringify(metadata, null, 2)}
+              </pre>
             ) : (
               <span className="text-slate-500">none</span>
             )}
