@@ -16,7 +16,6 @@ export default defineConfig(
     "**/node_modules/**",
     "**/.next*/**",
     "lib/generated/**",
-    "tests/helpers/schema-engine-wasm/**",
     "native/*/build/**",
     "bench/.cache/**",
     "bench/results/tmp/**",

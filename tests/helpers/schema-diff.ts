@@ -16,11 +16,8 @@ import {
 } from "@prisma/driver-adapter-utils";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { projectRoot } from "@/lib/config";
-import * as bindings from "./schema-engine-wasm/schema_engine_bg.js";
+import * as bindings from "@prisma/schema-engine-wasm/schema_engine_bg";
 import { onPostgres } from "./postgres";
-
-/** The @prisma/schema-engine-wasm release the vendored bindings come from. */
-const BINDINGS_VERSION = "7.10.0-4.0edf323efd1d98336f3f0a68684b56f689b900d3";
 
 interface SchemaFile {
   path: string;
@@ -43,33 +40,32 @@ let loaded = false;
 /** What the engine said when it last panicked (it reports a panic there, then traps). */
 let panicMessage: string | undefined;
 
-/** Joins the bindings to the engine's WebAssembly that the installed prisma ships, once per process. */
+/**
+ * Starts the engine of @prisma/schema-engine-wasm once per process. Its package's own entry imports the
+ * .wasm file as a module, which Node does not do: the bindings are joined to the compiled file here.
+ */
 async function loadEngine(): Promise<void> {
   if (loaded) return;
   const root = projectRoot();
-  const engines = JSON.parse(
-    fs.readFileSync(path.join(root, "node_modules/@prisma/engines-version/package.json"), "utf8"),
-  );
-  const wasm = await WebAssembly.compile(
-    fs.readFileSync(path.join(root, "node_modules/prisma/build/schema_engine_bg.wasm")),
-  );
-  const exported = bindings as unknown as Record<string, unknown>;
-  const missing = WebAssembly.Module.imports(wasm).filter(
-    (entry) => entry.kind === "function" && typeof exported[entry.name] !== "function",
-  );
-  if (engines.version !== BINDINGS_VERSION || missing.length > 0) {
+  const packageVersion = (name: string) =>
+    JSON.parse(fs.readFileSync(path.join(root, "node_modules", name, "package.json"), "utf8")).version as string;
+  // The diff must be the one the installed prisma would compute: the same engine build.
+  const prismaEngine = packageVersion("@prisma/engines-version");
+  const engine = packageVersion("@prisma/schema-engine-wasm");
+  if (engine !== prismaEngine) {
     throw new Error(
-      `tests/helpers/schema-engine-wasm/schema_engine_bg.js is from @prisma/schema-engine-wasm ${BINDINGS_VERSION}, ` +
-        `but the installed prisma's engine is ${engines.version}` +
-        (missing.length ? ` (it imports ${missing.length} functions the file lacks)` : "") +
-        `: replace the file with schema_engine_bg.js of \`npm pack @prisma/schema-engine-wasm@${engines.version}\`.`,
+      `@prisma/schema-engine-wasm is ${engine} but the installed prisma's engine is ${prismaEngine}: ` +
+        `pin the devDependency to "@prisma/schema-engine-wasm": "${prismaEngine}".`,
     );
   }
+  const wasm = await WebAssembly.compile(
+    fs.readFileSync(path.join(root, "node_modules/@prisma/schema-engine-wasm/schema_engine_bg.wasm")),
+  );
   Object.assign(globalThis, {
     PRISMA_WASM_PANIC_REGISTRY: { set_message: (message: string) => void (panicMessage = message) },
   });
   const instance = await WebAssembly.instantiate(wasm, {
-    "./schema_engine_bg.js": exported as WebAssembly.ModuleImports,
+    "./schema_engine_bg.js": bindings as unknown as WebAssembly.ModuleImports,
   });
   bindings.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
