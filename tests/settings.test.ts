@@ -121,9 +121,7 @@ describe("the check at start", () => {
   test("settings that are right alone but not together are refused too", () => {
     const pooled = { DATABASE_URL: "postgres://memgw@db.internal/memgw", DATABASE_POOLER: "transaction" };
     expect(settingsProblems(pooled)).toEqual([expect.stringMatching(/^DATABASE_POOLER=transaction needs DATABASE_/)]);
-    expect(settingsProblems({ ...pooled, DATABASE_DIRECT_URL: "postgres://memgw@db.internal:5432/memgw" })).toEqual(
-      [],
-    );
+    expect(settingsProblems({ ...pooled, DATABASE_DIRECT_URL: "postgres://memgw@db.internal:5432/memgw" })).toEqual([]);
   });
 
   test("the test environment itself is right", () => {

@@ -3,6 +3,7 @@ import { PaginationQuery } from "@/lib/http/pagination";
 import { identifier, text } from "@/lib/validation/strings";
 import { PROVIDER_IDS, type ProviderId } from "./provider";
 import { PROVIDER_LIST } from "./providers";
+import { named } from "@/lib/validation/named";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 
@@ -128,3 +129,13 @@ export const ProviderSchema = z.object({
   configured: z.boolean().describe("whether connections can start: an OAuth client is set"),
   configured_by: z.enum(["organization", "deployment"]).nullable(),
 });
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(ProviderIdSchema, "ProviderId");
+named(CreateConnectionBody, "CreateConnectionBody");
+named(ReconnectConnectionBody, "ReconnectConnectionBody");
+named(CompleteConnectionBody, "CompleteConnectionBody");
+named(ConnectionSchema, "Connection");
+named(CreatedConnectionSchema, "CreatedConnection");
+named(DeletedConnectionSchema, "DeletedConnection");
+named(ProviderSchema, "Provider");

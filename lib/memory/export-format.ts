@@ -4,6 +4,7 @@ import { text } from "@/lib/validation/strings";
 import { EMBEDDING_DIMENSIONS } from "./embeddings/provider";
 import { ImportedVersionSchema, MemoryVersionSchema } from "./history";
 import { ConversationMessage, IdentityId, Instant, LIMITS, MemoryItem, Metadata, SessionId } from "./schemas";
+import { named } from "@/lib/validation/named";
 
 // The NDJSON of GET /namespaces/{id}/export and POST /namespaces/{id}/import (docs/api.md "Export and
 // import"): a header line, then one line per memory with its earlier versions. Import validates every line
@@ -188,3 +189,7 @@ export const ImportResultSchema = z.object({
   skipped_expired: z.number().describe("memory lines whose expires_at had passed: not imported"),
   memory_ids: z.array(z.string()).describe("the new ids of the memories written, in the order of their lines"),
 });
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(ExportLineSchema, "ExportLine");
+named(ImportResultSchema, "ImportResult");

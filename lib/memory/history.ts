@@ -10,6 +10,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { InvalidError } from "@/lib/errors";
 import { identifier, text } from "@/lib/validation/strings";
 import { IdentityId, LIMITS, Metadata } from "./schemas";
+import { named } from "@/lib/validation/named";
 
 /** The fields of a memory an update can change, as changed_fields names them. */
 export const VERSIONED_FIELDS = ["content", "metadata", "scopes", "identity_id", "occurred_at", "expires_at"] as const;
@@ -307,3 +308,7 @@ export async function writeImportedHistory(
                  expires_at timestamptz, changed_fields jsonb, changed_by jsonb, changed_at timestamptz)`,
   );
 }
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(VersionAuthorSchema, "VersionAuthor");
+named(MemoryVersionSchema, "MemoryVersion");

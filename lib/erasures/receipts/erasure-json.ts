@@ -1,6 +1,7 @@
 // A receipt as the API shows it (GET /erasures, and the audit entries of deletions).
 import { z } from "zod";
 import type { ErasedNamespace, Erasure } from "./erasure";
+import { named } from "@/lib/validation/named";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 
@@ -69,3 +70,6 @@ export function erasureJson(erasure: Erasure): ErasureJson {
     created_at: erasure.createdAt.toISOString(),
   };
 }
+
+// The OpenAPI document's names for these schemas: its components, referenced wherever they are used.
+named(ErasureSchema, "Erasure");
