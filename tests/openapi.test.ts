@@ -5,6 +5,7 @@ import addFormats from "ajv-formats";
 import { expect, test } from "vitest";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
+import { component } from "./helpers/openapi";
 
 async function document() {
   const response = await api("GET", "/openapi.json");
@@ -18,12 +19,6 @@ function requestValidator(doc: any, path: string, method = "post") {
   ajv.addSchema(doc, "openapi");
   const ref = `openapi#/paths/${path.replace(/\//g, "~1")}/${method}/requestBody/content/application~1json/schema`;
   return ajv.compile({ $ref: ref });
-}
-
-/** A schema, or the component its `$ref` names. */
-function named(doc: any, schema: any) {
-  const ref = /^#\/components\/schemas\/(\w+)$/.exec(schema.$ref ?? "");
-  return ref ? doc.components.schemas[ref[1]] : schema;
 }
 
 test("lists /health, /openapi.json and the MCP endpoint beside the API's operations", async () => {
@@ -77,7 +72,7 @@ test("413 where bodies exist, 429 with Retry-After on key-authenticated routes, 
 test("exactly one of namespace_id and external_reference_id is a oneOf: refused by document and API", async () => {
   const doc = await document();
   for (const path of ["/remember", "/recall", "/ask", "/forget"]) {
-    const schema = named(doc, doc.paths[path].post.requestBody.content["application/json"].schema);
+    const schema = component(doc, doc.paths[path].post.requestBody.content["application/json"].schema);
     const rules = [schema, ...(schema.allOf ?? [])];
     // forget may name all_namespaces instead of a target (an identity's memories in every namespace).
     const instead = path === "/forget" ? [{ required: ["all_namespaces"] }] : [];

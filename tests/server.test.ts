@@ -10,6 +10,7 @@ import { memgw } from "./helpers/cli";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 import { onPostgres } from "./helpers/postgres";
 import { newDataDir } from "./helpers/embedded-template";
+import { component } from "./helpers/openapi";
 
 // Its own build directory (shared with tests/process.test.ts; builds take turns), never a developer's .next.
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -218,7 +219,7 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/remember",
     ]);
     const create = doc.paths["/namespaces"].post;
-    expect(create.requestBody.content["application/json"].schema.properties.name).toMatchObject({
+    expect(component(doc, create.requestBody.content["application/json"].schema).properties.name).toMatchObject({
       type: "string",
       minLength: 1,
       maxLength: 255,
@@ -227,7 +228,7 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(create.responses["409"]).toBeDefined();
     const list = doc.paths["/namespaces"].get;
     expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "page_size"]);
-    const item = list.responses["200"].content["application/json"].schema.properties.data.items;
+    const item = component(doc, list.responses["200"].content["application/json"].schema.properties.data.items);
     expect(Object.keys(item.properties)).toEqual(
       expect.arrayContaining([
         "id",
