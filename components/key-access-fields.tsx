@@ -107,7 +107,7 @@ export function KeyAccessFields(props: {
               />
               <span>
                 <span className="block font-medium">{option.label}</span>
-                <span className="block text-xs text-slate-500">{option.hint}</span>
+                <span className="block text-xs text-slate-600">{option.hint}</span>
               </span>
             </label>
           ))}
