@@ -157,6 +157,7 @@ export function AccountPanel(props: {
         {hasPassword ? (
           <form
             action={(data) => form.action(["change_password", data])}
+            onResetCapture={form.keepAfterRefusal}
             className="grid gap-4 sm:grid-cols-2"
             noValidate
           >
@@ -173,7 +174,12 @@ export function AccountPanel(props: {
             </div>
           </form>
         ) : (
-          <form action={(data) => form.action(["set_password", data])} className="grid gap-4 sm:grid-cols-2" noValidate>
+          <form
+            action={(data) => form.action(["set_password", data])}
+            onResetCapture={form.keepAfterRefusal}
+            className="grid gap-4 sm:grid-cols-2"
+            noValidate
+          >
             <p className="text-sm text-slate-700 sm:col-span-2">
               This account has no password: it signs in with a magic link or single sign-on. Set one to sign in with it
               too.

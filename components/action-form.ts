@@ -2,7 +2,7 @@
 // The console's one way of submitting: a form's action (or a button's click) runs a server action and the
 // form shows its outcome. React's useActionState holds the pending flag and the last outcome, so no
 // component keeps busy/error state of its own.
-import { startTransition, useActionState } from "react";
+import { startTransition, useActionState, useRef, type FormEvent } from "react";
 import type { ActionResult } from "@/lib/console/action";
 import type { FieldErrors } from "./ui";
 
@@ -21,15 +21,19 @@ export interface ActionFormState<T> {
   /** What the last successful submission returned. */
   data?: T;
   /**
-   * The text fields of the last submission. React empties a form once its action ran; a form that keeps
-   * what was typed gives these back as `defaultValue`.
+   * The text fields of the last submission, for a field whose default follows what was last sent. Never a
+   * password: what was typed into one stays in the browser's field, not in the page's state.
    */
   values: Record<string, string>;
 }
 
 const valuesOf = (payload: unknown): Record<string, string> =>
   payload instanceof FormData
-    ? Object.fromEntries([...payload].filter((entry): entry is [string, string] => typeof entry[1] === "string"))
+    ? Object.fromEntries(
+        [...payload].filter(
+          (entry): entry is [string, string] => typeof entry[1] === "string" && !/password/i.test(entry[0]),
+        ),
+      )
     : {};
 
 /**
@@ -45,13 +49,17 @@ export function useActionForm<T, P = FormData>(
     initial?: Pick<ActionFormState<T>, "error" | "data">;
   } = {},
 ) {
+  // Whether the last submission was refused: the form it came from must then stay as the user left it.
+  const refused = useRef(false);
   const [state, dispatch, pending] = useActionState<ActionFormState<T>, P>(
     async (_previous, payload) => {
       const values = valuesOf(payload);
+      refused.current = true;
       try {
         const result = await submit(payload);
         if (!result.ok) return { error: result.error, fields: result.fields ?? {}, values };
         await options.onSuccess?.(result.data, payload);
+        refused.current = false;
         return { fields: {}, data: result.data, values };
       } catch {
         return { error: UNREACHABLE, fields: {}, values };
@@ -66,6 +74,18 @@ export function useActionForm<T, P = FormData>(
     pending,
     /** For `<form action>`: React replays a submission made before hydration. */
     action: dispatch,
+    /**
+     * For the same form's `onResetCapture`. React empties a form once its action ran (and Radix checkboxes
+     * follow the form's reset event back to their first state); after a refusal that would wipe what the
+     * user typed, or leave fields that no longer match what the page shows. So a refused submission's reset
+     * is cancelled, and stopped in the capture phase before it reaches the form's own listeners; a
+     * successful one still empties the form.
+     */
+    keepAfterRefusal: (event: FormEvent<HTMLFormElement>) => {
+      if (!refused.current) return;
+      event.preventDefault();
+      event.stopPropagation();
+    },
     /** For a click handler, which React runs outside a transition. */
     run: (...[payload]: P extends undefined ? [payload?: P] : [payload: P]) =>
       startTransition(() => dispatch(payload as P)),

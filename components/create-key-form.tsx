@@ -46,7 +46,7 @@ export function CreateKeyForm(props: {
 
   return (
     <Dialog title="Generate a key" onClose={props.onCancel}>
-      <form action={form.action} className="space-y-4" noValidate>
+      <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
         <p className="text-sm text-slate-600">A key can never do more than your role allows.</p>
         {form.error && <Notice tone="error">{form.error}</Notice>}
         <Field

@@ -55,7 +55,7 @@ export function EditKeyDialog(props: {
 
   return (
     <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
-      <form action={form.action} className="space-y-4" noValidate>
+      <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
         {form.error && <Notice tone="error">{form.error}</Notice>}
         <KeyAccessFields
           orgSlug={props.orgSlug}

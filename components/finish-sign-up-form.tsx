@@ -23,7 +23,7 @@ export function FinishSignUpForm({ email, token }: { email: string; token: strin
   const errors = form.fields;
 
   return (
-    <form action={form.action} className="space-y-4" noValidate>
+    <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
       {form.error && <Notice tone="error">{form.error}</Notice>}
       <p className="text-sm text-slate-700">
         Enter the password you chose when signing up as <span className="font-medium wrap-anywhere">{email}</span>.

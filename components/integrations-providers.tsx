@@ -178,7 +178,7 @@ function OrganizationClientForm(props: { orgSlug: string; provider: ProviderCard
           </span>
         )}
       </summary>
-      <form action={form.action} className="mt-3 space-y-3" noValidate>
+      <form action={form.action} onResetCapture={form.keepAfterRefusal} className="mt-3 space-y-3" noValidate>
         <p className="text-xs text-slate-600">
           Register an OAuth app with {provider.name} whose callback (redirect) URL is{" "}
           <code className="break-words font-mono">{props.callbackUrl}</code>, then enter its credentials. They are used
@@ -360,7 +360,7 @@ function ConnectDialog(props: {
           </div>
         </div>
       ) : (
-        <form action={form.action} className="space-y-4" noValidate>
+        <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
           <p className="text-sm text-slate-600">
             {provider.syncs}. Each document becomes one memory of the namespace, kept up to date by later syncs.
           </p>

@@ -63,7 +63,12 @@ export function MembersPanel(props: {
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
       {manages && (
         <Card title="Invite someone" description="They get an email with a sign-in link to this organization.">
-          <form action={form.action} className="flex flex-wrap items-end gap-3" noValidate>
+          <form
+            action={form.action}
+            onResetCapture={form.keepAfterRefusal}
+            className="flex flex-wrap items-end gap-3"
+            noValidate
+          >
             <div className="min-w-64 flex-1">
               <Field label="Email" error={errors.email}>
                 <Input name="email" type="email" />

@@ -40,7 +40,7 @@ function CreateNamespaceDialog({ orgSlug, onClose }: { orgSlug: string; onClose:
 
   return (
     <Dialog title="New namespace" onClose={onClose}>
-      <form action={form.action} className="space-y-4" noValidate>
+      <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
         <Field label="Name" error={fields.name} hint="Unique in this organization, e.g. support-bot.">
           <Input name="name" required maxLength={255} autoComplete="off" defaultValue={values.name} />
         </Field>

@@ -73,7 +73,7 @@ function FieldEditForm(props: {
   );
   const error = form.fields[props.field] ?? form.error;
   return (
-    <form action={form.action} className="space-y-2" noValidate>
+    <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-2" noValidate>
       <Input
         name="value"
         defaultValue={error ? form.values.value : (props.value ?? "")}

@@ -206,7 +206,7 @@ function AddGrantDialog(props: {
           Every active API key and every member of this organization already has access.
         </p>
       ) : (
-        <form action={form.action} className="space-y-4">
+        <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4">
           <Field label="API key or member" hint="API keys that are revoked or already granted are not listed.">
             <Select name="grantee" defaultValue={form.values.grantee ?? ""}>
               <option value="" disabled>

@@ -52,7 +52,11 @@ export function SettingsPanel(props: {
         title="Sign-in methods"
         description="A session started with a method this organization does not allow cannot open it."
       >
-        <form action={(data) => form.action(["policy", data])} className="space-y-3 text-sm">
+        <form
+          action={(data) => form.action(["policy", data])}
+          onResetCapture={form.keepAfterRefusal}
+          className="space-y-3 text-sm"
+        >
           {(
             [
               ["allow_sso", "Single sign-on (your identity provider)"],
@@ -86,7 +90,12 @@ export function SettingsPanel(props: {
           </>
         }
       >
-        <form action={(data) => form.action(["sso", data])} className="grid gap-4 sm:grid-cols-2" noValidate>
+        <form
+          action={(data) => form.action(["sso", data])}
+          onResetCapture={form.keepAfterRefusal}
+          className="grid gap-4 sm:grid-cols-2"
+          noValidate
+        >
           <Field label="Issuer URL" error={errors.issuer}>
             <Input
               name="issuer"

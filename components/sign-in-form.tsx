@@ -110,7 +110,11 @@ export function SignInForm(props: {
       {error && <Notice tone="error">{error}</Notice>}
       {info && <Notice tone="success">{info}</Notice>}
       {method === "password" && (
-        <form action={(data) => form.action(["password", data])} className="space-y-4">
+        <form
+          action={(data) => form.action(["password", data])}
+          onResetCapture={form.keepAfterRefusal}
+          className="space-y-4"
+        >
           <Field label="Email">
             <Input
               name="email"
@@ -130,7 +134,11 @@ export function SignInForm(props: {
         </form>
       )}
       {method === "magic_link" && (
-        <form action={(data) => form.action(["magic_link", data])} className="space-y-4">
+        <form
+          action={(data) => form.action(["magic_link", data])}
+          onResetCapture={form.keepAfterRefusal}
+          className="space-y-4"
+        >
           <Field label="Email" hint="We email you a link that signs you in once, within 10 minutes.">
             <Input name="email" type="email" autoComplete="email" required />
           </Field>
@@ -145,7 +153,11 @@ export function SignInForm(props: {
         </form>
       )}
       {method === "sso" && (
-        <form action={(data) => form.action(["sso", data])} className="space-y-4">
+        <form
+          action={(data) => form.action(["sso", data])}
+          onResetCapture={form.keepAfterRefusal}
+          className="space-y-4"
+        >
           <Field label="Work email or organization slug">
             <Input name="email_or_slug" autoComplete="email" required />
           </Field>

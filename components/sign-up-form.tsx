@@ -47,7 +47,7 @@ export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
   }
 
   return (
-    <form action={form.action} className="space-y-4" noValidate>
+    <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
       {form.error && <Notice tone="error">{form.error}</Notice>}
       <Field label="Email" error={errors.email}>
         <Input name="email" type="email" autoComplete="email" />
