@@ -6,7 +6,7 @@ import { parseScopeText } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/console/actions/keys";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
-import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
+import { KeyAccessFields, keyAccessConflict, onceAbove, type KeyAccess } from "./key-access-fields";
 import { Button, Field, fieldErrors, Input, Notice } from "./ui";
 
 /** The "Generate a key" dialog: what the key may do and reach; `onCreated` gets the secret to show once. */
@@ -31,6 +31,8 @@ export function CreateKeyForm(props: {
     async () => {
       const scopes = parseScopeText(access.scopes);
       if ("error" in scopes) return refuse({ scopes: scopes.error });
+      const conflict = keyAccessConflict(access);
+      if (conflict) return refuse({ scopes: conflict });
       const input = ApiKeyForm.safeParse({
         name,
         permissions: access.permissions,
@@ -43,12 +45,13 @@ export function CreateKeyForm(props: {
     { onSuccess: (created) => props.onCreated({ name: created.name, secret: created.secret }) },
   );
   const errors = form.fields;
+  const notice = onceAbove(form.error, errors, ["name", "permissions", "namespace_ids", "scopes"]);
 
   return (
     <Dialog title="Generate a key" onClose={props.onCancel}>
       <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
         <p className="text-sm text-slate-600">A key can never do more than your role allows.</p>
-        {form.error && <Notice tone="error">{form.error}</Notice>}
+        {notice && <Notice tone="error">{notice}</Notice>}
         <Field
           label="Name"
           error={errors.name}
@@ -69,7 +72,7 @@ export function CreateKeyForm(props: {
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={form.pending}>
+          <Button type="submit" disabled={form.pending || keyAccessConflict(access) !== undefined}>
             {form.pending ? "Generating…" : "Generate"}
           </Button>
         </div>

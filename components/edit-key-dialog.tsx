@@ -6,7 +6,7 @@ import { formatScopePairs, parseScopeText } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
-import { KeyAccessFields, type KeyAccess } from "./key-access-fields";
+import { KeyAccessFields, keyAccessConflict, onceAbove, type KeyAccess } from "./key-access-fields";
 import { Button, fieldErrors, Notice } from "./ui";
 
 /**
@@ -38,6 +38,8 @@ export function EditKeyDialog(props: {
     async () => {
       const scopes = parseScopeText(access.scopes);
       if ("error" in scopes) return refuse({ scopes: scopes.error });
+      const conflict = keyAccessConflict(access);
+      if (conflict) return refuse({ scopes: conflict });
       const input = ApiKeyEditForm.safeParse({
         key_id: props.apiKey.id,
         permissions: access.permissions,
@@ -53,10 +55,11 @@ export function EditKeyDialog(props: {
     },
   );
 
+  const notice = onceAbove(form.error, form.fields, ["permissions", "namespace_ids", "scopes"]);
   return (
     <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
       <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
-        {form.error && <Notice tone="error">{form.error}</Notice>}
+        {notice && <Notice tone="error">{notice}</Notice>}
         <KeyAccessFields
           orgSlug={props.orgSlug}
           value={access}
@@ -70,7 +73,7 @@ export function EditKeyDialog(props: {
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel
           </Button>
-          <Button type="submit" disabled={form.pending}>
+          <Button type="submit" disabled={form.pending || keyAccessConflict(access) !== undefined}>
             {form.pending ? "Saving…" : "Save changes"}
           </Button>
         </div>

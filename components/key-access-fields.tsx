@@ -2,8 +2,10 @@
 // What a key may do and reach, for the "Generate a key" and "Edit key" dialogs: a preset of permissions
 // (or custom ones), the namespaces it is granted (owners and admins can create one here), its scopes.
 import { useState } from "react";
+import { scopesForbidManage } from "@/lib/auth/api-keys/scoped-key-rule";
 import type { Permission } from "@/lib/auth/permissions";
 import { PERMISSION_LABELS } from "@/lib/auth/principal";
+import { parseScopeText } from "@/lib/auth/scopes";
 import { createNamespaceForKey } from "@/lib/console/actions/keys";
 import { useActionForm } from "./action-form";
 import { Button, Checkbox, Field, Input, Notice, type FieldErrors } from "./ui";
@@ -56,6 +58,27 @@ export function presetOf(permissions: readonly Permission[], allowed: readonly P
   return match?.id ?? "custom";
 }
 
+/**
+ * Why the server would refuse this access, checked before anything is sent (the server's own rule), or
+ * undefined. Scopes that do not parse are the scopes field's own error, shown on submit.
+ */
+export function keyAccessConflict(access: KeyAccess): string | undefined {
+  const parsed = parseScopeText(access.scopes);
+  if ("error" in parsed || !scopesForbidManage(access.permissions, parsed.scopes)) return undefined;
+  return (
+    "A key with scopes cannot manage namespaces (Full access, or Manage namespaces): managing a namespace " +
+    "reaches beyond any scope. Remove the scopes, or choose Read and write or Read only."
+  );
+}
+
+/**
+ * The message to show above the dialog's fields: none when one of the fields it shows already says the
+ * same (the server names the field at fault and repeats its message as the envelope's error).
+ */
+export function onceAbove(error: string | undefined, fields: FieldErrors, shown: readonly string[]) {
+  return error && !shown.some((field) => fields[field] === error) ? error : undefined;
+}
+
 /** A key's permissions in the console's words: "read, write". */
 export function permissionWords(permissions: readonly string[]): string {
   return permissions.map((permission) => PERMISSION_LABELS[permission as Permission] ?? permission).join(", ");
@@ -72,6 +95,7 @@ export function KeyAccessFields(props: {
   errors: FieldErrors;
 }) {
   const { value, onChange } = props;
+  const conflict = keyAccessConflict(value);
   const [preset, setPreset] = useState<PresetId>(() => presetOf(value.permissions, props.allowedPermissions));
   const [created, setCreated] = useState<{ id: string; name: string }[]>([]);
   const namespaces = [...props.namespaces, ...created.filter((ns) => !props.namespaces.some((p) => p.id === ns.id))];
@@ -189,7 +213,7 @@ export function KeyAccessFields(props: {
 
       <Field
         label="Scopes (optional)"
-        error={props.errors.scopes}
+        error={props.errors.scopes ?? conflict}
         hint={
           "key=value pairs, comma-separated. The key then sees only memories carrying all of them, " +
           "and tags what it remembers with them."

@@ -7,6 +7,7 @@ import { newId } from "@/lib/ids";
 import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "../permissions";
 import { KEY_NAMESPACES_MAX, TOO_MANY_KEY_NAMESPACES } from "../schemas";
 import type { Scopes } from "../scopes";
+import { scopesForbidManage } from "./scoped-key-rule";
 
 /**
  * What a key may be given, whether new or edited: `access` is the key's whole resulting permissions and
@@ -37,12 +38,9 @@ export async function grantNamespaces(tx: Tx, orgId: string, apiKeyId: string, n
   });
 }
 
-/**
- * A key with scopes is refused every namespace-wide operation (lib/auth/principal), which is all that
- * NAMESPACE_MANAGE allows: such a key would carry a permission it can never use, so it is not created.
- */
+/** A key with scopes and NAMESPACE_MANAGE is not created (the rule, shared with the console: scoped-key-rule.ts). */
 export function assertScopedKeyCannotManage(permissions: Permission[], scopes: Scopes | undefined) {
-  if (!scopes || Object.keys(scopes).length === 0 || !permissions.includes("NAMESPACE_MANAGE")) return;
+  if (!scopesForbidManage(permissions, scopes)) return;
   const message =
     "A key with scopes cannot have NAMESPACE_MANAGE: managing a namespace reaches beyond any scope. " +
     "Create a separate key without scopes to manage namespaces.";
