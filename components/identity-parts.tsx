@@ -2,12 +2,10 @@
 // server's HTML and what the person reads agree whatever the server's time zone.
 import Link from "next/link";
 import { IdentityId } from "@/lib/memory/schemas";
-import { formatUtc } from "./format";
+import { DateTime } from "./date-time";
 
 export function UtcTime({ value, empty = "—" }: { value: Date | string | null; empty?: string }) {
-  if (value === null) return <span className="text-slate-500">{empty}</span>;
-  const date = new Date(value);
-  return <time dateTime={date.toISOString()}>{formatUtc(date)}</time>;
+  return <DateTime value={value} empty={empty} />;
 }
 
 /** The URL of an identity's page: the id is any string an app sent, so it is encoded as one path segment. */

@@ -1,5 +1,7 @@
 "use client";
 import { formatScopePairs } from "@/lib/auth/scopes";
+import { DateTime } from "./date-time";
+import { formatUtc } from "./format";
 import { permissionWords } from "./key-access-fields";
 import { Button, Table } from "./ui";
 
@@ -21,9 +23,6 @@ export interface KeyRow {
 
 const COLUMNS = ["Key", "Permissions", "Namespaces", "Scopes", "Last used", ""];
 
-const day = (iso: string) => new Date(iso).toLocaleDateString(undefined, { dateStyle: "medium" });
-const time = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { timeStyle: "short" });
-
 function namespaceList(key: KeyRow) {
   const names = key.namespaces.map((ns) => ns.name);
   if (key.hiddenNamespaces) names.push(`${key.hiddenNamespaces} more you cannot see`);
@@ -33,7 +32,7 @@ function namespaceList(key: KeyRow) {
 /**
  * The organization's keys, revoked ones greyed; Edit and Revoke are offered on the keys `mayChange` allows.
  * Six columns with long lists (scopes, namespaces) cut to a width, the whole list on hover: the table fits
- * beside the sidebar at 1280 px with its buttons in view; on a narrow screen it scrolls inside its box.
+ * beside the sidebar at 1280 px with its buttons in view; on a narrow screen each key is a card.
  */
 export function KeysTable(props: {
   keys: KeyRow[];
@@ -43,9 +42,9 @@ export function KeysTable(props: {
 }) {
   const cell = "px-3 py-2 align-top";
   return (
-    <Table columns={COLUMNS}>
+    <Table columns={COLUMNS} stacked>
       {props.keys.map((key) => {
-        const created = `Created ${day(key.createdAt)}${key.createdBy ? ` by ${key.createdBy}` : ""}`;
+        const created = `Created ${formatUtc(key.createdAt)}${key.createdBy ? ` by ${key.createdBy}` : ""}`;
         return (
           <tr key={key.id} data-testid="key-row" className={key.revokedAt ? "text-slate-500" : ""}>
             <td className={cell}>
@@ -57,28 +56,21 @@ export function KeysTable(props: {
                 {created}
               </div>
             </td>
-            <td className={`${cell} text-xs`}>
+            <td className={`${cell} text-xs`} data-label={COLUMNS[1]}>
               <div className="min-w-20 max-w-36">{permissionWords(key.permissions)}</div>
             </td>
-            <td className={`${cell} text-xs`}>
+            <td className={`${cell} text-xs`} data-label={COLUMNS[2]}>
               <div className="max-w-32 truncate" title={namespaceList(key)}>
                 {namespaceList(key) || "none"}
               </div>
             </td>
-            <td className={`${cell} text-xs`}>
+            <td className={`${cell} text-xs`} data-label={COLUMNS[3]}>
               <div className="max-w-32 truncate" title={formatScopePairs(key.scopes)}>
                 {formatScopePairs(key.scopes) || "—"}
               </div>
             </td>
-            <td className={`${cell} whitespace-nowrap text-xs`}>
-              {key.lastUsedAt ? (
-                <>
-                  {day(key.lastUsedAt)}
-                  <div className="text-slate-500">{time(key.lastUsedAt)}</div>
-                </>
-              ) : (
-                "never"
-              )}
+            <td className={`${cell} whitespace-nowrap text-xs`} data-label={COLUMNS[4]}>
+              <DateTime value={key.lastUsedAt} empty="never" relative />
             </td>
             <td className={`${cell} whitespace-nowrap text-right`}>
               {key.revokedAt ? (

@@ -163,11 +163,15 @@ export function Notice({ tone = "info", children }: { tone?: "info" | "error" | 
   );
 }
 
-/** A bordered table that scrolls sideways on narrow screens; its rows are the children. */
-export function Table({ columns, children }: { columns: string[]; children: ReactNode }) {
+/**
+ * A bordered table that scrolls sideways on narrow screens; its rows are the children. `stacked`: below the
+ * md breakpoint each row is a card of labelled lines instead (cells name their column in `data-label`; see
+ * globals.css), so nothing, its buttons least of all, is out of sight.
+ */
+export function Table({ columns, children, stacked }: { columns: string[]; children: ReactNode; stacked?: boolean }) {
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="min-w-full text-left text-sm">
+      <table className="min-w-full text-left text-sm" data-stacked={stacked || undefined}>
         <thead className="bg-slate-50 text-xs uppercase tracking-wide text-slate-500">
           <tr>
             {columns.map((heading, i) => (

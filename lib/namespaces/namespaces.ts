@@ -14,6 +14,11 @@ import { newId } from "@/lib/ids";
 import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
 import { namespaceJson, type CreateGrantBody, type CreateNamespaceBody, type UpdateNamespaceBody } from "./schemas";
 
+/** A grant's grantee as the audit log's details name it (snake_case, like every detail key). */
+function grantDetails(grantee: { apiKeyId: string } | { userId: string }) {
+  return "apiKeyId" in grantee ? { api_key_id: grantee.apiKeyId } : { user_id: grantee.userId };
+}
+
 // Every query below is bounded by the principal's organization and, for an existing namespace, by a
 // grant to the principal (namespaceAccess): a namespace of another organization, or not granted, is
 // simply not found.
@@ -110,7 +115,7 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
         action: "grant.create",
         targetType: "namespace_grant",
         targetId: grant.id,
-        details: { namespace_id: namespace.id, ...grantsOf(principal), implicit: true },
+        details: { namespace_id: namespace.id, ...grantDetails(grantsOf(principal)), implicit: true },
       });
     }
     await keepAnswerWithWrite(tx, 201, namespaceJson(namespace));
@@ -259,7 +264,7 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
       action: "grant.create",
       targetType: "namespace_grant",
       targetId: grant.id,
-      details: { namespace_id: namespaceId, ...grantee },
+      details: { namespace_id: namespaceId, ...grantDetails(grantee) },
     });
     return grant;
   });

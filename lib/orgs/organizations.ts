@@ -89,7 +89,11 @@ export async function updateSignInPolicy(
       action: "sign_in_policy.update",
       targetType: "organization",
       targetId: orgId,
-      details: policy,
+      details: {
+        allow_password: policy.allowPassword,
+        allow_magic_link: policy.allowMagicLink,
+        allow_sso: policy.allowSso,
+      },
     });
     return org;
   });
