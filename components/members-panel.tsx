@@ -5,6 +5,7 @@ import { invitationMessage } from "@/lib/console/messages";
 import { assignableRoles, ROLES } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
+import { DateTime } from "./date-time";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button, Card, Field, fieldErrors, Input, Notice, Select, Table, useHydrated } from "./ui";
@@ -95,14 +96,14 @@ export function MembersPanel(props: {
           )}
         </Card>
       )}
-      <Table columns={["Member", "Role", "Joined", "Last sign-in", ""]}>
+      <Table columns={["Member", "Role", "Joined", "Last sign-in", ""]} stacked>
         {props.members.map((m) => (
           <tr key={m.userId} data-testid="member-row">
             <td className="px-4 py-2">
               {m.email}
               {m.userId === props.currentUserId && <span className="ml-2 text-xs text-slate-500">(you)</span>}
             </td>
-            <td className="px-4 py-2">
+            <td className="px-4 py-2" data-label="Role">
               {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") ? (
                 <Select
                   layout="compact"
@@ -121,9 +122,11 @@ export function MembersPanel(props: {
                 m.role
               )}
             </td>
-            <td className="px-4 py-2 text-xs">{new Date(m.joinedAt).toLocaleDateString()}</td>
-            <td className="px-4 py-2 text-xs">
-              {m.lastSignInAt ? new Date(m.lastSignInAt).toLocaleString() : "invited, not signed in yet"}
+            <td className="px-4 py-2 text-xs" data-label="Joined">
+              <DateTime value={m.joinedAt} />
+            </td>
+            <td className="px-4 py-2 text-xs" data-label="Last sign-in">
+              <DateTime value={m.lastSignInAt} empty="invited, not signed in yet" relative />
             </td>
             <td className="px-4 py-2 text-right">
               {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") && (
