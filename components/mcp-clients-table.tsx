@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { revokeMcpClient } from "@/lib/console/actions/mcp-clients";
 import { ConfirmDialog } from "./confirm-dialog";
-import { formatUtc } from "./format";
+import { DateTime } from "./date-time";
 import { Button, Card, Notice, Table } from "./ui";
 
 export interface McpClientRow {
@@ -35,14 +35,22 @@ export function McpClientsTable(props: { orgSlug: string; clients: McpClientRow[
           No client is connected. Paste a namespace&apos;s MCP endpoint URL into your client and approve it when asked.
         </p>
       ) : (
-        <Table columns={["Client", "Namespace", "Permissions", "Connected by", "Last used", ""]}>
+        <Table columns={["Client", "Namespace", "Permissions", "Connected by", "Last used", ""]} stacked>
           {props.clients.map((client) => (
             <tr key={client.id} data-testid="mcp-client-row">
               <td className="px-4 py-2 font-medium">{client.clientName}</td>
-              <td className="px-4 py-2">{client.namespace?.name ?? "—"}</td>
-              <td className="px-4 py-2">{client.access.includes("write") ? "read and write" : "read"}</td>
-              <td className="px-4 py-2">{client.connectedBy ?? "—"}</td>
-              <td className="px-4 py-2 whitespace-nowrap">{formatUtc(client.lastUsedAt, "never")}</td>
+              <td className="px-4 py-2" data-label="Namespace">
+                {client.namespace?.name ?? "—"}
+              </td>
+              <td className="px-4 py-2" data-label="Permissions">
+                {client.access.includes("write") ? "read and write" : "read"}
+              </td>
+              <td className="px-4 py-2" data-label="Connected by">
+                {client.connectedBy ?? "—"}
+              </td>
+              <td className="px-4 py-2 whitespace-nowrap" data-label="Last used">
+                <DateTime value={client.lastUsedAt} empty="never" relative />
+              </td>
               <td className="px-4 py-2 text-right">
                 <Button variant="secondary" onClick={() => setRevoking(client)}>
                   Revoke

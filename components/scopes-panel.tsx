@@ -64,14 +64,16 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
           <h2 id="pairs-heading" className="text-base font-semibold">
             Scope pairs in use
           </h2>
-          <Table columns={["Scope", "Memories", "Per namespace", "Keys bound to it", ""]}>
+          <Table columns={["Scope", "Memories", "Per namespace", "Keys bound to it", ""]} stacked>
             {props.pairs.map((pair) => (
               <tr key={`${pair.name}=${pair.value}`} data-testid="scope-row">
                 <td className="whitespace-nowrap px-4 py-2 font-mono text-xs">
                   {pair.name}={pair.value}
                 </td>
-                <td className="px-4 py-2 tabular-nums">{pair.memories}</td>
-                <td className="px-4 py-2 text-xs">
+                <td className="px-4 py-2 tabular-nums" data-label="Memories">
+                  {pair.memories}
+                </td>
+                <td className="px-4 py-2 text-xs" data-label="Per namespace">
                   {pair.namespaces.length === 0 ? (
                     "—"
                   ) : (
@@ -87,7 +89,9 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
                     </ul>
                   )}
                 </td>
-                <td className="px-4 py-2 text-xs">{pair.keys.map((key) => key.name).join(", ") || "—"}</td>
+                <td className="px-4 py-2 text-xs" data-label="Keys bound to it">
+                  {pair.keys.map((key) => key.name).join(", ") || "—"}
+                </td>
                 <td className="whitespace-nowrap px-4 py-2 text-right text-xs">
                   <Link className={linkStyle} href={newKeyHref(`${pair.name}=${pair.value}`)}>
                     New key with this scope
@@ -112,7 +116,7 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
             .
           </p>
         ) : (
-          <Table columns={["Key", "Permissions", "Scopes", ""]}>
+          <Table columns={["Key", "Permissions", "Scopes", ""]} stacked>
             {props.keys.map((key) => (
               <tr key={key.id} data-testid="scoped-key-row">
                 <td className="px-4 py-2">
@@ -121,8 +125,10 @@ export function ScopesPanel(props: { orgSlug: string; pairs: PairRow[]; keys: Sc
                   </div>
                   <div className="whitespace-nowrap font-mono text-xs text-slate-500">{key.display}</div>
                 </td>
-                <td className="whitespace-nowrap px-4 py-2 text-xs">{permissionWords(key.permissions)}</td>
-                <td className="px-4 py-2 font-mono text-xs">
+                <td className="whitespace-nowrap px-4 py-2 text-xs" data-label="Permissions">
+                  {permissionWords(key.permissions)}
+                </td>
+                <td className="px-4 py-2 font-mono text-xs" data-label="Scopes">
                   {formatScopePairs(key.scopes) || "none: sees every memory"}
                 </td>
                 <td className="whitespace-nowrap px-4 py-2 text-right">
