@@ -124,26 +124,30 @@ export function IntegrationConnections({
       {rows.length === 0 ? (
         empty
       ) : (
-        <Table columns={COLUMNS}>
+        <Table columns={COLUMNS} stacked>
           {rows.map((row) => (
             <tr key={row.id} data-testid="connection-row" data-connection-id={row.id}>
               <td className="whitespace-nowrap px-4 py-2">
                 <div className="font-medium">{row.providerName}</div>
                 {row.account && <div className="text-xs text-slate-500">{row.account}</div>}
               </td>
-              <td className="px-4 py-2">
+              <td className="px-4 py-2" data-label={COLUMNS[1]}>
                 <Link href={`/${orgSlug}/namespaces/${row.namespace.id}`} className="text-indigo-700 hover:underline">
                   {row.namespace.name}
                 </Link>
               </td>
-              <td className="px-4 py-2">
+              <td className="px-4 py-2" data-label={COLUMNS[2]}>
                 <ConnectionStatusBadge status={row.status} />
               </td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs">{row.lastSync}</td>
-              <td data-testid="connection-documents" className="px-4 py-2 tabular-nums">
+              <td className="whitespace-nowrap px-4 py-2 text-xs" data-label={COLUMNS[3]}>
+                {row.lastSync}
+              </td>
+              <td data-testid="connection-documents" className="px-4 py-2 tabular-nums" data-label={COLUMNS[4]}>
                 {row.documents.toLocaleString("en-US")}
               </td>
-              <td className="min-w-40 max-w-xs break-words px-4 py-2 text-xs text-rose-800">{row.lastError ?? ""}</td>
+              <td className="min-w-40 max-w-xs break-words px-4 py-2 text-xs text-rose-800" data-label={COLUMNS[5]}>
+                {row.lastError ?? ""}
+              </td>
               <td className="px-4 py-2">
                 <div className="flex justify-end gap-2">
                   <Button

@@ -2,7 +2,7 @@
 import Link from "next/link";
 import { CreateNamespaceButton } from "@/components/namespace-create-dialog";
 import { DeleteNamespaceButton } from "@/components/namespace-delete-button";
-import { formatUtc } from "@/components/format";
+import { DateTime } from "@/components/date-time";
 import { EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
 import { memberAccess } from "@/lib/console/session";
 import { NamespaceSearch } from "@/lib/namespaces/forms";
@@ -95,7 +95,7 @@ export default async function NamespacesPage(props: {
           </Link>
         </EmptyState>
       ) : (
-        <Table columns={COLUMNS}>
+        <Table columns={COLUMNS} stacked>
           {items.map((namespace) => (
             <tr key={namespace.id} data-testid="namespace-row">
               <td className="px-4 py-2">
@@ -106,11 +106,21 @@ export default async function NamespacesPage(props: {
                   <p className="max-w-xs truncate text-xs text-slate-500">{namespace.description}</p>
                 )}
               </td>
-              <td className="px-4 py-2 font-mono text-xs">{namespace.externalReferenceId ?? "—"}</td>
-              <td className="px-4 py-2 tabular-nums">{namespace.memoryCount.toLocaleString("en-US")}</td>
-              <td className="px-4 py-2 tabular-nums">{namespace.grantCount.toLocaleString("en-US")}</td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs">{formatUtc(namespace.lastActivityAt, "none")}</td>
-              <td className="whitespace-nowrap px-4 py-2 text-xs">{formatUtc(namespace.createdAt)}</td>
+              <td className="px-4 py-2 font-mono text-xs" data-label={COLUMNS[1]}>
+                {namespace.externalReferenceId ?? "—"}
+              </td>
+              <td className="px-4 py-2 tabular-nums" data-label={COLUMNS[2]}>
+                {namespace.memoryCount.toLocaleString("en-US")}
+              </td>
+              <td className="px-4 py-2 tabular-nums" data-label={COLUMNS[3]}>
+                {namespace.grantCount.toLocaleString("en-US")}
+              </td>
+              <td className="whitespace-nowrap px-4 py-2 text-xs" data-label={COLUMNS[4]}>
+                <DateTime value={namespace.lastActivityAt} empty="none" relative />
+              </td>
+              <td className="whitespace-nowrap px-4 py-2 text-xs" data-label={COLUMNS[5]}>
+                <DateTime value={namespace.createdAt} />
+              </td>
               <td className="px-4 py-2 text-right">
                 {manages && (
                   <DeleteNamespaceButton
