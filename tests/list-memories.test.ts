@@ -112,6 +112,67 @@ describe("GET /memories", () => {
     expect((await list(key, `namespace_id=${ns.id}&page_size=1`)).body.data[0].id).toBe(added.id);
   });
 
+  test("a conversation's turns stored by one call are listed in their order, on every page size", async () => {
+    const tenant = await createTenant("Conversation lister");
+    const ns = await createNamespace(tenant.key);
+    const before = await remember(tenant.key, { namespace_id: ns.id, content: "Stored before the chat." });
+    // Eight turns share their created_at: ids alone would order them at random (1 chance in 40,320 of 0..7).
+    const said = Array.from({ length: 8 }, (_, i) => `Turn ${i} of the chat about the orchard.`);
+    const call = async (contents: string[]) => {
+      const response = await api("POST", "/remember", {
+        key: tenant.key,
+        body: {
+          namespace_id: ns.id,
+          session_id: "orchard-chat",
+          messages: contents.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content })),
+        },
+      });
+      expect(response.status).toBe(201);
+      return response.body.data as (Listed & { position: number; role: string })[];
+    };
+    const turns = await call(said);
+    expect(turns.map((t) => t.position)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    const afterwards = await remember(tenant.key, { namespace_id: ns.id, content: "Stored after the chat." });
+    const expected = [afterwards.id, ...turns.map((t) => t.id), before.id];
+    for (const size of [1, 3, 20]) {
+      const { ids } = await walk(tenant.key, `namespace_id=${ns.id}&page_size=${size}`);
+      expect(ids, `page_size=${size}`).toEqual(expected);
+    }
+    const page = await list(tenant.key, `namespace_id=${ns.id}`);
+    expect(page.body.data.slice(1, 9).map((m: { position: number; role: string }) => [m.position, m.role])).toEqual(
+      turns.map((t, i) => [i, i % 2 === 0 ? "user" : "assistant"]),
+    );
+
+    // A later call appends positions 8 and 9: newest first puts it on top, while session_id lists the
+    // whole conversation from its first turn, page after page.
+    const more = await call(["Turn 8: one more question.", "Turn 9: one more answer."]);
+    expect(more.map((t) => t.position)).toEqual([8, 9]);
+    const newest = await walk(tenant.key, `namespace_id=${ns.id}&page_size=4`);
+    expect(newest.ids).toEqual([...more.map((t) => t.id), afterwards.id, ...turns.map((t) => t.id), before.id]);
+    for (const size of [1, 4, 20]) {
+      const { ids, pages } = await walk(tenant.key, `namespace_id=${ns.id}&session_id=orchard-chat&page_size=${size}`);
+      expect(ids, `page_size=${size}`).toEqual([...turns, ...more].map((t) => t.id));
+      expect(pages[0].total).toBe(10);
+    }
+    expect((await list(tenant.key, `namespace_id=${ns.id}&session_id=another-chat`)).body.data).toEqual([]);
+
+    // A cursor of the conversation's listing is refused for the namespace's, and the other way round.
+    const conversationCursor = (await list(tenant.key, `namespace_id=${ns.id}&session_id=orchard-chat&page_size=2`))
+      .body.pagination.nextCursor;
+    const namespaceCursor = (await list(tenant.key, `namespace_id=${ns.id}&page_size=2`)).body.pagination.nextCursor;
+    for (const query of [
+      `namespace_id=${ns.id}&cursor=${conversationCursor}`,
+      `namespace_id=${ns.id}&session_id=orchard-chat&cursor=${namespaceCursor}`,
+    ]) {
+      const refused = await list(tenant.key, query);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body.error.details[0].field).toBe("query.cursor");
+    }
+    const bad = await list(tenant.key, `namespace_id=${ns.id}&session_id=`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.details[0].field).toBe("query.session_id");
+  });
+
   test("filters by identity, scope pairs and metadata values, several at once, all of them matching", async () => {
     const { key, ns, memories } = await tenantWithMemories();
     const cases: [string, (m: Listed) => boolean][] = [

@@ -83,21 +83,35 @@ async function* exportLines(namespace: Namespace, scopes: Scopes, options: Expor
   while (page.length > 0) {
     yield* page;
     const last = page[page.length - 1];
-    page = await memoryPage(namespace, scopes, options, { createdAt: last.created_at, id: last.id });
+    page = await memoryPage(namespace, scopes, options, {
+      createdAt: last.created_at,
+      sessionId: last.session_id,
+      position: last.position,
+      id: last.id,
+    });
   }
 }
 
-/** The memory lines of one page: those after `after` in the order of (created_at, id). */
+/**
+ * The memory lines of one page: those after `after` in the export's order, oldest first: created_at, then
+ * (what one call stored shares its created_at) a conversation's turns by position, so that an import
+ * replays them as they were said, then id. A memory without a session sorts as the session "" at
+ * position -1, values no turn can have.
+ */
 async function memoryPage(
   namespace: Namespace,
   scopes: Scopes,
   options: ExportOptions,
-  after?: { createdAt: string; id: string },
+  after?: { createdAt: string; sessionId: string | null; position: number | null; id: string },
 ): Promise<(ExportLine & { type: "memory" })[]> {
   const prisma = await db();
   const where = memoryFilter({ orgId: namespace.orgId, namespaceId: namespace.id, scopes }, "m");
+  // The bound on created_at on its own, so the (namespace_id, created_at) index bounds the scan.
   const keyset = after
-    ? Prisma.sql`AND (m.created_at, m.id) > (${after.createdAt}::timestamptz, ${after.id})`
+    ? Prisma.sql`AND m.created_at >= ${after.createdAt}::timestamptz
+        AND (m.created_at > ${after.createdAt}::timestamptz
+             OR (COALESCE(m.session_id, ''), COALESCE(m.session_position, -1), m.id)
+                > (${after.sessionId ?? ""}, ${after.position ?? -1}::int, ${after.id}))`
     : Prisma.empty;
   // The model of a memory's chunks: one unless a re-embed is under way (null then: re-embedded on import).
   const rows = await prisma.$queryRaw<MemoryRow[]>(
@@ -106,7 +120,7 @@ async function memoryPage(
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
      FROM memories m WHERE ${where} ${keyset}
-     ORDER BY m.created_at, m.id LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
+     ORDER BY m.created_at, COALESCE(m.session_id, ''), COALESCE(m.session_position, -1), m.id LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
   );
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);

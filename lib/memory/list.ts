@@ -1,5 +1,5 @@
-// Listing a namespace's memories, newest first, a page at a time: GET /api/v1/memories and the console's
-// memory explorer (one implementation for both).
+// Listing a namespace's memories, newest first, a page at a time (or one conversation's turns in their
+// order): GET /api/v1/memories and the console's memory explorer (one implementation for both).
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
@@ -14,7 +14,7 @@ import { identifier, text } from "@/lib/validation/strings";
 import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
-import { exactlyOneTarget, IdentityId, LIMITS, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
+import { exactlyOneTarget, IdentityId, LIMITS, SessionId, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
 import { memoryFilter } from "./sql";
 
 const PAIR_FORM = "key:value (split at the first colon); repeat the parameter for several pairs, all must match";
@@ -76,6 +76,9 @@ export const ListMemoriesQuery = z
     namespace_id: TargetId.optional(),
     external_reference_id: TargetId.optional(),
     identity_id: IdentityId.optional().describe("only memories about this identity"),
+    session_id: SessionId.optional().describe(
+      "only the turns of this conversation, in their order (position ascending) instead of newest first",
+    ),
     scope: pairs("scope", ScopeKey, ScopeValue, LIMITS.scopePairs)
       .optional()
       .describe(`only memories carrying this scope pair, as ${PAIR_FORM}`),
@@ -97,9 +100,14 @@ export const ListMemoriesQuery = z
   .meta(TARGET_RULE);
 export type ListMemoriesQuery = z.infer<typeof ListMemoriesQuery>;
 
-/** Where a page ends: the last memory listed, and the number of the page that follows it. */
+/**
+ * Where a page ends: the last memory listed (its place in the listing's order: when it was stored, its
+ * conversation and position, its id), and the number of the page that follows it.
+ */
 interface CursorPosition {
   createdAt: Date;
+  sessionId: string | null;
+  position: number | null;
   id: string;
   page: number;
 }
@@ -126,10 +134,14 @@ export interface MemoryPage {
 }
 
 /**
- * One page of a namespace's memories, newest first (created_at, then id, both descending), within the
- * principal's scopes and the filters asked for. Keyset pagination: the cursor is the position of the
- * last memory of the previous page, so a page costs the same at the end of 100,000 memories as at the
- * start, and a memory written meanwhile never shifts the pages (new ones appear on the first page).
+ * One page of a namespace's memories within the principal's scopes and the filters asked for, newest first:
+ * `created_at` descending. What one call stored shares its `created_at`: a conversation's turns are then
+ * in their order (position ascending, as they were said), and any other tie is broken by session, then id
+ * descending, so the order is the same on every read and every page. With `session_id`, the conversation's
+ * turns from its first (position ascending), whichever call stored them. Keyset pagination: the cursor is
+ * where the last memory of the previous page stands in that order, so a page costs the same at the end of
+ * 100,000 memories as at the start, and a memory written meanwhile never shifts the pages (new ones appear
+ * on the first page).
  * The cursor is signed and bound to the organization, namespace and filters it was made for: a
  * malformed, altered or borrowed cursor is refused (400), never trusted.
  */
@@ -149,26 +161,21 @@ export async function listMemories(
     scopes,
     identityId: query.identity_id,
     metadata: query.metadata,
+    sessionId: query.session_id,
   };
   const listing = listingFingerprint(filter);
   const position = query.cursor === undefined ? undefined : readCursor(query.cursor, listing);
 
   const where = memoryFilter(filter, "m");
-  let after = Prisma.empty;
-  if (position) {
-    // Spelled out rather than a row comparison, so the (namespace_id, created_at) index bounds the scan.
-    const at = position.createdAt.toISOString();
-    after = Prisma.sql` AND m.created_at <= ${at}::timestamptz
-                        AND (m.created_at < ${at}::timestamptz OR m.id < ${position.id})`;
-  }
+  const order = query.session_id === undefined ? newestFirst(position) : conversationOrder(position);
   const prisma = await db();
   const [rows, [{ total }]] = await Promise.all([
     prisma.$queryRaw<RawMemory[]>(
       Prisma.sql`SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
               m.session_id, m.session_position, m.role, m.occurred_at, m.expires_at, m.version,
               m.created_at, m.updated_at
-       FROM memories m WHERE ${where}${after}
-       ORDER BY m.created_at DESC, m.id DESC LIMIT ${query.page_size + 1}`,
+       FROM memories m WHERE ${where}${order.after}
+       ORDER BY ${order.by} LIMIT ${query.page_size + 1}`,
     ),
     prisma.$queryRaw<{ total: number }[]>(
       options.countUpTo === undefined
@@ -183,7 +190,16 @@ export async function listMemories(
   const last = items[items.length - 1];
   const nextCursor =
     rows.length > query.page_size
-      ? writeCursor({ createdAt: last.createdAt, id: last.id, page: page + 1 }, listing)
+      ? writeCursor(
+          {
+            createdAt: last.createdAt,
+            sessionId: last.sessionId,
+            position: last.sessionPosition,
+            id: last.id,
+            page: page + 1,
+          },
+          listing,
+        )
       : null;
   return {
     namespace: { id: namespace.id, name: namespace.name },
@@ -194,6 +210,32 @@ export async function listMemories(
     pageSize: query.page_size,
     nextCursor,
   };
+}
+
+/**
+ * Newest first, ties as listMemories says. A memory without a session sorts as the session "" and position
+ * -1 (neither is a value a turn can have); the position is negated so that every column runs descending and
+ * one row comparison says "after the cursor". The bound on created_at is spelled out on its own, so the
+ * (namespace_id, created_at) index bounds the scan.
+ */
+function newestFirst(position: CursorPosition | undefined) {
+  const by = Prisma.sql`m.created_at DESC, COALESCE(m.session_id, '') DESC, -COALESCE(m.session_position, -1) DESC,
+                        m.id DESC`;
+  if (!position) return { by, after: Prisma.empty };
+  const at = position.createdAt.toISOString();
+  const after = Prisma.sql` AND m.created_at <= ${at}::timestamptz
+    AND (m.created_at < ${at}::timestamptz
+         OR (COALESCE(m.session_id, ''), -COALESCE(m.session_position, -1), m.id)
+            < (${position.sessionId ?? ""}, ${-(position.position ?? -1)}::int, ${position.id}))`;
+  return { by, after };
+}
+
+/** One conversation from its first turn: position ascending (the (namespace_id, session_id, position) index). */
+function conversationOrder(position: CursorPosition | undefined) {
+  const by = Prisma.sql`m.session_position ASC, m.id ASC`;
+  if (!position) return { by, after: Prisma.empty };
+  const after = Prisma.sql` AND (m.session_position, m.id) > (${position.position ?? -1}::int, ${position.id})`;
+  return { by, after };
 }
 
 interface RawMemory {
@@ -241,6 +283,7 @@ function listingFingerprint(filter: {
   scopes: Scopes;
   identityId?: string;
   metadata?: Record<string, unknown>;
+  sessionId?: string;
 }): string {
   const canonical = canonicalJson([
     filter.orgId,
@@ -248,6 +291,8 @@ function listingFingerprint(filter: {
     filter.scopes,
     filter.identityId ?? null,
     filter.metadata ?? {},
+    // Absent for a listing without a session, so the cursors of those stay what they were.
+    ...(filter.sessionId === undefined ? [] : [{ session_id: filter.sessionId }]),
   ]);
   return createHash("sha256").update(canonical).digest("base64url").slice(0, 22);
 }
@@ -266,13 +311,23 @@ function signature(payload: string): Buffer {
 
 function writeCursor(position: CursorPosition, listing: string): string {
   const payload = Buffer.from(
-    JSON.stringify({ t: position.createdAt.getTime(), i: position.id, p: position.page, l: listing }),
+    JSON.stringify({
+      t: position.createdAt.getTime(),
+      s: position.sessionId,
+      n: position.position,
+      i: position.id,
+      p: position.page,
+      l: listing,
+    }),
   ).toString("base64url");
   return `${payload}.${signature(payload).toString("base64url")}`;
 }
 
 const CursorPayload = z.strictObject({
   t: z.number().int().nonnegative(),
+  // Absent in a cursor made before conversations were ordered: read as a memory without a session.
+  s: z.string().min(1).max(255).nullable().default(null),
+  n: z.number().int().nonnegative().nullable().default(null),
   i: z.string().min(1).max(255),
   p: z.number().int().min(2),
   l: z.string(),
@@ -303,7 +358,8 @@ function readCursor(cursor: string, listing: string): CursorPosition {
       "was made for another listing (namespace or filters): start again without a cursor, or keep the filters",
     );
   }
-  return { createdAt: new Date(parsed.data.t), id: parsed.data.i, page: parsed.data.p };
+  const { t, s: sessionId, n: position, i: id, p: page } = parsed.data;
+  return { createdAt: new Date(t), sessionId, position, id, page };
 }
 
 export interface MemoryChunkRow {
