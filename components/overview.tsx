@@ -3,6 +3,7 @@
 import Link from "next/link";
 import type { GettingStarted, OperationsSummary, TopIdentities, TopNamespace } from "@/lib/activity/overview";
 import type { LatencyPercentile } from "@/lib/activity/rollup";
+import type { Role } from "@/lib/generated/prisma/enums";
 import { Table } from "./ui";
 
 const cell = "px-4 py-2 whitespace-nowrap";
@@ -24,11 +25,36 @@ function formatRate(rate: number): string {
   return rate < 0.001 ? "< 0.1%" : `${(rate * 100).toFixed(1)}%`;
 }
 
-export function GettingStartedChecklist({ orgSlug, steps: progress }: { orgSlug: string; steps: GettingStarted }) {
-  const namespacePage = progress.firstNamespaceId
-    ? `/${orgSlug}/namespaces/${progress.firstNamespaceId}`
-    : `/${orgSlug}/namespaces`;
-  const steps = [
+interface ChecklistStep {
+  done: boolean;
+  title: string;
+  how: string;
+  /** Where the step is done; null when the person cannot do it in the console (shown as `action`, unlinked). */
+  href: string | null;
+  action: string;
+}
+
+/**
+ * The steps a person can take with their role: members cannot create namespaces (an owner or admin grants
+ * them one), so theirs is asking for access. The memory and MCP steps lead to the person's first namespace:
+ * its try-it panel and its MCP snippets.
+ */
+export function GettingStartedChecklist({
+  orgSlug,
+  role,
+  steps: progress,
+}: {
+  orgSlug: string;
+  role: Role;
+  steps: GettingStarted;
+}) {
+  const createsNamespaces = role !== "member";
+  const namespaces = `/${orgSlug}/namespaces`;
+  const namespacePage = progress.firstNamespaceId ? `${namespaces}/${progress.firstNamespaceId}` : null;
+  const noNamespaceYet = createsNamespaces
+    ? { href: namespaces, action: "Create a namespace first" }
+    : { href: null, action: "Needs a namespace first" };
+  const steps: ChecklistStep[] = [
     {
       done: progress.keyCreated,
       title: "Create an API key",
@@ -36,26 +62,32 @@ export function GettingStartedChecklist({ orgSlug, steps: progress }: { orgSlug:
       href: `/${orgSlug}/keys`,
       action: "Create a key",
     },
-    {
-      done: progress.namespaceCreated,
-      title: "Create a namespace",
-      how: "A namespace holds the memories of one app, team or project.",
-      href: `/${orgSlug}/namespaces`,
-      action: "Create a namespace",
-    },
+    createsNamespaces
+      ? {
+          done: progress.namespaceCreated,
+          title: "Create a namespace",
+          how: "A namespace holds the memories of one app, team or project.",
+          href: namespaces,
+          action: "Create a namespace",
+        }
+      : {
+          done: progress.namespaceCreated,
+          title: "Get access to a namespace",
+          how: "Owners and admins create namespaces and grant them to members: ask one of them for access.",
+          href: `/${orgSlug}/members`,
+          action: "See the admins",
+        },
     {
       done: progress.remembered,
       title: "Remember a first memory",
-      how: "POST /v1/remember with the key, or the remember tool of an MCP client.",
-      href: namespacePage,
-      action: "See how",
+      how: "From the namespace's try-it panel, POST /api/v1/remember with the key, or an MCP client's remember tool.",
+      ...(namespacePage ? { href: `${namespacePage}#try-it`, action: "See how" } : noNamespaceYet),
     },
     {
       done: progress.mcpConnected,
       title: "Connect an MCP client",
-      how: "Claude Code, Cursor or VS Code, with the namespace's MCP endpoint.",
-      href: namespacePage,
-      action: "Get the MCP endpoint",
+      how: "Claude, ChatGPT, Cursor or VS Code, with the namespace's MCP endpoint.",
+      ...(namespacePage ? { href: `${namespacePage}#connect-mcp`, action: "Get the MCP endpoint" } : noNamespaceYet),
     },
   ];
   const remaining = steps.filter((step) => !step.done).length;
@@ -90,10 +122,12 @@ export function GettingStartedChecklist({ orgSlug, steps: progress }: { orgSlug:
             </div>
             {step.done ? (
               <span className="ml-10 text-xs font-medium text-emerald-700 sm:ml-0">Done</span>
-            ) : (
+            ) : step.href ? (
               <Link href={step.href} className="ml-10 text-sm font-medium text-indigo-600 hover:underline sm:ml-0">
                 {step.action}
               </Link>
+            ) : (
+              <span className="ml-10 text-xs text-slate-600 sm:ml-0">{step.action}</span>
             )}
           </li>
         ))}

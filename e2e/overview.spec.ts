@@ -72,7 +72,7 @@ test("the overview's checklist ticks itself as a new user goes; the figures and 
   await expect(checklist).toContainText("2 of 4 steps done.");
   await expect(step(page, "Remember a first memory").getByRole("link")).toHaveAttribute(
     "href",
-    `/${slug}/namespaces/${namespaceId}`,
+    `/${slug}/namespaces/${namespaceId}#try-it`,
   );
 
   // 3. A first memory, through the API.

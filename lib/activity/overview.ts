@@ -150,7 +150,12 @@ export async function topIdentities(
 }
 
 export interface GettingStarted {
-  /** The organization has an API key (revoked ones count: one was made). */
+  /**
+   * The person made an API key (revoked ones count: one was made). Only its creator ever saw a key's
+   * secret, so another member's key does not tick it; for owners and admins an operator key (no creator:
+   * made with the CLI or MEMGW_INIT_API_KEY by whoever runs the installation) does. A connected MCP client's
+   * key is not an API key.
+   */
   keyCreated: boolean;
   /** A namespace the person may see exists. */
   namespaceCreated: boolean;
@@ -166,7 +171,14 @@ export interface GettingStarted {
 export async function gettingStarted(principal: MemberPrincipal): Promise<GettingStarted> {
   const prisma = await db();
   const [key, namespace, memory, usage] = await Promise.all([
-    prisma.apiKey.findFirst({ where: { orgId: principal.orgId }, select: { id: true } }),
+    prisma.apiKey.findFirst({
+      where: {
+        orgId: principal.orgId,
+        oauthClientId: null,
+        OR: [{ createdById: principal.userId }, ...(principal.role === "member" ? [] : [{ createdById: null }])],
+      },
+      select: { id: true },
+    }),
     prisma.namespace.findFirst({
       where: namespaceAccess(principal),
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],

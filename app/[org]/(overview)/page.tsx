@@ -23,7 +23,7 @@ export default async function OrganizationOverview({ params }: { params: Promise
     <>
       <PageHeader title="Overview" description={`${org.name}: the last ${ACTIVITY_CHART_DAYS} days${scope}.`} />
       <div className="space-y-6">
-        {!allDone && <GettingStartedChecklist orgSlug={org.slug} steps={steps} />}
+        {!allDone && <GettingStartedChecklist orgSlug={org.slug} role={principal.role} steps={steps} />}
         {summary.total.count === 0 ? (
           <EmptyState title={`No operations in the last ${ACTIVITY_CHART_DAYS} days`}>
             Operations appear here once an app or an MCP client calls the gateway with an API key: counts per day,
@@ -46,7 +46,7 @@ export default async function OrganizationOverview({ params }: { params: Promise
             <TopLists orgSlug={org.slug} namespaces={namespaces} identities={identities} />
           </>
         )}
-        {allDone && <GettingStartedChecklist orgSlug={org.slug} steps={steps} />}
+        {allDone && <GettingStartedChecklist orgSlug={org.slug} role={principal.role} steps={steps} />}
       </div>
     </>
   );

@@ -1,4 +1,5 @@
-// /{org}/namespaces/{namespaceId} — a namespace's overview, its MCP endpoint and its permissions panel.
+// /{org}/namespaces/{namespaceId} — a namespace's overview, its try-it panel, its MCP endpoint and its
+// permissions panel.
 // A namespace the person may not see (another organization's, or not granted to a member) is a 404 page.
 import Link from "next/link";
 import { notFound } from "next/navigation";
@@ -11,18 +12,20 @@ import { NamespaceGrantsPanel, type GrantRow } from "@/components/namespace-gran
 import { OperationsChart } from "@/components/operations-chart";
 import { CopyButton } from "@/components/copy-button";
 import { NamespaceConnectionsCard, type NamespaceConnectionData } from "@/components/integrations-namespace-card";
+import { TryItPanel } from "@/components/try-it-panel";
 import { Card, PageHeader } from "@/components/ui";
 import { dailyOperations } from "@/lib/activity/queries";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
-import { publicUrl } from "@/lib/config";
+import { consoleOrigin } from "@/lib/console/public-origin";
 import { memberAccess } from "@/lib/console/session";
-import { NotFoundError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { PROVIDERS } from "@/lib/integrations/providers";
+import { mcpEndpointUrl } from "@/lib/namespaces/mcp-endpoint";
 import { grantCandidates, namespaceGrantees, namespaceOverview, type GranteeRow } from "@/lib/namespaces/overview";
 import { operations } from "@/lib/operations/catalogue";
-import { runOperation } from "@/lib/operations/run";
+import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
 
 export default async function NamespacePage({ params }: { params: Promise<{ org: string; namespaceId: string }> }) {
   const { org: slug, namespaceId } = await params;
@@ -36,15 +39,17 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
   const { namespace } = overview;
   const manages = access.membership.role !== "member";
   const managesIntegrations = ROLE_PERMISSIONS[access.membership.role].includes("INTEGRATION_MANAGE");
-  const [grantees, days, candidates, connections] = await Promise.all([
+  const [grantees, days, candidates, connections, origin] = await Promise.all([
     namespaceGrantees(principal, namespace.id),
     dailyOperations(principal, { namespaceId: namespace.id }),
     manages ? grantCandidates(principal, namespace.id) : null,
     managesIntegrations ? namespaceConnections(principal, namespace.id) : null,
+    consoleOrigin(),
   ]);
   const orgSlug = access.org.slug;
   const base = `/${orgSlug}/namespaces/${namespace.id}`;
-  const mcpUrl = `${publicUrl()}/api/v1/mcp/${namespace.id}`;
+  // The API's own `mcp_endpoint_url`: the address OAuth discovery is tested from (tests/mcp-oauth.test.ts).
+  const mcpUrl = mcpEndpointUrl(namespace.id);
 
   return (
     <div className="space-y-6">
@@ -125,12 +130,28 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
         </Card>
       </div>
 
-      <Card
-        title="Connect an AI client (MCP)"
-        description="This namespace is an MCP server: add it to a client with an API key granted it."
-      >
-        <McpSnippets url={mcpUrl} />
-      </Card>
+      <div id="try-it" className="scroll-mt-4">
+        <Card
+          title="Try it"
+          description="Remember, recall and ask in this namespace as you, through the same operations as the API."
+        >
+          <TryItPanel
+            orgSlug={orgSlug}
+            namespaceId={namespace.id}
+            apiBase={`${origin}/api/v1`}
+            rememberRefusal={refusal(() => assertOperationAllowed(operations.remember, principal))}
+          />
+        </Card>
+      </div>
+
+      <div id="connect-mcp" className="scroll-mt-4">
+        <Card
+          title="Connect an AI client (MCP)"
+          description="This namespace is an MCP server: add its URL to a client, which signs you in, or use an API key."
+        >
+          <McpSnippets url={mcpUrl} />
+        </Card>
+      </div>
 
       <NamespaceGrantsPanel
         orgSlug={orgSlug}
@@ -153,6 +174,17 @@ function Term({ label, children }: { label: string; children: ReactNode }) {
       <dd className="min-w-0">{children}</dd>
     </>
   );
+}
+
+/** The message of the check `assert` makes when it refuses (ForbiddenError), or null when it passes. */
+function refusal(assert: () => void): string | null {
+  try {
+    assert();
+    return null;
+  } catch (error) {
+    if (error instanceof ForbiddenError) return error.message;
+    throw error;
+  }
 }
 
 /** A namespace not found is the 404 page; anything else is the error page. */
