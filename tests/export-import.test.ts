@@ -180,6 +180,31 @@ describe("export", () => {
     expect((await exportLines(key, ns.id, "?include_vectors=maybe")).response.status).toBe(400);
   });
 
+  test("a conversation's turns are exported in their order, across pages too, so an import replays them so", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const before = await remember(key, { namespace_id: ns.id, content: "A note stored before the chat." });
+    // 30 turns stored by one call share created_at; with vectors a page holds 25 memories, so the
+    // conversation runs across a page boundary.
+    const messages = Array.from({ length: 30 }, (_, i) => ({
+      role: i % 2 === 0 ? "user" : "assistant",
+      content: `Turn ${i} of the chat about the garden shed.`,
+    }));
+    await remember(key, { namespace_id: ns.id, session_id: "chat-order", messages });
+    const after = await remember(key, { namespace_id: ns.id, content: "A note stored after the chat." });
+    for (const query of ["", "?include_vectors=true"]) {
+      const { lines } = await exportLines(key, ns.id, query);
+      const memories = lines.slice(1);
+      expect(memories[0].id, query).toBe(before.id);
+      expect(memories.at(-1)!.id, query).toBe(after.id);
+      const turns = memories.filter((line) => line.session_id === "chat-order");
+      expect(
+        turns.map((line) => [line.position, line.content]),
+        query,
+      ).toEqual(messages.map((message, i) => [i, message.content]));
+    }
+  });
+
   test("expired memories are not exported", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);

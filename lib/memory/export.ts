@@ -120,7 +120,8 @@ async function memoryPage(
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
      FROM memories m WHERE ${where} ${keyset}
-     ORDER BY m.created_at, COALESCE(m.session_id, ''), COALESCE(m.session_position, -1), m.id LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
+     ORDER BY m.created_at, COALESCE(m.session_id, ''), COALESCE(m.session_position, -1), m.id
+     LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
   );
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
