@@ -1,5 +1,6 @@
 // The memory explorer's pieces: the filter form (a GET form, so every state of the page is a URL), a
-// memory as a card, a search match with its score, and the breadcrumb back to the namespace.
+// memory as a card (a conversation's turns grouped under their session), a search match with its score, a
+// conversation as a transcript, and the breadcrumb back to the namespace.
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatUtc } from "./format";
@@ -13,6 +14,12 @@ export interface MemoryView {
   scopes: Record<string, string>;
   identity_id: string | null;
   chunk_count: number;
+  session_id: string | null;
+  position: number | null;
+  role: string | null;
+  occurred_at: string;
+  expires_at: string | null;
+  version: number;
   created_at: string;
 }
 
@@ -23,6 +30,9 @@ export interface MatchView {
   score: number;
   scopes: Record<string, string>;
   identity_id: string | null;
+  session_id: string | null;
+  position: number | null;
+  role: string | null;
   created_at: string;
 }
 
@@ -32,12 +42,16 @@ export function ExplorerBreadcrumb({
   orgSlug,
   namespace,
   memoryId,
+  sessionId,
 }: {
   orgSlug: string;
   namespace: { id: string; name: string };
   memoryId?: string;
+  /** The conversation the page shows (its transcript). */
+  sessionId?: string;
 }) {
   const base = `/${orgSlug}/namespaces/${namespace.id}`;
+  const last = memoryId ?? (sessionId && `Conversation ${sessionId}`);
   return (
     <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500">
       <ol className="flex flex-wrap items-center gap-1">
@@ -54,7 +68,7 @@ export function ExplorerBreadcrumb({
         </li>
         <li aria-hidden="true">/</li>
         <li>
-          {memoryId ? (
+          {last ? (
             <Link href={`${base}/memories`} className={LINK}>
               Memories
             </Link>
@@ -62,11 +76,11 @@ export function ExplorerBreadcrumb({
             <span aria-current="page">Memories</span>
           )}
         </li>
-        {memoryId && (
+        {last && (
           <>
             <li aria-hidden="true">/</li>
-            <li className="break-all" aria-current="page">
-              {memoryId}
+            <li className="min-w-0 break-all" aria-current="page">
+              {last}
             </li>
           </>
         )}
@@ -99,7 +113,7 @@ export function ExplorerFilterForm({ action, filters }: { action: string; filter
       )}
     </div>
   );
-  const active = Boolean(filters.q || filters.identity || filters.scopes || filters.metadata);
+  const active = Boolean(filters.q || filters.identity || filters.scopes || filters.metadata || filters.session);
   return (
     <form method="get" action={action} role="search" className="rounded-lg border border-slate-200 bg-white p-4">
       <div className="grid gap-4 md:grid-cols-2">
@@ -109,6 +123,7 @@ export function ExplorerFilterForm({ action, filters }: { action: string; filter
         {field("identity", "Identity", "user-42")}
         {field("scopes", "Scopes", "team=sales, region=eu", "key=value pairs, comma-separated; all must match.")}
         {field("metadata", "Metadata", "source=chat", "key=value pairs; matches text values exactly.")}
+        {field("session", "Conversation", "chat-2023-05-08", "A session_id: its turns in order, as a transcript.")}
       </div>
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <button
@@ -159,15 +174,48 @@ export function MemoryTags({
   return <div className="mt-2 flex flex-wrap gap-1.5">{entries}</div>;
 }
 
+/** Who said a turn and where it stands in its conversation: "user · turn 3". */
+export function TurnLabel({ role, position }: { role: string | null; position: number | null }) {
+  if (position === null) return null;
+  return (
+    <span className="inline-flex max-w-full flex-wrap items-center gap-1.5" data-testid="turn-label">
+      <Chip tone="indigo">{role ?? "unknown speaker"}</Chip>
+      <span className="text-xs text-slate-500">turn {position}</span>
+    </span>
+  );
+}
+
 export function MemoryCard({ memory, href }: { memory: MemoryView; href: string }) {
   return (
-    <li className="px-4 py-3" data-testid="memory-row" data-memory-id={memory.id}>
+    <li
+      className="px-4 py-3"
+      data-testid="memory-row"
+      data-memory-id={memory.id}
+      data-session-id={memory.session_id ?? undefined}
+      data-position={memory.position ?? undefined}
+    >
+      {memory.position !== null && (
+        <div className="mb-1">
+          <TurnLabel role={memory.role} position={memory.position} />
+        </div>
+      )}
       <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
         <span className="line-clamp-3 whitespace-pre-line break-words">{memory.content}</span>
       </Link>
       <MemoryTags identityId={memory.identity_id} scopes={memory.scopes} metadata={memory.metadata} />
       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
         <time dateTime={memory.created_at}>{formatUtc(memory.created_at)}</time>
+        {memory.occurred_at !== memory.created_at && (
+          <span>
+            happened <time dateTime={memory.occurred_at}>{formatUtc(memory.occurred_at)}</time>
+          </span>
+        )}
+        {memory.version > 1 && <span>version {memory.version}</span>}
+        {memory.expires_at && (
+          <span>
+            expires <time dateTime={memory.expires_at}>{formatUtc(memory.expires_at)}</time>
+          </span>
+        )}
         <span>
           {memory.chunk_count} chunk{memory.chunk_count === 1 ? "" : "s"}
         </span>
@@ -177,6 +225,84 @@ export function MemoryCard({ memory, href }: { memory: MemoryView; href: string 
   );
 }
 
+const GROUP_HEADER =
+  "flex flex-wrap items-baseline justify-between gap-x-3 gap-y-1 border-b border-slate-100 px-4 pt-3 pb-2";
+
+/**
+ * Consecutive turns of one conversation in the list, under a header naming the session with a link to
+ * its transcript. The cards stay items of the list (the page's order is the API's).
+ */
+export function ConversationGroup({
+  sessionId,
+  href,
+  children,
+}: {
+  sessionId: string;
+  href: string;
+  children: ReactNode;
+}) {
+  return (
+    <li className="bg-slate-50/60" data-testid="conversation-group" data-session-id={sessionId}>
+      <div className={GROUP_HEADER}>
+        <span className="min-w-0 break-all text-xs font-medium text-slate-600">
+          Conversation <span className="font-mono">{sessionId}</span>
+        </span>
+        <Link href={href} className="text-xs text-indigo-600 hover:underline">
+          View conversation
+        </Link>
+      </div>
+      <ul className="divide-y divide-slate-100 border-l-4 border-indigo-100">{children}</ul>
+    </li>
+  );
+}
+
+const SPEAKER_STYLES = ["border-indigo-100 bg-indigo-50/70 sm:mr-12", "border-slate-200 bg-white sm:ml-12"];
+
+/**
+ * A conversation's turns in order, like a chat transcript: who spoke, when, what they said. The first
+ * speaker's turns lean left, the next one's right (and so on, in turn), whatever the roles are called.
+ */
+export function ConversationTranscript({
+  turns,
+  memoryHref,
+}: {
+  turns: MemoryView[];
+  memoryHref: (id: string) => string;
+}) {
+  const speakers = [...new Set(turns.map((turn) => turn.role))];
+  return (
+    <ol className="space-y-3" aria-label="Transcript" data-testid="transcript">
+      {turns.map((turn) => {
+        const side = speakers.indexOf(turn.role) % SPEAKER_STYLES.length;
+        return (
+          <li
+            key={turn.id}
+            className={`rounded-lg border p-3 shadow-sm ${SPEAKER_STYLES[side]}`}
+            data-testid="transcript-turn"
+            data-memory-id={turn.id}
+            data-position={turn.position ?? undefined}
+          >
+            <div className="mb-1 flex flex-wrap items-baseline gap-x-3 gap-y-0.5 text-xs text-slate-600">
+              <span className="break-all text-sm font-semibold text-slate-900" data-testid="transcript-speaker">
+                {turn.role ?? "unknown speaker"}
+              </span>
+              <time dateTime={turn.occurred_at}>{formatUtc(turn.occurred_at)}</time>
+              <span>turn {turn.position}</span>
+              <Link href={memoryHref(turn.id)} className="ml-auto text-indigo-600 hover:underline">
+                <span className="sr-only">Turn {turn.position}: </span>details
+              </Link>
+            </div>
+            <p className="whitespace-pre-wrap break-words text-sm text-slate-900" data-testid="transcript-content">
+              {turn.content}
+            </p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** One row of the search results: the match's score, its text and labels, linked to its memory. */
 export function MatchCard({ match, href }: { match: MatchView; href: string }) {
   const percent = Math.round(match.score * 100);
   return (
@@ -191,12 +317,18 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
           </div>
         </div>
         <div className="min-w-0 flex-1">
+          {match.position !== null && (
+            <div className="mb-1">
+              <TurnLabel role={match.role} position={match.position} />
+            </div>
+          )}
           <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
             <span className="line-clamp-4 whitespace-pre-line break-words">{match.content}</span>
           </Link>
           <MemoryTags identityId={match.identity_id} scopes={match.scopes} />
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
             <time dateTime={match.created_at}>{formatUtc(match.created_at)}</time>
+            {match.session_id && <span className="break-all">conversation {match.session_id}</span>}
             <span className="break-all font-mono">{match.memory_id}</span>
           </div>
         </div>

@@ -261,11 +261,14 @@ export function Pager({
   next,
   summary,
   keyset = false,
+  labels = keyset ? ["← Newest", "Older →"] : ["Previous", "Next"],
 }: {
   previous?: string;
   next?: string;
   summary?: ReactNode;
   keyset?: boolean;
+  /** The two links' words, when the pages run in another order than newest first. */
+  labels?: [string, string];
 }) {
   const link = (href: string | undefined, label: string, rel: string | undefined) =>
     href ? (
@@ -281,8 +284,8 @@ export function Pager({
     <nav aria-label="Pagination" className="mt-4 flex flex-wrap items-center justify-between gap-2 text-sm">
       <span className="text-slate-600">{summary}</span>
       <span className="flex gap-2">
-        {keyset ? link(previous, "← Newest", undefined) : link(previous, "Previous", "prev")}
-        {link(next, keyset ? "Older →" : "Next", "next")}
+        {link(previous, labels[0], keyset ? undefined : "prev")}
+        {link(next, labels[1], "next")}
       </span>
     </nav>
   );

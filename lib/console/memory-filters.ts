@@ -1,4 +1,5 @@
-// The memory explorer's filters as its URL carries them (bookmarkable): `?identity=…&scopes=…&metadata=…&q=…&cursor=…`,
+// The memory explorer's filters as its URL carries them (bookmarkable):
+// `?identity=…&scopes=…&metadata=…&session=…&q=…&cursor=…`,
 // turned into the query of GET /memories (the same operation and validation) and the body of recall.
 import type { ErrorDetail } from "@/lib/errors";
 import { ListMemoriesQuery } from "@/lib/memory/list";
@@ -12,6 +13,8 @@ export interface ExplorerFilters {
   /** `key=value` pairs separated by commas, as the keys page takes scopes. */
   scopes: string;
   metadata: string;
+  /** A conversation's session_id: set, the page is that conversation's transcript (or search within it). */
+  session: string;
   cursor: string;
 }
 
@@ -23,6 +26,7 @@ export function explorerFilters(searchParams: SearchParams): ExplorerFilters {
     identity: first("identity").trim(),
     scopes: first("scopes"),
     metadata: first("metadata"),
+    session: first("session").trim(),
     cursor: first("cursor"),
   };
 }
@@ -30,7 +34,7 @@ export function explorerFilters(searchParams: SearchParams): ExplorerFilters {
 /** The explorer's URL with these filters (and a cursor), empty ones left out. */
 export function explorerHref(base: string, filters: Partial<ExplorerFilters>): string {
   const params = new URLSearchParams();
-  for (const name of ["q", "identity", "scopes", "metadata", "cursor"] as const) {
+  for (const name of ["q", "identity", "scopes", "metadata", "session", "cursor"] as const) {
     const value = filters[name];
     if (value) params.set(name, value);
   }
@@ -43,6 +47,7 @@ const FIELD_LABELS: Record<string, string> = {
   identity_id: "Identity",
   scope: "Scopes",
   metadata: "Metadata",
+  session_id: "Conversation",
   cursor: "Page",
   query: "Search",
 };
@@ -85,6 +90,7 @@ export function listingInput(namespaceId: string, filters: ExplorerFilters, page
   const scope = pairs(filters.scopes, "Scopes");
   const metadata = pairs(filters.metadata, "Metadata");
   if (filters.identity) query.identity_id = filters.identity;
+  if (filters.session) query.session_id = filters.session;
   if (scope.length) query.scope = scope;
   if (metadata.length) query.metadata = metadata;
   if (filters.cursor) query.cursor = filters.cursor;

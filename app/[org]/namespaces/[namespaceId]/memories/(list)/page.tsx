@@ -1,9 +1,12 @@
 // /{org}/namespaces/{namespaceId}/memories — the memory explorer: the namespace's memories newest first, a
 // page at a time, filtered like GET /memories (the same operation runs), or searched like POST /recall.
+// With `?session=…` the page is that conversation's transcript, its turns in order (GET /memories?session_id=).
 // A namespace the person may not see is a 404 page, and nothing of its memories is read.
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import {
+  ConversationGroup,
+  ConversationTranscript,
   ExplorerBreadcrumb,
   ExplorerFilterForm,
   MatchCard,
@@ -26,6 +29,8 @@ import { identifier } from "@/lib/validation/strings";
 const NamespaceId = identifier({ min: 1, max: 255 });
 const SEARCH_TOP_K = 20;
 const PAGE_SIZE = 20;
+/** A transcript's page: a conversation reads better in long stretches. */
+const TRANSCRIPT_PAGE_SIZE = 100;
 /** The explorer counts up to this many matches (an exact count of 100,000 would cost more than the page). */
 const COUNT_UP_TO = 1_000;
 
@@ -62,20 +67,33 @@ export default async function MemoryExplorerPage({
   const base = `/${orgSlug}/namespaces/${namespace.id}/memories`;
   const filters = explorerFilters(await searchParams);
   const listing = await readListing(principal, namespace.id, filters);
+  const transcript = Boolean(filters.session && !filters.q);
 
   return (
     <div className="space-y-6">
       <div>
-        <ExplorerBreadcrumb orgSlug={orgSlug} namespace={namespace} />
-        <PageHeader
-          title="Memories"
-          description={
-            <>
-              What is stored in <span className="font-medium text-slate-800">{namespace.name}</span>, newest first.
-              Filters and search follow the same rules as the API.
-            </>
-          }
-        />
+        <ExplorerBreadcrumb orgSlug={orgSlug} namespace={namespace} sessionId={filters.session || undefined} />
+        {filters.session ? (
+          <PageHeader
+            title="Conversation"
+            description={
+              <>
+                The turns of <span className="break-all font-mono text-slate-800">{filters.session}</span> in{" "}
+                <span className="font-medium text-slate-800">{namespace.name}</span>, in the order they were said.
+              </>
+            }
+          />
+        ) : (
+          <PageHeader
+            title="Memories"
+            description={
+              <>
+                What is stored in <span className="font-medium text-slate-800">{namespace.name}</span>, newest first.
+                Filters and search follow the same rules as the API.
+              </>
+            }
+          />
+        )}
       </div>
       <ExplorerFilterForm action={base} filters={filters} />
       {listing.kind === "problem" && (
@@ -88,13 +106,16 @@ export default async function MemoryExplorerPage({
         </Notice>
       )}
       {listing.kind === "search" && <SearchResults matches={listing.matches} base={base} query={filters.q} />}
-      {listing.kind === "list" && (
+      {listing.kind === "list" && transcript && (
+        <Transcript memories={listing.memories} position={listing.position} base={base} filters={filters} />
+      )}
+      {listing.kind === "list" && !transcript && (
         <MemoryList
           memories={listing.memories}
           position={listing.position}
           base={base}
           filters={filters}
-          filtered={Boolean(filters.identity || filters.scopes || filters.metadata)}
+          filtered={Boolean(filters.identity || filters.scopes || filters.metadata || filters.session)}
         />
       )}
     </div>
@@ -107,7 +128,7 @@ async function readListing(
   namespaceId: string,
   filters: ReturnType<typeof explorerFilters>,
 ): Promise<Listing> {
-  const input = listingInput(namespaceId, filters, PAGE_SIZE);
+  const input = listingInput(namespaceId, filters, filters.session && !filters.q ? TRANSCRIPT_PAGE_SIZE : PAGE_SIZE);
   if (!input.ok) return { kind: "problem", messages: input.messages };
   try {
     if (filters.q) {
@@ -117,6 +138,7 @@ async function readListing(
         query: filters.q,
         top_k: SEARCH_TOP_K,
         ...(parsed.identity_id !== undefined && { identity_id: parsed.identity_id }),
+        ...(parsed.session_id !== undefined && { session_id: parsed.session_id }),
         ...(parsed.scope && { scopes: parsed.scope }),
         ...(parsed.metadata && { metadata: parsed.metadata }),
       };
@@ -177,13 +199,74 @@ function MemoryList({
   return (
     <section aria-label="Memories">
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
-        {memories.map((memory) => (
-          <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} />
-        ))}
+        {runsOfConversations(memories).map((run) =>
+          run.sessionId === null ? (
+            <MemoryCard key={run.memories[0].id} memory={run.memories[0]} href={`${base}/${run.memories[0].id}`} />
+          ) : (
+            <ConversationGroup
+              key={`${run.sessionId}:${run.memories[0].id}`}
+              sessionId={run.sessionId}
+              href={explorerHref(base, { session: run.sessionId })}
+            >
+              {run.memories.map((memory) => (
+                <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} />
+              ))}
+            </ConversationGroup>
+          ),
+        )}
       </ul>
       <Pager
         keyset
         summary={`Page ${page}${pages} · ${count}`}
+        previous={page > 1 ? explorerHref(base, { ...filters, cursor: "" }) : undefined}
+        next={nextCursor ? explorerHref(base, { ...filters, cursor: nextCursor }) : undefined}
+      />
+    </section>
+  );
+}
+
+/** The page's memories as runs: each plain memory alone, consecutive turns of one conversation together. */
+function runsOfConversations(memories: MemoryView[]) {
+  const runs: { sessionId: string | null; memories: MemoryView[] }[] = [];
+  for (const memory of memories) {
+    const last = runs[runs.length - 1];
+    if (memory.session_id !== null && last?.sessionId === memory.session_id) last.memories.push(memory);
+    else runs.push({ sessionId: memory.session_id, memories: [memory] });
+  }
+  return runs;
+}
+
+/** One conversation, its turns in order (a page of them at a time), as a chat transcript. */
+function Transcript({
+  memories,
+  position,
+  base,
+  filters,
+}: {
+  memories: MemoryView[];
+  position: ListPosition;
+  base: string;
+  filters: ReturnType<typeof explorerFilters>;
+}) {
+  if (memories.length === 0) {
+    return (
+      <EmptyState title={position.page > 1 ? "No more turns" : "No turns in this conversation"}>
+        {position.page > 1 ? "The conversation ends here. " : "Nothing you may see was said in it, or it was deleted. "}
+        <Link href={base} className="text-indigo-600 hover:underline">
+          Back to every memory
+        </Link>
+      </EmptyState>
+    );
+  }
+  const { page, total, totalIsAtLeast, nextCursor } = position;
+  const count = `${total.toLocaleString("en-US")}${totalIsAtLeast ? "+" : ""} turn${total === 1 ? "" : "s"}`;
+  return (
+    <section aria-label="Conversation">
+      <ConversationTranscript turns={memories} memoryHref={(id) => `${base}/${id}`} />
+      <Pager
+        keyset
+        labels={["← First turns", "Later turns →"]}
+        summary={`Page ${page} · ${count}`}
         previous={page > 1 ? explorerHref(base, { ...filters, cursor: "" }) : undefined}
         next={nextCursor ? explorerHref(base, { ...filters, cursor: nextCursor }) : undefined}
       />
