@@ -4,6 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { formatScopePairs } from "@/lib/auth/scopes";
+import { formatUtc } from "./format";
 import { addGrantAction, removeGrantAction } from "@/lib/console/actions/namespaces";
 import { refuse, useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
@@ -25,6 +26,8 @@ export type GrantRow = {
         permissions: string[];
         scopes: Record<string, string>;
         lastUsedAt: string;
+        /** Set for a connected MCP client (an OAuth connection): shown as such, never as an API key. */
+        connection: { connectedBy: string | null; connectedAt: Date | string } | null;
       };
     }
   | { kind: "user"; user: { id: string; name: string | null; email: string; role: string | null } }
@@ -35,7 +38,10 @@ export interface GrantCandidates {
   members: { id: string; name: string | null; email: string; role: string }[];
 }
 
-const granteeName = (row: GrantRow) => (row.kind === "api_key" ? `API key ${row.key.name}` : row.user.email);
+const granteeName = (row: GrantRow) => {
+  if (row.kind === "user") return row.user.email;
+  return row.key.connection ? `MCP connection ${row.key.name}` : `API key ${row.key.name}`;
+};
 
 export function NamespaceGrantsPanel(props: {
   orgSlug: string;
@@ -83,10 +89,19 @@ export function NamespaceGrantsPanel(props: {
             {props.rows.map((row) => (
               <tr key={row.grantId} data-testid="grant-row" className={row.inactive ? "text-slate-500" : ""}>
                 <td className="px-4 py-2 align-top">
-                  {row.kind === "api_key" ? (
+                  {row.kind === "api_key" && row.key.connection ? (
                     <>
                       <div className="font-medium">{row.key.name}</div>
-                      <div className="whitespace-nowrap text-xs text-slate-500">
+                      <div data-testid="grant-kind" className="text-xs text-slate-500">
+                        MCP connection
+                        {row.key.connection.connectedBy && <> · by {row.key.connection.connectedBy}</>}
+                        <div>connected {formatUtc(row.key.connection.connectedAt)}</div>
+                      </div>
+                    </>
+                  ) : row.kind === "api_key" ? (
+                    <>
+                      <div className="font-medium">{row.key.name}</div>
+                      <div data-testid="grant-kind" className="whitespace-nowrap text-xs text-slate-500">
                         API key · <span className="font-mono">{row.key.display}</span>
                       </div>
                     </>
@@ -98,7 +113,9 @@ export function NamespaceGrantsPanel(props: {
                   )}
                 </td>
                 <td className="px-4 py-2 align-top text-xs">
-                  {row.kind === "api_key" ? (
+                  {row.kind === "api_key" && row.key.connection ? (
+                    <div>Approved: {row.key.permissions.join(", ") || "nothing"}</div>
+                  ) : row.kind === "api_key" ? (
                     <>
                       <div>Permissions: {row.key.permissions.join(", ") || "none"}</div>
                       <div>Scopes: {formatScopePairs(row.key.scopes) || "none"}</div>
@@ -165,9 +182,11 @@ export function NamespaceGrantsPanel(props: {
           }}
         >
           <p>
-            {removing.kind === "api_key"
-              ? "Its very next request to this namespace is answered 404."
-              : "They no longer see this namespace unless their role is owner or admin."}
+            {removing.kind === "api_key" && removing.key.connection
+              ? "The client's very next request to this namespace is answered 404; reconnecting it gives access again."
+              : removing.kind === "api_key"
+                ? "Its very next request to this namespace is answered 404."
+                : "They no longer see this namespace unless their role is owner or admin."}
           </p>
         </ConfirmDialog>
       )}

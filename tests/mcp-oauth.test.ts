@@ -6,15 +6,17 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, expect, test, vi } from "vitest";
 import { memberPrincipal } from "@/lib/auth/principal";
-import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { AuditLogQuery, listAuditLog, SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
+import { ACCESS_TOKEN_TTL_SECONDS } from "@/lib/oauth/provider";
 import { approveConnection, denyConnection, listConnections, revokeConnection } from "@/lib/oauth/connections";
+import { namespaceGrantees } from "@/lib/namespaces/overview";
 import { addMember, removeMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";
-import { createNamespace, createTenant } from "./helpers/fixtures";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "./helpers/oauth-client";
 
 const ORIGIN = "http://gateway.test";
@@ -90,8 +92,9 @@ async function connect(
   namespaceId: string,
   member: ReturnType<typeof memberPrincipal>,
   access: ("read" | "write")[] = ["read", "write"],
+  provider?: MemoryOAuthClient,
 ) {
-  const { oauth, transport } = await startAuthorization(namespaceId);
+  const { oauth, transport } = await startAuthorization(namespaceId, provider);
   const { browser, uid } = await openConsent(oauth.authorizationUrl!);
   const next = await approveConnection({ uid, member, access, cookieHeader: browser.cookieHeader });
   const callback = await browser.get(next);
@@ -200,7 +203,15 @@ test("a 401 from the MCP endpoint names its resource metadata, naming the gatewa
 test("the SDK client connects with the URL alone, is approved, recalls and remembers as the person", async () => {
   const { org, key, ns, user, member } = await setUp();
   const { client, oauth } = await connect(ns.id, member);
-  expect(oauth.saved).toMatchObject({ token_type: "Bearer", expires_in: 3600 });
+  expect(oauth.saved).toMatchObject({ token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_SECONDS });
+  expect(ACCESS_TOKEN_TTL_SECONDS).toBe(3600); // what docs/api.md says
+  // A read-and-write connection is offered every tool.
+  expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+    "ask",
+    "forget",
+    "recall",
+    "remember",
+  ]);
   expect(oauth.saved?.refresh_token).toBeTruthy();
   expect(oauth.saved?.scope).toBe("mcp:read mcp:write");
 
@@ -252,9 +263,17 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.userId } });
   const { client, oauth } = await connect(ns.id, member, ["read"]);
   expect(oauth.saved?.scope).toBe("mcp:read");
+  // Offered only what it may run: recall and ask.
+  expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "recall"]);
   const remembered = await client.callTool({ name: "remember", arguments: { content: "should not be stored" } });
   expect(remembered.isError).toBe(true);
-  expect(textOf(remembered)).toContain("FORBIDDEN");
+  // Called anyway, it is refused as the connection it is, not as an API key.
+  expect(textOf(remembered)).toBe(
+    "FORBIDDEN: This MCP connection (Test Agent) has read access; this needs write access. " +
+      "Connect the client again and allow write on the consent page.",
+  );
+  const forgot = await client.callTool({ name: "forget", arguments: { all: true } });
+  expect(textOf(forgot)).toMatch(/^FORBIDDEN: This MCP connection \(Test Agent\)/);
   expect((await client.callTool({ name: "recall", arguments: { query: "anything" } })).isError).toBeFalsy();
 
   const other = await createNamespace(key);
@@ -262,6 +281,64 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   expect(elsewhere.status).toBe(401);
   expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
   expect(elsewhere.headers.get("www-authenticate")).toContain("issued for another MCP endpoint");
+});
+
+test("people see a connection as an MCP connection, once: the permissions panel and the audit log", async () => {
+  const { org, key, ns, user, member } = await setUp();
+  const reader = await createKey(org.id, { name: "Reporting", permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
+  // Connected, then the same client connects again (it lost its tokens): the first connection ends.
+  const first = await connect(ns.id, member);
+  const again = new MemoryOAuthClient("Test Agent");
+  again.information = first.oauth.information;
+  const { client } = await connect(ns.id, member, ["read", "write"], again);
+  const [standing] = await listConnections(org.id);
+  expect(await listConnections(org.id)).toHaveLength(1);
+
+  const named = async (name: string) =>
+    (await namespaceGrantees(member, ns.id)).filter((row) => row.kind === "api_key" && row.key.name === name);
+  expect(await named("Test Agent")).toEqual([
+    expect.objectContaining({
+      kind: "api_key",
+      key: expect.objectContaining({
+        id: standing.id,
+        connection: { connectedBy: user.email, connectedAt: standing.connectedAt },
+      }),
+      can: ["read", "write"],
+      inactive: null,
+    }),
+  ]);
+  // Another client that calls itself the same (another computer's): a connection of its own, listed once,
+  // told apart by when it was connected.
+  await connect(ns.id, member, ["read"]);
+  const connections = await listConnections(org.id);
+  expect(connections).toHaveLength(2);
+  const rows = await named("Test Agent");
+  expect(rows.map((row) => row.kind === "api_key" && row.key.id).sort()).toEqual(
+    connections.map((connection) => connection.id).sort(),
+  );
+  // An API key stays an API key.
+  expect(await named("Reporting")).toEqual([
+    expect.objectContaining({ key: expect.objectContaining({ id: reader.id, connection: null }) }),
+  ]);
+
+  // What the connection does is audited as the connection, by the person who connected it.
+  const remembered = await client.callTool({ name: "remember", arguments: { content: "A note to forget" } });
+  const memoryId = JSON.parse(textOf(remembered)).id;
+  expect((await client.callTool({ name: "forget", arguments: { memory_ids: [memoryId] } })).isError).toBeFalsy();
+  const { entries } = await listAuditLog(org.id, AuditLogQuery.parse({}));
+  const byConnection = entries.filter((entry) => "id" in entry.actor && entry.actor.id === standing.id);
+  expect(byConnection.length).toBeGreaterThan(0);
+  for (const entry of byConnection) {
+    expect(entry.actorLabel).toBe(`MCP connection · Test Agent (by ${user.email})`);
+  }
+  const connected = entries.filter((entry) => entry.action === "mcp_client.connect");
+  expect(connected).toHaveLength(3);
+  for (const entry of connected)
+    expect(entry).toMatchObject({ targetType: "mcp_connection", targetLabel: "Test Agent" });
+  // An API key's entries still name it as one.
+  await api("PATCH", `/namespaces/${ns.id}`, { key, body: { description: "renamed by the key" } });
+  const { entries: later } = await listAuditLog(org.id, AuditLogQuery.parse({ action: "namespace.update" }));
+  expect(later[0].actorLabel).toMatch(/^API key /);
 });
 
 test("the consent step gives no more than the person's access, only in the browser that started it", async () => {
@@ -334,8 +411,13 @@ test("past its hour a token is refused; its refresh token works once, and a repl
   const { ns, member } = await setUp();
   const { oauth } = await connect(ns.id, member);
   const tokens = oauth.saved!;
+  // It lives as long as its expires_in said, not a second more.
+  const issued = Date.now();
+  expect(tokens.expires_in).toBe(ACCESS_TOKEN_TTL_SECONDS);
   vi.useFakeTimers({ toFake: ["Date"] });
-  vi.setSystemTime(Date.now() + 3601 * 1000);
+  vi.setSystemTime(issued + (ACCESS_TOKEN_TTL_SECONDS - 10) * 1000);
+  expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(200);
+  vi.setSystemTime(issued + (ACCESS_TOKEN_TTL_SECONDS + 1) * 1000);
   expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(401);
   // The hourly sweep deletes what has expired: every access token (all are over an hour old now), no refresh token.
   const prisma = await db();
@@ -356,6 +438,8 @@ test("past its hour a token is refused; its refresh token works once, and a repl
   expect(first.status).toBe(200);
   const rotated = await first.json();
   expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
+  // A refreshed token says its lifetime too, and lives exactly that long.
+  expect(rotated).toMatchObject({ token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_SECONDS });
   expect((await mcpCall(ns.id, rotated.access_token)).status).toBe(200);
 
   const replay = await tokenRequest(refresh);

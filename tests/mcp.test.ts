@@ -135,6 +135,8 @@ test("refused and invalid calls are tool errors with a clear message, and change
 
   const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
   const readOnly = await connect(ns.id, reader.secret);
+  // A read-only key is offered the tools it may run; one it calls anyway says what the key lacks.
+  expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "recall"]);
   const refused = await call(readOnly, "remember", { content: "should not be stored" });
   expect(refused).toMatchObject({
     isError: true,

@@ -12,6 +12,7 @@ export interface AuditEntry {
   orgId: string;
   actor: Actor;
   action: string;
+  /** What the target is: the row's type, except `mcp_connection` for a connected MCP client's key. */
   targetType: string;
   targetId: string;
   details?: Record<string, unknown>;
@@ -84,7 +85,10 @@ export interface AuditLogEntry {
   id: string;
   createdAt: Date;
   actor: Actor;
-  /** The user's email or the key's name when they still exist; null for the operator. */
+  /**
+   * Who acted, when they still exist: the user's email, "API key <name>", or for a connected MCP client
+   * "MCP connection · <client> (by <email of the person who connected it>)"; null for the operator.
+   */
   actorLabel: string | null;
   action: string;
   targetType: string;
@@ -134,15 +138,21 @@ export async function listAuditLog(
       details: Record<string, unknown>;
       actor_label: string | null;
       target_label: string | null;
+      target_is_connection: boolean;
     }[]
   >(
     Prisma.sql`SELECT l.id, l.created_at, l.actor_type, l.actor_id, l.action, l.target_type, l.target_id, l.details,
-            CASE l.actor_type WHEN 'user' THEN au.email WHEN 'api_key' THEN ak.name END AS actor_label,
+            CASE l.actor_type WHEN 'user' THEN au.email
+              WHEN 'api_key' THEN CASE WHEN ak.oauth_client_id IS NULL THEN 'API key ' || ak.name
+                ELSE 'MCP connection · ' || ak.name || COALESCE(' (by ' || akc.email || ')', '') END
+            END AS actor_label,
             CASE l.target_type WHEN 'user' THEN tu.email WHEN 'api_key' THEN tk.name WHEN 'namespace' THEN tn.name
-            END AS target_label
+            END AS target_label,
+            tk.oauth_client_id IS NOT NULL AS target_is_connection
      FROM audit_logs l
      LEFT JOIN users au ON l.actor_type = 'user' AND au.id = l.actor_id
      LEFT JOIN api_keys ak ON l.actor_type = 'api_key' AND ak.id = l.actor_id AND ak.org_id = l.org_id
+     LEFT JOIN users akc ON akc.id = ak.created_by_id
      LEFT JOIN users tu ON l.target_type = 'user' AND tu.id = l.target_id
      LEFT JOIN api_keys tk ON l.target_type = 'api_key' AND tk.id = l.target_id AND tk.org_id = l.org_id
      LEFT JOIN namespaces tn ON l.target_type = 'namespace' AND tn.id = l.target_id AND tn.org_id = l.org_id
@@ -157,7 +167,8 @@ export async function listAuditLog(
       actor: actorOfRow(row.actor_type, row.actor_id),
       actorLabel: row.actor_label,
       action: row.action,
-      targetType: row.target_type,
+      // A connected MCP client's key is shown as the connection it is (its rows say api_key).
+      targetType: row.target_is_connection ? "mcp_connection" : row.target_type,
       targetId: row.target_id,
       targetLabel: row.target_label,
       details: row.details ?? {},

@@ -36,6 +36,7 @@ export async function handleMcpRequest(request: Request, namespaceId: string): P
       key,
       namespace,
       identityHeader: request.headers.get("x-identity-id") || key.defaultIdentityId,
+      method: methodOf(message.parsed),
     });
     // JSON replies rather than an event stream: every tool answers once, and the reply is complete when returned.
     const transport = new streamableHttp.WebStandardStreamableHTTPServerTransport({
@@ -112,6 +113,12 @@ async function readMessage(request: Request): Promise<{ parsed: unknown } | Resp
     );
   }
   return { parsed };
+}
+
+/** The JSON-RPC method a message calls, when it is a request or notification. */
+function methodOf(message: unknown): string | undefined {
+  const method = (message as { method?: unknown } | null)?.method;
+  return typeof method === "string" ? method : undefined;
 }
 
 /** A 400 as the transport answers one: a JSON-RPC error with a null id (the message's id is unknown or ambiguous). */

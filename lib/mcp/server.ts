@@ -1,19 +1,22 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
 import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { ForgetBody } from "@/lib/memory/forget-body";
 import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
+import { unknownFields } from "@/lib/memory/unknown-fields";
 import { operations } from "@/lib/operations/catalogue";
 import type { Operation } from "@/lib/operations/operation";
-import { runOperation } from "@/lib/operations/run";
+import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
 
 export interface McpContext {
   key: ApiKeyPrincipal;
   namespace: { id: string; name: string; description: string | null };
   /** The client's `X-Identity-Id` header: the identity of calls that do not name one. */
   identityHeader?: string;
+  /** The JSON-RPC method this server answers (the endpoint is stateless: one message per server). */
+  method?: string;
 }
 
 /** The tool's arguments are the operation's body without the target: the endpoint's URL names the namespace. */
@@ -27,7 +30,24 @@ function withoutTarget<Shape extends { namespace_id: unknown; external_reference
  * `all_namespaces` on forget) is refused rather than dropped, so a call never does less, or more, than it says.
  */
 function toolArguments<Shape extends z.ZodRawShape>(shape: Shape) {
-  return z.strictObject(shape);
+  return z.strictObject(shape, { error: unknownFields(ENDPOINT_NAMES_THE_NAMESPACE) });
+}
+
+const ENDPOINT_NAMES_THE_NAMESPACE = Object.fromEntries(
+  ["namespace_id", "external_reference_id", "namespace"].map((key) => [
+    key,
+    "this endpoint's URL names the namespace: leave it out",
+  ]),
+);
+
+/** Whether the key may run the operation at all (its permission): what tools/list offers. */
+function mayRun(operation: Operation, key: ApiKeyPrincipal): boolean {
+  try {
+    assertOperationAllowed(operation, key);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function instructions(namespace: McpContext["namespace"]): string {
@@ -70,7 +90,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
 
   // The batch form is left out: an agent stores a statement, or the turns of a conversation.
   const { memories: _batch, ...rememberFields } = withoutTarget(RememberBody.shape);
-  server.registerTool(
+  const rememberTool = server.registerTool(
     "remember",
     {
       title: "Remember",
@@ -92,7 +112,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
     `context: n (0 to ${LIMITS.contextTurns}, default 0) returns beside each match of a conversation turn ` +
     "the n turns before and after it in its session; filter by session_id, or by when it happened with " +
     "occurred_after and occurred_before (ISO 8601).";
-  server.registerTool(
+  const recallTool = server.registerTool(
     "recall",
     {
       title: "Recall",
@@ -106,7 +126,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
     },
     (args) => run(operations.recall, args),
   );
-  server.registerTool(
+  const askTool = server.registerTool(
     "ask",
     {
       title: "Ask",
@@ -121,7 +141,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
     (args) => run(operations.ask, args),
   );
   const { all_namespaces: _allNamespaces, ...forgetFields } = withoutTarget(ForgetBody.shape);
-  server.registerTool(
+  const forgetTool = server.registerTool(
     "forget",
     {
       title: "Forget",
@@ -136,5 +156,17 @@ export function memoryMcpServer(context: McpContext): McpServer {
     },
     (args) => run(operations.forget, args),
   );
+  // The list offers only the tools this key or connection may run here (a read-only one sees recall and
+  // ask). A call to another one (a client's list from before its access changed) still reaches the
+  // operation's refusal, which says what the key or connection lacks, rather than "tool disabled".
+  if (context.method === "tools/list") {
+    const offered: [RegisteredTool, Operation][] = [
+      [rememberTool, operations.remember],
+      [recallTool, operations.recall],
+      [askTool, operations.ask],
+      [forgetTool, operations.forget],
+    ];
+    for (const [tool, operation] of offered) if (!mayRun(operation, context.key)) tool.disable();
+  }
   return server;
 }

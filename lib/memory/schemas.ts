@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
+import { unknownFields } from "./unknown-fields";
 
 /** Limits on memory operations (README "Limits"). */
 export const LIMITS = {
@@ -109,48 +110,54 @@ export function oneExpiry(body: { expires_at?: unknown; ttl_seconds?: unknown },
 const ONE_EXPIRY_RULE = { not: { required: ["expires_at", "ttl_seconds"] } };
 
 export const MemoryItem = z
-  .strictObject({ content: Content, ...MemoryFields })
+  .strictObject({ content: Content, ...MemoryFields }, { error: unknownFields() })
   .superRefine(oneExpiry)
   .meta(ONE_EXPIRY_RULE);
 export type MemoryItem = z.infer<typeof MemoryItem>;
 
 export const SessionId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 
-export const ConversationMessage = z.strictObject({
-  role: identifier({ min: 1, max: 64, lengthMessage: "must be 1 to 64 characters" }).describe(
-    'who said it: "user", "assistant", or a speaker\'s name',
-  ),
-  content: Content,
-  occurred_at: OccurredAt.optional(),
-  metadata: Metadata.optional(),
-});
+export const ConversationMessage = z.strictObject(
+  {
+    role: identifier({ min: 1, max: 64, lengthMessage: "must be 1 to 64 characters" }).describe(
+      'who said it: "user", "assistant", or a speaker\'s name',
+    ),
+    content: Content,
+    occurred_at: OccurredAt.optional(),
+    metadata: Metadata.optional(),
+  },
+  { error: unknownFields() },
+);
 export type ConversationMessage = z.infer<typeof ConversationMessage>;
 
 export const RememberBody = z
-  .strictObject({
-    ...TargetFields,
-    content: Content.optional(),
-    memories: z
-      .array(MemoryItem)
-      .min(1, "send 1 to 100 memories")
-      .max(LIMITS.batchSize, `send at most ${LIMITS.batchSize} memories in one call`)
-      .optional()
-      .describe("a batch; metadata, scopes and identity_id beside it apply to items that do not set their own"),
-    session_id: SessionId.optional().describe(
-      "the conversation the messages belong to; a later call with the same session_id appends to it",
-    ),
-    messages: z
-      .array(ConversationMessage)
-      .min(1, `send 1 to ${LIMITS.conversationMessages} messages`)
-      .max(LIMITS.conversationMessages, `send at most ${LIMITS.conversationMessages} messages in one call`)
-      .optional()
-      .describe("a conversation's turns in order: each becomes a memory with session_id, position and role"),
-    ...MemoryFields,
-    allow_duplicate: z
-      .boolean({ error: "must be true or false" })
-      .optional()
-      .describe("store content identical to an existing memory (same namespace, identity and scopes) again"),
-  })
+  .strictObject(
+    {
+      ...TargetFields,
+      content: Content.optional(),
+      memories: z
+        .array(MemoryItem)
+        .min(1, "send 1 to 100 memories")
+        .max(LIMITS.batchSize, `send at most ${LIMITS.batchSize} memories in one call`)
+        .optional()
+        .describe("a batch; metadata, scopes and identity_id beside it apply to items that do not set their own"),
+      session_id: SessionId.optional().describe(
+        "the conversation the messages belong to; a later call with the same session_id appends to it",
+      ),
+      messages: z
+        .array(ConversationMessage)
+        .min(1, `send 1 to ${LIMITS.conversationMessages} messages`)
+        .max(LIMITS.conversationMessages, `send at most ${LIMITS.conversationMessages} messages in one call`)
+        .optional()
+        .describe("a conversation's turns in order: each becomes a memory with session_id, position and role"),
+      ...MemoryFields,
+      allow_duplicate: z
+        .boolean({ error: "must be true or false" })
+        .optional()
+        .describe("store content identical to an existing memory (same namespace, identity and scopes) again"),
+    },
+    { error: unknownFields() },
+  )
   .superRefine((body, ctx) => {
     exactlyOneTarget(body, ctx);
     const forms = [body.content, body.memories, body.messages].filter((form) => form !== undefined);
@@ -329,6 +336,28 @@ export const MatchSchema = z.object({
   context: z
     .array(ContextTurnSchema)
     .describe("with `context: n`, the turns around a conversation turn, in order; empty for a plain memory"),
+  match_reasons: z
+    .object({
+      terms: z
+        .array(z.string())
+        .describe(
+          "the query's words (as sent) the memory has, compared by stem: in its text, or for a conversation " +
+            "turn, its speaker (role)",
+        ),
+      similarity: z
+        .number()
+        .min(0)
+        .max(1)
+        .nullable()
+        .describe("cosine similarity of the matching chunk and the query, 0 to 1; null when not compared"),
+      via: z
+        .enum(["words", "meaning", "words and meaning", "conversation context"])
+        .describe(
+          "what carried the score: the query's words; its meaning (similarity at least 0.3, the relevance " +
+            "floor's); both; or, for a conversation turn, the neighbouring turns it borrows evidence from",
+        ),
+    })
+    .describe("why the memory matched, from what the search found"),
 });
 export type MatchJson = z.infer<typeof MatchSchema>;
 

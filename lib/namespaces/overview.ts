@@ -108,6 +108,11 @@ export type GranteeRow = {
         permissions: string[];
         scopes: Scopes;
         lastUsedAt: Date | null;
+        /**
+         * Set when the key stands for a connected MCP client (an OAuth connection, lib/oauth): the client's
+         * name is the key's; who connected it and when tell apart two connections of clients of one name.
+         */
+        connection: { connectedBy: string | null; connectedAt: Date } | null;
       };
     }
   | { kind: "user"; user: { id: string; name: string | null; email: string; role: Role | null } }
@@ -124,7 +129,11 @@ export async function namespaceGrantees(principal: Principal, namespaceId: strin
   const keyIds = grants.flatMap((grant) => (grant.apiKeyId ? [grant.apiKeyId] : []));
   const userIds = grants.flatMap((grant) => (grant.userId ? [grant.userId] : []));
   const prisma = await db();
-  const keys = await prisma.apiKey.findMany({ where: { orgId, id: { in: keyIds } } });
+  // An ended MCP connection (revoked, or replaced when its person connected the client again) is gone for
+  // good, unlike a revoked API key kept for the record: its grant is not listed beside the standing one.
+  const keys = await prisma.apiKey.findMany({
+    where: { orgId, id: { in: keyIds }, NOT: { oauthClientId: { not: null }, revokedAt: { not: null } } },
+  });
   const creatorIds = keys.flatMap((key) => (key.createdById ? [key.createdById] : []));
   const memberships = await prisma.membership.findMany({
     where: { orgId, userId: { in: [...new Set([...userIds, ...creatorIds])] } },
@@ -165,6 +174,9 @@ export async function namespaceGrantees(principal: Principal, namespaceId: strin
             permissions: permissions.map((permission) => PERMISSION_LABELS[permission] ?? permission),
             scopes,
             lastUsedAt: key.lastUsedAt,
+            connection: key.oauthClientId
+              ? { connectedBy: creator?.user.email ?? null, connectedAt: key.createdAt }
+              : null,
           },
           can: inactive ? [] : capabilities(bounded.permissions),
           inactive,
@@ -193,20 +205,26 @@ export async function namespaceGrantees(principal: Principal, namespaceId: strin
 
 /** Why a key's grant gives nothing now (authentication would refuse the key, or not reach this namespace). */
 function keyInactive(
-  key: { revokedAt: Date | null; expiresAt: Date | null; createdById: string | null },
+  key: { revokedAt: Date | null; expiresAt: Date | null; createdById: string | null; oauthClientId: string | null },
   creator: { role: Role; user: { email: string } } | null,
   grantedUsers: Set<string>,
 ): string | null {
-  if (key.revokedAt) return "The key is revoked.";
-  if (key.expiresAt && key.expiresAt <= new Date()) return "The key has expired.";
-  if (key.createdById && !creator) return "Its creator is no longer a member of this organization.";
+  // A connected MCP client acts for the person who connected it, as a key for its creator.
+  const [what, who] = key.oauthClientId ? ["connection", "the person who connected it"] : ["key", "its creator"];
+  if (key.revokedAt) return `The ${what} is revoked.`;
+  if (key.expiresAt && key.expiresAt <= new Date()) return `The ${what} has expired.`;
+  if (key.createdById && !creator) return `${capitalized(who)} is no longer a member of this organization.`;
   if (creator?.role === "member" && !grantedUsers.has(key.createdById!)) {
     return (
-      `Its creator, ${creator.user.email}, has no access to this namespace: ` +
-      "a key reaches only what its creator may."
+      `${capitalized(who)}, ${creator.user.email}, has no access to this namespace: ` +
+      `a ${what} reaches only what ${who} may.`
     );
   }
   return null;
+}
+
+function capitalized(text: string) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

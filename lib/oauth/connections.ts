@@ -175,7 +175,11 @@ export async function authenticateAccessToken(token: string, namespaceId: string
       .filter((access) => scopes.has(ACCESS_SCOPES[access]))
       .map((access) => ACCESS_PERMISSIONS[access]),
   );
-  return { ...key, permissions: key.permissions.filter((permission) => permitted.has(permission)) };
+  return {
+    ...key,
+    permissions: key.permissions.filter((permission) => permitted.has(permission)),
+    connection: { clientName: key.name },
+  };
 }
 
 /**

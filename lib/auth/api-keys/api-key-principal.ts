@@ -1,5 +1,6 @@
 import type { Role } from "@/lib/generated/prisma/enums";
 import { ROLE_PERMISSIONS, type Permission } from "../permissions";
+import { PERMISSION_LABELS } from "../principal";
 import type { Scopes } from "../scopes";
 
 /** What a request authenticated by an API key acts as. */
@@ -23,6 +24,8 @@ export interface ApiKeyPrincipal {
    * the identity of the calls that name none.
    */
   defaultIdentityId?: string;
+  /** Set for a connected MCP client: refusals name it as the connection it is, not as an API key. */
+  connection?: { clientName: string };
 }
 
 /**
@@ -46,10 +49,20 @@ export function boundedPermissions(key: {
 
 /** Why a key may not do what needs `permission`: it was never given it, or its creator's role no longer allows it. */
 export function missingPermissionMessage(key: ApiKeyPrincipal, permission: Permission): string {
+  const connection = key.connection;
   if (key.withheld?.permissions.includes(permission)) {
+    return connection
+      ? `This MCP connection (${connection.clientName}) was given ${permission}, but the person who connected it ` +
+          `is now ${key.withheld.creatorRole}, a role that cannot give it.`
+      : `This API key was given ${permission}, but the member who created it is now ${key.withheld.creatorRole}, ` +
+          `a role whose keys cannot have it.`;
+  }
+  if (connection) {
+    const label = PERMISSION_LABELS[permission];
+    const has = key.permissions.map((one) => PERMISSION_LABELS[one]).join(" and ") || "no";
     return (
-      `This API key was given ${permission}, but the member who created it is now ${key.withheld.creatorRole}, ` +
-      `a role whose keys cannot have it.`
+      `This MCP connection (${connection.clientName}) has ${has} access; this needs ${label} access. ` +
+      `Connect the client again and allow ${label} on the consent page.`
     );
   }
   return `This API key lacks the ${permission} permission.`;
