@@ -1,6 +1,6 @@
-// Pieces of the identities pages that render on the server (no browser code): times in UTC, so the
-// server's HTML and what the person reads agree whatever the server's time zone.
+// Pieces of the identities pages that render on the server (no browser code).
 import Link from "next/link";
+import type { IdentityPerson } from "@/lib/activity/identity-people";
 import { IdentityId } from "@/lib/memory/schemas";
 import { DateTime } from "./date-time";
 
@@ -13,14 +13,40 @@ export function identityPath(orgSlug: string, identityId: string): string {
   return `/${orgSlug}/identities/${encodeURIComponent(identityId)}`;
 }
 
-export function IdentityLink({ orgSlug, identityId }: { orgSlug: string; identityId: string }) {
+/**
+ * An identity in a list: the person's address when the id is a member's user id (an OAuth connection's
+ * identity), with the raw id under it, smaller and selectable in one click; otherwise the id itself.
+ */
+export function IdentityLink({
+  orgSlug,
+  identityId,
+  person,
+}: {
+  orgSlug: string;
+  identityId: string;
+  person?: IdentityPerson;
+}) {
+  if (!person) {
+    return (
+      <Link
+        href={identityPath(orgSlug, identityId)}
+        className="font-mono text-xs text-indigo-700 [overflow-wrap:anywhere] hover:underline sm:text-sm"
+      >
+        {identityId}
+      </Link>
+    );
+  }
   return (
-    <Link
-      href={identityPath(orgSlug, identityId)}
-      className="break-all font-mono text-xs text-indigo-700 hover:underline sm:text-sm"
-    >
-      {identityId}
-    </Link>
+    <>
+      <Link
+        href={identityPath(orgSlug, identityId)}
+        className="text-indigo-700 [overflow-wrap:anywhere] hover:underline"
+        title={person.name ?? undefined}
+      >
+        {person.email}
+      </Link>
+      <div className="select-all font-mono text-xs text-slate-500 [overflow-wrap:anywhere]">{identityId}</div>
+    </>
   );
 }
 

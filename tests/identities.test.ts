@@ -21,6 +21,7 @@ const { newId } = await import("@/lib/ids");
 const { listIdentities, identityActivity, identitySummary, IdentitiesQuery, IdentityActivityQuery } =
   await import("@/lib/activity/identities");
 const { identityMemories, forgetIdentity } = await import("@/lib/memory/identities");
+const { peopleOfIdentities } = await import("@/lib/activity/identity-people");
 const { forgetIdentityAction } = await import("@/lib/console/actions/identities");
 const { activityRetentionDays, pruneActivity } = await import("@/lib/activity/retention");
 
@@ -330,6 +331,75 @@ describe("Forget this identity", () => {
       ok: true,
       data: { deleted: 0, namespaces: 0 },
     });
+  });
+});
+
+describe("which calls make an identity appear", () => {
+  const listed = async (id: string) =>
+    (await listIdentities(ownerOfA(), IdentitiesQuery.parse({ q: id }))).items.map((item) => item.identityId);
+
+  test("a forget that matched nothing lists no identity; its call is still in the identity's activity", async () => {
+    const forgotten = await api("POST", "/forget", {
+      key: a.key,
+      body: { namespace_id: nsA1.id, identity_id: "nobody-here" },
+    });
+    expect(forgotten.status).toBe(200);
+    expect(forgotten.body.data).toMatchObject({ deleted: 0 });
+    const everywhere = await api("POST", "/forget", {
+      key: a.key,
+      body: { identity_id: "nobody-here", all_namespaces: true },
+    });
+    expect(everywhere.status).toBe(200);
+    expect(await listed("nobody-here")).toEqual([]);
+    const activity = await identityActivity(ownerOfA(), "nobody-here", IdentityActivityQuery.parse({}));
+    expect(activity.items.map((row) => [row.operation, row.status])).toContainEqual(["forget", 200]);
+  });
+
+  test("a forget that erased an identity known only from its memories leaves it unlisted", async () => {
+    // A batch whose items name two identities: its activity row names neither, only their memories list them.
+    const [dora] = await rememberAll(a.key, nsA2.id, [
+      { content: "Dora collects stamps", identity_id: "dora" },
+      { content: "Eve collects shells", identity_id: "eve" },
+    ]);
+    expect(await listed("dora")).toEqual(["dora"]);
+    const forgotten = await api("POST", "/forget", {
+      key: a.key,
+      body: { namespace_id: nsA2.id, identity_id: "dora" },
+    });
+    expect(forgotten.body.data).toMatchObject({ deleted: 1 });
+    expect(await memoryStatus(a.key, dora.id)).toBe(404);
+    expect(await listed("dora")).toEqual([]);
+    expect(await listed("eve")).toEqual(["eve"]);
+    expect(await summariesConsistent()).toBe(true);
+  });
+
+  test("a refused call lists no identity; a successful one does, also before it has memories", async () => {
+    const refused = await api("POST", "/recall", {
+      key: a.key,
+      body: { namespace_id: nsA1.id, query: "x", identity_id: "typo-person", top_k: 100_000 },
+    });
+    expect(refused.status).toBe(400);
+    expect(await listed("typo-person")).toEqual([]);
+    await recallContents(a.key, { namespace_id: nsA1.id, query: "tea", identity_id: "new-person" });
+    expect(await listed("new-person")).toEqual(["new-person"]);
+    // An identity already listed: a later forget that matched nothing moves its last activity.
+    const before = (await identitySummary(ownerOfA(), "new-person")).lastActivityAt!;
+    await new Promise((resume) => setTimeout(resume, 5));
+    await api("POST", "/forget", { key: a.key, body: { namespace_id: nsA1.id, identity_id: "new-person" } });
+    const after = (await identitySummary(ownerOfA(), "new-person")).lastActivityAt!;
+    expect(after.getTime()).toBeGreaterThan(before.getTime());
+    expect(await listed("new-person")).toEqual(["new-person"]);
+  });
+});
+
+describe("identities that are members", () => {
+  test("a member's user id is named by their address; another organization's user is not", async () => {
+    const people = await peopleOfIdentities(a.org.id, [users.owner.id, users.adminB.id, "alice", "usr_unknown"]);
+    expect([...people.entries()]).toEqual([[users.owner.id, { email: users.owner.email, name: null }]]);
+    expect((await peopleOfIdentities(b.org.id, [users.adminB.id])).get(users.adminB.id)?.email).toBe(
+      users.adminB.email,
+    );
+    expect((await peopleOfIdentities(a.org.id, [])).size).toBe(0);
   });
 });
 

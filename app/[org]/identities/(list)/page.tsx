@@ -1,7 +1,9 @@
 import { EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
 import Link from "next/link";
-import { IdentityLink, UtcTime } from "@/components/identity-parts";
+import { DateTime } from "@/components/date-time";
+import { IdentityLink } from "@/components/identity-parts";
 import { IdentitiesQuery, listIdentities, RECENT_DAYS } from "@/lib/activity/identities";
+import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
@@ -44,6 +46,10 @@ export default async function IdentitiesPage({
   }
   const query = parsed.data;
   const list = await listIdentities(access.principal, query);
+  const people = await peopleOfIdentities(
+    access.org.id,
+    list.items.map((identity) => identity.identityId),
+  );
   const href = (page: number) => {
     const search = new URLSearchParams();
     if (query.q) search.set("q", query.q);
@@ -52,6 +58,7 @@ export default async function IdentitiesPage({
     return `/${slug}/identities${text ? `?${text}` : ""}`;
   };
   const firstShown = (query.page - 1) * list.pageSize + 1;
+  const columns = ["Identity", "Memories", `Operations (${RECENT_DAYS} days)`, "Last activity"];
   return (
     <>
       {header}
@@ -103,16 +110,24 @@ export default async function IdentitiesPage({
         )
       ) : (
         <>
-          <Table columns={["Identity", "Memories", `Operations (${RECENT_DAYS} days)`, "Last activity"]}>
+          <Table columns={columns} stacked>
             {list.items.map((identity) => (
               <tr key={identity.identityId}>
                 <td className="max-w-xs px-4 py-2">
-                  <IdentityLink orgSlug={slug} identityId={identity.identityId} />
+                  <IdentityLink
+                    orgSlug={slug}
+                    identityId={identity.identityId}
+                    person={people.get(identity.identityId)}
+                  />
                 </td>
-                <td className="px-4 py-2 tabular-nums">{identity.memories.toLocaleString("en-US")}</td>
-                <td className="px-4 py-2 tabular-nums">{identity.operationsLast7Days.toLocaleString("en-US")}</td>
-                <td className="whitespace-nowrap px-4 py-2 text-slate-600">
-                  <UtcTime value={identity.lastActivityAt} empty="no activity" />
+                <td className="px-4 py-2 tabular-nums" data-label={columns[1]}>
+                  {identity.memories.toLocaleString("en-US")}
+                </td>
+                <td className="px-4 py-2 tabular-nums" data-label={columns[2]}>
+                  {identity.operationsLast7Days.toLocaleString("en-US")}
+                </td>
+                <td className="whitespace-nowrap px-4 py-2 text-slate-600" data-label={columns[3]}>
+                  <DateTime value={identity.lastActivityAt} empty="no activity" />
                 </td>
               </tr>
             ))}

@@ -1,16 +1,20 @@
 import { notFound } from "next/navigation";
 import Link from "next/link";
+import { CopyButton } from "@/components/copy-button";
 import { ForgetIdentityButton } from "@/components/forget-identity-button";
 import { identityOfSegment, identityPath, UtcTime } from "@/components/identity-parts";
 import { OperationsChart } from "@/components/operations-chart";
 import { Card, EmptyState, Notice, PageHeader, Pager, Select, Table } from "@/components/ui";
 import { ACTIVITY_OPERATIONS } from "@/lib/activity/activity";
 import { identityActivity, IdentityActivityQuery, identitySummary } from "@/lib/activity/identities";
+import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { identityMemories } from "@/lib/memory/identities";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
+
+const ACTIVITY_COLUMNS = ["Operation", "Namespace", "API key", "Status", "Latency", "Time"];
 
 export default async function IdentityPage({
   params,
@@ -31,12 +35,14 @@ export default async function IdentityPage({
     status: searchParam(raw, "status"),
     page: searchParam(raw, "page"),
   });
-  const [summary, days, memories, activity] = await Promise.all([
+  const [summary, days, memories, activity, people] = await Promise.all([
     identitySummary(access.principal, identityId),
     dailyOperations(access.principal, { identityId }),
     identityMemories(access.principal, identityId),
     filters.success ? identityActivity(access.principal, identityId, filters.data) : null,
+    peopleOfIdentities(access.org.id, [identityId]),
   ]);
+  const person = people.get(identityId);
   const canForget = access.membership.role !== "member";
   const base = identityPath(slug, identityId);
   const href = (page: number) => {
@@ -56,8 +62,20 @@ export default async function IdentityPage({
         title="Identity"
         description={
           <>
-            <span className="break-all font-mono text-slate-900">{identityId}</span>
-            <br />
+            {person && (
+              <span className="block text-base font-medium text-slate-900 [overflow-wrap:anywhere]">
+                {person.name ? `${person.name} · ${person.email}` : person.email}
+              </span>
+            )}
+            <span className="flex items-center gap-2">
+              <span
+                data-testid="identity-id"
+                className={`font-mono [overflow-wrap:anywhere] ${person ? "text-xs text-slate-500" : "text-slate-900"}`}
+              >
+                {identityId}
+              </span>
+              <CopyButton text={identityId} label="Copy the identity id" />
+            </span>
             {summary.memories.toLocaleString("en-US")} {summary.memories === 1 ? "memory" : "memories"} in{" "}
             {summary.namespaces} {summary.namespaces === 1 ? "namespace" : "namespaces"}
             {access.membership.role === "member" ? " granted to you" : ""} · last activity{" "}
@@ -137,11 +155,11 @@ export default async function IdentityPage({
             </EmptyState>
           ) : (
             <>
-              <Table columns={["Operation", "Namespace", "API key", "Status", "Latency", "Time"]}>
+              <Table columns={ACTIVITY_COLUMNS} stacked>
                 {activity!.items.map((row) => (
                   <tr key={row.id}>
                     <td className="px-4 py-2 font-mono text-xs">{row.operation}</td>
-                    <td className="max-w-[12rem] truncate px-4 py-2">
+                    <td className="max-w-[12rem] truncate px-4 py-2" data-label={ACTIVITY_COLUMNS[1]}>
                       {row.namespaceId && row.namespaceName ? (
                         <Link
                           href={`/${slug}/namespaces/${row.namespaceId}`}
@@ -154,10 +172,14 @@ export default async function IdentityPage({
                         <span className="text-slate-500">—</span>
                       )}
                     </td>
-                    <td className="max-w-[10rem] truncate px-4 py-2" title={row.keyName ?? undefined}>
+                    <td
+                      className="max-w-[10rem] truncate px-4 py-2"
+                      title={row.keyName ?? undefined}
+                      data-label={ACTIVITY_COLUMNS[2]}
+                    >
                       {row.keyName ?? <span className="text-slate-500">deleted key</span>}
                     </td>
-                    <td className="px-4 py-2">
+                    <td className="px-4 py-2" data-label={ACTIVITY_COLUMNS[3]}>
                       <span
                         className={`rounded px-1.5 py-0.5 text-xs font-medium tabular-nums ${
                           row.status < 400 ? "bg-emerald-50 text-emerald-800" : "bg-rose-50 text-rose-800"
@@ -166,8 +188,10 @@ export default async function IdentityPage({
                         {row.status}
                       </span>
                     </td>
-                    <td className="whitespace-nowrap px-4 py-2 tabular-nums">{row.latencyMs} ms</td>
-                    <td className="whitespace-nowrap px-4 py-2 text-slate-600">
+                    <td className="whitespace-nowrap px-4 py-2 tabular-nums" data-label={ACTIVITY_COLUMNS[4]}>
+                      {row.latencyMs} ms
+                    </td>
+                    <td className="whitespace-nowrap px-4 py-2 text-slate-600" data-label={ACTIVITY_COLUMNS[5]}>
                       <UtcTime value={row.createdAt} />
                     </td>
                   </tr>
