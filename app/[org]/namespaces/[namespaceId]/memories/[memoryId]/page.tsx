@@ -1,16 +1,27 @@
-// /{org}/namespaces/{namespaceId}/memories/{memoryId} — one memory: content, identity, scopes, metadata,
-// chunks and dates, with a delete button. Not in that namespace, or not visible to the person: a 404 page.
+// /{org}/namespaces/{namespaceId}/memories/{memoryId} — one memory: every field (its conversation, identity,
+// scopes, metadata, event time, expiry, version, dates), an edit form (PATCH /memories/{id}'s operation), its
+// history (GET /memories/{id}/history's), its chunks, and a delete button. Not in that namespace, or not
+// visible to the person: a 404 page.
+import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { DeleteMemoryButton } from "@/components/delete-memory-button";
 import { formatUtc } from "@/components/format";
-import { ExplorerBreadcrumb, MemoryTags } from "@/components/memory-explorer";
-import { Card, PageHeader } from "@/components/ui";
+import { MemoryEditForm } from "@/components/memory-edit-form";
+import { ExplorerBreadcrumb, MemoryTags, TurnLabel } from "@/components/memory-explorer";
+import { Card, Notice, PageHeader } from "@/components/ui";
+import type { MemberPrincipal } from "@/lib/auth/principal";
+import { explorerHref } from "@/lib/console/memory-filters";
 import { memberAccess } from "@/lib/console/session";
 import { NotFoundError } from "@/lib/errors";
 import { getMemoryWithChunks } from "@/lib/memory/list";
 import { getNamespace } from "@/lib/namespaces/namespaces";
+import { operations } from "@/lib/operations/catalogue";
+import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
+
+/** The latest versions shown; the API's history pages through the rest. */
+const HISTORY_SHOWN = 50;
 
 const Id = identifier({ min: 1, max: 255 });
 
@@ -32,10 +43,15 @@ export default async function MemoryPage({
   const { principal } = access;
   const namespace = await getNamespace(principal, namespaceId).catch(notFoundPage);
   const { memory, chunks } = await getMemoryWithChunks(principal, namespace.id, memoryId).catch(notFoundPage);
+  const history = await runOperation(operations.memoryHistory, principal, {
+    params: { id: memory.id },
+    query: { page_size: String(HISTORY_SHOWN) },
+  }).catch(notFoundPage);
   const orgSlug = access.org.slug;
   const explorer = `/${orgSlug}/namespaces/${namespace.id}/memories`;
   const scopes = memory.scopes as Record<string, string>;
   const metadata = memory.metadata as Record<string, unknown>;
+  const editRefusal = refusalToEdit(principal);
 
   return (
     <div className="space-y-6">
@@ -60,7 +76,22 @@ export default async function MemoryPage({
         </p>
       </Card>
       <Card title="Details">
-        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]">
+        <dl className="grid gap-x-6 gap-y-3 text-sm sm:grid-cols-[10rem_1fr]" data-testid="memory-details">
+          <Detail term="Conversation">
+            {memory.sessionId ? (
+              <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                <span className="break-all font-mono text-xs" data-testid="memory-session">
+                  {memory.sessionId}
+                </span>
+                <TurnLabel role={memory.role} position={memory.sessionPosition} />
+                <Link href={explorerHref(explorer, { session: memory.sessionId })} className={LINK}>
+                  View conversation
+                </Link>
+              </span>
+            ) : (
+              <span className="text-slate-500">none (not a turn of a conversation)</span>
+            )}
+          </Detail>
           <Detail term="Identity">{memory.identityId ?? <span className="text-slate-500">none</span>}</Detail>
           <Detail term="Scopes">
             {Object.keys(scopes).length ? (
@@ -71,16 +102,86 @@ export default async function MemoryPage({
           </Detail>
           <Detail term="Metadata">
             {Object.keys(metadata).length ? (
-              <pre tabIndex={0} aria-label="Metadata" className="overflow-x-auto rounded bg-slate-50 p-2 text-xs">
+              <pre
+                tabIndex={0}
+                aria-label="Metadata"
+                className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-slate-50 p-2 text-xs"
+              >
                 {JSON.stringify(metadata, null, 2)}
               </pre>
             ) : (
               <span className="text-slate-500">none</span>
             )}
           </Detail>
+          <Detail term="Happened">{formatUtc(memory.occurredAt)}</Detail>
+          <Detail term="Version">
+            <span data-testid="memory-version-number">{memory.version}</span>
+          </Detail>
           <Detail term="Created">{formatUtc(memory.createdAt)}</Detail>
           <Detail term="Updated">{formatUtc(memory.updatedAt)}</Detail>
+          <Detail term="Expires">{formatUtc(memory.expiresAt, "never")}</Detail>
         </dl>
+      </Card>
+      <Card title="Edit">
+        {editRefusal ? (
+          <Notice>{editRefusal}</Notice>
+        ) : (
+          <MemoryEditForm
+            key={memory.version}
+            orgSlug={orgSlug}
+            namespaceId={namespace.id}
+            memoryId={memory.id}
+            version={memory.version}
+            initial={{
+              content: memory.content,
+              metadata: Object.keys(metadata).length ? JSON.stringify(metadata, null, 2) : "",
+              scopes: Object.entries(scopes)
+                .map(([key, value]) => `${key}=${value}`)
+                .join(", "),
+              identity_id: memory.identityId ?? "",
+              occurred_at: memory.occurredAt.toISOString(),
+              expires_at: memory.expiresAt?.toISOString() ?? "",
+            }}
+          />
+        )}
+      </Card>
+      <Card
+        title={`History (${history.pagination?.total ?? history.data.length})`}
+        description="Every version, newest first, the current one included: who wrote it, when, and what it changed."
+      >
+        <ol className="space-y-3" data-testid="memory-history">
+          {history.data.map((version) => (
+            <li
+              key={version.version}
+              className="rounded-md border border-slate-200 p-3"
+              data-testid="memory-version"
+              data-version={version.version}
+            >
+              <div className="mb-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
+                <span className="font-semibold text-slate-900">Version {version.version}</span>
+                <time dateTime={version.changed_at}>{formatUtc(version.changed_at)}</time>
+                <span className="break-all">{authorLabel(version.changed_by)}</span>
+                <span>
+                  {version.changed_fields.length
+                    ? `changed ${version.changed_fields.join(", ")}`
+                    : "as first remembered"}
+                </span>
+              </div>
+              <p
+                className="whitespace-pre-wrap break-words text-sm text-slate-800"
+                data-testid="memory-version-content"
+              >
+                {version.content}
+              </p>
+            </li>
+          ))}
+        </ol>
+        {(history.pagination?.total ?? 0) > history.data.length && (
+          <p className="mt-3 text-xs text-slate-500">
+            The latest {history.data.length} are shown; <code>GET /api/v1/memories/{"{id}"}/history</code> pages through
+            every one.
+          </p>
+        )}
       </Card>
       <Card
         title={`Chunks (${chunks.length})`}
@@ -100,6 +201,24 @@ export default async function MemoryPage({
       </Card>
     </div>
   );
+}
+
+const LINK = "text-indigo-600 hover:underline";
+
+/** Why this person may not edit memories, or null when they may (the update operation's own check). */
+function refusalToEdit(principal: MemberPrincipal): string | null {
+  try {
+    assertOperationAllowed(operations.updateMemory, principal);
+    return null;
+  } catch {
+    return "Your role can read this memory but not change it: editing needs the namespace write permission.";
+  }
+}
+
+function authorLabel(author: { kind: string; id: string | null; name: string | null } | null): string {
+  if (!author) return "author not recorded";
+  const kind = { api_key: "API key", user: "console user", integration: "integration" }[author.kind] ?? author.kind;
+  return `by ${kind} ${author.name ?? author.id ?? ""}`.trim();
 }
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {
