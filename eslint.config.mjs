@@ -23,6 +23,7 @@ export default defineConfig(
     "playwright-report/**",
     ".data/**",
     "next-env.d.ts",
+    "vendor/**",
   ]),
   {
     linterOptions: { reportUnusedDisableDirectives: "error" },

@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const root = fileURLToPath(new URL("..", import.meta.url));
+const QUIET_OIDC_PROVIDER = new URL("quiet-oidc-provider-on-node20.mjs", import.meta.url).href;
 /** The folders the build reads; with them, every top-level file of the kinds below (see topLevelSources). */
 const SOURCE_DIRS = ["app", "components", "lib", "public", "prisma", "types"];
 /** Top-level files that Next writes itself: fingerprinted, each build would change them and call for the next. */
@@ -111,7 +112,13 @@ export function buildIfNeeded({ quiet = false } = {}) {
         "before starting another, or build once with `npm run build` and start each instance with MEMGW_BUILD=never.",
     );
   }
-  if (!quiet) console.log("Building Memory Gateway (first start, or the sources changed)…");
+  if (!quiet) {
+    console.log(
+      "Building the console and API for the first start (about a minute; later starts skip this until the " +
+        "sources change)…",
+    );
+  }
+  const started = performance.now();
   // One build at a time in a build directory (two test files, or two `npm start`s, would corrupt it):
   // flock(1), where there is one, queues them, and the one that waited finds the build done.
   const lockName = createHash("sha256").update(distDir()).digest("hex").slice(0, 16);
@@ -124,6 +131,7 @@ export function buildIfNeeded({ quiet = false } = {}) {
     if (quiet) throw new Error(`next build failed:\n${error.stdout ?? ""}${error.stderr ?? ""}`, { cause: error });
     throw error;
   }
+  if (!quiet) console.log(`Built in ${Math.round((performance.now() - started) / 1000)} s.`);
   return true;
 }
 
@@ -139,7 +147,13 @@ function build() {
     execFileSync(process.execPath, [path.join(root, "node_modules/next/dist/bin/next"), "build"], {
       cwd: root,
       stdio: "inherit",
-      env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" },
+      env: {
+        ...process.env,
+        NEXT_TELEMETRY_DISABLED: "1",
+        // Next's workers load the server bundles to collect page data: on Node 20, oidc-provider's runtime
+        // notice would print once per worker (see the preloaded file).
+        NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${QUIET_OIDC_PROVIDER}`].filter(Boolean).join(" "),
+      },
     });
   } finally {
     if (fs.readFileSync(tsconfig, "utf8") !== tsconfigBefore) fs.writeFileSync(tsconfig, tsconfigBefore);

@@ -1,6 +1,7 @@
 // `npm start`: build when needed (never with MEMGW_BUILD=never), then serve the console and API from this
 // process (migrations run as it starts). It listens only once the gateway holds its data directory and has
 // opened the database, and on SIGTERM or SIGINT it drains the requests in flight, closes the database and exits.
+import "./quiet-oidc-provider-on-node20.mjs";
 import { buildIfNeeded, markServing, requireBuild, root } from "./build-if-needed.mjs";
 import { createGatewayServer } from "./http-server.mjs";
 

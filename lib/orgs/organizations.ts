@@ -37,6 +37,8 @@ const RESERVED_SLUGS = [
   // The MCP clients' OAuth: the authorization server and the console's consent page.
   "oauth",
   "consent",
+  // The API reference (app/docs).
+  "docs",
 ];
 
 export async function createOrganization(name: string, actor: Actor) {
