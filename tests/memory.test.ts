@@ -250,10 +250,19 @@ describe("recall", () => {
   test("scores are in [0, 1], best first; top_k and min_score cut the list", async () => {
     const { key, ns } = await tenantWithNamespace();
     await rememberAll(key, ns.id, [{ content: RUST }, { content: MEETING }, { content: PETS }, { content: TRIP }]);
+    // min_score 0: every memory scoring above 0, also those below the default relevance floor.
     const all = (
-      await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday" } })
+      await api("POST", "/recall", {
+        key,
+        body: { namespace_id: ns.id, query: "sales meeting on Thursday", min_score: 0 },
+      })
     ).body.data;
     expect(all).toHaveLength(4);
+    // Without it, the relevance floor leaves out the memories sharing no word and not close in meaning.
+    const floored = (
+      await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "sales meeting on Thursday" } })
+    ).body.data;
+    expect(floored.map((m: { content: string }) => m.content)).toEqual([MEETING]);
     expect(all[0].content).toBe(MEETING);
     for (const match of all) {
       expect(match.score).toBeGreaterThanOrEqual(0);
@@ -268,6 +277,7 @@ describe("recall", () => {
       "context",
       "created_at",
       "identity_id",
+      "match_reasons",
       "memory_id",
       "metadata",
       "occurred_at",
@@ -281,7 +291,7 @@ describe("recall", () => {
       (
         await api("POST", "/recall", {
           key,
-          body: { namespace_id: ns.id, query: "sales meeting on Thursday", top_k: 2 },
+          body: { namespace_id: ns.id, query: "sales meeting on Thursday", top_k: 2, min_score: 0 },
         })
       ).body.data,
     ).toHaveLength(2);

@@ -10,11 +10,13 @@ import {
   type ScopeSelection,
   type SearchRequest,
 } from "./search-legs";
-import { notExpiredSql } from "./sql";
+import { notExpiredSql, TEXT_SEARCH_CONFIG } from "./sql";
 
 export interface LexicalHit {
   chunk_id: string;
   bm25: number;
+  /** The query's terms (stemmed lexemes) the chunk has. */
+  terms: string[];
   /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
   row: ChunkRow;
 }
@@ -34,6 +36,31 @@ export interface LexicalResult {
   selection?: ScopeSelection;
   /** How many chunks the namespace holds, read in the same statement. */
   namespaceChunkCount: number;
+  /** Each word of the query with its terms (stemmed lexemes; none for a stop word), in the query's order. */
+  queryWords: QueryWord[];
+}
+
+export interface QueryWord {
+  word: string;
+  lexemes: string[];
+}
+
+/** The query's words as typed, each once (case-insensitively), for telling which of them a match has. */
+export function queryWordList(query: string): string[] {
+  const seen = new Set<string>();
+  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => {
+    const key = word.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The query words whose terms are among `terms` (a chunk's matched lexemes), in the query's order. */
+export function wordsWithTerms(queryWords: QueryWord[], terms: string[]): string[] {
+  if (terms.length === 0) return [];
+  const found = new Set(terms);
+  return queryWords.filter((w) => w.lexemes.some((lexeme) => found.has(lexeme))).map((w) => w.word);
 }
 
 /**
@@ -67,6 +94,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   const scoped = hasScopeFilter(request);
   const ns = request.namespaceId;
   const { statistics, bm25Term } = bm25Sql(request);
+  const textSearchConfig = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
   // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
   // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
   const filtered =
@@ -83,7 +111,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   const limitSql = Prisma.sql`${limit}::int`;
   /** The chunks with the query's terms that pass `termCondition`, by their BM25 over those terms, best first. */
   const scoredPostings = (termCondition: Prisma.Sql, limitOf: Prisma.Sql) =>
-    Prisma.sql`SELECT p.chunk_id, sum(${bm25Term}) AS bm25
+    Prisma.sql`SELECT p.chunk_id, sum(${bm25Term}) AS bm25, array_agg(qt.term) AS terms
      FROM qt
      JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term ${postingScopes}
      ${chunkJoin}
@@ -111,16 +139,16 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
        SELECT EXISTS (SELECT 1 FROM common) AND (SELECT count(*) FROM by_rarer) >= ${limitSql} AS yes
      ),
      found AS (
-       SELECT chunk_id, bm25 FROM by_rarer WHERE (SELECT yes FROM skipped) OR NOT EXISTS (SELECT 1 FROM common)
+       SELECT chunk_id, bm25, terms FROM by_rarer WHERE (SELECT yes FROM skipped) OR NOT EXISTS (SELECT 1 FROM common)
        UNION ALL
-       SELECT chunk_id, bm25 FROM (${scoredPostings(Prisma.sql`true`, limitSql)}) every_term
+       SELECT chunk_id, bm25, terms FROM (${scoredPostings(Prisma.sql`true`, limitSql)}) every_term
        WHERE EXISTS (SELECT 1 FROM common) AND NOT (SELECT yes FROM skipped)
      ),
      lex AS (
-       SELECT f.chunk_id, f.bm25 + COALESCE(later.bm25, 0) AS bm25
+       SELECT f.chunk_id, f.bm25 + COALESCE(later.bm25, 0) AS bm25, f.terms || COALESCE(later.terms, '{}') AS terms
        FROM found f
        LEFT JOIN LATERAL (
-         SELECT sum(${bm25Term}) AS bm25
+         SELECT sum(${bm25Term}) AS bm25, array_agg(qt.term) AS terms
          FROM common qt
          JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = f.chunk_id
          CROSS JOIN stats
@@ -139,6 +167,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     bm25_max: number;
     skipped_bm25_max: number;
     hits: LexicalHit[];
+    query_words: QueryWord[];
     scope_keys: string[] | null;
     scope_chunk_count: number | null;
     namespace_chunk_count: number;
@@ -151,7 +180,11 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
             ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
             ${scoped ? Prisma.sql`(SELECT keys FROM selected)` : Prisma.sql`NULL`} AS scope_keys,
             ${scoped ? Prisma.sql`(SELECT chunk_count FROM selected)` : Prisma.sql`NULL`} AS scope_chunk_count,
-            COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25,
+            (SELECT COALESCE(json_agg(json_build_object('word', w.word, 'lexemes',
+                      (SELECT COALESCE(array_agg(l.lexeme), '{}')
+                       FROM unnest(to_tsvector(${textSearchConfig}, w.word)) l)) ORDER BY w.i), '[]'::json)
+             FROM unnest(${queryWordList(request.query)}::text[]) WITH ORDINALITY w(word, i)) AS query_words,
+            COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'terms', lex.terms,
                         'row', json_build_object(
                           'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
                           'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
@@ -178,5 +211,6 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     skippedBm25Max: row.skipped_bm25_max,
     selection,
     namespaceChunkCount: row.namespace_chunk_count,
+    queryWords: row.query_words,
   };
 }

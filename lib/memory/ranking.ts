@@ -23,7 +23,10 @@ export function fuseScores(lexical: number, cosine: number, anyLexical: boolean)
  * (cosine 0) and all of it (cosine 1), so the topK-th memory by lexical share scores at least half of
  * its own, and a hit below that can neither enter the results nor raise its memory's score in them.
  */
-export function hitsThatCanRank(lexical: LexicalResult, topK: number): string[] {
+export function hitsThatCanRank(
+  lexical: { hits: Pick<LexicalResult["hits"][number], "chunk_id" | "bm25" | "row">[] },
+  topK: number,
+): string[] {
   const memories = new Set<string>();
   let floor = 0;
   for (const hit of lexical.hits) {
@@ -78,31 +81,56 @@ export function missingNeighbours(turns: TurnPlace[], known: TurnPlace[]): { ses
   return [...places.values()];
 }
 
+/** What a turn's neighbours added to its score (withNeighbourEvidence). */
+export interface NeighbourGain {
+  /** The score on the turn's own evidence, before its neighbours' share. */
+  ownScore: number;
+  /** How much its neighbours' share added. */
+  neighbourGain: number;
+  /** Whether a neighbour that lent it a share has evidence of its own (`evident`). */
+  borrowedEvidence: boolean;
+}
+
 /**
  * Each conversation turn's score with its neighbours' evidence (`memories`: one per memory, scored on its
  * own): the turn is relevant if it matches, or, with probability `share`, the better of the turns just
  * before and after it (same session) does: `1 − (1 − own) · (1 − share · neighbour)`. It stays within 0
  * and 1, equals the own score when the neighbours match nothing, and leaves plain memories as they are.
- * Best first.
+ * Best first. `evident` says which memories have evidence of their own (the relevance floor): a turn
+ * borrows evidence only from such a neighbour.
  */
 export function withNeighbourEvidence<T extends TurnPlace & { memoryId: string; chunkId: string; score: number }>(
   memories: T[],
   share = NEIGHBOUR_SHARE,
-): T[] {
-  if (share === 0) return memories;
-  const own = new Map<string, number>();
+  evident: (memory: T) => boolean = () => true,
+): (T & NeighbourGain)[] {
+  const unchanged = (m: T): T & NeighbourGain => ({
+    ...m,
+    ownScore: m.score,
+    neighbourGain: 0,
+    borrowedEvidence: false,
+  });
+  if (share === 0) return memories.map(unchanged);
+  const own = new Map<string, T>();
   for (const m of memories) {
-    if (m.sessionId !== null && m.position !== null) own.set(placeKey(m.sessionId, m.position), m.score);
+    if (m.sessionId !== null && m.position !== null) own.set(placeKey(m.sessionId, m.position), m);
   }
   return memories
     .map((m) => {
-      if (m.sessionId === null || m.position === null) return m;
-      const neighbour = Math.max(
-        own.get(placeKey(m.sessionId, m.position - 1)) ?? 0,
-        own.get(placeKey(m.sessionId, m.position + 1)) ?? 0,
-      );
-      const score = 1 - (1 - m.score) * (1 - share * neighbour);
-      return { ...m, score: Math.round(Math.max(0, Math.min(1, score)) * 1e6) / 1e6 };
+      if (m.sessionId === null || m.position === null) return unchanged(m);
+      const neighbours = [m.position - 1, m.position + 1].flatMap((p) => {
+        const found = own.get(placeKey(m.sessionId!, p));
+        return found ? [found] : [];
+      });
+      const neighbour = Math.max(0, ...neighbours.map((n) => n.score));
+      const score = Math.round(Math.max(0, Math.min(1, 1 - (1 - m.score) * (1 - share * neighbour))) * 1e6) / 1e6;
+      return {
+        ...m,
+        score,
+        ownScore: m.score,
+        neighbourGain: score - m.score,
+        borrowedEvidence: neighbours.some((n) => n.score > 0 && evident(n)),
+      };
     })
     .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
 }
@@ -152,4 +180,44 @@ export function withSpeakerFocus<T extends { role: string | null; chunkId: strin
         : { ...m, score: Math.round(m.score * focus * 1e6) / 1e6 },
     )
     .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+}
+
+/**
+ * What a match must have to be listed when the caller sends no `min_score` (docs/decisions.md, "A relevance
+ * floor"): evidence of its own — a word of the query, or a similarity of at least `minSimilarity` — or, for a
+ * conversation turn, a neighbouring turn with such evidence lending it a share; and a score of at least
+ * `minScore`. A caller sending `min_score` gets every match scoring at least that (above 0) instead.
+ */
+export interface RelevanceFloor {
+  minScore: number;
+  minSimilarity: number;
+}
+
+export const RELEVANCE_FLOOR: RelevanceFloor = { minScore: 0, minSimilarity: 0.3 };
+
+/** Whether a match has evidence of its own: a word of the query, or a similarity of at least `minSimilarity`. */
+export function hasOwnEvidence(
+  match: { lexical: number; cosine: number; cosineKnown: boolean },
+  minSimilarity: number,
+): boolean {
+  return match.lexical > 0 || (match.cosineKnown && match.cosine >= minSimilarity);
+}
+
+/** What carried a match: the query's words, its meaning, both, or the turns around it in its conversation. */
+export type MatchVia = "words" | "meaning" | "words and meaning" | "conversation context";
+
+/**
+ * What carried most of a match's score. Conversation context, when its neighbours added more than its own
+ * evidence scored (or it has none of its own); otherwise words when it shares one with the query, and
+ * meaning too when its similarity is at least the floor's (what the floor counts as evidence of meaning).
+ */
+export function matchVia(
+  match: { lexical: number; cosine: number; cosineKnown: boolean; ownScore: number; neighbourGain: number },
+  minSimilarity = RELEVANCE_FLOOR.minSimilarity,
+): MatchVia {
+  const meaning = match.cosineKnown && match.cosine >= minSimilarity;
+  if (match.neighbourGain > 0 && (match.neighbourGain > match.ownScore || (match.lexical === 0 && !meaning)))
+    return "conversation context";
+  if (match.lexical > 0) return meaning ? "words and meaning" : "words";
+  return "meaning";
 }

@@ -53,6 +53,7 @@ export function matchJson(match: RecalledMatch): MatchJson {
     occurred_at: match.occurredAt.toISOString(),
     created_at: match.createdAt.toISOString(),
     context: match.context.map(contextTurnJson),
+    match_reasons: match.reasons,
   };
 }
 

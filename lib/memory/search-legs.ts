@@ -2,6 +2,7 @@ import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "./embeddings";
+import type { RelevanceFloor } from "./ranking";
 import type { Metadata } from "./schemas";
 import { memoryFilter, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
 
@@ -49,6 +50,8 @@ export interface SearchRequest {
   exactVectorScanLimit?: number;
   /** Overrides COMMON_TERM_MIN_CHUNKS, for measuring it and testing both paths. */
   commonTermMinChunks?: number;
+  /** Overrides RELEVANCE_FLOOR (lib/memory/ranking.ts), the floor without `minScore`, for measuring it (bench/). */
+  relevanceFloor?: RelevanceFloor;
 }
 
 export interface ChunkRow {
@@ -184,7 +187,8 @@ export function bm25Sql(request: SearchRequest) {
 /**
  * The conversation turns at the given places (session and position), filters applied, each chunk with
  * its BM25 (`withBm25`; otherwise 0: a lexical leg that was not cut short found every chunk sharing a
- * word) and, given the query vector, its cosine: the neighbours of the best turns that neither leg found,
+ * word) with the query terms it has, and, given the query vector, its cosine (null for a chunk of another
+ * embedding model): the neighbours of the best turns that neither leg found,
  * scored as the legs would have scored them.
  */
 export async function turnsAt(
@@ -193,43 +197,53 @@ export async function turnsAt(
   vector: number[] | undefined,
   places: { sessionId: string; position: number }[],
   withBm25: boolean,
-): Promise<(ChunkRow & { bm25: number; cosine: number })[]> {
+): Promise<(ChunkRow & { bm25: number; terms: string[]; cosine: number | null })[]> {
   const ns = request.namespaceId;
   const scoring = withBm25 ? bm25Sql(request) : undefined;
   const bm25 = scoring
-    ? Prisma.sql`COALESCE((SELECT sum(${scoring.bm25Term}) FROM qt
-                 JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id
-                 CROSS JOIN stats), 0)`
-    : Prisma.sql`0`;
+    ? Prisma.sql`, s.bm25, s.terms FROM places pl
+     JOIN memory_chunks c ON c.namespace_id = ${ns} AND c.session_id = pl."sessionId"
+                         AND c.session_position = pl."position"
+     CROSS JOIN LATERAL (SELECT COALESCE(sum(${scoring.bm25Term}), 0)::float8 AS bm25,
+                                COALESCE(array_agg(qt.term), '{}') AS terms
+                         FROM qt
+                         JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id
+                         CROSS JOIN stats) s`
+    : Prisma.sql`, 0::float8 AS bm25, '{}'::text[] AS terms FROM places pl
+     JOIN memory_chunks c ON c.namespace_id = ${ns} AND c.session_id = pl."sessionId"
+                         AND c.session_position = pl."position"`;
   const cosine = vector
     ? Prisma.sql`CASE WHEN c.embedding_model = ${embedder().model}::text
-            THEN (1 - (c.embedding <=> ${vectorLiteral(vector)}::vector))::float8 ELSE 0 END`
-    : Prisma.sql`0`;
-  return queryRows<ChunkRow & { bm25: number; cosine: number }>(
+            THEN (1 - (c.embedding <=> ${vectorLiteral(vector)}::vector))::float8 END`
+    : Prisma.sql`NULL`;
+  return queryRows<ChunkRow & { bm25: number; terms: string[]; cosine: number | null }>(
     Prisma.sql`WITH ${scoring ? Prisma.sql`${scoring.statistics},` : Prisma.empty}
      places AS (SELECT * FROM jsonb_to_recordset(${JSON.stringify(places)}::jsonb)
                 AS p("sessionId" text, "position" int))
-     SELECT ${CHUNK_ROW_COLUMNS}, ${cosine}::float8 AS cosine, ${bm25}::float8 AS bm25
-     FROM places pl
-     JOIN memory_chunks c ON c.namespace_id = ${ns} AND c.session_id = pl."sessionId"
-                         AND c.session_position = pl."position"
+     SELECT ${CHUNK_ROW_COLUMNS}, ${cosine}::float8 AS cosine ${bm25}
      WHERE ${chunkFilter(request, selection?.keys)}`,
   );
 }
 
-/** Exact BM25 of the given chunks (those with no shared word are left out: their BM25 is 0). */
-export async function bm25Of(request: SearchRequest, chunkIds: string[]): Promise<Map<string, number>> {
+/**
+ * Exact BM25 of the given chunks, with the query terms each has (those with no shared word are left out:
+ * their BM25 is 0).
+ */
+export async function bm25Of(
+  request: SearchRequest,
+  chunkIds: string[],
+): Promise<Map<string, { bm25: number; terms: string[] }>> {
   const { statistics, bm25Term } = bm25Sql(request);
-  const rows = await queryRows<{ chunk_id: string; bm25: number }>(
+  const rows = await queryRows<{ chunk_id: string; bm25: number; terms: string[] }>(
     Prisma.sql`WITH ${statistics}
-     SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25
+     SELECT p.chunk_id, sum(${bm25Term})::float8 AS bm25, array_agg(qt.term) AS terms
      FROM qt
      JOIN chunk_terms p ON p.namespace_id = ${request.namespaceId} AND p.term = qt.term
                        AND p.chunk_id = ANY(${chunkIds}::text[])
      CROSS JOIN stats
      GROUP BY p.chunk_id`,
   );
-  return new Map(rows.map((row) => [row.chunk_id, row.bm25]));
+  return new Map(rows.map((row) => [row.chunk_id, { bm25: row.bm25, terms: row.terms }]));
 }
 
 export async function chunkRows(

@@ -3,15 +3,19 @@ import { embedQuery } from "./embeddings";
 import {
   bestPerMemory,
   fuseScores,
+  hasOwnEvidence,
   hitsThatCanRank,
+  matchVia,
   missingNeighbours,
   namedRole,
   NEIGHBOUR_SHARE,
+  RELEVANCE_FLOOR,
   SPEAKER_FOCUS,
   withNeighbourEvidence,
   withSpeakerFocus,
+  type MatchVia,
 } from "./ranking";
-import { lexicalLeg, type LexicalResult } from "./lexical-leg";
+import { lexicalLeg, wordsWithTerms, type LexicalResult } from "./lexical-leg";
 import { bm25Of, chunkRows, scopeSelection, turnsAt, type ChunkRow, type SearchRequest } from "./search-legs";
 import { vectorLeg } from "./vector-leg";
 
@@ -38,6 +42,16 @@ export interface ScoredChunk {
   /** BM25 over the best the query could score: the share of the query's weight the chunk matches, 0 to 1. */
   lexical: number;
   cosine: number;
+  /** Why it matched, from what the legs found. */
+  reasons: MatchReasons;
+}
+
+export interface MatchReasons {
+  /** The query's words (as typed) the memory has: in its text, or for a conversation turn, its speaker. */
+  terms: string[];
+  /** Cosine similarity of the chunk and the query, 0 to 1; null when it was not compared (full-text search). */
+  similarity: number | null;
+  via: MatchVia;
 }
 
 interface Candidate {
@@ -51,7 +65,11 @@ interface Candidate {
   /** Exact, or for a vector candidate the leg left out, the most it can be (the leg's lowest hit). */
   bm25: number;
   bm25Exact: boolean;
+  /** The query terms (lexemes) the chunk has; known once bm25 is exact. */
+  terms: string[];
   cosine: number;
+  /** Whether the cosine was computed (it is not in full-text search, nor for a chunk of another embedding model). */
+  cosineKnown: boolean;
 }
 
 /**
@@ -73,7 +91,14 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const limit = Math.max(50, request.topK * 2);
   const lexical: LexicalResult =
     mode === "vector"
-      ? { bm25Max: 0, hits: [], truncated: false, skippedBm25Max: 0, ...(await scopeSelection(request)) }
+      ? {
+          bm25Max: 0,
+          hits: [],
+          truncated: false,
+          skippedBm25Max: 0,
+          queryWords: [],
+          ...(await scopeSelection(request)),
+        }
       : await timedStage("lexical", () => lexicalLeg(request, limit));
   const { selection, namespaceChunkCount } = lexical;
   const vector = await timedStage("embed-wait", async () => pendingVector);
@@ -89,7 +114,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         role: hit.row.role,
         bm25: hit.bm25,
         bm25Exact: true,
+        terms: hit.terms,
         cosine: 0,
+        cosineKnown: false,
       },
     ]),
   );
@@ -103,8 +130,10 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     );
     for (const row of vectorHits) {
       const known = candidates.get(row.chunk_id);
-      if (known) known.cosine = row.cosine;
-      else
+      if (known) {
+        known.cosine = row.cosine;
+        known.cosineKnown = true;
+      } else
         candidates.set(row.chunk_id, {
           chunkId: row.chunk_id,
           memoryId: row.memory_id,
@@ -113,7 +142,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
           role: row.role,
           bm25: bm25Bound,
           bm25Exact: bm25Bound === 0,
+          terms: [],
           cosine: row.cosine,
+          cosineKnown: true,
         });
     }
   }
@@ -145,15 +176,25 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
             contenders.map((c) => c.chunkId),
           ),
         )
-      : new Map<string, number>();
+      : new Map<string, { bm25: number; terms: string[] }>();
     for (const contender of contenders) {
-      const resolved = { ...contender, bm25: bm25.get(contender.chunkId) ?? 0, bm25Exact: true };
+      const found = bm25.get(contender.chunkId);
+      const resolved = { ...contender, bm25: found?.bm25 ?? 0, terms: found?.terms ?? [], bm25Exact: true };
       exact.push({ ...resolved, score: score(resolved) });
     }
   }
 
   const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
-  let best = bestPerMemory(exact);
+  // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
+  // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
+  const floor =
+    request.minScore === undefined
+      ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
+      : { minScore: request.minScore, minSimilarity: -Infinity };
+  const lexicalShare = (c: Candidate) => (lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0);
+  const evident = (c: Candidate) =>
+    hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
+  let best = withNeighbourEvidence(bestPerMemory(exact), 0);
   const neighbourShare = request.neighbourShare ?? NEIGHBOUR_SHARE;
   if (mode === "hybrid" && neighbourShare > 0) {
     // A conversation turn gets a share of its neighbours' evidence. The neighbours of the best turns that
@@ -174,13 +215,14 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
           role: turn.role,
           bm25: turn.bm25,
           bm25Exact: true,
-          cosine: turn.cosine,
+          terms: turn.terms,
+          cosine: turn.cosine ?? 0,
+          cosineKnown: turn.cosine !== null,
         };
         exact.push({ ...neighbour, score: score(neighbour) });
       }
-      best = bestPerMemory(exact);
     }
-    best = withNeighbourEvidence(best, neighbourShare);
+    best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, evident);
   }
   if (mode === "hybrid") {
     // A question naming one speaker is about what that speaker said (lib/memory/ranking.ts, SPEAKER_FOCUS).
@@ -188,7 +230,13 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
   }
   const ranked = best
-    .filter((c) => (mode !== "fulltext" || c.bm25 > 0) && c.score >= (request.minScore ?? 0))
+    .filter(
+      (c) =>
+        (mode !== "fulltext" || c.bm25 > 0) &&
+        c.score > 0 &&
+        c.score >= floor.minScore &&
+        (evident(c) || c.borrowedEvidence),
+    )
     .slice(0, request.topK);
   const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
   if (missing.length) {
@@ -199,6 +247,12 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   return ranked.flatMap((c) => {
     const row = rows.get(c.chunkId);
     if (!row) return [];
+    const similarity = c.cosineKnown ? Math.round(Math.max(0, Math.min(1, c.cosine)) * 1e6) / 1e6 : null;
+    const reasons: MatchReasons = {
+      terms: wordsWithTerms(lexical.queryWords, c.terms),
+      similarity,
+      via: matchVia({ ...c, lexical: lexicalShare(c) }),
+    };
     return [
       {
         chunkId: c.chunkId,
@@ -214,8 +268,9 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         createdAt: row.created_at,
         score: c.score,
         bm25: c.bm25,
-        lexical: lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0,
+        lexical: lexicalShare(c),
         cosine: c.cosine,
+        reasons,
       },
     ];
   });
