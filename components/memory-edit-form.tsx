@@ -90,9 +90,11 @@ function EditFields(props: {
     { onSuccess: (data) => props.onSaved(data.version) },
   );
   const value = (field: keyof EditableMemory) => (field in form.values ? form.values[field] : props.initial[field]);
+  // A refusal about the form's own fields is said under each; anything else once, above them.
+  const placed = Object.keys(form.fields).some((field) => (FIELDS as readonly string[]).includes(field));
   return (
     <form action={form.action} className="space-y-4" noValidate aria-label="Edit memory">
-      {form.error && <Notice tone="error">{form.error}</Notice>}
+      {form.error && !placed && <Notice tone="error">{form.error}</Notice>}
       <Field label="Content" error={form.fields.content}>
         <Textarea name="content" defaultValue={value("content")} rows={6} required />
       </Field>

@@ -76,6 +76,11 @@ test("signed in: every page of the console", async ({ page, request }) => {
   });
   expect(remembered.status()).toBe(201);
   const memoryId = (await remembered.json()).data.id as string;
+  const conversation = await request.post("/api/v1/remember", {
+    headers,
+    data: { namespace_id: namespaceId, session_id: "a11y-chat", messages: [{ role: "user", content: "Hello." }] },
+  });
+  expect(conversation.status()).toBe(201);
 
   const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
   const pages: [string, string][] = [
@@ -85,6 +90,7 @@ test("signed in: every page of the console", async ({ page, request }) => {
     ["memories", `/${slug}/namespaces/${namespaceId}/memories`],
     ["memories-search", `/${slug}/namespaces/${namespaceId}/memories?q=morning`],
     ["memory", `/${slug}/namespaces/${namespaceId}/memories/${memoryId}`],
+    ["conversation", `/${slug}/namespaces/${namespaceId}/memories?session=a11y-chat`],
     ["identities", `/${slug}/identities`],
     ["identity", `/${slug}/identities/${encodeURIComponent(identity)}`],
     ["scopes", `/${slug}/scopes`],
