@@ -1,10 +1,11 @@
 "use client";
 import { useState } from "react";
-import { changeRole, invite, remove } from "@/lib/console/actions/org";
+import { changeRole, copyInvitationLink, invite, remove, resendInvitation } from "@/lib/console/actions/org";
 import { invitationMessage } from "@/lib/console/messages";
 import { assignableRoles, ROLES } from "@/lib/auth/permissions";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
+import { CopyButton } from "./copy-button";
 import { DateTime } from "./date-time";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
@@ -20,7 +21,9 @@ interface MemberRow {
   email: string;
   name: string | null;
   role: Role;
-  joinedAt: string;
+  invitedAt: string;
+  /** Null while invited: they have not opened the organization yet. */
+  joinedAt: string | null;
   lastSignInAt: string | null;
   /** The active API keys they created: removing them revokes these, or hands them to the remover. */
   keys: MemberKey[];
@@ -54,6 +57,16 @@ export function MembersPanel(props: {
     return result.ok ? done(removedMessage(change.member, change.keys)) : result;
   });
   const errors = form.fields;
+  // Copying an invitation's link or mailing it again: the link is shown once, in a dialog.
+  const invitation = useActionForm(async ({ kind, member }: { kind: "copy" | "resend"; member: MemberRow }) => {
+    const form = { user_id: member.userId };
+    const result =
+      kind === "copy" ? await copyInvitationLink(props.orgSlug, form) : await resendInvitation(props.orgSlug, form);
+    return result.ok ? { ok: true as const, data: { kind, member, ...result.data } } : result;
+  });
+  const [closedLink, setClosedLink] = useState<object>();
+  const link =
+    invitation.data && "url" in invitation.data && invitation.state !== closedLink ? invitation.data : undefined;
   const message = form.error
     ? { tone: "error" as const, text: form.error }
     : form.data && { tone: "success" as const, text: form.data };
@@ -62,6 +75,30 @@ export function MembersPanel(props: {
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold">Members</h1>
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
+      {invitation.error && <Notice tone="error">{invitation.error}</Notice>}
+      {invitation.data && "mailed" in invitation.data && (
+        <Notice tone={invitation.data.mailed ? "success" : "info"}>
+          {invitation.data.mailed ? (
+            <>Invitation sent again to {invitation.data.member.email}; the earlier link no longer works.</>
+          ) : (
+            <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
+              <span>
+                Nothing was sent: no mail server is set (SMTP_URL). Copy a link for {invitation.data.member.email} and
+                send it to them yourself.
+              </span>
+              <Button
+                variant="secondary"
+                disabled={invitation.pending}
+                onClick={() =>
+                  invitation.run({ kind: "copy", member: (invitation.data as { member: MemberRow }).member })
+                }
+              >
+                Copy link
+              </Button>
+            </span>
+          )}
+        </Notice>
+      )}
       {manages && (
         <Card title="Invite someone" description="They get an email with a sign-in link to this organization.">
           <form
@@ -122,22 +159,72 @@ export function MembersPanel(props: {
                 m.role
               )}
             </td>
-            <td className="px-4 py-2 text-xs" data-label="Joined">
-              <DateTime value={m.joinedAt} />
+            <td className="px-4 py-2 text-xs" data-label="Joined" data-testid="member-status">
+              {m.joinedAt ? (
+                <DateTime value={m.joinedAt} />
+              ) : (
+                <span className="inline-flex flex-wrap items-center gap-1.5">
+                  <span className="rounded bg-amber-50 px-1.5 py-0.5 font-medium text-amber-800 ring-1 ring-amber-200">
+                    Invited
+                  </span>
+                  <DateTime value={m.invitedAt} relative />
+                </span>
+              )}
             </td>
             <td className="px-4 py-2 text-xs" data-label="Last sign-in">
-              <DateTime value={m.lastSignInAt} empty="invited, not signed in yet" relative />
+              <DateTime value={m.lastSignInAt} empty="never" relative />
             </td>
             <td className="px-4 py-2 text-right">
               {manages && m.userId !== props.currentUserId && (props.role === "owner" || m.role !== "owner") && (
-                <Button variant="secondary" onClick={() => setRemoving(m)}>
-                  Remove
-                </Button>
+                <span className="inline-flex flex-wrap justify-end gap-2">
+                  {!m.joinedAt && (
+                    <>
+                      <Button
+                        variant="secondary"
+                        disabled={!hydrated || invitation.pending}
+                        onClick={() => invitation.run({ kind: "copy", member: m })}
+                      >
+                        Copy link
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        disabled={!hydrated || invitation.pending}
+                        onClick={() => invitation.run({ kind: "resend", member: m })}
+                      >
+                        Resend
+                      </Button>
+                    </>
+                  )}
+                  <Button variant="secondary" onClick={() => setRemoving(m)}>
+                    Remove
+                  </Button>
+                </span>
               )}
             </td>
           </tr>
         ))}
       </Table>
+      {link && (
+        <Dialog title={`Invitation link for ${link.member.email}`} onClose={() => setClosedLink(invitation.state)}>
+          <p className="text-sm text-slate-700">
+            Send it to {link.member.email} yourself. It signs in that address only, once, until{" "}
+            <DateTime value={link.expires_at} />. <strong>It is shown only now</strong>; any earlier link for this
+            invitation no longer works, and removing them stops this one too.
+          </p>
+          <div className="mt-3 flex items-start gap-2">
+            <code
+              data-testid="invitation-link"
+              className="flex-1 break-all rounded-md bg-slate-100 px-3 py-2 font-mono text-xs"
+            >
+              {link.url}
+            </code>
+            <CopyButton text={link.url} label="Copy the invitation link" />
+          </div>
+          <div className="mt-5 text-right">
+            <Button onClick={() => setClosedLink(invitation.state)}>Done</Button>
+          </div>
+        </Dialog>
+      )}
       {removing && (
         <RemoveDialog
           member={removing}

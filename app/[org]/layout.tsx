@@ -42,8 +42,11 @@ export default async function OrganizationLayout({
   ];
   return (
     <div className="min-h-screen">
-      {/* Rendering only reads: the browser records the organization opened, for the next sign-in to land here. */}
-      {!access.blocked && user.lastOrgId !== org.id && <RememberOrganization orgSlug={org.slug} />}
+      {/* Rendering only reads: the browser records the organization opened, for the next sign-in to land here
+          (and that an invited member has joined). */}
+      {!access.blocked && (user.lastOrgId !== org.id || !access.membership.joinedAt) && (
+        <RememberOrganization orgSlug={org.slug} />
+      )}
       <header className="border-b border-slate-200 bg-white">
         <div className="flex flex-wrap items-center gap-4 px-6 py-3">
           <Link href="/" className="text-sm font-semibold text-indigo-600">

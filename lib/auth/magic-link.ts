@@ -7,7 +7,7 @@ import { sendMail } from "./mail";
 export const MAGIC_LINK_MAX_AGE_SECONDS = 10 * 60;
 
 /** How verification_tokens stores a token: as next-auth's email provider hashes it (SHA-256 of token + secret). */
-function hashToken(token: string): string {
+export function emailTokenHash(token: string): string {
   return createHash("sha256")
     .update(`${token}${serverSecret("NEXTAUTH_SECRET")}`)
     .digest("hex");
@@ -20,7 +20,7 @@ export async function createEmailToken(email: string): Promise<string> {
   await prisma.verificationToken.create({
     data: {
       identifier: email,
-      token: hashToken(token),
+      token: emailTokenHash(token),
       expires: new Date(Date.now() + MAGIC_LINK_MAX_AGE_SECONDS * 1000),
     },
   });
@@ -31,7 +31,7 @@ export async function createEmailToken(email: string): Promise<string> {
 export async function emailTokenValid(email: string, token: string): Promise<boolean> {
   const prisma = await db();
   const row = await prisma.verificationToken.findUnique({
-    where: { identifier_token: { identifier: email, token: hashToken(token) } },
+    where: { identifier_token: { identifier: email, token: emailTokenHash(token) } },
   });
   return Boolean(row && row.expires > new Date());
 }
@@ -40,7 +40,7 @@ export async function emailTokenValid(email: string, token: string): Promise<boo
 export async function consumeEmailToken(email: string, token: string): Promise<boolean> {
   const prisma = await db();
   const { count } = await prisma.verificationToken.deleteMany({
-    where: { identifier: email, token: hashToken(token), expires: { gt: new Date() } },
+    where: { identifier: email, token: emailTokenHash(token), expires: { gt: new Date() } },
   });
   return count === 1;
 }
@@ -51,15 +51,28 @@ export async function consumeEmailToken(email: string, token: string): Promise<b
  * (next-auth/core/lib/email/signin.js), so its callback verifies and consumes it once.
  */
 export async function createMagicLink(email: string, callbackPath: string): Promise<string> {
-  const token = await createEmailToken(email);
+  return magicLinkUrl(email, await createEmailToken(email), callbackPath);
+}
+
+/** The link that signs in with a token stored for the address (next-auth's email callback). */
+export function magicLinkUrl(email: string, token: string, callbackPath: string): string {
   const params = new URLSearchParams({ callbackUrl: `${publicUrl()}${callbackPath}`, token, email });
   return `${publicUrl()}/api/auth/callback/email?${params}`;
 }
 
-export async function sendInvitation(input: { email: string; orgName: string; orgSlug: string; invitedBy: string }) {
-  const url = await createMagicLink(input.email, `/${input.orgSlug}`);
+/** The invitation mail; `url` is the invitation's link (lib/orgs/invitation-link.ts), usable until `expiresAt`. */
+export async function sendInvitation(input: {
+  email: string;
+  orgName: string;
+  url: string;
+  expiresAt: Date;
+  invitedBy: string;
+}) {
+  const { url } = input;
   const intro = `${input.invitedBy} invited you to ${input.orgName} on Memory Gateway.`;
-  const expiry = "The link signs you in once, within 10 minutes; after that, ask for a new link on the sign-in page.";
+  const expiry =
+    `The link signs you in once, until ${input.expiresAt.toUTCString()}; after that, ask ${input.invitedBy} ` +
+    "for a new one, or ask for a sign-in link on the sign-in page.";
   await sendMail({
     to: input.email,
     subject: `You are invited to ${input.orgName} on Memory Gateway`,

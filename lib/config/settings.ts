@@ -270,6 +270,15 @@ export const SETTINGS = {
     unit: "sign-ups",
     description: "console sign-ups one client address may make per hour (many people behind one address, a test suite)",
   }),
+  INVITATION_LINK_LIFETIME_DAYS: wholeNumber({
+    fallback: 7,
+    min: 1,
+    max: 30,
+    unit: "days",
+    description:
+      "days an invitation link (mailed to the invited person, or copied from the Members page) signs them in " +
+      "once; a new link for the same invitation replaces the last (the sign-in page's magic link lasts 10 minutes)",
+  }),
   ACTIVITY_RETENTION_DAYS: wholeNumber({
     fallback: 90,
     min: 1,

@@ -4,7 +4,7 @@
 export function invitationMessage(email: string, mailed: boolean): string {
   if (mailed) return `Invitation sent to ${email}.`;
   return (
-    `${email} is invited, but no email was sent: no SMTP_URL is set, so their sign-in link was printed in the ` +
-    "server log. Send them that link yourself, or configure a mail server."
+    `${email} is invited, but no email was sent: no mail server is set (SMTP_URL), so the invitation went to ` +
+    "the server log only. Use “Copy link” on their row and send them the link yourself."
   );
 }

@@ -6,7 +6,8 @@ import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 
-export async function addMember(input: { orgId: string; userId: string; role: Role }, actor: Actor) {
+/** `invited`: the member shows as "Invited" until they open the organization (lib/orgs/mark-member-joined.ts). */
+export async function addMember(input: { orgId: string; userId: string; role: Role; invited?: boolean }, actor: Actor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const existing = await tx.membership.findUnique({
@@ -18,7 +19,13 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
       );
     }
     const membership = await tx.membership.create({
-      data: { id: newId("mbr"), orgId: input.orgId, userId: input.userId, role: input.role },
+      data: {
+        id: newId("mbr"),
+        orgId: input.orgId,
+        userId: input.userId,
+        role: input.role,
+        ...(input.invited && { joinedAt: null }),
+      },
     });
     await recordAudit(tx, {
       orgId: input.orgId,
@@ -44,7 +51,9 @@ export async function listMembers(orgId: string) {
     email: m.user.email,
     name: m.user.name,
     role: m.role,
-    joinedAt: m.createdAt,
+    invitedAt: m.createdAt,
+    /** Null while invited: they have not opened the organization yet. */
+    joinedAt: m.joinedAt,
     lastSignInAt: m.user.lastSignInAt,
   }));
 }
@@ -53,7 +62,7 @@ export async function listMembers(orgId: string) {
  * `byRole`: the role of the console user making the change (absent for the CLI and the system). Only
  * owners make, unmake or remove owners.
  */
-function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
+export function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
   if (byRole && roles.some((role) => !assignableRoles(byRole).includes(role))) {
     throw new ForbiddenError("Only owners can make someone owner, change an owner's role or remove an owner.");
   }
@@ -69,7 +78,7 @@ export async function inviteMember(input: { orgId: string; email: string; role: 
   const user =
     (await prisma.user.findUnique({ where: { email: input.email } })) ??
     (await prisma.user.create({ data: { id: newId("usr"), email: input.email } }));
-  await addMember({ orgId: input.orgId, userId: user.id, role: input.role }, actor);
+  await addMember({ orgId: input.orgId, userId: user.id, role: input.role, invited: true }, actor);
   return user;
 }
 
@@ -123,6 +132,10 @@ export async function removeMember(
     if (membership.role === "owner") await assertOwnerRemains(tx, input.orgId, input.userId);
     const { orgId, userId, transferKeysTo } = input;
     if (transferKeysTo !== undefined) await assertMayReceiveKeys(tx, orgId, userId, transferKeysTo);
+    // The invitation's link, if one is still out, stops working with the membership.
+    if (membership.invitationTokenHash) {
+      await tx.verificationToken.deleteMany({ where: { token: membership.invitationTokenHash } });
+    }
     await tx.membership.delete({ where: { id: membership.id } });
     await recordAudit(tx, {
       orgId: input.orgId,

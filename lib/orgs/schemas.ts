@@ -22,6 +22,8 @@ export const FinishSignUpForm = z.strictObject({
 });
 export const InviteForm = z.strictObject({ email: Email, role: RoleName });
 export const RoleForm = z.strictObject({ user_id: identifier({ min: 1 }), role: RoleName });
+/** An invited member's invitation: a link copied, or the mail sent again. */
+export const InvitationForm = z.strictObject({ user_id: identifier({ min: 1 }) });
 /** Removing a member: their keys are revoked, or taken over by the person removing them. */
 export const RemoveMemberForm = z.strictObject({
   user_id: identifier({ min: 1 }),

@@ -8,6 +8,7 @@ import { Email, PersonName } from "@/lib/auth/account-schemas";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/lockout";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { addMember, isMember } from "./members";
+import { copiedInvitationLinkRefused } from "./invitation-link";
 import { rememberLastOrganization, userByEmail } from "./users";
 
 // Verifying against a real hash when the account does not exist keeps both replies equally slow.
@@ -95,6 +96,12 @@ export async function consoleAccountsAdapter(): Promise<Adapter> {
       const { email, name } = ssoProfileFields({ email: rawEmail, name: rawName });
       if (!email) throw new Error("SsoEmailInvalid");
       return prisma.user.create({ data: { id: newId("usr"), email, name, emailVerified } }) as never;
+    },
+    // A copied invitation link signs in only while the account is still nothing but that invitation.
+    useVerificationToken: async (params: { identifier: string; token: string }) => {
+      const refused = await copiedInvitationLinkRefused(params.token);
+      const used = await base.useVerificationToken!(params);
+      return refused ? null : used;
     },
     linkAccount: async (account: AdapterAccount) => {
       const { userId, type, provider, providerAccountId } = account;

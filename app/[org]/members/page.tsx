@@ -15,7 +15,8 @@ export default async function MembersPage({ params }: { params: Promise<{ org: s
       mailConfigured={mailConfigured()}
       members={members.map((m) => ({
         ...m,
-        joinedAt: m.joinedAt.toISOString(),
+        invitedAt: m.invitedAt.toISOString(),
+        joinedAt: m.joinedAt?.toISOString() ?? null,
         lastSignInAt: m.lastSignInAt?.toISOString() ?? null,
         keys: keys.get(m.userId) ?? [],
       }))}
