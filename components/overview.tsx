@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { GettingStarted, OperationsSummary, TopIdentities, TopNamespace } from "@/lib/activity/overview";
 import type { LatencyPercentile } from "@/lib/activity/rollup";
 import type { Role } from "@/lib/generated/prisma/enums";
+import { formatUtc } from "./format";
 import { Table } from "./ui";
 
 const cell = "px-4 py-2 whitespace-nowrap";
@@ -209,7 +210,7 @@ export function TopLists({
         {identities.since && (
           <p className="mt-2 text-xs text-slate-500">
             Counted over the latest {identities.sampled.toLocaleString("en-US")} operations (since{" "}
-            {identities.since.toISOString().slice(0, 16).replace("T", " ")} UTC).
+            {formatUtc(identities.since)}).
           </p>
         )}
       </div>

@@ -1,3 +1,4 @@
+import { formatUtc } from "@/components/format";
 import { redirect } from "next/navigation";
 import Link from "next/link";
 import { AccountPanel } from "@/components/account-panel";
@@ -9,8 +10,6 @@ import type { SignInMethod } from "@/lib/auth/console-sessions";
 import { findUser } from "@/lib/orgs/users";
 
 export const dynamic = "force-dynamic";
-
-const when = (date: Date) => date.toISOString().slice(0, 16).replace("T", " ") + " UTC";
 
 type Search = Promise<{ linked?: string }>;
 
@@ -51,8 +50,8 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
             device: deviceName(s.userAgent),
             address: s.clientAddress ?? "unknown",
             method: METHOD_LABELS[s.method as SignInMethod] ?? s.method,
-            signedInAt: when(s.createdAt),
-            lastActiveAt: when(s.lastSeenAt),
+            signedInAt: formatUtc(s.createdAt),
+            lastActiveAt: formatUtc(s.lastSeenAt),
             current: s.id === session.sessionId,
           }))}
           ssoLinks={links}
