@@ -150,6 +150,8 @@ function build() {
       env: {
         ...process.env,
         NEXT_TELEMETRY_DISABLED: "1",
+        // A rebuild (sources changed) reuses and keeps Turbopack's cache; the first build writes none (next.config.js).
+        MEMGW_BUILD_CACHE: fs.existsSync(path.join(distDir(), "BUILD_ID")) ? "1" : "0",
         // Next's workers load the server bundles to collect page data: on Node 20, oidc-provider's runtime
         // notice would print once per worker (see the preloaded file).
         NODE_OPTIONS: [process.env.NODE_OPTIONS, `--import=${QUIET_OIDC_PROVIDER}`].filter(Boolean).join(" "),

@@ -56,6 +56,9 @@ export default async function OrganizationLayout({
             <span data-testid="signed-in-as" className="hidden sm:inline">
               {user.email}
             </span>
+            <Link href="/docs" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
+              API reference
+            </Link>
             <Link href="/account" className="rounded-md px-3 py-1.5 text-slate-700 hover:bg-slate-100">
               Account
             </Link>
