@@ -10,7 +10,7 @@ vi.mock("next-auth", () => ({ getServerSession }));
 vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
-const { deleteMemory } = await import("@/lib/console/actions/memories");
+const { deleteMemory, updateMemoryAction } = await import("@/lib/console/actions/memories");
 const { db } = await import("@/lib/db");
 const { SYSTEM_ACTOR } = await import("@/lib/audit/audit");
 const { createUser } = await import("@/lib/orgs/users");
@@ -219,5 +219,113 @@ describe("the explorer's data", () => {
     expect(messages({ scopes: "team=" })[0]).toMatch(/^Scopes: value: must not be empty/);
     expect(messages({ identity: "x".repeat(300) })[0]).toMatch(/^Identity: /);
     expect(messages({ identity: "ann", scopes: "team=a, region=eu", metadata: "k=v" })).toEqual([]);
+  });
+});
+
+describe("editing a memory from its page", () => {
+  async function stored(memoryId: string) {
+    const response = await api("GET", `/memories/${memoryId}`, { key: a.key });
+    return response.body.data as { version: number; content: string; metadata: unknown; scopes: unknown };
+  }
+
+  test("an admin's edit is PATCH's: a new version by the user, the old one in the history, audited", async () => {
+    const memory = await remember(a.key, nsA.id, "The team lunch is on Fridays.", { identity_id: "u1" });
+    signedInAs(adminA.id);
+    const result = await updateMemoryAction(a.org.slug, {
+      namespace_id: nsA.id,
+      memory_id: memory.id,
+      content: "The team lunch moved to Thursdays.",
+      metadata: '{"source": "console"}',
+      scopes: "team=ops, region=eu",
+      identity_id: "",
+      occurred_at: "2026-05-07",
+    });
+    expect(result).toEqual({ ok: true, data: { id: memory.id, version: 2 } });
+    const now = (await api("GET", `/memories/${memory.id}`, { key: a.key })).body.data;
+    expect([now.content, now.metadata, now.scopes, now.identity_id, now.occurred_at]).toEqual([
+      "The team lunch moved to Thursdays.",
+      { source: "console" },
+      { team: "ops", region: "eu" },
+      null,
+      "2026-05-07T00:00:00.000Z",
+    ]);
+    const history = (await api("GET", `/memories/${memory.id}/history`, { key: a.key })).body.data;
+    expect(history.map((v: { version: number; content: string }) => [v.version, v.content])).toEqual([
+      [2, "The team lunch moved to Thursdays."],
+      [1, "The team lunch is on Fridays."],
+    ]);
+    expect(history[0].changed_by).toMatchObject({ kind: "user", id: adminA.id });
+    expect(history[0].changed_fields).toEqual(
+      expect.arrayContaining(["content", "metadata", "scopes", "identity_id", "occurred_at"]),
+    );
+    const audit = await (await db()).auditLog.findMany({ where: { action: "memory.update", targetId: memory.id } });
+    expect(audit.map((row) => [row.actorType, row.actorId, row.details])).toEqual([
+      ["user", adminA.id, { namespace_id: nsA.id, version: 2 }],
+    ]);
+    // The same values again change nothing: no version, no audit row.
+    expect(
+      await updateMemoryAction(a.org.slug, { namespace_id: nsA.id, memory_id: memory.id, content: now.content }),
+    ).toEqual({ ok: true, data: { id: memory.id, version: 2 } });
+    expect(await (await db()).auditLog.count({ where: { action: "memory.update", targetId: memory.id } })).toBe(1);
+  });
+
+  test("bad values are refused on their field by the API's validation, and nothing changes", async () => {
+    const memory = await remember(a.key, nsA.id, "The badge office opens at nine.");
+    signedInAs(adminA.id);
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ metadata: "not json" }, "metadata", /JSON object/],
+      [{ metadata: "[1, 2]" }, "metadata", /expected record/],
+      [{ metadata: '{"nested": {"a": 1}}' }, "metadata", /^nested: metadata values must be strings/],
+      [{ scopes: "team" }, "scopes", /not of the form key=value/],
+      [{ scopes: "team=a, team=b" }, "scopes", /given twice/],
+      [{ content: "   " }, "content", /must not be empty/],
+      [{ occurred_at: "yesterday" }, "occurred_at", /ISO 8601/],
+      [{ expires_at: "2001-01-01T00:00:00Z" }, "expires_at", /in the future/],
+      [{ identity_id: "x".repeat(300) }, "identity_id", /at most 255 characters/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const result = await updateMemoryAction(a.org.slug, { namespace_id: nsA.id, memory_id: memory.id, ...fields });
+      expect(result.ok, JSON.stringify(fields)).toBe(false);
+      if (result.ok) continue;
+      expect(result.fields?.[field] ?? JSON.stringify(result), JSON.stringify(fields)).toMatch(message);
+      expect(Object.keys(result.fields ?? {}), JSON.stringify(fields)).toEqual([field]);
+    }
+    expect(await stored(memory.id)).toMatchObject({ version: 1, content: "The badge office opens at nine." });
+  });
+
+  test("forged ids and members without a grant: not found, nothing changes", async () => {
+    const memoryA = await remember(a.key, nsA.id, "Acme's wifi password rotates monthly.");
+    const memoryB = await remember(b.key, nsB.id, "Beta's office moves in spring.");
+    const attempts: [{ id: string }, string, Record<string, unknown>][] = [
+      [adminA, a.org.slug, { namespace_id: nsB.id, memory_id: memoryB.id }],
+      [adminA, a.org.slug, { namespace_id: nsA.id, memory_id: memoryB.id }],
+      [adminA, a.org.slug, { namespace_id: otherNsA.id, memory_id: memoryA.id }],
+      [adminB, b.org.slug, { namespace_id: nsB.id, memory_id: memoryA.id }],
+      [memberA, a.org.slug, { namespace_id: nsA.id, memory_id: memoryA.id }],
+    ];
+    for (const [user, slug, ids] of attempts) {
+      signedInAs(user.id);
+      const result = await updateMemoryAction(slug, { ...ids, content: "Overwritten." });
+      expect(result, JSON.stringify(ids)).toEqual({ ok: false, error: expect.stringMatching(/not found/) });
+    }
+    expect(await stored(memoryA.id)).toMatchObject({ version: 1, content: "Acme's wifi password rotates monthly." });
+    expect((await api("GET", `/memories/${memoryB.id}`, { key: b.key })).body.data.version).toBe(1);
+    // A member with a grant may edit, as the API lets a member's key.
+    signedInAs(grantedMemberA.id);
+    expect(
+      await updateMemoryAction(a.org.slug, { namespace_id: nsA.id, memory_id: memoryA.id, content: "Rotates weekly." }),
+    ).toEqual({ ok: true, data: { id: memoryA.id, version: 2 } });
+    // Unknown fields and oversized text are refused before anything is read.
+    for (const form of [
+      { namespace_id: nsA.id, memory_id: memoryA.id, version: 7 },
+      { namespace_id: nsA.id, memory_id: memoryA.id, content: "x".repeat(100_001) },
+      { namespace_id: nsA.id, memory_id: memoryA.id, metadata: { a: 1 } },
+    ]) {
+      expect(await updateMemoryAction(a.org.slug, form)).toMatchObject({
+        ok: false,
+        error: "Some fields need attention.",
+      });
+    }
+    expect(await stored(memoryA.id)).toMatchObject({ version: 2, content: "Rotates weekly." });
   });
 });

@@ -8,7 +8,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
-import { asFormFields, runConsoleAction } from "@/lib/console/action";
+import { asFormFields, runConsoleAction, type ActionResult } from "@/lib/console/action";
 import { db } from "@/lib/db";
 import { InvalidError } from "@/lib/errors";
 import { deleteMemory as deleteMemoryOf } from "@/lib/memory/delete-memory";
@@ -108,5 +108,16 @@ export async function updateMemoryAction(orgSlug: string, form: unknown) {
       return { id: memory.id, version: memory.version };
     },
   );
-  return asFormFields(result);
+  return onFormFields(asFormFields(result));
+}
+
+/** A problem inside a field (`metadata.nested`) said on the form's field: `metadata`: "nested: …". */
+function onFormFields<T>(result: ActionResult<T>): ActionResult<T> {
+  if (result.ok || !result.fields) return result;
+  const fields: Record<string, string> = {};
+  for (const [path, message] of Object.entries(result.fields)) {
+    const [field, ...inner] = path.split(".");
+    fields[field] ??= inner.length ? `${inner.join(".")}: ${message}` : message;
+  }
+  return { ...result, fields };
 }
