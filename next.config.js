@@ -33,8 +33,9 @@ const nextConfig = {
     ],
   },
   poweredByHeader: false,
-  // The type check is `npm test`'s (`npm run checks`, with the lint) and CI's: run again here it was a third
-  // of every build, and of a newcomer's first `npm start`. A type error still fails the tests.
+  // The type check belongs to `npm test` (`npm run checks`, beside the lint) and CI: run again by every build it
+  // cost about 55 s of one core (`tsc --noEmit` alone), most of a newcomer's first `npm start`. A type error
+  // still fails the tests.
   typescript: { ignoreBuildErrors: true },
   // Turbopack's build cache speeds up a rebuild but costs the build that writes it (a fifth more CPU, 160 MB):
   // scripts/build-if-needed.mjs turns it on only for rebuilds, never for the first start's build.

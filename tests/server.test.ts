@@ -21,6 +21,7 @@ const INIT = {
   MEMGW_INIT_USER_PASSWORD: "a long operator password",
   MEMGW_INIT_API_KEY: "mgw_headlessBootstrapKey0123456789abcdef",
 };
+const FULL_ACCESS = "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE";
 let server: RunningServer;
 let port: number;
 
@@ -109,8 +110,14 @@ describe("npm start", { timeout: 300_000 }, () => {
     const readme = fs.readFileSync("README.md", "utf8");
     const block = /<!-- walkthrough[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
     const script = block.replaceAll("http://localhost:3000", server.base);
+    // The key the reader generates in the console (Full access): every permission, no namespace granted yet.
+    const key = await memgw(
+      ["key", "create", "--org", "headless-inc", "--name", "walk-through", "--permissions", FULL_ACCESS],
+      { DATA_DIR: dir },
+    );
+    expect(key.code, key.stderr).toBe(0);
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
-      env: { ...process.env, MEMGW_PROCESS_ROLE: "", DATA_DIR: dir },
+      env: { ...process.env, MEMGW_KEY: key.json.secret },
     });
     const [created, listed, remembered, recalled, asked] = stdout
       .trim()
