@@ -1,6 +1,6 @@
 // GET /namespaces/{id}/export and POST /namespaces/{id}/import (and `npx memgw export|import`): the NDJSON
 // round trip is lossless field by field, import is validated first and all or nothing, scopes bound both.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -775,5 +775,254 @@ describe("npx memgw export | import (through the server that owns the data)", ()
     expect(JSON.parse(piped.stdout)).toMatchObject({ imported: 5 });
     const copy = await exportLines(key, target.id);
     expect(canonical(copy.lines.slice(1)).map(withoutId)).toEqual(canonical(source.lines.slice(1)).map(withoutId));
+  });
+});
+
+describe("memories from elsewhere (lines without type)", () => {
+  test("a line needs only content; optional fields are stored as remember would store them", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const before = Date.now();
+    const response = await importLines(
+      key,
+      ns.id,
+      importBody([
+        { content: "Ada prefers jasmine tea." },
+        {
+          content: "Ada moved to Lisbon.",
+          identity_id: "user-42",
+          occurred_at: "2024-03-01T09:30:00+01:00",
+          metadata: { source: "crm", stars: 4 },
+          scopes: { team: "sales" },
+          ttl_seconds: 3600,
+        },
+      ]),
+    );
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body.data).toMatchObject({ imported: 2, skipped_expired: 0 });
+    const { lines } = await exportLines(key, ns.id);
+    const byContent = Object.fromEntries(lines.slice(1).map((line) => [line.content, line]));
+    const plain = byContent["Ada prefers jasmine tea."];
+    expect(plain).toMatchObject({
+      metadata: {},
+      scopes: {},
+      identity_id: null,
+      session_id: null,
+      position: null,
+      role: null,
+      expires_at: null,
+      version: 1,
+    });
+    expect(Date.parse(plain.occurred_at)).toBeGreaterThanOrEqual(before - 1000);
+    // Its first version is the import's, written by the importing key.
+    expect(plain.history).toEqual([
+      expect.objectContaining({ version: 1, changed_by: expect.objectContaining({ kind: "api_key" }) }),
+    ]);
+    const full = byContent["Ada moved to Lisbon."];
+    expect(full).toMatchObject({
+      identity_id: "user-42",
+      occurred_at: "2024-03-01T08:30:00.000Z",
+      metadata: { source: "crm", stars: 4 },
+      scopes: { team: "sales" },
+    });
+    expect(Date.parse(full.expires_at) - before).toBeGreaterThan(3500_000);
+    expect(await recallContents(key, { namespace_id: ns.id, query: "Where does Ada live now?" })).toContain(
+      "Ada moved to Lisbon.",
+    );
+  });
+
+  test("turns with a session_id are appended to that session in the order of their lines", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    await remember(key, {
+      namespace_id: ns.id,
+      session_id: "chat-7",
+      messages: [
+        { role: "user", content: "Can you book the call?" },
+        { role: "assistant", content: "Booked for Thursday." },
+      ],
+    });
+    const response = await importLines(
+      key,
+      ns.id,
+      importBody([
+        { content: "Can we move it to Friday?", session_id: "chat-7", role: "user" },
+        { content: "A note outside the chat." },
+        { content: "Moved to Friday.", session_id: "chat-7", role: "assistant" },
+        { content: "A new chat starts here.", session_id: "chat-8", role: "user" },
+      ]),
+    );
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    const { lines } = await exportLines(key, ns.id);
+    const turns = (session: string) =>
+      lines.filter((line) => line.session_id === session).map((line) => [line.position, line.role, line.content]);
+    expect(turns("chat-7")).toEqual([
+      [0, "user", "Can you book the call?"],
+      [1, "assistant", "Booked for Thursday."],
+      [2, "user", "Can we move it to Friday?"],
+      [3, "assistant", "Moved to Friday."],
+    ]);
+    expect(turns("chat-8")).toEqual([[0, "user", "A new chat starts here."]]);
+    // The next remember continues after the imported turns.
+    const [next] = await remember(key, {
+      namespace_id: ns.id,
+      session_id: "chat-7",
+      messages: [{ role: "user", content: "Thanks!" }],
+    });
+    expect(next.position).toBe(4);
+
+    // One session sent both ways in one import is refused: the appended turns would collide.
+    const mixed = await importLines(
+      key,
+      ns.id,
+      importBody([
+        header(),
+        memoryLine(1, false, { session_id: "chat-9", position: 0, role: "user" }),
+        { content: "And this one?", session_id: "chat-9", role: "user" },
+      ]),
+    );
+    expect(mixed.status).toBe(400);
+    expect(mixed.body.error.message).toMatch(
+      /^Line 3: session "chat-9" has turns with positions \(line 2\) and without/,
+    );
+    // A role without a session is not a turn.
+    const roleAlone = await importLines(key, ns.id, importBody([{ content: "Hello", role: "user" }]));
+    expect(roleAlone.status).toBe(400);
+    expect(roleAlone.body.error.details).toEqual([
+      { field: "line.1.role", message: "role belongs to a conversation turn (give session_id)" },
+    ]);
+  });
+
+  test("another tool's field names are refused with the field meant, on import and on remember", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const mem0 = await importLines(
+      key,
+      ns.id,
+      importBody([{ content: "Fine." }, { memory: "Likes tea", user_id: "alice", id: "f38b689d" }]),
+    );
+    expect(mem0.status).toBe(400);
+    expect(mem0.body.error.message).toBe(
+      "Line 2 is not a valid memory (content: must be a string; memory: unknown field; use content; " +
+        "user_id: unknown field; use identity_id; id: unknown field; every imported memory gets a new id " +
+        "(keep the old one in metadata)).",
+    );
+    expect(mem0.body.error.details).toContainEqual({
+      field: "line.2",
+      message:
+        "memory: unknown field; use content; user_id: unknown field; use identity_id; " +
+        "id: unknown field; every imported memory gets a new id (keep the old one in metadata)",
+    });
+    // A line of an export missing its fields says which form to use.
+    const partial = await importLines(key, ns.id, importBody([header(), { type: "memory", content: "Half a line." }]));
+    expect(partial.status).toBe(400);
+    expect(partial.body.error.message).toContain('a memory from elsewhere needs only content: leave out "type"');
+    expect((await storedCounts(ns.id)).memories).toBe(0);
+
+    const remembered = await api("POST", "/remember", {
+      key,
+      body: { namespace_id: ns.id, content: "Likes tea", user_id: "alice" },
+    });
+    expect(remembered.status).toBe(400);
+    expect(remembered.body.error.details).toEqual([
+      { field: "body", message: "user_id: unknown field; use identity_id" },
+    ]);
+    const batch = await api("POST", "/remember", {
+      key,
+      body: { namespace_id: ns.id, memories: [{ text: "Likes tea" }] },
+    });
+    expect(batch.body.error.details).toContainEqual({
+      field: "body.memories.0",
+      message: "text: unknown field; use content",
+    });
+  });
+
+  test("a Mem0 export converted with the jq line of docs/api.md imports as documented", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    // The conversion exactly as the documentation prints it.
+    const docs = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "api.md"), "utf8");
+    const command = /^jq -c '(.+)' mem0\.json > memories\.ndjson$/m.exec(docs);
+    expect(command, "docs/api.md shows the jq conversion").not.toBeNull();
+    const fixture = path.join(import.meta.dirname, "fixtures", "mem0-get-all.json");
+    const converted = execFileSync("jq", ["-c", command![1], fixture], { encoding: "utf8" });
+    // Older clients and the hosted API give a plain array: the same line converts it the same way.
+    const asArray = JSON.stringify(JSON.parse(fs.readFileSync(fixture, "utf8")).results);
+    expect(execFileSync("jq", ["-c", command![1]], { input: asArray, encoding: "utf8" })).toBe(converted);
+
+    const response = await importLines(key, ns.id, converted);
+    expect(response.status, JSON.stringify(response.body)).toBe(201);
+    expect(response.body.data.imported).toBe(3);
+    const { lines } = await exportLines(key, ns.id);
+    const byContent = Object.fromEntries(lines.slice(1).map((line) => [line.content, line]));
+    expect(byContent["Is travelling to Paris in July"]).toMatchObject({
+      identity_id: "alex",
+      occurred_at: "2024-07-26T06:57:00.108Z",
+      metadata: { mem0_id: "f38b689d-6b24-45b7-bced-17fbb4d8bac7" },
+      scopes: {},
+    });
+    expect(byContent["Is vegetarian and allergic to nuts"]).toMatchObject({
+      identity_id: "alex",
+      // Mem0's list-valued metadata (tags) cannot be a flat value: left out; categories are joined.
+      metadata: {
+        source: "onboarding",
+        confidence: 0.9,
+        mem0_id: "0a2b9c41-7d3e-4f10-9b6a-5c2e8d1f3a77",
+        agent_id: "travel-assistant",
+        categories: "food,health",
+      },
+    });
+    expect(byContent["Prefers window seats on long flights"]).toMatchObject({
+      identity_id: "sam",
+      occurred_at: "2024-09-14T06:01:09.000Z",
+      metadata: { channel: "chat", run_id: "trip-planning-42" },
+    });
+    const forAlex = await api("POST", "/recall", {
+      key,
+      body: { namespace_id: ns.id, query: "what does the user eat", identity_id: "alex" },
+    });
+    expect(forAlex.body.data.map((match: Line) => match.content)).toContain("Is vegetarian and allergic to nuts");
+    expect(forAlex.body.data.map((match: Line) => match.identity_id)).not.toContain("sam");
+  });
+
+  test("attacker's view: the key's scopes bound the lines; no line reaches another namespace's memories", async () => {
+    const victim = await createTenant("Victim");
+    const victimNs = await createNamespace(victim.key);
+    const secret = await remember(victim.key, { namespace_id: victimNs.id, content: "The vault code is 4711." });
+    const { org, key } = await createTenant("Attacker");
+    const ns = await createNamespace(key);
+    const scoped = await createKey(org.id, { scopes: { team: "sales" }, namespaceIds: [ns.id] });
+
+    // The key's scopes are added to a line from elsewhere; a contradiction is 403 and nothing is stored.
+    const contradiction = await importLines(
+      scoped.secret,
+      ns.id,
+      importBody([{ content: "Inside." }, { content: "Outside.", scopes: { team: "support" } }]),
+    );
+    expect(contradiction.status).toBe(403);
+    expect(contradiction.body.error.message).toMatch(/^Line 2: /);
+    expect((await storedCounts(ns.id)).memories).toBe(0);
+    const accepted = await importLines(
+      scoped.secret,
+      ns.id,
+      importBody([{ content: "Inside.", scopes: { region: "eu" } }]),
+    );
+    expect(accepted.status).toBe(201);
+    const { lines } = await exportLines(key, ns.id);
+    expect(lines[1]).toMatchObject({ content: "Inside.", scopes: { team: "sales", region: "eu" } });
+
+    // An export line naming the victim's memory id is stored as a new memory of the importer's namespace.
+    const stolen = await importLines(
+      key,
+      ns.id,
+      importBody([header(), memoryLine(1, false, { id: secret.id, content: "Overwritten!" })]),
+    );
+    expect(stolen.status).toBe(201);
+    expect(stolen.body.data.memory_ids[0]).not.toBe(secret.id);
+    const victimView = await api("GET", `/memories/${secret.id}`, { key: victim.key });
+    expect(victimView.body.data).toMatchObject({ content: "The vault code is 4711.", namespace_id: victimNs.id });
+    // Nor can the attacker import into the victim's namespace, with either form.
+    expect((await importLines(key, victimNs.id, importBody([{ content: "Planted." }]))).status).toBe(404);
+    expect((await storedCounts(victimNs.id)).memories).toBe(1);
   });
 });

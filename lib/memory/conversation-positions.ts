@@ -12,7 +12,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
  */
 export async function reservePositions(
   tx: Tx,
-  principal: Principal,
+  principal: Pick<Principal, "orgId" | "scopes">,
   namespaceId: string,
   sessionId: string,
   count: number,

@@ -3,7 +3,18 @@ import { Scopes } from "@/lib/auth/scopes";
 import { text } from "@/lib/validation/strings";
 import { EMBEDDING_DIMENSIONS } from "./embeddings/provider";
 import { ImportedVersionSchema, MemoryVersionSchema } from "./history";
-import { ConversationMessage, IdentityId, Instant, LIMITS, MemoryItem, Metadata, SessionId } from "./schemas";
+import {
+  ConversationMessage,
+  IdentityId,
+  Instant,
+  LIMITS,
+  MemoryItem,
+  Metadata,
+  oneExpiry,
+  SessionId,
+  TtlSeconds,
+} from "./schemas";
+import { unknownFields } from "./unknown-fields";
 import { named } from "@/lib/validation/named";
 
 // The NDJSON of GET /namespaces/{id}/export and POST /namespaces/{id}/import (docs/api.md "Export and
@@ -76,34 +87,37 @@ export const ExportChunkSchema = z.strictObject({
 });
 
 export const ExportMemorySchema = z
-  .strictObject({
-    type: z.literal("memory"),
-    id: z.string().describe("the memory's id where it was exported (import mints new ids)"),
-    content: Content,
-    metadata: Metadata,
-    scopes: ScopesInput,
-    identity_id: IdentityId.nullable(),
-    session_id: SessionId.nullable(),
-    position: Position.nullable(),
-    role: Role.nullable(),
-    occurred_at: Timestamp,
-    created_at: Timestamp,
-    updated_at: Timestamp,
-    expires_at: Timestamp.nullable(),
-    version: Version,
-    history: z
-      .array(ImportedVersionSchema)
-      .max(IMPORT_LIMITS.versions)
-      .describe(
-        "every version, newest first: the current one (its author and changed fields) then the earlier ones; " +
-          "for a key with scopes, only versions within them",
-      ),
-    embedding_model: z.string().nullable().describe("the model of the chunks' vectors (null: mixed, re-embedded)"),
-    chunks: z
-      .array(ExportChunkSchema)
-      .optional()
-      .describe("with include_vectors: each chunk's text and vector, reused on import by the same model"),
-  })
+  .strictObject(
+    {
+      type: z.literal("memory"),
+      id: z.string().describe("the memory's id where it was exported (import mints new ids)"),
+      content: Content,
+      metadata: Metadata,
+      scopes: ScopesInput,
+      identity_id: IdentityId.nullable(),
+      session_id: SessionId.nullable(),
+      position: Position.nullable(),
+      role: Role.nullable(),
+      occurred_at: Timestamp,
+      created_at: Timestamp,
+      updated_at: Timestamp,
+      expires_at: Timestamp.nullable(),
+      version: Version,
+      history: z
+        .array(ImportedVersionSchema)
+        .max(IMPORT_LIMITS.versions)
+        .describe(
+          "every version, newest first: the current one (its author and changed fields) then the earlier ones; " +
+            "for a key with scopes, only versions within them",
+        ),
+      embedding_model: z.string().nullable().describe("the model of the chunks' vectors (null: mixed, re-embedded)"),
+      chunks: z
+        .array(ExportChunkSchema)
+        .optional()
+        .describe("with include_vectors: each chunk's text and vector, reused on import by the same model"),
+    },
+    { error: unknownFields() },
+  )
   .superRefine((line, ctx) => {
     if ((line.session_id === null) !== (line.position === null)) {
       ctx.addIssue({ code: "custom", message: "session_id and position go together", path: ["position"] });
@@ -126,8 +140,54 @@ export const ExportMemorySchema = z
   .describe("Every other line: one memory");
 export type ExportMemory = z.infer<typeof ExportMemorySchema>;
 
-/** One line of an import's body: the header first, then memories (each validated as such by the import). */
-export const ImportLineSchema = z.union([ExportHeaderSchema, ExportMemorySchema]);
+/** What an import line from elsewhere may name differently, beyond other tools' names (unknown-fields.ts). */
+const FROM_ELSEWHERE_HINTS = {
+  id: "every imported memory gets a new id (keep the old one in metadata)",
+  hash: "leave it out (the server keeps its own)",
+  created_at: "use occurred_at (when it happened)",
+  updated_at: "leave it out, or use occurred_at",
+  position: 'a line without "type" is appended to its session: leave position out (or send the full export line)',
+  version: 'leave it out (or send the full export line, with "type": "memory")',
+};
+
+/**
+ * A memory line from another tool or a script: `content` and any of these fields, without `type`. It is
+ * stored as `remember` would store it now (a key's scopes added, occurred_at defaulting to now); a line
+ * with session_id is a conversation turn, appended to that session in the order of the lines.
+ */
+export const MemoryLineSchema = z
+  .strictObject(
+    {
+      content: Content,
+      metadata: Metadata.optional(),
+      scopes: ScopesInput.optional(),
+      identity_id: IdentityId.nullable().optional(),
+      occurred_at: Timestamp.optional().describe("when it happened; default: the time of the import"),
+      expires_at: Timestamp.nullable().optional().describe("a line whose expires_at has passed is skipped"),
+      ttl_seconds: TtlSeconds.optional(),
+      session_id: SessionId.nullable().optional().describe("a conversation turn: appended to this session"),
+      role: Role.nullable().optional().describe("who said the turn (with session_id)"),
+    },
+    { error: unknownFields(FROM_ELSEWHERE_HINTS) },
+  )
+  .superRefine((line, ctx) => {
+    oneExpiry(line, ctx);
+    if (line.role != null && line.session_id == null) {
+      ctx.addIssue({
+        code: "custom",
+        message: "role belongs to a conversation turn (give session_id)",
+        path: ["role"],
+      });
+    }
+  })
+  .describe("A memory from elsewhere: content and optional fields, no type");
+export type MemoryLine = z.infer<typeof MemoryLineSchema>;
+
+/**
+ * One line of an import's body: an export's (its header first, then its memories), or a memory from
+ * elsewhere (MemoryLineSchema), each validated as such by the import.
+ */
+export const ImportLineSchema = z.union([ExportHeaderSchema, ExportMemorySchema, MemoryLineSchema]);
 
 const OutputTimestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 

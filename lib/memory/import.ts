@@ -15,9 +15,18 @@ import { getNamespace } from "@/lib/namespaces/namespaces";
 import { chunkText } from "./chunking";
 import { embedder } from "./embeddings";
 import type { EmbeddingRequester } from "./embeddings/provider";
-import { ExportHeaderSchema, type ExportMemory, ExportMemorySchema, IMPORT_LIMITS } from "./export-format";
+import {
+  ExportHeaderSchema,
+  type ExportMemory,
+  ExportMemorySchema,
+  IMPORT_LIMITS,
+  type MemoryLine,
+  MemoryLineSchema,
+} from "./export-format";
 import { type ImportedVersion, writeImportedHistory } from "./history";
+import { reservePositions } from "./conversation-positions";
 import { contentHash } from "./memory-fields";
+import { effectiveScopes } from "./scopes";
 import { chunkFields, insertChunks } from "./search-index";
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
@@ -86,12 +95,19 @@ async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>
   }
 }
 
-/** Reads and validates every line, writing each valid memory line to `spool`: the first pass. */
+/**
+ * Reads and validates every line, writing each valid memory line to `spool` as an export's memory line:
+ * the first pass. A line from elsewhere (no `type`) becomes one as `remember` would store it now; its turn,
+ * if any, has no position yet (the write appends it to its session).
+ */
 async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Array>, spool: string) {
   const out = fs.createWriteStream(spool, { mode: 0o600 });
   // Each conversation turn's (session, position), with its line: two turns may not share one.
   const turns = new Map<string, number>();
+  // The sessions of turns from elsewhere, appended to: with the line that first named each.
+  const appended = new Map<string, number>();
   try {
+    let first = true;
     let header = false;
     for await (const line of ndjsonLines(body, {
       maxBytes: IMPORT_LIMITS.bytes,
@@ -105,13 +121,36 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
         const message = `not valid JSON (${(error as Error).message})`;
         throw new InvalidError(`Line ${line.number} is ${message}.`, [{ field: `line.${line.number}`, message }]);
       }
-      if (!header) {
-        parseLine(ExportHeaderSchema, value, line.number, "the header: an export starts with its header line");
+      const type = typeOf(value);
+      // An export starts with its header; memories from elsewhere come without one.
+      if (type === "header") {
+        if (!first) {
+          const message = "a header goes first, once";
+          throw new InvalidError(`Line ${line.number}: ${message}.`, [{ field: `line.${line.number}.type`, message }]);
+        }
+        parseLine(ExportHeaderSchema, value, line.number, "the header of an export");
+        first = false;
         header = true;
         continue;
       }
-      const memory = parseLine(ExportMemorySchema, value, line.number);
-      assertWithinScopes(target.scopes, memory, line.number);
+      first = false;
+      let memory: ExportMemory;
+      if (type === undefined) {
+        memory = fromElsewhere(target, parseLine(MemoryLineSchema, value, line.number), line.number);
+        if (memory.session_id !== null && !appended.has(memory.session_id)) {
+          appended.set(memory.session_id, line.number);
+        }
+      } else {
+        // An export's lines are read by the format version its header states.
+        if (!header) {
+          const message =
+            'a line with "type" belongs to an export, whose header line comes first ' +
+            '(a memory from elsewhere leaves out "type")';
+          throw new InvalidError(`Line ${line.number}: ${message}.`, [{ field: `line.${line.number}.type`, message }]);
+        }
+        memory = parseLine(ExportMemorySchema, value, line.number, undefined, FULL_LINE_HINT);
+        assertWithinScopes(target.scopes, memory, line.number);
+      }
       if (memory.session_id !== null && memory.position !== null) {
         const turn = JSON.stringify([memory.session_id, memory.position]);
         const earlier = turns.get(turn);
@@ -120,13 +159,87 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
       }
       if (!out.write(JSON.stringify(memory) + "\n")) await once(out, "drain");
     }
-    if (!header) throw new InvalidError("The body is empty: send an export, its header line first.");
+    if (first) {
+      throw new InvalidError(
+        "The body is empty: send an export (its header line first) or memories, one JSON object a line.",
+      );
+    }
   } finally {
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),
     );
   }
+  assertSessionsApart(turns, appended);
   await assertTurnsFree(target.namespace, turns);
+}
+
+/** A line's `type`, when it is an object that has one. */
+function typeOf(value: unknown): unknown {
+  return typeof value === "object" && value !== null && "type" in value ? (value as { type: unknown }).type : undefined;
+}
+
+const FULL_LINE_HINT =
+  'A line with "type": "memory" is an export\'s and carries every field; a memory from elsewhere needs ' +
+  'only content: leave out "type".';
+
+/**
+ * A memory from elsewhere as an export's memory line, stored as `remember` would store it now: the key's
+ * scopes added to its own (403 for a contradiction, naming the line), occurred_at now unless given, and
+ * no history (its first version is the import's). A turn's position is left for the write to take.
+ */
+function fromElsewhere(target: ImportTarget, line: MemoryLine, number: number): ExportMemory {
+  let scopes: Scopes;
+  try {
+    scopes = effectiveScopes(target.scopes, line.scopes);
+  } catch (error) {
+    if (error instanceof ForbiddenError) {
+      throw new ForbiddenError(`Line ${number}: ${error.message} Nothing was imported.`);
+    }
+    throw error;
+  }
+  const now = new Date().toISOString();
+  const expiresAt =
+    line.ttl_seconds !== undefined
+      ? new Date(Date.now() + line.ttl_seconds * 1000).toISOString()
+      : (line.expires_at ?? null);
+  return {
+    type: "memory",
+    id: "",
+    content: line.content,
+    metadata: line.metadata ?? {},
+    scopes,
+    identity_id: line.identity_id ?? null,
+    session_id: line.session_id ?? null,
+    position: null,
+    role: line.role ?? null,
+    occurred_at: line.occurred_at ?? now,
+    created_at: now,
+    updated_at: now,
+    expires_at: expiresAt,
+    version: 1,
+    history: [],
+    embedding_model: null,
+  };
+}
+
+/**
+ * A session is either replayed from an export (its turns at their exported positions) or appended to by
+ * lines from elsewhere, not both in one import: appended turns would take positions an exported turn of
+ * the same import is about to claim.
+ */
+function assertSessionsApart(turns: Map<string, number>, appended: Map<string, number>) {
+  if (appended.size === 0) return;
+  for (const [turn, number] of turns) {
+    const [sessionId] = JSON.parse(turn) as [string, number];
+    const other = appended.get(sessionId);
+    if (other === undefined) continue;
+    const message =
+      `session ${JSON.stringify(sessionId)} has turns with positions (line ${number}) and without (line ${other}): ` +
+      "send a session's turns one way";
+    throw new InvalidError(`Line ${Math.max(number, other)}: ${message}. Nothing was imported.`, [
+      { field: `line.${Math.max(number, other)}.session_id`, message },
+    ]);
+  }
 }
 
 function duplicateTurn(number: number, turn: { session_id: string | null; position: number | null }, why: string) {
@@ -164,15 +277,23 @@ async function assertTurnsFree(namespace: Namespace, turns: Map<string, number>)
   }
 }
 
-function parseLine<S extends z.ZodType>(schema: S, value: unknown, number: number, expected?: string): z.infer<S> {
+function parseLine<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  number: number,
+  expected?: string,
+  hint?: string,
+): z.infer<S> {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const details = issueDetails(parsed.error.issues, `line.${number}`);
-  const said = details.map(
-    (d) => `${d.field.replace(`line.${number}`, "").replace(/^\./, "") || "line"}: ${d.message}`,
-  );
+  // An unknown field's message names it already (`user_id: unknown field; use identity_id`).
+  const said = details.map((d) => {
+    const field = d.field.replace(`line.${number}`, "").replace(/^\./, "");
+    return field ? `${field}: ${d.message}` : d.message;
+  });
   const prefix = expected ? `Line ${number} must be ${expected}` : `Line ${number} is not a valid memory`;
-  throw new InvalidError(`${prefix} (${said.join("; ")}).`, details);
+  throw new InvalidError(`${prefix} (${said.join("; ")}).${hint ? ` ${hint}` : ""}`, details);
 }
 
 /** A key with scopes imports only memories, and versions, carrying every one of its scope pairs. */
@@ -327,6 +448,7 @@ async function writeGroup(
   authors: AuthorCheck,
 ) {
   const { namespace } = target;
+  await appendTurns(tx, target, memories);
   const rows = memories.map(({ line, id, chunks }) => ({
     id,
     orgId: namespace.orgId,
@@ -382,6 +504,23 @@ async function writeGroup(
     );
   }
   await advanceSessions(tx, namespace, memories);
+}
+
+/**
+ * Turns from elsewhere take their sessions' next positions, in the order of their lines, reserved as
+ * `remember` reserves them (a key with scopes cannot append to a session holding turns it may not see).
+ */
+async function appendTurns(tx: Tx, target: ImportTarget, memories: PreparedImport[]) {
+  const bySession = new Map<string, ExportMemory[]>();
+  for (const { line } of memories) {
+    if (line.session_id === null || line.position !== null) continue;
+    bySession.set(line.session_id, [...(bySession.get(line.session_id) ?? []), line]);
+  }
+  const writer = { orgId: target.namespace.orgId, scopes: target.scopes };
+  for (const [sessionId, lines] of bySession) {
+    const { first } = await reservePositions(tx, writer, target.namespace.id, sessionId, lines.length);
+    for (const [index, line] of lines.entries()) line.position = first + index;
+  }
 }
 
 /** Appending to an imported conversation continues after its last imported turn. */
