@@ -4,12 +4,23 @@
 // its speaker shared, if any. Each question of categories 1–4 is asked through recall (top 10). frac@10: the
 // share of a question's evidence turns among the matches, averaged over questions; recall@10: the share of
 // questions whose evidence is all there.
+// Answers: on the conversation form (role = the speaker's name), each question is also asked through `ask` as
+// the API runs it (no chat model configured: the built-in extractive answerer) and its answer scored against
+// LoCoMo's gold answer: the share of the gold answer's content words in it, and token F1 as LoCoMo's own
+// evaluation computes it. BENCH_LOCOMO_SAMPLE=k asks only every k-th question of each conversation (for quick
+// iteration; published figures use all), BENCH_LOCOMO_ANSWERS=only stores the conversation form alone and
+// measures the answers without the recall rows (keeping those of the last full run), BENCH_LOCOMO_ANSWERS_LOG
+// names a file to which each question, its gold answer and the answer given are appended (JSON lines).
 import fs from "node:fs";
 import path from "node:path";
+import { stemmer } from "stemmer";
 import { db } from "@/lib/db";
+import { ask } from "@/lib/memory/ask";
+import { citedIndices } from "@/lib/memory/chat";
+import { sentencesOf } from "@/lib/memory/chunking";
 import { memoryItems, remember } from "@/lib/memory/remember";
 import { recall } from "@/lib/memory/recall";
-import { RecallBody, RememberBody } from "@/lib/memory/schemas";
+import { AskBody, RecallBody, RememberBody } from "@/lib/memory/schemas";
 import { searchChunks } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { benchPrincipal, cachedEmbedder } from "./quality";
@@ -32,6 +43,8 @@ interface Question {
   text: string;
   category: number;
   evidence: string[];
+  /** The gold answer. */
+  answer: string;
 }
 
 export interface Conversation {
@@ -130,7 +143,7 @@ export function evidenceIds(evidence: string[]): string[] {
 type Upstream = {
   sample_id?: string;
   conversation: Record<string, unknown>;
-  qa: { question: string; category: number; evidence?: string[] }[];
+  qa: { question: string; category: number; evidence?: string[]; answer?: string | number }[];
 }[];
 
 export function parseLoCoMo(upstream: Upstream): Conversation[] {
@@ -158,6 +171,7 @@ export function parseLoCoMo(upstream: Upstream): Conversation[] {
         text: q.question,
         category: q.category,
         evidence: evidenceIds(q.evidence ?? []).filter((id) => turnIds.has(id)),
+        answer: String(q.answer ?? ""),
       }))
       .filter((q) => q.evidence.length > 0);
     return { id: item.sample_id ?? `conversation-${index + 1}`, sessions, questions };
@@ -224,6 +238,9 @@ export const VARIANTS: Variant[] = [
   },
 ];
 
+/** The form whose answers are measured: how the API stores a conversation, each turn under its speaker's name. */
+const ANSWER_FORM: Form = "conversation";
+
 export async function measureConversations(options: {
   datasetsDir: string;
   log: (line: string) => void;
@@ -231,9 +248,12 @@ export async function measureConversations(options: {
 }) {
   cachedEmbedder();
   const principal = await benchPrincipal();
+  const answersOnly = process.env.BENCH_LOCOMO_ANSWERS === "only";
+  const sample = Math.max(1, Number(process.env.BENCH_LOCOMO_SAMPLE || 1));
   const rows: ConversationRow[] = [];
+  const answers: AnswerRow[] = [];
   for (const set of conversationSets(options.datasetsDir)) {
-    for (const form of options.forms ?? FORMS) {
+    for (const form of answersOnly ? [ANSWER_FORM] : (options.forms ?? FORMS)) {
       const started = performance.now();
       const loaded = [];
       for (const conversation of set.conversations) loaded.push(await load(principal, conversation, form));
@@ -242,6 +262,19 @@ export async function measureConversations(options: {
         `  LoCoMo ${set.name}, ${form}: ${turns} turns stored in ` +
           `${((performance.now() - started) / 1000).toFixed(0)} s`,
       );
+      if (form === ANSWER_FORM) {
+        answers.push(await measureAnswers(principal, set, loaded, sample));
+        const a = answers.at(-1)!;
+        options.log(
+          `  LoCoMo ${set.name}, ${form}, ask (${a.answerer}${sample > 1 ? `, 1 question in ${sample}` : ""}): ` +
+            `gold words present ${a.overall.present.toFixed(3)}, F1 ${a.overall.f1.toFixed(3)} ` +
+            `(${a.categories.map((c) => `${c.category} ${c.present.toFixed(2)}/${c.f1.toFixed(2)}`).join(", ")}), ` +
+            `${a.overall.words.toFixed(1)} words/answer, ${a.overall.nothing} "nothing in memory", ` +
+            `violations: ${a.violations.length} (${a.ms.toFixed(0)} ms/question)`,
+        );
+        for (const v of a.violations.slice(0, 10)) options.log(`    violation: ${v}`);
+      }
+      if (answersOnly) continue;
       for (const variant of VARIANTS.filter((v) => v.forms.includes(form))) {
         const perQuestion: { category: number; frac: number }[] = [];
         let elapsed = 0;
@@ -299,5 +332,241 @@ export async function measureConversations(options: {
       }
     }
   }
-  return rows;
+  // A run of the answers alone keeps the recall rows of the last full run.
+  if (answersOnly) rows.push(...savedRecallRows());
+  return { rows, answers };
+}
+
+function savedRecallRows(): ConversationRow[] {
+  const saved = path.join(import.meta.dirname, "results", "conversations.json");
+  if (!fs.existsSync(saved)) return [];
+  return (JSON.parse(fs.readFileSync(saved, "utf8")) as { rows?: ConversationRow[] }).rows ?? [];
+}
+
+/**
+ * The answer score at each step of the extractive answerer, whole dev set (conversations 1–5, 762 questions),
+ * as measured when the step was committed: what each general rule added.
+ */
+const ANSWER_STEPS: { step: string; present: number; f1: number; words: number }[] = [];
+
+/** docs/benchmarks.md's section on the answers `ask` gives without a chat model. */
+export function answerSection(conv: { commit: string; date: string; answers?: AnswerRow[] }): string[] {
+  if (!conv.answers?.length) return [];
+  const lines = [
+    "## Conversations: answers without a chat model (LoCoMo answer score)",
+    "",
+    `Commit ${conv.commit}, ${conv.date}. \`BENCH_ONLY=conversations npm run bench\` (or, for the answers alone, ` +
+      "`BENCH_ONLY=conversations BENCH_LOCOMO_ANSWERS=only npm run bench`; `BENCH_LOCOMO_SAMPLE=k` asks every k-th " +
+      "question only, for quick iteration): on the conversation form, each question of categories 1–4 is asked " +
+      "through `ask` with its defaults (top 5, no context; no chat model configured, so the built-in extractive " +
+      "answerer answers) and its answer, citations `[n]` left out, scored against LoCoMo's gold answer. present: " +
+      "the share of the gold answer's content words (lower-cased, stop words and punctuation left out, Porter-" +
+      "stemmed) found in the answer; F1: token F1 as LoCoMo's evaluation computes it (commas, punctuation and " +
+      "articles removed, Porter stem; multi-hop gold lists scored item by item against the answer's comma-separated " +
+      "parts, open-domain gold up to its first `;`). Targets (issue 32): present ≥ 0.60, F1 ≥ 0.25, at most three " +
+      "sentences, every cited index valid.",
+    "",
+    `| conversations | answerer | ${Object.values(CATEGORIES)
+      .map((c) => `${c} present / F1 (questions)`)
+      .join(" | ")} | overall present | overall F1 | words/answer | "nothing in memory" | violations |`,
+    `|---|---|${Object.values(CATEGORIES)
+      .map(() => "---|")
+      .join("")}---|---|---|---|---|`,
+  ];
+  for (const a of conv.answers) {
+    lines.push(
+      `| ${a.set}${a.sample > 1 ? ` (1 question in ${a.sample})` : ""} | ${a.answerer} | ` +
+        a.categories.map((c) => `${c.present.toFixed(3)} / ${c.f1.toFixed(3)} (${c.questions})`).join(" | ") +
+        ` | ${a.overall.present.toFixed(3)} | ${a.overall.f1.toFixed(3)} | ${a.overall.words.toFixed(1)} | ` +
+        `${a.overall.nothing} | ${a.violations.length} |`,
+    );
+  }
+  lines.push("");
+  if (ANSWER_STEPS.length) {
+    lines.push(
+      "What each rule of the extractive answerer added, measured on the whole dev set as it was committed:",
+      "",
+      "| step | present | F1 | words/answer |",
+      "|---|---|---|---|",
+      ...ANSWER_STEPS.map(
+        (s) => `| ${s.step} | ${s.present.toFixed(3)} | ${s.f1.toFixed(3)} | ${s.words.toFixed(1)} |`,
+      ),
+      "",
+    );
+  }
+  return lines;
+}
+
+export interface AnswerFigures {
+  category: string;
+  questions: number;
+  /** Mean share of the gold answer's content words (stemmed, stop words left out) found in the answer. */
+  present: number;
+  /** Mean token F1 against the gold answer, normalized and stemmed as LoCoMo's evaluation does. */
+  f1: number;
+  /** Mean words per answer (citations left out). */
+  words: number;
+  /** Answers that said nothing in memory answers. */
+  nothing: number;
+}
+
+export interface AnswerRow {
+  set: string;
+  form: Form;
+  answerer: string;
+  /** 1 when every question was asked; k when every k-th. */
+  sample: number;
+  categories: AnswerFigures[];
+  overall: AnswerFigures;
+  /** Answers of more than three sentences, or citing an index that is not a source's. */
+  violations: string[];
+  ms: number;
+}
+
+const MAX_ANSWER_SENTENCES = 3;
+
+async function measureAnswers(
+  principal: Principal,
+  set: ConversationSet,
+  loaded: { namespaceId: string }[],
+  sample: number,
+): Promise<AnswerRow> {
+  const perQuestion: { category: number; present: number; f1: number; words: number; nothing: boolean }[] = [];
+  const violations: string[] = [];
+  const answerers = new Set<string>();
+  let elapsed = 0;
+  for (const [index, conversation] of set.conversations.entries()) {
+    for (const [number, question] of conversation.questions.entries()) {
+      if (number % sample !== 0) continue;
+      const t0 = performance.now();
+      const result = await ask(
+        principal,
+        AskBody.parse({ namespace_id: loaded[index].namespaceId, query: question.text }),
+      );
+      elapsed += performance.now() - t0;
+      answerers.add(result.model);
+      const sentences = sentencesOf(result.answer).length;
+      const invalid = citedIndices(result.answer).filter((i) => i < 1 || i > result.sources.length);
+      const where = `${conversation.id} "${question.text}"`;
+      if (sentences > MAX_ANSWER_SENTENCES) violations.push(`${where}: ${sentences} sentences`);
+      if (invalid.length) violations.push(`${where}: cites [${invalid.join("], [")}] of ${result.sources.length}`);
+      if (result.sources.length > 0 && citedIndices(result.answer).length === 0)
+        violations.push(`${where}: cites no source`);
+      const answer = withoutCitations(result.answer);
+      if (process.env.BENCH_LOCOMO_ANSWERS_LOG)
+        fs.appendFileSync(
+          process.env.BENCH_LOCOMO_ANSWERS_LOG,
+          JSON.stringify({
+            category: question.category,
+            question: question.text,
+            gold: question.answer,
+            answer: result.answer,
+          }) + "\n",
+        );
+      perQuestion.push({
+        category: question.category,
+        present: goldWordsPresent(answer, question.answer),
+        f1: locomoF1(answer, question.answer, question.category),
+        words: answer.split(/\s+/).filter(Boolean).length,
+        nothing: result.sources.length === 0,
+      });
+    }
+  }
+  const figures = (category: string, of: typeof perQuestion): AnswerFigures => ({
+    category,
+    questions: of.length,
+    present: mean(of.map((q) => q.present)),
+    f1: mean(of.map((q) => q.f1)),
+    words: mean(of.map((q) => q.words)),
+    nothing: of.filter((q) => q.nothing).length,
+  });
+  return {
+    set: set.name,
+    form: ANSWER_FORM,
+    answerer: [...answerers].join(", "),
+    sample,
+    categories: Object.entries(CATEGORIES).map(([number, name]) =>
+      figures(
+        name,
+        perQuestion.filter((q) => q.category === Number(number)),
+      ),
+    ),
+    overall: figures("overall", perQuestion),
+    violations,
+    ms: elapsed / Math.max(1, perQuestion.length),
+  };
+}
+
+function mean(values: number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / Math.max(1, values.length);
+}
+
+/** The `[n]` markers point at sources; they are not words of the answer. */
+function withoutCitations(answer: string): string {
+  return answer.replace(/\[\d+(?:\s*,\s*\d+)*\]/g, " ");
+}
+
+/** LoCoMo's normalization (task_eval/evaluation.py): commas dropped, lower case, punctuation and articles removed. */
+function locomoTokens(text: string): string[] {
+  const lowered = text.replace(/,/g, "").toLowerCase();
+  const unpunctuated = lowered.replace(/[!"#$%&'()*+,\-./:;<=>?@[\\\]^_`{|}~]/g, "");
+  return unpunctuated
+    .replace(/\b(a|an|the|and)\b/g, " ")
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => stemmer(w));
+}
+
+function tokenF1(prediction: string, gold: string): number {
+  const predicted = locomoTokens(prediction);
+  const expected = locomoTokens(gold);
+  const counts = new Map<string, number>();
+  for (const t of expected) counts.set(t, (counts.get(t) ?? 0) + 1);
+  let same = 0;
+  for (const t of predicted) {
+    const left = counts.get(t) ?? 0;
+    if (left > 0) {
+      same++;
+      counts.set(t, left - 1);
+    }
+  }
+  if (same === 0) return 0;
+  const precision = same / predicted.length;
+  const recall = same / expected.length;
+  return (2 * precision * recall) / (precision + recall);
+}
+
+/**
+ * Token F1 as LoCoMo reports it: multi-hop answers (category 1) are lists, each gold item scored against its
+ * best-matching comma-separated part of the answer and averaged; open-domain gold answers (category 3) count
+ * up to their first ";" (what follows is the annotators' reasoning).
+ */
+export function locomoF1(prediction: string, gold: string, category: number): number {
+  if (category === 1) {
+    const parts = prediction.split(",").map((p) => p.trim());
+    return mean(gold.split(",").map((g) => Math.max(...parts.map((p) => tokenF1(p, g.trim())))));
+  }
+  return tokenF1(prediction, category === 3 ? gold.split(";")[0].trim() : gold);
+}
+
+const STOP_WORDS = new Set(
+  (
+    "a an the and or but of to in on at for with by from as is are was were be been being it its this that these " +
+    "those there their they them he him his she her hers i me my we us our you your do does did has have had not " +
+    "no so if than then too very can could would should will just about into over after before also"
+  ).split(" "),
+);
+
+/** The gold answer's content words (lower-cased, stop words and punctuation left out, stemmed) found in the answer. */
+export function goldWordsPresent(answer: string, gold: string): number {
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w && !STOP_WORDS.has(w))
+      .map((w) => stemmer(w));
+  const expected = new Set(words(gold));
+  if (expected.size === 0) return 1;
+  const got = new Set(words(answer));
+  return [...expected].filter((w) => got.has(w)).length / expected.size;
 }

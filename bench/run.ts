@@ -20,7 +20,7 @@ import { measureConsole } from "./console";
 import { measureDatabases, type DatabasesResult } from "./databases";
 import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type LatencyResult, type RecallLatency } from "./latency";
-import { CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
+import { answerSection, CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
 import { measureSync, SYNC_WARM_UP_QUERIES } from "./sync";
@@ -82,11 +82,14 @@ if (only === undefined || only === "conversations") {
   console.log("\nConversations (LoCoMo evidence frac@10) through lib/ — embedded PGlite, local USE-lite embeddings:");
   process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-conversations-"));
   process.env.MEMGW_PROCESS_ROLE = "benchmark";
-  const rows = await measureConversations({ datasetsDir, log: console.log });
+  const { rows, answers } = await measureConversations({ datasetsDir, log: console.log });
   await closeEmbedder();
   await closeDatabase();
   fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
-  fs.writeFileSync(path.join(resultsDir, "conversations.json"), JSON.stringify({ ...meta, rows }, null, 2) + "\n");
+  fs.writeFileSync(
+    path.join(resultsDir, "conversations.json"),
+    JSON.stringify({ ...meta, rows, answers }, null, 2) + "\n",
+  );
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
@@ -209,7 +212,7 @@ function writeReport() {
     lines.push("");
   }
   const conv = read("conversations.json");
-  if (conv) lines.push(...conversationSection(conv, q));
+  if (conv) lines.push(...conversationSection(conv, q), ...answerSection(conv));
   for (const l of latencies) {
     lines.push(
       `## Latency and throughput, ${l.memories} memories${l.run > 1 ? `, run ${l.run}` : ""}`,
@@ -438,7 +441,7 @@ function databasesSection(d: DatabasesResult & Meta): string[] {
   return lines;
 }
 
-type ConversationResults = Meta & { rows: Awaited<ReturnType<typeof measureConversations>> };
+type ConversationResults = Meta & Awaited<ReturnType<typeof measureConversations>>;
 type Meta = { commit: string; date: string; machine: { cpu: string; cores: number } };
 
 /** The conversational set's section: frac@10 and recall@10 per question type, form and step. */
