@@ -34,6 +34,16 @@ export interface MatchView {
   position: number | null;
   role: string | null;
   created_at: string;
+  match_reasons?: { terms: string[]; similarity: number | null; via: string };
+}
+
+/** Why a match matched, as the search row says it: "matched: dog, allergy · meaning 0.62". */
+export function matchReasonsText(reasons: NonNullable<MatchView["match_reasons"]>): string {
+  const parts = [];
+  if (reasons.terms.length) parts.push(`matched: ${reasons.terms.join(", ")}`);
+  if (reasons.similarity !== null && reasons.via !== "words") parts.push(`meaning ${reasons.similarity.toFixed(2)}`);
+  if (reasons.via === "conversation context") parts.push("through the turns around it");
+  return parts.join(" · ");
 }
 
 const LINK = "text-indigo-600 hover:underline";
@@ -325,6 +335,11 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
           <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
             <span className="line-clamp-4 whitespace-pre-line break-words">{match.content}</span>
           </Link>
+          {match.match_reasons && (
+            <p className="mt-1 break-words text-xs text-slate-600" data-testid="match-reasons">
+              {matchReasonsText(match.match_reasons)}
+            </p>
+          )}
           <MemoryTags identityId={match.identity_id} scopes={match.scopes} />
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
             <time dateTime={match.created_at}>{formatUtc(match.created_at)}</time>
