@@ -2,6 +2,7 @@
 // and its entries.
 import type { AuditLogEntry } from "@/lib/audit/audit";
 import Link from "next/link";
+import { formatScopePairs } from "@/lib/auth/scopes";
 import { DateTime } from "./date-time";
 import { Button, Field, Input, Select, Table } from "./ui";
 
@@ -163,6 +164,16 @@ function DetailValue({ value }: { value: unknown }) {
   return <DetailList details={object} />;
 }
 
+/** Scope names are the organization's own words: shown as typed (`team=sales`), not as labels. */
+function isScopes(value: unknown): value is Record<string, string> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.values(value).every((v) => typeof v === "string")
+  );
+}
+
 function DetailList({ details }: { details: Record<string, unknown> }) {
   return (
     <dl className="grid grid-cols-[minmax(5rem,auto)_minmax(0,1fr)] gap-x-3 gap-y-1 text-xs">
@@ -170,7 +181,11 @@ function DetailList({ details }: { details: Record<string, unknown> }) {
         <div key={key} className="contents">
           <dt className="text-slate-500">{detailLabel(key)}</dt>
           <dd className="min-w-0 break-words text-slate-800">
-            <DetailValue value={value} />
+            {key === "scopes" && isScopes(value) ? (
+              <span className={token}>{formatScopePairs(value) || "none"}</span>
+            ) : (
+              <DetailValue value={value} />
+            )}
           </dd>
         </div>
       ))}

@@ -146,7 +146,7 @@ test("at 390 px the keys and audit tables are cards with their actions in reach"
   await expect(details.locator("dt", { hasText: /^Namespace IDs$/ })).toBeVisible();
   await expect(details.locator("dd", { hasText: namespaceId }).first()).toBeVisible();
   await expect(details.locator("dt", { hasText: /^Scopes$/ })).toBeVisible();
-  await expect(details.locator("dd", { hasText: /^north-east$/ })).toBeVisible();
+  await expect(details.locator("dd", { hasText: "region=north-east" })).toBeVisible();
   // The JSON as stored, behind Raw.
   const raw = details.getByLabel("Details as stored");
   await expect(raw).toBeHidden();
