@@ -31,6 +31,45 @@ async function tenantWithNotes() {
   return { ...tenant, ns, ids: memories.map((m: { id: string }) => m.id) };
 }
 
+/** A conversation of two speakers, said on Monday 8 May 2023. */
+const CONVERSATION = [
+  { role: "Melanie", content: "Hey Caroline! How was your weekend?" },
+  {
+    role: "Caroline",
+    content: "I went to a LGBTQ support group yesterday. It was so powerful to hear everyone's stories.",
+  },
+  { role: "Melanie", content: "That sounds amazing. Do you have any plans for the holidays?" },
+  { role: "Caroline", content: "Yes! I'm going to Portugal this summer, two weeks in Lisbon and the Algarve." },
+  { role: "Melanie", content: "Lovely. We are taking the kids camping in the mountains in June." },
+];
+
+async function tenantWithConversation() {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const response = await api("POST", "/remember", {
+    key,
+    body: {
+      namespace_id: ns.id,
+      session_id: "chat-1",
+      messages: CONVERSATION.map((m) => ({ ...m, occurred_at: "2023-05-08T13:56:00Z" })),
+    },
+  });
+  if (response.status !== 201) throw new Error(`remember failed: ${JSON.stringify(response.body)}`);
+  const ids = (response.body.data as { id: string; position: number }[])
+    .sort((a, b) => a.position - b.position)
+    .map((m) => m.id);
+  return { key, ns, ids };
+}
+
+/** At most three sentences; every `[n]` is a source's index, and one at least is cited. */
+function expectAnswerContract(answer: string, sources: { index: number }[]) {
+  const sentences = answer.split(/(?<=[.!?])\s+(?=[A-Z"'])/).filter(Boolean);
+  expect(sentences.length).toBeLessThanOrEqual(3);
+  const cited = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+  expect(cited.length).toBeGreaterThan(0);
+  for (const n of cited) expect(sources.map((s) => s.index)).toContain(n);
+}
+
 describe("without a chat model (the offline default)", () => {
   beforeAll(withoutModel);
 
@@ -85,6 +124,76 @@ describe("without a chat model (the offline default)", () => {
     const empty = await createNamespace(key);
     const none = await api("POST", "/ask", { key, body: { namespace_id: empty.id, query: "Who is Dana?" } });
     expect(none.body.data.sources).toEqual([]);
+  });
+
+  test("a conversation is answered from the turn recall ranks first: the place, its speaker by name, one citation", async () => {
+    const { key, ns, ids } = await tenantWithConversation();
+    const recalled = await api("POST", "/recall", {
+      key,
+      body: { namespace_id: ns.id, query: "Where is Caroline travelling this summer?", top_k: 3 },
+    });
+    expect(recalled.body.data[0].memory_id).toBe(ids[3]);
+
+    const { status, body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Where is Caroline travelling this summer?" },
+    });
+    expect(status).toBe(200);
+    const { answer, sources } = body.data;
+    const portugal = sources.find((s: { memory_id: string }) => s.memory_id === ids[3]);
+    expect(portugal).toMatchObject({ role: "Caroline", session_id: "chat-1", position: 3 });
+    expect(answer).toMatch(/^Caroline: /);
+    expect(answer).toContain(`Portugal`);
+    expect(answer).toContain(`[${portugal.index}]`);
+    expect(answer).not.toMatch(/assistant said|Caroline said/i);
+    expectAnswerContract(answer, sources);
+  });
+
+  test("a relative date in a turn is resolved against the day it was said", async () => {
+    const { key, ns, ids } = await tenantWithConversation();
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "When did Caroline go to the LGBTQ support group?" },
+    });
+    const { answer, sources } = body.data;
+    const group = sources.find((s: { memory_id: string }) => s.memory_id === ids[1]);
+    // Said on Monday 8 May 2023: "yesterday" is 7 May 2023.
+    expect(answer).toContain(`Caroline: I went to a LGBTQ support group yesterday (7 May 2023)`);
+    expect(answer).toContain(`[${group.index}]`);
+    expectAnswerContract(answer, sources);
+  });
+
+  test("turns of the generic roles are attributed as the user's and the assistant's, never \"assistant said\"", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const remembered = await api("POST", "/remember", {
+      key,
+      body: {
+        namespace_id: ns.id,
+        session_id: "support-1",
+        messages: [
+          {
+            role: "user",
+            content: "Please never suggest recipes with peanuts, I am allergic to them.",
+            occurred_at: "2024-03-04T10:00:00Z",
+          },
+          {
+            role: "assistant",
+            content: "Understood, I will leave peanuts out of every recipe.",
+            occurred_at: "2024-03-04T10:00:05Z",
+          },
+        ],
+      },
+    });
+    expect(remembered.status).toBe(201);
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "What is the user allergic to?" },
+    });
+    const { answer, sources } = body.data;
+    expect(answer).toMatch(/^The user: Please never suggest recipes with peanuts, I am allergic to them \[\d\]\./);
+    expect(answer).not.toMatch(/\b(user|assistant) said\b/i);
+    expectAnswerContract(answer, sources);
   });
 
   test("ask follows recall's rules: target, permission, scopes and identity", async () => {

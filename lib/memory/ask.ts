@@ -10,15 +10,27 @@ import type { ScoredChunk } from "./search";
 export const NOTHING_IN_MEMORY = "Nothing in memory answers this question.";
 
 /**
- * When a match is worth answering from: it carries a fifth of the question's word weight, or (with no
- * words in common, a paraphrase) it is close in meaning. Unrelated USE-lite sentences sit around cosine
- * 0.1–0.35; paraphrases above 0.5.
+ * When recall is confident in a match: it carries a fifth of the question's word weight, or (with no
+ * words in common, a paraphrase) it is close in meaning, or it has both some of the question's words and
+ * some closeness in meaning ("Where is Caroline travelling this summer?" — "I'm going to Portugal this
+ * summer": 0.17 of the word weight, cosine 0.36). Unrelated USE-lite sentences sit around cosine 0.1–0.35;
+ * paraphrases above 0.5.
  */
 const RELEVANT_WORD_SHARE = 0.2;
 const RELEVANT_COSINE = 0.5;
+const SUPPORTING_COSINE = 0.3;
 
 export function isRelevant(match: ScoredChunk): boolean {
-  return match.lexical >= RELEVANT_WORD_SHARE || match.cosine >= RELEVANT_COSINE;
+  return (
+    match.lexical >= RELEVANT_WORD_SHARE ||
+    match.cosine >= RELEVANT_COSINE ||
+    (match.lexical > 0 && match.cosine >= SUPPORTING_COSINE)
+  );
+}
+
+/** Evidence of its own: a word of the question, or some closeness in meaning. */
+function hasEvidence(match: ScoredChunk): boolean {
+  return match.lexical > 0 || match.cosine >= SUPPORTING_COSINE;
 }
 
 /**
@@ -30,18 +42,23 @@ export function isRelevant(match: ScoredChunk): boolean {
  */
 export async function ask(principal: Principal, body: AskBody, activity: ActivityNote = {}): Promise<AskResultJson> {
   const { namespaceId, matches } = await recall(principal, body, activity);
-  const sources: SourceJson[] = matches.filter(isRelevant).map((match, i) => ({
-    index: i + 1,
-    memory_id: match.memoryId,
-    chunk_id: match.chunkId,
-    content: match.content,
-    score: match.score,
-    session_id: match.sessionId,
-    position: match.position,
-    role: match.role,
-    occurred_at: match.occurredAt.toISOString(),
-    context: match.context.map(contextTurnJson),
-  }));
+  // Once recall is confident in one match, the answer reads all its top matches that have evidence of their
+  // own, in recall's order: the one that answers is often not the one that shares the most words.
+  const confident = matches.some(isRelevant);
+  const sources: SourceJson[] = matches
+    .filter((match) => confident && hasEvidence(match))
+    .map((match, i) => ({
+      index: i + 1,
+      memory_id: match.memoryId,
+      chunk_id: match.chunkId,
+      content: match.content,
+      score: match.score,
+      session_id: match.sessionId,
+      position: match.position,
+      role: match.role,
+      occurred_at: match.occurredAt.toISOString(),
+      context: match.context.map(contextTurnJson),
+    }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };
   if (sources.length === 0)

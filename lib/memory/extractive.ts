@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
+import { withAbsoluteDates } from "./relative-dates";
 import { asksWhen, dayOf, turnsOf } from "./source-text";
 import { TEXT_SEARCH_CONFIG } from "./sql";
 
@@ -21,6 +22,8 @@ const WORD_WEIGHT = 0.7;
  */
 const NEIGHBOUR_WORDS = 0.5;
 const QUESTION_END = /\?["'”’)\]]*$/;
+/** A sentence that asks something repeats the question's words but rarely answers it: its score is discounted. */
+const ASKED_WEIGHT = 0.5;
 
 interface Sentence {
   text: string;
@@ -40,7 +43,8 @@ interface Sentence {
  * answer the question (the question's words they contain, weighted by rarity, and their similarity in
  * meaning), best first, each citing its source as `[n]`. A source's turns (the match and the neighbouring
  * turns asked with `context`) all count as the source. A sentence of a conversation turn names who said
- * it ("Caroline said: …"), and for a question about when, the day it was said ("On 7 May 2023, …").
+ * it ("Caroline: …"), its relative dates are resolved against the day it was said ("yesterday (7 May
+ * 2023)"), and for a question about when, the day it was said is stated if the sentence holds no date.
  */
 export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
   const sentences: Sentence[] = sources
@@ -96,7 +100,8 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
     }
     const words = queryWeight > 0 ? shared / queryWeight : 0;
     const meaning = Math.max(0, dot(queryVector, sentenceVectors[i]));
-    return { ...sentence, score: WORD_WEIGHT * words + (1 - WORD_WEIGHT) * meaning };
+    const asked = QUESTION_END.test(sentence.text) ? ASKED_WEIGHT : 1;
+    return { ...sentence, score: asked * (WORD_WEIGHT * words + (1 - WORD_WEIGHT) * meaning) };
   });
   const best = Math.max(0, ...scored.map((s) => s.score));
   const seen = new Set<string>();
@@ -117,18 +122,29 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
     .map((s) => {
       const sameTurn = previous?.sourceIndex === s.sourceIndex && previous.turn === s.turn;
       previous = s;
-      return cite(sameTurn ? s.text : attributed(s, datesWanted), s.sourceIndex);
+      return cite(attributed(s, datesWanted, sameTurn), s.sourceIndex);
     })
     .join(" ");
 }
 
-/** `On 7 May 2023, Caroline said: …`, `Caroline said: …`, `On 7 May 2023: …` or the sentence alone. */
-function attributed(sentence: Sentence, withDate: boolean): string {
-  const day = withDate ? `On ${dayOf(sentence.occurredAt)}` : "";
-  if (sentence.role) return `${day ? `${day}, ` : ""}${sentence.role} said: ${sentence.text}`;
-  return day ? `${day}: ${sentence.text}` : sentence.text;
+/** How an answer names who said a turn: the speaker's name, or for the generic roles, who they are. */
+export function speakerName(role: string): string {
+  const generic: Record<string, string> = { user: "The user", assistant: "The assistant", system: "The system" };
+  return generic[role.toLowerCase()] ?? role;
 }
 
+/**
+ * `Caroline: I went there yesterday (7 May 2023).`; for a question about when whose sentence holds no
+ * relative date, the day it was said: `Caroline, on 7 May 2023: …`. Who said it is stated once for
+ * consecutive sentences of one turn.
+ */
+function attributed(sentence: Sentence, withDate: boolean, sameTurn: boolean): string {
+  const { text, resolved } = withAbsoluteDates(sentence.text, sentence.occurredAt);
+  if (sameTurn) return text;
+  const day = withDate && !resolved ? `on ${dayOf(sentence.occurredAt)}` : "";
+  if (sentence.role) return `${speakerName(sentence.role)}${day ? `, ${day}` : ""}: ${text}`;
+  return day ? `${day[0].toUpperCase()}${day.slice(1)}: ${text}` : text;
+}
 /** Puts the citation before the sentence's closing punctuation: `Dana prefers mornings [1].` */
 function cite(sentence: string, index: number): string {
   const match = /[.!?]+["'”’)\]]*$/.exec(sentence);
