@@ -126,7 +126,7 @@ describe("without a chat model (the offline default)", () => {
     expect(none.body.data.sources).toEqual([]);
   });
 
-  test("a conversation is answered from the turn recall ranks first: the place, its speaker by name, one citation", async () => {
+  test("a conversation is answered from the turn recall ranks first: the place, its speaker named, cited", async () => {
     const { key, ns, ids } = await tenantWithConversation();
     const recalled = await api("POST", "/recall", {
       key,
@@ -163,7 +163,7 @@ describe("without a chat model (the offline default)", () => {
     expectAnswerContract(answer, sources);
   });
 
-  test("turns of the generic roles are attributed as the user's and the assistant's, never \"assistant said\"", async () => {
+  test('turns of the generic roles are named as the user and the assistant, never "assistant said"', async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
     const remembered = await api("POST", "/remember", {
