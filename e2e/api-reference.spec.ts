@@ -17,9 +17,7 @@ test("/docs renders every endpoint of the OpenAPI document and fetches nothing f
   await page.addInitScript(() => {
     const blocked: string[] = [];
     (window as unknown as { blockedByPolicy: string[] }).blockedByPolicy = blocked;
-    document.addEventListener("securitypolicyviolation", (event) =>
-      blocked.push(`${event.violatedDirective} ${event.blockedURI}`),
-    );
+    document.addEventListener("securitypolicyviolation", (event) => blocked.push(event.blockedURI));
   });
 
   // Signed out: the reference is public, as the document it renders is (GET /api/v1/openapi.json needs no key).
@@ -48,7 +46,10 @@ test("/docs renders every endpoint of the OpenAPI document and fetches nothing f
   await page.waitForLoadState("networkidle");
   expect(requested.filter((url) => !url.startsWith(`${origin}/`) && !/^(data|blob):/.test(url))).toEqual([]);
   expect(requested).toContain(`${origin}/api/v1/openapi.json`);
-  expect(await page.evaluate(() => (window as unknown as { blockedByPolicy: string[] }).blockedByPolicy)).toEqual([]);
+  // "eval" is zod's probe, in the bundle, for whether it may compile validators (it falls back when it may not):
+  // the policy allows no eval. Nothing else was refused, no address above all.
+  const blocked = await page.evaluate(() => (window as unknown as { blockedByPolicy: string[] }).blockedByPolicy);
+  expect(blocked.filter((uri) => uri !== "eval")).toEqual([]);
 });
 
 test("/docs serves its one script and nothing else by that path", async ({ request }) => {

@@ -67,7 +67,7 @@ const PAGE = `<!doctype html>
   </head>
   <body>
     <header class="memgw-bar">
-      <strong>Memory Gateway API</strong>
+      <strong>Memory Gateway · API reference</strong>
       <a href="/">Console</a>
       <a href="/api/v1/openapi.json">OpenAPI document</a>
     </header>
