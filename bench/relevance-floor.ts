@@ -69,8 +69,10 @@ async function remember(...args: Parameters<typeof rememberOnce>) {
     try {
       return await rememberOnce(...args);
     } catch (error) {
-      if ((error as { code?: string }).code !== "P2028" || attempt === 5) throw error;
+      // P2010 too: a retry begun while the expired transaction was still rolling back can trip over it.
+      if (!["P2028", "P2010"].includes((error as { code?: string }).code ?? "") || attempt === 8) throw error;
       log(`  (a remember outlasted the transaction timeout; attempt ${attempt + 1})`);
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
     }
   }
 }
