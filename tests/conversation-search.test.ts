@@ -128,18 +128,22 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
   const scoreOfAnswer = (matches: Match[]) => matches.find((m) => m.memory_id === answer.id)?.score;
   // The premise: seen by a key that sees both, the answer borrows from the question.
   const unscoped = await recall(key, { namespace_id: ns.id, query: "pottery class" });
+  // min_score 0: the answer shares no word and is not close in meaning, below the default floor on its own.
   const ownOnly = await searchChunks({
     orgId: org.id,
     namespaceId: ns.id,
     query: "pottery class",
     topK: 10,
     neighbourShare: 0,
+    minScore: 0,
   });
   const ownScore = ownOnly.find((m) => m.memoryId === answer.id)!.score;
   expect(scoreOfAnswer(unscoped)).toBeGreaterThan(ownScore);
 
   const blue = await createKey(org.id, { scopes: { team: "blue" }, namespaceIds: [ns.id] });
-  const blueMatches = await recall(blue.secret, { namespace_id: ns.id, query: "pottery class" });
+  // Without the question it may not see, the answer has no evidence: the relevance floor lists nothing.
+  expect(await recall(blue.secret, { namespace_id: ns.id, query: "pottery class" })).toEqual([]);
+  const blueMatches = await recall(blue.secret, { namespace_id: ns.id, query: "pottery class", min_score: 0 });
   expect(blueMatches.map((m) => m.memory_id)).toEqual([answer.id]);
   const blueOwn = await searchChunks({
     orgId: org.id,
@@ -149,6 +153,7 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
     scopes: { team: "blue" },
     statisticsScopes: { team: "blue" },
     neighbourShare: 0,
+    minScore: 0,
   });
   expect(scoreOfAnswer(blueMatches)).toBe(blueOwn[0].score);
 
@@ -161,7 +166,8 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
   await (
     await db()
   ).$executeRaw(Prisma.sql`UPDATE memories SET expires_at = now() - interval '1 second' WHERE id = ${question.id}`);
-  const afterExpiry = await recall(key, { namespace_id: ns.id, query: "pottery class" });
+  expect(await recall(key, { namespace_id: ns.id, query: "pottery class" })).toEqual([]);
+  const afterExpiry = await recall(key, { namespace_id: ns.id, query: "pottery class", min_score: 0 });
   expect(afterExpiry.map((m) => m.memory_id)).toEqual([answer.id]);
   const ownAfterExpiry = await searchChunks({
     orgId: org.id,
@@ -169,6 +175,7 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
     query: "pottery class",
     topK: 10,
     neighbourShare: 0,
+    minScore: 0,
   });
   expect(scoreOfAnswer(afterExpiry)).toBe(ownAfterExpiry[0].score);
 });
