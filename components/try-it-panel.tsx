@@ -7,7 +7,6 @@ import { useState, type FormEvent, type ReactNode } from "react";
 import { tryAsk, tryRecall, tryRemember } from "@/lib/console/actions/try-it";
 import { curlCommand } from "@/lib/console/curl";
 import { useActionForm } from "./action-form";
-import { CodeBlock } from "./code-block";
 import { CopyButton } from "./copy-button";
 import { Button, Field, Input, Notice, Textarea, type FieldErrors } from "./ui";
 
@@ -29,6 +28,9 @@ export function TryItPanel({ orgSlug, namespaceId, apiBase, rememberRefusal }: P
     </div>
   );
 }
+
+const CURL_BLOCK =
+  "whitespace-pre-wrap rounded-lg bg-slate-900 p-4 text-sm leading-relaxed text-slate-100 [overflow-wrap:anywhere]";
 
 /** One operation: its form and result on the left, its curl on the right (below on a phone). */
 function Section({
@@ -56,7 +58,10 @@ function Section({
           </p>
           <CopyButton text={curl} label={`Copy the ${title.toLowerCase()} curl command`} />
         </div>
-        <CodeBlock>{curl}</CodeBlock>
+        {/* Wrapped, not scrolled: the body the person typed stays in view (copying takes the text as is). */}
+        <pre className={CURL_BLOCK}>
+          <code>{curl}</code>
+        </pre>
       </div>
     </section>
   );
@@ -156,7 +161,7 @@ function RecallSection({ orgSlug, namespaceId, apiBase }: Omit<Props, "rememberR
                     <Score value={match.score} />
                     <div className="min-w-0">
                       <p className="break-words text-slate-800">{match.content}</p>
-                      <p className="mt-0.5 break-all font-mono text-xs text-slate-500">
+                      <p className="mt-0.5 break-words font-mono text-xs text-slate-500">
                         {match.memory_id}
                         {match.identity_id && ` · ${match.identity_id}`}
                       </p>
@@ -208,7 +213,7 @@ function AskSection({ orgSlug, namespaceId, apiBase }: Omit<Props, "rememberRefu
                     <span className="shrink-0 font-mono text-xs text-slate-600">[{source.index}]</span>
                     <div className="min-w-0 flex-1">
                       <p className="break-words text-slate-800">{source.content}</p>
-                      <p className="mt-0.5 break-all font-mono text-xs text-slate-500">{source.memory_id}</p>
+                      <p className="mt-0.5 break-words font-mono text-xs text-slate-500">{source.memory_id}</p>
                     </div>
                     <Score value={source.score} />
                   </li>

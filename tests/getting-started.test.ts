@@ -232,7 +232,7 @@ describe("the copy-ready curl", () => {
       "-H",
       "Content-Type: application/json",
       "--data-raw",
-      JSON.stringify(body),
+      JSON.stringify(body, null, 2),
     ]);
   });
 

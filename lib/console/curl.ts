@@ -12,14 +12,15 @@ export function shellQuote(value: string): string {
 
 /**
  * A POST of `body` as JSON to `url`, authenticated with the key in $MEMGW_API_KEY. `--data-raw`: a body
- * starting with `@` would otherwise be read as a file name. JSON.stringify escapes control characters, so
- * the shell never sees a NUL or a raw newline inside the body.
+ * starting with `@` would otherwise be read as a file name. The JSON is indented (one field a line, so the
+ * text typed is readable on the page); JSON.stringify escapes control characters inside strings, so the
+ * only raw newlines are the indentation's, which single quotes keep as they are.
  */
 export function curlCommand(url: string, body: unknown): string {
   return [
     `curl -sS -X POST ${shellQuote(url)}`,
     `  -H "Authorization: Bearer $MEMGW_API_KEY"`,
     `  -H 'Content-Type: application/json'`,
-    `  --data-raw ${shellQuote(JSON.stringify(body))}`,
+    `  --data-raw ${shellQuote(JSON.stringify(body, null, 2))}`,
   ].join(" \\\n");
 }
