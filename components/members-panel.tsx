@@ -67,6 +67,7 @@ export function MembersPanel(props: {
   const [closedLink, setClosedLink] = useState<object>();
   const link =
     invitation.data && "url" in invitation.data && invitation.state !== closedLink ? invitation.data : undefined;
+  const resent = invitation.data && "mailed" in invitation.data ? invitation.data : undefined;
   const message = form.error
     ? { tone: "error" as const, text: form.error }
     : form.data && { tone: "success" as const, text: form.data };
@@ -76,22 +77,20 @@ export function MembersPanel(props: {
       <h1 className="text-2xl font-semibold">Members</h1>
       {message && <Notice tone={message.tone}>{message.text}</Notice>}
       {invitation.error && <Notice tone="error">{invitation.error}</Notice>}
-      {invitation.data && "mailed" in invitation.data && (
-        <Notice tone={invitation.data.mailed ? "success" : "info"}>
-          {invitation.data.mailed ? (
-            <>Invitation sent again to {invitation.data.member.email}; the earlier link no longer works.</>
+      {resent && (
+        <Notice tone={resent.mailed ? "success" : "info"}>
+          {resent.mailed ? (
+            <>Invitation sent again to {resent.member.email}; the earlier link no longer works.</>
           ) : (
             <span className="flex flex-wrap items-center gap-x-3 gap-y-2">
               <span>
-                Nothing was sent: no mail server is set (SMTP_URL). Copy a link for {invitation.data.member.email} and
-                send it to them yourself.
+                Nothing was sent: no mail server is set (SMTP_URL). Copy a link for {resent.member.email} and send it to
+                them yourself.
               </span>
               <Button
                 variant="secondary"
                 disabled={invitation.pending}
-                onClick={() =>
-                  invitation.run({ kind: "copy", member: (invitation.data as { member: MemberRow }).member })
-                }
+                onClick={() => invitation.run({ kind: "copy", member: resent.member })}
               >
                 Copy link
               </Button>
