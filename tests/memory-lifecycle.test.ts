@@ -262,7 +262,10 @@ describe("PATCH /memories/{id}", () => {
     const supportKey = (await createKey(org.id, { scopes: { team: "support" }, namespaceIds: [ns.id] })).secret;
     const salesKey = (await createKey(org.id, { scopes: { team: "sales" }, namespaceIds: [ns.id] })).secret;
     expect(await recallContents(supportKey, { namespace_id: ns.id, query: "golden retriever" })).toEqual([PETS]);
-    expect(await recallContents(salesKey, { namespace_id: ns.id, query: "golden retriever" })).toEqual([other.content]);
+    // min_score 0: the one memory the key still sees shares nothing with the query (below the relevance floor).
+    expect(await recallContents(salesKey, { namespace_id: ns.id, query: "golden retriever", min_score: 0 })).toEqual([
+      other.content,
+    ]);
 
     // Back to no scopes at all: the signature's statistics go, the namespace's stay.
     expect((await patch(key, sales.id, { scopes: {} })).status).toBe(200);
