@@ -26,11 +26,10 @@ test("/docs renders every endpoint of the OpenAPI document and fetches nothing f
   expect(response!.headers()["content-security-policy"]).toContain("connect-src 'self'");
   await expect(page).toHaveTitle("API reference · Memory Gateway");
   await expect(page.getByRole("heading", { name: "Memory Gateway API", level: 1 })).toBeVisible({ timeout: 30_000 });
-  // An endpoint, with its summary from the handlers' schemas.
-  await page
-    .getByRole("link", { name: /Store a memory/ })
-    .first()
-    .click();
+  // An endpoint, with its summary from the handlers' schemas: in the sidebar's Memory group, then on the page.
+  const sidebar = page.getByRole("complementary", { name: "Sidebar for Memory Gateway API" });
+  await sidebar.getByRole("button", { name: "Open Group - Memory" }).click();
+  await sidebar.getByRole("link", { name: /Store a memory/ }).click();
   const remember = page.getByRole("heading", { name: /^Store a memory/ }).first();
   await expect(remember).toBeVisible();
   await expect(page.getByText("/remember", { exact: true }).first()).toBeVisible();
