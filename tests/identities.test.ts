@@ -308,7 +308,10 @@ describe("Forget this identity", () => {
     expect(await termStatisticsConsistent(nsA2.id)).toBe(true);
     expect(await summariesConsistent()).toBe(true);
     expect(await recallContents(a.key, { namespace_id: nsA1.id, query: "cello" })).toEqual(["Bob plays the cello"]);
-    expect(await recallContents(a.key, { namespace_id: nsA1.id, query: "Alice tea Lisbon" })).toEqual([
+    // Nothing left shares a word with Alice's forgotten memories: none is found (the relevance floor); with
+    // min_score 0, only what remains.
+    expect(await recallContents(a.key, { namespace_id: nsA1.id, query: "Alice tea Lisbon" })).toEqual([]);
+    expect(await recallContents(a.key, { namespace_id: nsA1.id, query: "Alice tea Lisbon", min_score: 0 })).toEqual([
       "Bob plays the cello",
     ]);
 
