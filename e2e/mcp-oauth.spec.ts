@@ -5,11 +5,21 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "../tests/helpers/oauth-client";
 import { expectNoSidewaysScroll, openPage, unique } from "./console";
 import { expectAccessible } from "./axe";
+
+/** At 1280 and 390 px when E2E_SHOTS_DIR asks for pictures; the page never scrolls sideways on a phone. */
+async function photograph(page: Page, name: string) {
+  const dir = process.env.E2E_SHOTS_DIR;
+  if (dir) await page.screenshot({ path: `${dir}/${name}-1280.png`, fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page, name);
+  if (dir) await page.screenshot({ path: `${dir}/${name}-390.png`, fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 720 });
+}
 
 test("an MCP client connects with the endpoint URL alone: consent in the console, recall, then revoked", async ({
   page,
@@ -70,7 +80,22 @@ test("an MCP client connects with the endpoint URL alone: consent in the console
   expect(remembered.isError).toBeFalsy();
   const recalled = await client.callTool({ name: "recall", arguments: { query: "Where is Mia flying?" } });
   expect(JSON.stringify(recalled.content)).toContain("Mia flies to Lisbon in May");
+  const forgotten = await client.callTool({ name: "forget", arguments: { metadata: { never: "matches" } } });
+  expect(forgotten.isError).toBeFalsy();
   await client.close();
+
+  // People see it as the MCP connection it is, once: on the namespace's permissions panel and in the audit log.
+  await page.goto("/");
+  const slug = new URL(page.url()).pathname.split("/")[1];
+  await page.goto(`/${slug}/namespaces/${namespace.id}`);
+  const grant = page.getByTestId("grant-row").filter({ hasText: "E2E Desktop Agent" });
+  await expect(grant).toHaveCount(1);
+  await expect(grant.getByTestId("grant-kind")).toContainText("MCP connection · by e2e@example.com");
+  await expect(grant).not.toContainText("API key");
+  await photograph(page, "namespace-permissions-mcp-connection");
+  await page.goto(`/${slug}/audit`);
+  await expect(page.getByText("MCP connection · E2E Desktop Agent (by e2e@example.com)").first()).toBeVisible();
+  await photograph(page, "audit-mcp-connection");
 
   // The API keys page lists the connection; revoking it ends it at once.
   await page.goto("/");

@@ -245,6 +245,8 @@ async function connect(name = "Production Agent", into = browser) {
   });
   expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
   expect(tokens.body.token_type).toBe("Bearer");
+  // The access token's lifetime (lib/oauth/provider.ts ACCESS_TOKEN_TTL_SECONDS), as docs/api.md says.
+  expect(tokens.body.expires_in).toBe(3600);
   return { clientId, access: tokens.body.access_token, refresh: tokens.body.refresh_token };
 }
 
@@ -313,6 +315,7 @@ describe("the production server", { timeout: 300_000 }, () => {
     const refreshed = await refresh(clientId, refreshToken);
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(refreshToken); // rotated
+    expect(refreshed.body.expires_in).toBe(3600);
     expect(await mcpStatus(refreshed.body.access_token)).toBe(200);
     // The spent refresh token is refused (and its reuse ends the connection: the chain is presumed stolen).
     expect((await refresh(clientId, refreshToken)).body.error).toBe("invalid_grant");
