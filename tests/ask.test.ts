@@ -126,7 +126,7 @@ describe("without a chat model (the offline default)", () => {
     expect(none.body.data.sources).toEqual([]);
   });
 
-  test("a conversation is answered from the turn recall ranks first: the place, its speaker named, cited", async () => {
+  test("a where-question is answered with the place, from the conversation turn recall ranks first", async () => {
     const { key, ns, ids } = await tenantWithConversation();
     const recalled = await api("POST", "/recall", {
       key,
@@ -142,14 +142,13 @@ describe("without a chat model (the offline default)", () => {
     const { answer, sources } = body.data;
     const portugal = sources.find((s: { memory_id: string }) => s.memory_id === ids[3]);
     expect(portugal).toMatchObject({ role: "Caroline", session_id: "chat-1", position: 3 });
-    expect(answer).toMatch(/^Caroline: /);
-    expect(answer).toContain(`Portugal`);
-    expect(answer).toContain(`[${portugal.index}]`);
+    // The place alone, cited: the source says who is going and when.
+    expect(answer).toBe(`Portugal [${portugal.index}].`);
     expect(answer).not.toMatch(/assistant said|Caroline said/i);
     expectAnswerContract(answer, sources);
   });
 
-  test("a relative date in a turn is resolved against the day it was said", async () => {
+  test("a when-question is answered with the date, a relative one resolved against the day it was said", async () => {
     const { key, ns, ids } = await tenantWithConversation();
     const { body } = await api("POST", "/ask", {
       key,
@@ -158,8 +157,7 @@ describe("without a chat model (the offline default)", () => {
     const { answer, sources } = body.data;
     const group = sources.find((s: { memory_id: string }) => s.memory_id === ids[1]);
     // Said on Monday 8 May 2023: "yesterday" is 7 May 2023.
-    expect(answer).toContain(`Caroline: I went to a LGBTQ support group yesterday (7 May 2023)`);
-    expect(answer).toContain(`[${group.index}]`);
+    expect(answer).toBe(`7 May 2023 [${group.index}].`);
     expectAnswerContract(answer, sources);
   });
 

@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
+import { clausesOf, dateOf, personIn, placeIn, quantityIn, questionKind } from "./answer-short";
 import { withAbsoluteDates } from "./relative-dates";
 import { asksWhen, dayOf, turnsOf } from "./source-text";
 import { TEXT_SEARCH_CONFIG } from "./sql";
@@ -113,18 +114,86 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
       return true;
     })
     .slice(0, MAX_ANSWER_SENTENCES);
-  // Read in the sources' order (the best source first) and, within a source, in the conversation's and
-  // the text's order. Who said it and when are stated once for consecutive sentences of one turn.
-  const datesWanted = asksWhen(query);
-  let previous: Sentence | undefined;
-  return chosen
-    .sort((a, b) => a.sourceIndex - b.sourceIndex || a.turn - b.turn || a.position - b.position)
-    .map((s) => {
-      const sameTurn = previous?.sourceIndex === s.sourceIndex && previous.turn === s.turn;
-      previous = s;
-      return cite(attributed(s, datesWanted, sameTurn), s.sourceIndex);
-    })
-    .join(" ");
+  const top = chosen[0];
+  if (!top) return "";
+  // A sentence that starts "She …" or "It …" needs the one before it in its turn to say who or what.
+  const before = scored.find(
+    (s) => s.sourceIndex === top.sourceIndex && s.turn === top.turn && s.position === top.position - 1,
+  );
+  const lead = PRONOUN_START.test(top.text) && before ? before : null;
+  // Likewise the answer may go on in the next sentence, about the same subject ("Dana …. She …").
+  const after = chosen.find(
+    (s) =>
+      s.sourceIndex === top.sourceIndex &&
+      s.turn === top.turn &&
+      s.position === top.position + 1 &&
+      PRONOUN_START.test(s.text),
+  );
+  return shortAnswer(namespaceId, query, queryTerms, top, lead, lead ? undefined : after);
+}
+
+const PRONOUN_START = /^(she|he|they|it|this|that)\b/i;
+const REFERS_BACK = /\b(them|it|they|he|she|him|there)\b/i;
+
+/**
+ * The answer from the sentence that answers best: what the question asks for first when its wh-word asks
+ * for a date, a place, a person or a number and the sentence holds one ("7 May 2023 [1]."), then the
+ * clause of the sentence that holds the question's words, with who said it ("Caroline: I went to a LGBTQ
+ * support group yesterday (7 May 2023) [1]."). A long sentence is trimmed to that clause: the rest of it is
+ * what the speaker went on to say, not the answer.
+ */
+async function shortAnswer(
+  namespaceId: string,
+  query: string,
+  queryTerms: Map<string, number>,
+  top: Sentence,
+  lead: Sentence | null,
+  after: Sentence | undefined,
+): Promise<string> {
+  const kind = questionKind(query, asksWhen(query));
+  const resolved = withAbsoluteDates(top.text, top.occurredAt);
+  const clauses = clausesOf(resolved.text, kind);
+  const clauseTerms = await weightedTerms(namespaceId, clauses);
+  let at = 0;
+  let bestShared = 0;
+  clauses.forEach((_, i) => {
+    let shared = 0;
+    for (const [term, weight] of queryTerms) if (clauseTerms[i].has(term)) shared += weight;
+    if (shared > bestShared) {
+      bestShared = shared;
+      at = i;
+    }
+  });
+  // The clause with the question's words and the one after it: the answer is often what follows the words
+  // the question repeats ("I went to a counseling workshop, they talked about …").
+  // A clause that speaks of "them" or "it" keeps the clause before it, which says what they are.
+  const from = at > 0 && REFERS_BACK.test(clauses[at]) ? at - 1 : at;
+  const clause = clauses.length ? clauses.slice(from, at + 2).join(", ") : resolved.text;
+  const questionWords = new Set(
+    query
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}'’-]+/u)
+      .filter(Boolean),
+  );
+  const direct =
+    kind === "when"
+      ? dateOf(resolved.dates, resolved.text, dayOf(top.occurredAt))
+      : kind === "where"
+        ? (placeIn(clause, questionWords) ?? placeIn(resolved.text, questionWords))
+        : kind === "who"
+          ? (personIn(clause, questionWords) ?? personIn(resolved.text, questionWords))
+          : kind === "quantity"
+            ? (quantityIn(clause) ?? quantityIn(resolved.text))
+            : null;
+  const speaker = top.role ? `${speakerName(top.role)}: ` : "";
+  const leading = lead
+    ? cite(`${speaker}${withAbsoluteDates(lead.text, lead.occurredAt).text}`, lead.sourceIndex) + " "
+    : "";
+  const support = lead ? `${leading}${cite(clause, top.sourceIndex)}` : cite(`${speaker}${clause}`, top.sourceIndex);
+  const following = after ? ` ${cite(withAbsoluteDates(after.text, after.occurredAt).text, after.sourceIndex)}` : "";
+  if (!direct) return support + following;
+  // The date, place, person or number alone: the cited source says who said it and how.
+  return cite(`${direct[0].toUpperCase()}${direct.slice(1)}`, top.sourceIndex);
 }
 
 /** How an answer names who said a turn: the speaker's name, or for the generic roles, who they are. */
@@ -133,18 +202,6 @@ export function speakerName(role: string): string {
   return generic[role.toLowerCase()] ?? role;
 }
 
-/**
- * `Caroline: I went there yesterday (7 May 2023).`; for a question about when whose sentence holds no
- * relative date, the day it was said: `Caroline, on 7 May 2023: …`. Who said it is stated once for
- * consecutive sentences of one turn.
- */
-function attributed(sentence: Sentence, withDate: boolean, sameTurn: boolean): string {
-  const { text, resolved } = withAbsoluteDates(sentence.text, sentence.occurredAt);
-  if (sameTurn) return text;
-  const day = withDate && !resolved ? `on ${dayOf(sentence.occurredAt)}` : "";
-  if (sentence.role) return `${speakerName(sentence.role)}${day ? `, ${day}` : ""}: ${text}`;
-  return day ? `${day[0].toUpperCase()}${day.slice(1)}: ${text}` : text;
-}
 /** Puts the citation before the sentence's closing punctuation: `Dana prefers mornings [1].` */
 function cite(sentence: string, index: number): string {
   const match = /[.!?]+["'”’)\]]*$/.exec(sentence);

@@ -94,11 +94,15 @@ const RULES: { pattern: RegExp; resolve: (day: Date, match: RegExpExecArray) => 
 
 /**
  * The text with each relative date it holds followed by the absolute date, resolved against the day the
- * text was said: `I went yesterday (7 May 2023)`. `resolved` tells whether any was.
+ * text was said: `I went yesterday (7 May 2023)`. `resolved` tells whether any was; `dates` are the absolute
+ * dates in the text's order.
  */
-export function withAbsoluteDates(text: string, occurredAt: string): { text: string; resolved: boolean } {
+export function withAbsoluteDates(
+  text: string,
+  occurredAt: string,
+): { text: string; resolved: boolean; dates: string[] } {
   const day = new Date(occurredAt);
-  if (Number.isNaN(day.getTime())) return { text, resolved: false };
+  if (Number.isNaN(day.getTime())) return { text, resolved: false, dates: [] };
   // Resolved left to right over what is left of the text, so an earlier rule's output is never matched again.
   const found: { start: number; end: number; date: string }[] = [];
   for (const rule of RULES) {
@@ -111,12 +115,12 @@ export function withAbsoluteDates(text: string, occurredAt: string): { text: str
       if (date) found.push({ start, end, date });
     }
   }
-  if (found.length === 0) return { text, resolved: false };
+  if (found.length === 0) return { text, resolved: false, dates: [] };
   let out = "";
   let at = 0;
   for (const f of found.sort((a, b) => a.start - b.start)) {
     out += `${text.slice(at, f.end)} (${f.date})`;
     at = f.end;
   }
-  return { text: out + text.slice(at), resolved: true };
+  return { text: out + text.slice(at), resolved: true, dates: found.map((f) => f.date) };
 }
