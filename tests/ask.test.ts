@@ -161,6 +161,37 @@ describe("without a chat model (the offline default)", () => {
     expectAnswerContract(answer, sources);
   });
 
+  test("a how-long question is answered with the number and what it counts", async () => {
+    const { key, ns, ids } = await tenantWithConversation();
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "How long is Caroline's trip to Portugal?" },
+    });
+    const { answer, sources } = body.data;
+    const portugal = sources.find((s: { memory_id: string }) => s.memory_id === ids[3]);
+    expect(answer).toBe(`Two weeks [${portugal.index}].`);
+    expectAnswerContract(answer, sources);
+  });
+
+  test("a what-question is answered with the clause holding its words, not the whole long sentence", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const sentence =
+      "The team picked Lisbon for the offsite, the catering budget stayed at 40 euros a head, " +
+      "and the dates moved to the second week of June.";
+    await rememberAll(key, ns.id, [{ content: sentence }]);
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "What happened to the catering budget?" },
+    });
+    const { answer, sources } = body.data;
+    expect(answer).toBe(
+      "The catering budget stayed at 40 euros a head, the dates moved to the second week of June [1].",
+    );
+    expect(answer).not.toContain("Lisbon");
+    expectAnswerContract(answer, sources);
+  });
+
   test('turns of the generic roles are named as the user and the assistant, never "assistant said"', async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);

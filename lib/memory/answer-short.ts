@@ -3,6 +3,8 @@
 // sentence of thirty words makes them look for it. Everything here is read from the sentence itself, so the
 // short answer says only what its cited source says.
 
+import { withAbsoluteDates } from "./relative-dates";
+
 export type QuestionKind = "when" | "where" | "who" | "quantity" | "why" | "what";
 
 /** What a question asks for, from its wh-word. */
@@ -46,6 +48,11 @@ const EXPLICIT_DATE = new RegExp(
   "i",
 );
 
+/** Whether a text states a time, relative ("yesterday") or not ("in 2022", "last June"). */
+export function holdsDate(text: string, saidOn: string): boolean {
+  return withAbsoluteDates(text, saidOn).resolved || EXPLICIT_DATE.test(text);
+}
+
 /**
  * The time a sentence gives: the first relative date it holds, resolved ("yesterday" said on 8 May 2023:
  * 7 May 2023); else a date it states ("in 2022", "last June"); else the day it was said.
@@ -57,7 +64,8 @@ export function dateOf(resolvedDates: string[], text: string, saidOn: string): s
   return saidOn;
 }
 
-const PROPER = `[A-Z][\\p{L}'’.-]*`;
+// A capitalized word that is not a determiner or a pronoun starting a phrase ("to A charity", "at My place").
+const PROPER = `(?!(?:A|An|The|This|That|My|Our|Your|His|Her|Their|I|It|We)\\b)[A-Z][\\p{L}'’.-]*`;
 const PLACE = new RegExp(
   `\\b(?:in|at|to|from|near|visit(?:ed|ing)?|around)\\s+((?:the\\s+)?${PROPER}(?:\\s+(?:of\\s+|de\\s+)?${PROPER})*)`,
   "u",
@@ -94,6 +102,8 @@ export function personIn(text: string, questionWords: Set<string>): string | nul
   const words = text.split(/\s+/);
   for (let i = 1; i < words.length; i++) {
     const word = words[i].replace(/[^\p{L}'’-]/gu, "");
+    // A capitalized word after a sentence's end starts a sentence; it is no name for being capitalized.
+    if (/[.!?:]["'”’)\]]*$/.test(words[i - 1])) continue;
     if (!/^\p{Lu}/u.test(word) || NON_NAMES.has(word.toLowerCase()) || questionWords.has(word.toLowerCase())) continue;
     const name = [word];
     for (let j = i + 1; j < words.length && /^\p{Lu}/u.test(words[j]); j++)
@@ -104,13 +114,15 @@ export function personIn(text: string, questionWords: Set<string>): string | nul
 }
 
 const QUANTITY = new RegExp(
-  "\\b(?:\\d+(?:[.,]\\d+)?|a few|a couple(?: of)?|several|one|two|three|four|five|six|seven|eight|nine|ten|" +
-    "eleven|twelve|twenty|thirty|fifty|hundred|once|twice)\\b(?:\\s+[a-z]+){0,2}",
+  "\\b(?:\\d+(?:[.,]\\d+)?|a few|a couple(?: of)?|several|two|three|four|five|six|seven|eight|nine|ten|" +
+    "eleven|twelve|twenty|thirty|fifty|hundred|once|twice)\\b(?:\\s+[a-z]+)?",
   "i",
 );
 
 /** A number and what it counts ("three kids", "10 years"). */
 export function quantityIn(text: string): string | null {
-  const match = QUANTITY.exec(text);
+  // Dates are not counts: "(2 May 2023)" resolved from "yesterday", "on 21 January".
+  const undated = text.replace(/\([^)]*\)/g, " ").replace(new RegExp(`\\b\\d{1,2}\\s+(?:${MONTHS})\\b`, "gi"), " ");
+  const match = QUANTITY.exec(undated);
   return match ? match[0] : null;
 }

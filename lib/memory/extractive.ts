@@ -3,7 +3,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
-import { clausesOf, dateOf, personIn, placeIn, quantityIn, questionKind } from "./answer-short";
+import { clausesOf, dateOf, holdsDate, personIn, placeIn, quantityIn, questionKind } from "./answer-short";
 import { withAbsoluteDates } from "./relative-dates";
 import { asksWhen, dayOf, turnsOf } from "./source-text";
 import { TEXT_SEARCH_CONFIG } from "./sql";
@@ -114,7 +114,9 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
       return true;
     })
     .slice(0, MAX_ANSWER_SENTENCES);
-  const top = chosen[0];
+  // For a question about when, the best of the close candidates that holds a date answers it.
+  const dated = asksWhen(query) ? chosen.find((s) => holdsDate(s.text, s.occurredAt)) : undefined;
+  const top = dated ?? chosen[0];
   if (!top) return "";
   // A sentence that starts "She …" or "It …" needs the one before it in its turn to say who or what.
   const before = scored.find(
@@ -129,7 +131,11 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
       s.position === top.position + 1 &&
       PRONOUN_START.test(s.text),
   );
-  return shortAnswer(namespaceId, query, queryTerms, top, lead, lead ? undefined : after);
+  // When the question's words end the sentence, what answers them is often the next one of the turn.
+  const next = scored.find(
+    (s) => s.sourceIndex === top.sourceIndex && s.turn === top.turn && s.position === top.position + 1,
+  );
+  return shortAnswer(namespaceId, query, queryTerms, top, lead, lead ? undefined : after, after ? undefined : next);
 }
 
 const PRONOUN_START = /^(she|he|they|it|this|that)\b/i;
@@ -149,6 +155,7 @@ async function shortAnswer(
   top: Sentence,
   lead: Sentence | null,
   after: Sentence | undefined,
+  next: Sentence | undefined,
 ): Promise<string> {
   const kind = questionKind(query, asksWhen(query));
   const resolved = withAbsoluteDates(top.text, top.occurredAt);
@@ -169,6 +176,11 @@ async function shortAnswer(
   // A clause that speaks of "them" or "it" keeps the clause before it, which says what they are.
   const from = at > 0 && REFERS_BACK.test(clauses[at]) ? at - 1 : at;
   const clause = clauses.length ? clauses.slice(from, at + 2).join(", ") : resolved.text;
+  let continuation = "";
+  if (next && at + 1 >= clauses.length) {
+    const continued = clausesOf(withAbsoluteDates(next.text, next.occurredAt).text, kind)[0];
+    if (continued) continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
+  }
   const questionWords = new Set(
     query
       .toLowerCase()
@@ -189,17 +201,24 @@ async function shortAnswer(
   const leading = lead
     ? cite(`${speaker}${withAbsoluteDates(lead.text, lead.occurredAt).text}`, lead.sourceIndex) + " "
     : "";
-  const support = lead ? `${leading}${cite(clause, top.sourceIndex)}` : cite(`${speaker}${clause}`, top.sourceIndex);
+  const support = lead
+    ? `${leading}${cite(capitalized(clause), top.sourceIndex)}`
+    : cite(`${speaker}${capitalized(clause)}`, top.sourceIndex);
   const following = after ? ` ${cite(withAbsoluteDates(after.text, after.occurredAt).text, after.sourceIndex)}` : "";
-  if (!direct) return support + following;
+  if (!direct) return support + following + continuation;
   // The date, place, person or number alone: the cited source says who said it and how.
-  return cite(`${direct[0].toUpperCase()}${direct.slice(1)}`, top.sourceIndex);
+  return cite(capitalized(direct), top.sourceIndex);
 }
 
 /** How an answer names who said a turn: the speaker's name, or for the generic roles, who they are. */
 export function speakerName(role: string): string {
   const generic: Record<string, string> = { user: "The user", assistant: "The assistant", system: "The system" };
   return generic[role.toLowerCase()] ?? role;
+}
+
+/** A clause cut from the middle of a sentence, written as the start of one. */
+function capitalized(text: string): string {
+  return text ? `${text[0].toUpperCase()}${text.slice(1)}` : text;
 }
 
 /** Puts the citation before the sentence's closing punctuation: `Dana prefers mornings [1].` */
