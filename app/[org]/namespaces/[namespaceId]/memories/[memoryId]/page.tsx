@@ -127,7 +127,6 @@ export default async function MemoryPage({
           <Notice>{editRefusal}</Notice>
         ) : (
           <MemoryEditForm
-            key={memory.version}
             orgSlug={orgSlug}
             namespaceId={namespace.id}
             memoryId={memory.id}
