@@ -1,13 +1,14 @@
 // The relevance floor (lib/memory/ranking.ts, RELEVANCE_FLOOR), measured: for each candidate floor, what it
-// costs on the three benchmark sets (SciFact and MS MARCO nDCG@10, recall@10 and recall@100; LoCoMo dev
-// frac@10 and recall@10, stored as one memory per turn and in the conversation form) and what it drops for
-// queries with no relevant answer (one set's queries against another set's memories). Every candidate runs
-// through searchChunks as recall does (hybrid), on the same loaded namespaces.
+// costs on the three benchmark sets and what it drops for queries with no relevant answer. SciFact and MS MARCO:
+// the judged pairs that share no word with their query and the similarity of each (a floor of evidence can only
+// drop those); LoCoMo dev, in the conversation form: frac@10 and recall@10 at each floor, and a no-answer probe
+// (one conversation's questions against another's memories). Every candidate runs through searchChunks as
+// recall does (hybrid), on the same loaded namespaces.
 //
 //   BENCH_DATASETS_DIR=/work/shared/datasets node --import tsx bench/relevance-floor.ts
 //
 // BENCH_EMBEDDINGS_CACHE: the embeddings cache file (default bench/.cache/embeddings.jsonl). BENCH_FLOOR_PART:
-// `beir` (SciFact, MS MARCO and the probes) or `locomo` measures one part (two processes: this machine is shared),
+// `pairs` (SciFact and MS MARCO) or `locomo` measures one part (two processes: this machine is shared),
 // `report` prints the tables of both parts' results; unset, both parts run. Writes
 // bench/results/relevance-floor-<part>.json.
 import { execSync } from "node:child_process";
@@ -171,30 +172,22 @@ for (const name of part === undefined || part === "pairs" ? ["scifact", "msmarco
   );
 }
 
-// LoCoMo dev, one memory per turn and the conversation form (role = the speaker's name), as recall stores them.
-async function loadConversation(conversation: Conversation, form: "turns" | "conversation") {
-  const namespace = await createNamespace(principal, { name: `bench-floor-${conversation.id}-${form}` });
+// LoCoMo dev in the conversation form (role = the speaker's name), as the API stores a conversation.
+async function loadConversation(conversation: Conversation) {
+  const namespace = await createNamespace(principal, { name: `bench-floor-${conversation.id}` });
   const target = { namespace_id: namespace.id };
-  if (form === "turns") {
-    const turns = conversation.sessions.flatMap((s) => s.turns);
-    for (let i = 0; i < turns.length; i += LOAD_BATCH) {
-      const batch = turns.slice(i, i + LOAD_BATCH).map((t) => ({ content: t.text, metadata: { dia_id: t.diaId } }));
-      await remember(principal, target, batch, {}, { allowDuplicate: true });
-    }
-  } else {
-    for (const session of conversation.sessions) {
-      const body = RememberBody.parse({
-        ...target,
-        session_id: session.id,
-        messages: session.turns.map((t) => ({
-          role: t.speaker,
-          content: t.text,
-          occurred_at: session.occurredAt.toISOString(),
-          metadata: { dia_id: t.diaId },
-        })),
-      });
-      await remember(principal, target, memoryItems(body), {}, { sessionId: session.id });
-    }
+  for (const session of conversation.sessions) {
+    const body = RememberBody.parse({
+      ...target,
+      session_id: session.id,
+      messages: session.turns.map((t) => ({
+        role: t.speaker,
+        content: t.text,
+        occurred_at: session.occurredAt.toISOString(),
+        metadata: { dia_id: t.diaId },
+      })),
+    });
+    await remember(principal, target, memoryItems(body), {}, { sessionId: session.id });
   }
   const turnOf = new Map<string, string>();
   for (const m of await (
@@ -205,9 +198,9 @@ async function loadConversation(conversation: Conversation, form: "turns" | "con
 }
 
 const [dev] = conversationSets(dir);
-for (const form of part === undefined || part === "locomo" ? (["conversation"] as const) : []) {
+if (part === undefined || part === "locomo") {
   const loaded = [];
-  for (const conversation of dev.conversations) loaded.push(await loadConversation(conversation, form));
+  for (const conversation of dev.conversations) loaded.push(await loadConversation(conversation));
   for (const candidate of CANDIDATES) {
     let frac = 0;
     let all = 0;
@@ -226,7 +219,7 @@ for (const form of part === undefined || part === "locomo" ? (["conversation"] a
       }
     }
     const row = {
-      set: `locomo-dev (${form === "turns" ? "one memory per turn" : "conversation"})`,
+      set: "locomo-dev (conversation)",
       candidate: candidate.name,
       frac10: frac / questions,
       recall10: all / questions,
