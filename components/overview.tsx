@@ -2,6 +2,7 @@
 // figures per operation, and the most active namespaces and identities.
 import Link from "next/link";
 import type { GettingStarted, OperationsSummary, TopIdentities, TopNamespace } from "@/lib/activity/overview";
+import type { IdentityPerson } from "@/lib/activity/identity-people";
 import type { LatencyPercentile } from "@/lib/activity/rollup";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { formatUtc } from "./format";
@@ -184,10 +185,13 @@ export function TopLists({
   orgSlug,
   namespaces,
   identities,
+  people,
 }: {
   orgSlug: string;
   namespaces: TopNamespace[];
   identities: TopIdentities;
+  /** The identities that are members' user ids, named by their address (as on the identities pages). */
+  people: Map<string, IdentityPerson>;
 }) {
   return (
     <div className="grid gap-6 md:grid-cols-2">
@@ -202,7 +206,7 @@ export function TopLists({
             <RankedItem
               key={identity.identityId}
               href={`/${orgSlug}/identities/${encodeURIComponent(identity.identityId)}`}
-              label={identity.identityId}
+              label={people.get(identity.identityId)?.email ?? identity.identityId}
               operations={identity.operations}
             />
           ))}

@@ -1,6 +1,7 @@
 import { GettingStartedChecklist, LatencyTable, TopLists } from "@/components/overview";
 import { OperationsChart } from "@/components/operations-chart";
 import { Card, EmptyState, PageHeader } from "@/components/ui";
+import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { gettingStarted, operationsSummary, topIdentities, topNamespaces } from "@/lib/activity/overview";
 import { ACTIVITY_CHART_DAYS, dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
@@ -17,6 +18,10 @@ export default async function OrganizationOverview({ params }: { params: Promise
     topNamespaces(principal),
     topIdentities(principal),
   ]);
+  const people = await peopleOfIdentities(
+    org.id,
+    identities.identities.map((identity) => identity.identityId),
+  );
   const allDone = steps.keyCreated && steps.namespaceCreated && steps.remembered && steps.mcpConnected;
   const scope = principal.role === "member" ? " in the namespaces you have access to" : "";
   return (
@@ -43,7 +48,7 @@ export default async function OrganizationOverview({ params }: { params: Promise
             >
               <LatencyTable summary={summary} />
             </Card>
-            <TopLists orgSlug={org.slug} namespaces={namespaces} identities={identities} />
+            <TopLists orgSlug={org.slug} namespaces={namespaces} identities={identities} people={people} />
           </>
         )}
         {allDone && <GettingStartedChecklist orgSlug={org.slug} role={principal.role} steps={steps} />}
