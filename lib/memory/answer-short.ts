@@ -29,7 +29,9 @@ export function clausesOf(sentence: string, kind: QuestionKind): string[] {
     `\\s*(?:[,;:]\\s+|\\s[-–—]+\\s|\\s(?=\\[)|\\s(?=(?:${joiners})\\s)|\\s(?=${newSubject}))`,
     "i",
   );
+  // A shared photo's caption is a clause of its own; its label ("shared a photo") says nothing.
   return sentence
+    .replace(/\[shared (?:a|an) (?:photo|image|picture)\s*:\s*/gi, "[")
     .split(cut)
     .map((c) =>
       c

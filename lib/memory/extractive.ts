@@ -40,12 +40,13 @@ interface Sentence {
 }
 
 /**
- * The built-in answerer, for when no chat model is configured: the sentences of the sources that best
- * answer the question (the question's words they contain, weighted by rarity, and their similarity in
- * meaning), best first, each citing its source as `[n]`. A source's turns (the match and the neighbouring
- * turns asked with `context`) all count as the source. A sentence of a conversation turn names who said
- * it ("Caroline: …"), its relative dates are resolved against the day it was said ("yesterday (7 May
- * 2023)"), and for a question about when, the day it was said is stated if the sentence holds no date.
+ * The built-in answerer, for when no chat model is configured: the sentences of the sources are weighed for
+ * the question (the question's words they contain, weighted by rarity, and their similarity in meaning), and
+ * the best one answers, short: the date, place, person or number the question asks for, or the clause holding
+ * the question's words (see shortAnswer), citing its source as `[n]`. A source's turns (the match and the
+ * neighbouring turns asked with `context`) all count as the source. A conversation turn's clause names who
+ * said it ("Caroline: …") and its relative dates are resolved against the day it was said ("yesterday (7 May
+ * 2023)"); a question about when gets that date, or the day it was said.
  */
 export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
   const sentences: Sentence[] = sources
@@ -138,6 +139,7 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
   return shortAnswer(namespaceId, query, queryTerms, top, lead, lead ? undefined : after, after ? undefined : next);
 }
 
+const MIN_CONTINUATION_WORDS = 3;
 const PRONOUN_START = /^(she|he|they|it|this|that)\b/i;
 const REFERS_BACK = /\b(them|it|they|he|she|him|there)\b/i;
 
@@ -179,7 +181,9 @@ async function shortAnswer(
   let continuation = "";
   if (next && at + 1 >= clauses.length) {
     const continued = clausesOf(withAbsoluteDates(next.text, next.occurredAt).text, kind)[0];
-    if (continued) continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
+    // "Yay!" or "Thanks." after it adds nothing.
+    if (continued && continued.split(/\s+/).length >= MIN_CONTINUATION_WORDS)
+      continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
   }
   const questionWords = new Set(
     query
