@@ -935,6 +935,14 @@ describe("memories from elsewhere (lines without type)", () => {
       field: "body.memories.0",
       message: "text: unknown field; use content",
     });
+    // A key named like a property every object inherits is just an unknown field, not a hint.
+    const inherited = await api("POST", "/remember", {
+      key,
+      body: { namespace_id: ns.id, content: "Likes tea", constructor: 1, toString: 2 },
+    });
+    expect(inherited.body.error.details).toEqual([
+      { field: "body", message: "constructor: unknown field; toString: unknown field" },
+    ]);
   });
 
   test("a Mem0 export converted with the jq line of docs/api.md imports as documented", async () => {

@@ -29,7 +29,12 @@ const OTHER_TOOLS_FIELDS: Record<string, string> = {
 
 /** What to say of an unknown field: which field is meant when another tool names it so. */
 export function unknownFieldMessage(key: string, hints: Record<string, string> = {}): string {
-  const hint = hints[key] ?? OTHER_TOOLS_FIELDS[key];
+  // Own keys only: `constructor` or `toString` in a body would otherwise find Object.prototype's function.
+  const hint = Object.hasOwn(hints, key)
+    ? hints[key]
+    : Object.hasOwn(OTHER_TOOLS_FIELDS, key)
+      ? OTHER_TOOLS_FIELDS[key]
+      : undefined;
   return hint ? `${key}: unknown field; ${hint}` : `${key}: unknown field`;
 }
 
