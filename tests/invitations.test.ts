@@ -17,6 +17,9 @@ const { db } = await import("@/lib/db");
 const { inviteMember, listMembers, removeMember } = await import("@/lib/orgs/members");
 const { createOrganization } = await import("@/lib/orgs/organizations");
 const { consoleAccountsAdapter } = await import("@/lib/orgs/sign-in");
+const { issueInvitationLink } = await import("@/lib/orgs/invitation-link");
+const { sessionAllowedIn } = await import("@/lib/console/session");
+const { setPasswordAction } = await import("@/lib/console/actions/account");
 const { copyInvitationLink, invite, rememberOrganization, resendInvitation } =
   await import("@/lib/console/actions/org");
 
@@ -76,9 +79,13 @@ async function copyLink(orgSlug: string, byId: string, userId: string) {
 }
 
 /** Uses a link as next-auth's email callback does: the token, by its hash, for the address in the link. */
-async function useLink(url: string, email = new URL(url).searchParams.get("email")!) {
+async function useLink(
+  url: string,
+  email = new URL(url).searchParams.get("email")!,
+  onCopiedInvitation?: (orgId: string) => void,
+) {
   const token = new URL(url).searchParams.get("token")!;
-  const adapter = await consoleAccountsAdapter();
+  const adapter = await consoleAccountsAdapter({ onCopiedInvitation });
   return adapter.useVerificationToken!({ identifier: email, token: emailTokenHash(token) });
 }
 
@@ -234,4 +241,43 @@ test("copying a link is audited, without the link", async () => {
     "member.invitation_link_mail",
   ]);
   expect(JSON.stringify(rows)).not.toContain(new URL(link.url).searchParams.get("token")!);
+});
+
+test("a copied link's session opens only its organization and cannot give the account a password", async () => {
+  const { org, owner } = await organization();
+  const elsewhere = await organization();
+  const invitee = await invited(org, owner.id);
+  const copiedFor: string[] = [];
+  const link = await copyLink(org.slug, owner.id, invitee.id);
+  expect(await useLink(link.url, undefined, (orgId) => copiedFor.push(orgId))).toMatchObject({
+    identifier: invitee.email,
+  });
+  // The sign-in learns it was a copied link, of this organization (lib/console/auth.ts makes the session an
+  // invitation_link one, confined to it).
+  expect(copiedFor).toEqual([org.id]);
+
+  const session = { userId: invitee.id, sessionId: `ses_${unique()}`, method: "invitation_link", ssoOrgId: org.id };
+  const policy = { allowPassword: true, allowMagicLink: true, allowSso: true };
+  expect(sessionAllowedIn(session as never, { id: org.id, ...policy })).toBe(true);
+  // Even once the address is invited elsewhere, the copier's session does not reach that organization.
+  expect(sessionAllowedIn(session as never, { id: elsewhere.org.id, ...policy })).toBe(false);
+
+  getServerSession.mockResolvedValue(session);
+  expect(await setPasswordAction({ new_password: "a long enough password" })).toMatchObject({
+    ok: false,
+    error: expect.stringContaining("copied invitation link cannot set a password"),
+  });
+  const prisma = await db();
+  expect((await prisma.user.findUniqueOrThrow({ where: { id: invitee.id } })).passwordHash).toBeNull();
+});
+
+test("a mailed invitation link signs in as a link to the address does, not as a copied one", async () => {
+  const { org, owner } = await organization();
+  const invitee = await invited(org, owner.id);
+  const mailed = await issueInvitationLink({ orgId: org.id, userId: invitee.id, copied: false }, SYSTEM_ACTOR);
+  const copiedFor: string[] = [];
+  expect(await useLink(mailed.url, undefined, (orgId) => copiedFor.push(orgId))).toMatchObject({
+    identifier: invitee.email,
+  });
+  expect(copiedFor).toEqual([]);
 });

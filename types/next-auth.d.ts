@@ -4,7 +4,10 @@ declare module "next-auth" {
   interface Session {
     userId: string;
     method: SignInMethod;
-    /** For an SSO session: the organization whose identity provider signed the user in. */
+    /**
+     * The one organization the session opens: for SSO, the organization whose identity provider signed the
+     * user in; for a copied invitation link, the organization that issued it.
+     */
     ssoOrgId: string | null;
     /** The console_sessions row of this sign-in (lib/auth/console-sessions.ts). */
     sessionId: string;

@@ -2,8 +2,13 @@ import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db";
 import { base58 } from "@/lib/ids";
 
-/** How a console session was established; an organization's policy says which may open it. */
-export type SignInMethod = "password" | "magic_link" | "sso";
+/**
+ * How a console session was established; an organization's policy says which may open it. `invitation_link`:
+ * an invitation link an owner or admin copied from the Members page. Its copier may have opened it, so the
+ * session proves nothing about who holds the address: it opens only the organization that issued it, and
+ * cannot give the account a password or an identity provider (a link mailed to the address can).
+ */
+export type SignInMethod = "password" | "magic_link" | "sso" | "invitation_link";
 
 /** How long a console session lasts without a new sign-in (the cookie's lifetime too). */
 export const CONSOLE_SESSION_MAX_AGE_SECONDS = 7 * 24 * 60 * 60;

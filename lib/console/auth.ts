@@ -90,10 +90,21 @@ export async function authOptions(providerId?: string, client: SessionClient = {
   const connection = ssoOrgId ? await ssoSignInConnection(ssoOrgId) : null;
   // The session this browser had when it signs in again (a magic link, linking SSO from /account):
   // its cookie is replaced, so its row is ended rather than left listed as active.
-  let replacedSession: { uid: string; sid: string } | null = null;
+  let replacedSession: { uid: string; sid: string; method?: SignInMethod } | null = null;
+  // Set when this sign-in uses a copied invitation link: the organization that issued it.
+  let copiedInvitationOrgId: string | null = null;
   return {
     secret: serverSecret("NEXTAUTH_SECRET"),
-    adapter: await consoleAccountsAdapter(),
+    adapter: await consoleAccountsAdapter({
+      onCopiedInvitation: (orgId) => {
+        copiedInvitationOrgId = orgId;
+      },
+      linkingRefusal: () =>
+        replacedSession?.method === "invitation_link"
+          ? "A session opened by a copied invitation link cannot link single sign-on: " +
+            "sign in with a link mailed to you first."
+          : null,
+    }),
     session: { strategy: "jwt", maxAge: CONSOLE_SESSION_MAX_AGE_SECONDS },
     jwt: {
       // A session cookie stands only while its console_sessions row does: signing out, "sign out
@@ -104,7 +115,7 @@ export async function authOptions(providerId?: string, client: SessionClient = {
         const token = await decodeJwt(params);
         if (!token || params.salt) return token;
         if (!(await consoleSessionActive(token.sid, token.uid))) return null;
-        replacedSession = { uid: token.uid!, sid: token.sid! };
+        replacedSession = { uid: token.uid!, sid: token.sid!, method: token.method };
         return token;
       },
     },
@@ -173,10 +184,16 @@ export async function authOptions(providerId?: string, client: SessionClient = {
       async jwt({ token, user, account }) {
         if (user && account) {
           const method: SignInMethod =
-            account.provider === "credentials" ? "password" : account.provider === "email" ? "magic_link" : "sso";
+            account.provider === "credentials"
+              ? "password"
+              : account.provider === "email"
+                ? copiedInvitationOrgId
+                  ? "invitation_link"
+                  : "magic_link"
+                : "sso";
           token.uid = user.id;
           token.method = method;
-          token.ssoOrgId = orgIdOfSsoProvider(account.provider);
+          token.ssoOrgId = method === "invitation_link" ? copiedInvitationOrgId : orgIdOfSsoProvider(account.provider);
           token.sid = await startConsoleSession(user.id, method, client);
           if (replacedSession) await endConsoleSession(replacedSession.uid, replacedSession.sid);
         }

@@ -17,6 +17,7 @@ export const METHOD_LABELS: Record<SignInMethod, string> = {
   password: "password",
   magic_link: "magic link",
   sso: "single sign-on",
+  invitation_link: "copied invitation link",
 };
 
 type PolicyOrganization = { id: string; allowPassword: boolean; allowMagicLink: boolean; allowSso: boolean };
@@ -28,11 +29,13 @@ export function allowedMethods(org: PolicyOrganization): SignInMethod[] {
 }
 
 /**
- * Whether a session may open the organization: its method is allowed,
- * and SSO only through this organization's own provider.
+ * Whether a session may open the organization: its method is allowed, SSO only through this organization's
+ * own provider, and a copied invitation link only in the organization that issued it (its copier, an owner or
+ * admin there, may have opened it: it must not reach anything else the address is or becomes a member of).
  */
 export function sessionAllowedIn(session: Session, org: PolicyOrganization): boolean {
   if (session.method === "sso") return org.allowSso && session.ssoOrgId === org.id;
+  if (session.method === "invitation_link") return session.ssoOrgId === org.id;
   return allowedMethods(org).includes(session.method);
 }
 

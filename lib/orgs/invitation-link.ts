@@ -104,15 +104,16 @@ export async function deleteInvitationToken(tx: Tx, tokenHash: string | null) {
 }
 
 /**
- * Whether a verification token about to be used is a copied invitation link that must no longer sign in:
- * the account has become more than the invitation since it was copied (above). Read before the token is
- * used, since using it deletes it.
+ * Whether a verification token about to be used is a copied invitation link (null: it is not), for which
+ * organization, and whether it must no longer sign in: the account has become more than the invitation since
+ * it was copied (above). Read before the token is used, since using it deletes it.
  */
-export async function copiedInvitationLinkRefused(tokenHash: string): Promise<boolean> {
+export async function copiedInvitationLink(tokenHash: string): Promise<{ orgId: string; refused: boolean } | null> {
   const prisma = await db();
   const membership = await prisma.membership.findUnique({
     where: { invitationTokenHash: tokenHash },
     include: INVITEE,
   });
-  return Boolean(membership?.invitationLinkCopied && !accountIsInvitationOnly(membership.user));
+  if (!membership?.invitationLinkCopied) return null;
+  return { orgId: membership.orgId, refused: !accountIsInvitationOnly(membership.user) };
 }

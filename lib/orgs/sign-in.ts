@@ -8,7 +8,7 @@ import { Email, PersonName } from "@/lib/auth/account-schemas";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/lockout";
 import { hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { addMember, isMember } from "./members";
-import { copiedInvitationLinkRefused } from "./invitation-link";
+import { copiedInvitationLink } from "./invitation-link";
 import { rememberLastOrganization, userByEmail } from "./users";
 
 // Verifying against a real hash when the account does not exist keeps both replies equally slow.
@@ -84,8 +84,16 @@ export function ssoProfileFields(profile: Record<string, unknown>): { email: str
   return { email: email.success ? email.data : "", name: name.success && name.data ? name.data : null };
 }
 
+/** What the sign-in under way learns from the adapter, and asks of it (lib/console/auth.ts). */
+export interface SignInHooks {
+  /** A copied invitation link of this organization was used (the session is an `invitation_link` one). */
+  onCopiedInvitation?: (orgId: string) => void;
+  /** Why an identity provider may not be linked to the signed-in account now (null: it may). */
+  linkingRefusal?: () => string | null;
+}
+
 /** next-auth's Prisma adapter, with our ids, and without the identity provider's tokens (never used). */
-export async function consoleAccountsAdapter(): Promise<Adapter> {
+export async function consoleAccountsAdapter(hooks: SignInHooks = {}): Promise<Adapter> {
   const prisma = await db();
   const base = PrismaAdapter(prisma as never) as Adapter;
   return {
@@ -99,11 +107,15 @@ export async function consoleAccountsAdapter(): Promise<Adapter> {
     },
     // A copied invitation link signs in only while the account is still nothing but that invitation.
     useVerificationToken: async (params: { identifier: string; token: string }) => {
-      const refused = await copiedInvitationLinkRefused(params.token);
+      const copied = await copiedInvitationLink(params.token);
       const used = await base.useVerificationToken!(params);
-      return refused ? null : used;
+      if (copied?.refused) return null;
+      if (copied && used) hooks.onCopiedInvitation?.(copied.orgId);
+      return used;
     },
     linkAccount: async (account: AdapterAccount) => {
+      const refusal = hooks.linkingRefusal?.();
+      if (refusal) throw new Error(refusal);
       const { userId, type, provider, providerAccountId } = account;
       await prisma.account.create({ data: { id: newId("acc"), userId, type, provider, providerAccountId } });
     },

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { changePassword, setPassword } from "@/lib/auth/account";
 import { PasswordChangeForm, PasswordSetForm, SessionIdForm } from "@/lib/auth/account-schemas";
 import { endConsoleSession, endConsoleSessions } from "@/lib/auth/console-sessions";
-import { NotFoundError } from "@/lib/errors";
+import { ForbiddenError, NotFoundError } from "@/lib/errors";
 import { runSignedInAction, type ActionResult } from "@/lib/console/action";
 
 export async function changePasswordAction(form: unknown): Promise<ActionResult<{ endedSessions: number }>> {
@@ -18,11 +18,24 @@ export async function changePasswordAction(form: unknown): Promise<ActionResult<
   );
 }
 
-/** A first password for an account without one. */
+/**
+ * A first password for an account without one. Not from a session of a copied invitation link: whoever copied
+ * it may have opened it, and would keep the account; a link mailed to the address proves who holds it.
+ */
 export async function setPasswordAction(form: unknown): Promise<ActionResult<{ endedSessions: number }>> {
-  return runSignedInAction(PasswordSetForm, form, (session, input) =>
-    setPassword({ userId: session.userId, currentSessionId: session.sessionId, newPassword: input.new_password }),
-  );
+  return runSignedInAction(PasswordSetForm, form, (session, input) => {
+    if (session.method === "invitation_link") {
+      throw new ForbiddenError(
+        "A session opened by a copied invitation link cannot set a password. Sign in with a link mailed to " +
+          "you (Sign in → email me a link), then set it.",
+      );
+    }
+    return setPassword({
+      userId: session.userId,
+      currentSessionId: session.sessionId,
+      newPassword: input.new_password,
+    });
+  });
 }
 
 /** Ends one session of the signed-in user (this one included: the page then goes to sign-in). */
