@@ -186,7 +186,7 @@ describe("without a chat model (the offline default)", () => {
     });
     const { answer, sources } = body.data;
     expect(answer).toBe(
-      "The catering budget stayed at 40 euros a head, the dates moved to the second week of June [1].",
+      "The catering budget stayed at 40 euros a head, and the dates moved to the second week of June [1].",
     );
     expect(answer).not.toContain("Lisbon");
     expectAnswerContract(answer, sources);

@@ -22,6 +22,8 @@ export function questionKind(question: string, asksWhen: boolean): QuestionKind 
  * "because", "since", or "and" followed by a new subject ("… yesterday and it was so powerful"). A question
  * asking why keeps "because" and "since" with their clause: the reason is the answer.
  */
+export const LEADING_CONNECTIVE = /^(?:and|but|so|because|since)\s+/i;
+
 export function clausesOf(sentence: string, kind: QuestionKind): string[] {
   const joiners = kind === "why" ? "but" : "but|because|since";
   const newSubject = "and\\s+(?:i|we|he|she|they|it|you|my|our|that|this)\\b";
@@ -33,12 +35,7 @@ export function clausesOf(sentence: string, kind: QuestionKind): string[] {
   return sentence
     .replace(/\[shared (?:a|an) (?:photo|image|picture)\s*:\s*/gi, "[")
     .split(cut)
-    .map((c) =>
-      c
-        .replace(/^\[|\]$/g, "")
-        .replace(/^(?:and|but|so|because|since)\s+/i, "")
-        .trim(),
-    )
+    .map((c) => c.replace(/^\[|\]$/g, "").trim())
     .map((c) => c.replace(/[.!?]+["'”’)\]]*$/, "").trim())
     .filter((c) => /[\p{L}\p{N}]/u.test(c));
 }

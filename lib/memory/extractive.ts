@@ -3,7 +3,16 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { sentencesOf } from "./chunking";
 import { embedder } from "./embeddings";
 import type { SourceJson } from "./schemas";
-import { clausesOf, dateOf, holdsDate, personIn, placeIn, quantityIn, questionKind } from "./answer-short";
+import {
+  LEADING_CONNECTIVE,
+  clausesOf,
+  dateOf,
+  holdsDate,
+  personIn,
+  placeIn,
+  quantityIn,
+  questionKind,
+} from "./answer-short";
 import { withAbsoluteDates } from "./relative-dates";
 import { asksWhen, dayOf, turnsOf } from "./source-text";
 import { TEXT_SEARCH_CONFIG } from "./sql";
@@ -177,10 +186,20 @@ async function shortAnswer(
   // the question repeats ("I went to a counseling workshop, they talked about …").
   // A clause that speaks of "them" or "it" keeps the clause before it, which says what they are.
   const from = at > 0 && REFERS_BACK.test(clauses[at]) ? at - 1 : at;
-  const clause = clauses.length ? clauses.slice(from, at + 2).join(", ") : resolved.text;
+  // A clause keeps the word that joins it to the one before ("since our last chat"): without it the meaning
+  // changes. Only the answer's first clause drops it.
+  const clause = clauses.length
+    ? clauses
+        .slice(from, at + 2)
+        .join(", ")
+        .replace(LEADING_CONNECTIVE, "")
+    : resolved.text;
   let continuation = "";
   if (next && at + 1 >= clauses.length) {
-    const continued = clausesOf(withAbsoluteDates(next.text, next.occurredAt).text, kind)[0];
+    const continued = clausesOf(withAbsoluteDates(next.text, next.occurredAt).text, kind)[0]?.replace(
+      LEADING_CONNECTIVE,
+      "",
+    );
     // "Yay!" or "Thanks." after it adds nothing.
     if (continued && continued.split(/\s+/).length >= MIN_CONTINUATION_WORDS)
       continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
