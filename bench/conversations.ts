@@ -378,6 +378,12 @@ const ANSWER_STEPS: { step: string; present: number; f1: number; words: number }
     f1: 0.206,
     words: 15.8,
   },
+  {
+    step: "a clause keeps the word joining it to the one before ('since our last chat'); the answer's first drops it",
+    present: 0.354,
+    f1: 0.206,
+    words: 15.9,
+  },
 ];
 
 /** Rules tried on the whole dev set and left out, with what they gave (present / F1 / words per answer). */
