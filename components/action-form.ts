@@ -79,12 +79,15 @@ export function useActionForm<T, P = FormData>(
      * follow the form's reset event back to their first state); after a refusal that would wipe what the
      * user typed, or leave fields that no longer match what the page shows. So a refused submission's reset
      * is cancelled, and stopped in the capture phase before it reaches the form's own listeners; a
-     * successful one still empties the form.
+     * successful one still empties the form. Password fields alone are emptied either way: a refused one is
+     * typed again (a wrong or too short password is not worth keeping on screen).
      */
     keepAfterRefusal: (event: FormEvent<HTMLFormElement>) => {
       if (!refused.current) return;
       event.preventDefault();
       event.stopPropagation();
+      for (const field of event.currentTarget.querySelectorAll<HTMLInputElement>('input[type="password"]'))
+        field.value = "";
     },
     /** For a click handler, which React runs outside a transition. */
     run: (...[payload]: P extends undefined ? [payload?: P] : [payload: P]) =>

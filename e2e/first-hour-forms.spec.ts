@@ -43,6 +43,7 @@ test("sign-up keeps the email and organization name after a refused password", a
   await expect(page.getByRole("main").getByRole("alert")).toHaveCount(1);
   await expect(page.getByLabel("Email")).toHaveValue(email);
   await expect(page.getByLabel("Organization name")).toHaveValue(organization);
+  await expect(password).toHaveValue("");
   await photograph(page, "sign-up-refused");
 
   // Only the password needs typing again; the kept fields are what is sent.

@@ -148,13 +148,15 @@ test("the keys table shows permissions as words, keeps Edit and Revoke in view, 
   await expect(fullRow).toContainText("read, write, manage, integrations");
   await expect(page.getByText("NAMESPACE_")).toHaveCount(0);
 
-  // Full access and scopes do not go together: the dialog says why and nothing is created.
+  // Full access and scopes do not go together: the dialog says why before anything is sent; nothing is created.
   await page.getByRole("button", { name: "Generate key" }).click();
   await page.getByRole("dialog").getByLabel("Name", { exact: true }).fill("refused");
   await page.getByRole("dialog").getByLabel("Full access").check();
   await page.getByRole("dialog").getByLabel("Scopes (optional)").fill("team=x");
-  await page.getByRole("dialog").getByRole("button", { name: "Generate", exact: true }).click();
-  await expect(page.getByRole("dialog").getByRole("alert").first()).toContainText("A key with scopes cannot have");
+  await expect(page.getByRole("dialog").getByRole("button", { name: "Generate", exact: true })).toBeDisabled();
+  await expect(page.getByRole("dialog").getByRole("alert").first()).toContainText(
+    "A key with scopes cannot manage namespaces",
+  );
   await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
   await expect(page.getByTestId("key-row")).toHaveCount(2);
 
@@ -191,5 +193,6 @@ test("a wrong password keeps the email in the sign-in form", async ({ page }) =>
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(alertOn(page)).toHaveText("The email or password is not right.");
   await expect(page.getByLabel("Email")).toHaveValue("someone@example.com");
+  // The refused password is typed again: it is not kept on screen.
   await expect(page.getByLabel("Password")).toHaveValue("");
 });
