@@ -388,7 +388,7 @@ describe("recall over conversations", () => {
 describe("ask over conversations, without a chat model", () => {
   beforeAll(withoutModel);
 
-  test("a question about when is answered with the day the quoted turn was said, and who said it", async () => {
+  test("a question about when is answered with the date, resolved against the day the turn was said", async () => {
     const { key, ns, first } = await chatBetweenFriends();
     const response = await api("POST", "/ask", {
       key,
@@ -398,9 +398,9 @@ describe("ask over conversations, without a chat model", () => {
     const { answer, sources } = response.body.data;
     const source = sources.find((s: { memory_id: string }) => s.memory_id === first[2].id);
     expect(source).toMatchObject({ session_id: "s1", position: 2, role: "Caroline", occurred_at: MAY_8, context: [] });
-    expect(answer).toContain(
-      `On 8 May 2023, Caroline said: ${FIRST_SESSION[2].content.slice(0, -1)} [${source.index}].`,
-    );
+    // Caroline said "yesterday" on 8 May 2023: the answer is the day it means, cited.
+    expect(FIRST_SESSION[2].content).toContain("yesterday");
+    expect(answer).toBe(`7 May 2023 [${source.index}].`);
   });
 
   test("sources carry their neighbouring turns with context, and the answer may quote them", async () => {
@@ -423,7 +423,7 @@ describe("ask over conversations, without a chat model", () => {
     // The answer is the turn after the one that matched: with context it is a part of the source, and quoted.
     const withContext = (await ask(1)).body.data;
     expect(withContext.sources[0]).toMatchObject({ memory_id: exchange[0].id, context: [turnOf(exchange[1])] });
-    expect(withContext.answer).toContain("Caroline said: Try Becoming Nicole, it moved me deeply [1].");
+    expect(withContext.answer).toContain("Caroline: Try Becoming Nicole, it moved me deeply [1].");
   });
 
   test("ask takes the same filters: session_id and event time", async () => {
@@ -543,7 +543,7 @@ describe("over MCP", () => {
     expect(recalled.json[0].context.map((t: Turn) => t.position)).toEqual([1, 3]);
 
     const asked = await call(client, "ask", { query: "When did Caroline go to the LGBTQ support group?" });
-    expect(asked.json.answer).toContain("On 8 May 2023, Caroline said:");
+    expect(asked.json.answer).toContain("7 May 2023 [");
 
     const invalid = await call(client, "remember", { session_id: "s1", messages: [] });
     expect(invalid.isError).toBe(true);
