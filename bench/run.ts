@@ -212,7 +212,16 @@ function writeReport() {
     lines.push("");
   }
   const conv = read("conversations.json");
-  if (conv) lines.push(...conversationSection(conv, q), ...answerSection(conv));
+  if (conv) lines.push(...conversationSection(conv, q));
+  // The floor is measured by its own script (bench/relevance-floor.ts), whose page this one points to.
+  lines.push(
+    "## Relevance floor",
+    "",
+    "Measured by its own script, `bench/relevance-floor.ts` (it loads the sets again with each candidate floor):",
+    "[benchmarks-relevance-floor.md](benchmarks-relevance-floor.md).",
+    "",
+  );
+  if (conv) lines.push(...answerSection(conv));
   for (const l of latencies) {
     lines.push(
       `## Latency and throughput, ${l.memories} memories${l.run > 1 ? `, run ${l.run}` : ""}`,
