@@ -180,7 +180,7 @@ describe("export", () => {
     expect((await exportLines(key, ns.id, "?include_vectors=maybe")).response.status).toBe(400);
   });
 
-  test("a conversation's turns are exported in their order, across pages too, so an import replays them so", async () => {
+  test("a conversation's turns are exported in their order, across pages too, for an import to replay", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
     const before = await remember(key, { namespace_id: ns.id, content: "A note stored before the chat." });
