@@ -96,8 +96,8 @@ test("LoCoMo loads with its sessions in order, dated, and the questions of categ
       ["session_2", "2023-06-01T09:05:00.000Z", ["D2:1", "D2:2"]],
     ]);
     expect(loaded.questions).toEqual([
-      { text: "single", category: 4, evidence: ["D1:2"] },
-      { text: "two in one entry, one malformed", category: 1, evidence: ["D1:1", "D2:2", "D2:1"] },
+      { text: "single", answer: "x", category: 4, evidence: ["D1:2"] },
+      { text: "two in one entry, one malformed", answer: "x", category: 1, evidence: ["D1:1", "D2:2", "D2:1"] },
     ]);
 
     // With all ten conversations, the last five are held out and reported apart.
