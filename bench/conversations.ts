@@ -181,7 +181,7 @@ export function parseLoCoMo(upstream: Upstream): Conversation[] {
 type Principal = Awaited<ReturnType<typeof benchPrincipal>>;
 
 /** Stores a conversation in a new namespace, in the given form; every memory's metadata names its turn. */
-async function load(principal: Principal, conversation: Conversation, form: Form) {
+export async function loadConversation(principal: Principal, conversation: Conversation, form: Form) {
   const namespace = await createNamespace(principal, {
     name: `bench-locomo-${conversation.id}-${form.replace(/\W+/g, "-")}`,
   });
@@ -256,7 +256,7 @@ export async function measureConversations(options: {
     for (const form of answersOnly ? [ANSWER_FORM] : (options.forms ?? FORMS)) {
       const started = performance.now();
       const loaded = [];
-      for (const conversation of set.conversations) loaded.push(await load(principal, conversation, form));
+      for (const conversation of set.conversations) loaded.push(await loadConversation(principal, conversation, form));
       const turns = loaded.reduce((sum, l) => sum + l.turnOf.size, 0);
       options.log(
         `  LoCoMo ${set.name}, ${form}: ${turns} turns stored in ` +

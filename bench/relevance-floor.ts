@@ -19,18 +19,16 @@ import path from "node:path";
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-floor-"));
 process.env.MEMGW_PROCESS_ROLE = "benchmark";
 
-const { closeDatabase, db } = await import("@/lib/db");
+const { closeDatabase } = await import("@/lib/db");
 const { closeEmbedder, embedder } = await import("@/lib/memory/embeddings");
-const { memoryItems, remember: rememberOnce } = await import("@/lib/memory/remember");
-const { RememberBody } = await import("@/lib/memory/schemas");
+const { remember: rememberOnce } = await import("@/lib/memory/remember");
 const { searchChunks } = await import("@/lib/memory/search");
 const { createNamespace } = await import("@/lib/namespaces/namespaces");
 const { benchPrincipal } = await import("./quality");
-const { conversationSets } = await import("./conversations");
+const { conversationSets, loadConversation } = await import("./conversations");
 const { datasetsDir, loadDataset } = await import("./lib/beir");
 const { CachedEmbeddingProvider } = await import("./lib/cached-embedder");
 type RelevanceFloor = import("@/lib/memory/ranking").RelevanceFloor;
-type Conversation = import("./conversations").Conversation;
 
 interface Candidate {
   name: string;
@@ -172,35 +170,12 @@ for (const name of part === undefined || part === "pairs" ? ["scifact", "msmarco
   );
 }
 
-// LoCoMo dev in the conversation form (role = the speaker's name), as the API stores a conversation.
-async function loadConversation(conversation: Conversation) {
-  const namespace = await createNamespace(principal, { name: `bench-floor-${conversation.id}` });
-  const target = { namespace_id: namespace.id };
-  for (const session of conversation.sessions) {
-    const body = RememberBody.parse({
-      ...target,
-      session_id: session.id,
-      messages: session.turns.map((t) => ({
-        role: t.speaker,
-        content: t.text,
-        occurred_at: session.occurredAt.toISOString(),
-        metadata: { dia_id: t.diaId },
-      })),
-    });
-    await remember(principal, target, memoryItems(body), {}, { sessionId: session.id });
-  }
-  const turnOf = new Map<string, string>();
-  for (const m of await (
-    await db()
-  ).memory.findMany({ where: { namespaceId: namespace.id }, select: { id: true, metadata: true } }))
-    turnOf.set(m.id, (m.metadata as { dia_id: string }).dia_id);
-  return { namespaceId: namespace.id, turnOf };
-}
-
 const [dev] = conversationSets(dir);
 if (part === undefined || part === "locomo") {
   const loaded = [];
-  for (const conversation of dev.conversations) loaded.push(await loadConversation(conversation));
+  // The conversation form (role = the speaker's name), as the API stores a conversation.
+  for (const conversation of dev.conversations)
+    loaded.push(await loadConversation(principal, conversation, "conversation"));
   for (const candidate of CANDIDATES) {
     let frac = 0;
     let all = 0;
