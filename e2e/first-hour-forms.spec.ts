@@ -154,6 +154,14 @@ test("an invitation's link is copied from the Members page and signs the invitee
   }).toPass({ timeout: 15_000 });
   await expect(row.getByRole("button", { name: "Copy link" })).toHaveCount(0);
 
+  // Whoever opened the copied link may be its copier: that session cannot give the account a password.
+  await guestPage.goto("/account");
+  await guestPage.getByLabel("New password").fill("a password the copier would keep");
+  await guestPage.getByRole("button", { name: "Set password" }).click();
+  await expect(guestPage.getByRole("main").getByRole("alert")).toContainText(
+    "copied invitation link cannot set a password",
+  );
+
   // Once only.
   const again = await browser.newContext();
   const againPage = await again.newPage();
