@@ -415,20 +415,43 @@ export function answerSection(conv: { commit: string; date: string; answers?: An
     "",
     `| conversations | answerer | ${Object.values(CATEGORIES)
       .map((c) => `${c} present / F1 (questions)`)
-      .join(" | ")} | overall present | overall F1 | words/answer | "nothing in memory" | violations |`,
+      .join(
+        " | ",
+      )} | overall present | overall F1 | words/answer | "nothing in memory" | sources hold evidence | violations |`,
     `|---|---|${Object.values(CATEGORIES)
       .map(() => "---|")
-      .join("")}---|---|---|---|---|`,
+      .join("")}---|---|---|---|---|---|`,
   ];
   for (const a of conv.answers) {
     lines.push(
       `| ${a.set}${a.sample > 1 ? ` (1 question in ${a.sample})` : ""} | ${a.answerer} | ` +
         a.categories.map((c) => `${c.present.toFixed(3)} / ${c.f1.toFixed(3)} (${c.questions})`).join(" | ") +
         ` | ${a.overall.present.toFixed(3)} | ${a.overall.f1.toFixed(3)} | ${a.overall.words.toFixed(1)} | ` +
-        `${a.overall.nothing} | ${a.violations.length} |`,
+        `${a.overall.nothing} | ${a.overall.withEvidence === undefined ? "" : a.overall.withEvidence.toFixed(3)} | ` +
+        `${a.violations.length} |`,
     );
   }
+  for (const a of conv.answers)
+    for (const c of a.ceilings ?? [])
+      lines.push(
+        `| ${a.set}${a.sample > 1 ? ` (1 question in ${a.sample})` : ""} | ceiling: ${c.answer} | ` +
+          c.categories.map((k) => `${k.present.toFixed(3)} / ${k.f1.toFixed(3)}`).join(" | ") +
+          ` | ${c.overall.present.toFixed(3)} | ${c.overall.f1.toFixed(3)} | | | 1.000 | |`,
+      );
   lines.push("");
+  if (conv.answers.some((a) => a.ceilings?.length))
+    lines.push(
+      "The ceiling rows answer from LoCoMo's gold evidence turns (each with the day it was said), as if recall and " +
+        "the choice of sentence were both perfect: every evidence turn whole, or the one sentence of them with the " +
+        "best F1 (chosen knowing the gold answer). An extractive answer of whole sentences stays under the second " +
+        "row's F1; the gold words no turn holds (an answer that sums up or infers) it cannot give at all. 'sources " +
+        "hold evidence': the share of questions where at least one of the sources `ask` answered from is an " +
+        "evidence turn; for the others no choice of sentence reaches the gold answer. Together: present ≥ 0.60 is " +
+        "85 % of the second ceiling's present, while the sources hold evidence for about 70 % of the questions; " +
+        "reaching it takes recall that finds the evidence more often and a reader that picks the answering words " +
+        "(a chat or reading-comprehension model, behind `OPENAI_BASE_URL`), not another extraction rule.",
+      "",
+    );
   if (ANSWER_STEPS.length) {
     lines.push(
       "What each rule of the extractive answerer added, measured on the whole dev set as it was committed:",
@@ -463,6 +486,8 @@ export interface AnswerFigures {
   words: number;
   /** Answers that said nothing in memory answers. */
   nothing: number;
+  /** Share of questions with an evidence turn among the sources the answer was drawn from. */
+  withEvidence?: number;
 }
 
 export interface AnswerRow {
@@ -476,6 +501,63 @@ export interface AnswerRow {
   /** Answers of more than three sentences, or citing an index that is not a source's. */
   violations: string[];
   ms: number;
+  /** What answers taken whole from the gold evidence turns score (see evidenceCeilings). */
+  ceilings?: AnswerCeiling[];
+}
+
+export interface AnswerCeiling {
+  answer: string;
+  categories: { category: string; present: number; f1: number }[];
+  overall: { present: number; f1: number };
+}
+
+const DAY = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "long", year: "numeric", timeZone: "UTC" });
+
+/**
+ * What an extractive answer could score at best, with recall and the choice of sentence both perfect: the gold
+ * evidence turns themselves (each with the day it was said, as the answerer resolves dates), whole, and the one
+ * sentence of them that scores best. Words that are not in any turn (a gold answer that sums up or infers) no
+ * extraction can give.
+ */
+export function evidenceCeilings(set: ConversationSet, sample: number): AnswerCeiling[] {
+  const perQuestion: { category: number; whole: [number, number]; sentence: [number, number] }[] = [];
+  for (const conversation of set.conversations) {
+    const turns = new Map(
+      conversation.sessions.flatMap((s) => s.turns.map((t) => [t.diaId, { ...t, day: DAY.format(s.occurredAt) }])),
+    );
+    for (const [number, question] of conversation.questions.entries()) {
+      if (number % sample !== 0) continue;
+      const evidence = question.evidence.map((id) => turns.get(id)!);
+      const score = (answer: string): [number, number] => [
+        goldWordsPresent(answer, question.answer),
+        locomoF1(answer, question.answer, question.category),
+      ];
+      const sentences = evidence.flatMap((t) => sentencesOf(t.text).map((text) => `${t.speaker} (${t.day}): ${text}`));
+      perQuestion.push({
+        category: question.category,
+        whole: score(evidence.map((t) => `${t.speaker} (${t.day}): ${t.text}`).join(" ")),
+        sentence: sentences.map(score).reduce((best, s) => (s[1] > best[1] ? s : best), [0, 0]),
+      });
+    }
+  }
+  const ceiling = (answer: string, pick: (q: (typeof perQuestion)[number]) => [number, number]): AnswerCeiling => {
+    const figures = (of: typeof perQuestion) => ({
+      present: mean(of.map((q) => pick(q)[0])),
+      f1: mean(of.map((q) => pick(q)[1])),
+    });
+    return {
+      answer,
+      categories: Object.entries(CATEGORIES).map(([number, category]) => ({
+        category,
+        ...figures(perQuestion.filter((q) => q.category === Number(number))),
+      })),
+      overall: figures(perQuestion),
+    };
+  };
+  return [
+    ceiling("every evidence turn, whole", (q) => q.whole),
+    ceiling("the evidence sentence with the best F1", (q) => q.sentence),
+  ];
 }
 
 const MAX_ANSWER_SENTENCES = 3;
@@ -483,10 +565,17 @@ const MAX_ANSWER_SENTENCES = 3;
 async function measureAnswers(
   principal: Principal,
   set: ConversationSet,
-  loaded: { namespaceId: string }[],
+  loaded: { namespaceId: string; turnOf: Map<string, string> }[],
   sample: number,
 ): Promise<AnswerRow> {
-  const perQuestion: { category: number; present: number; f1: number; words: number; nothing: boolean }[] = [];
+  const perQuestion: {
+    category: number;
+    present: number;
+    f1: number;
+    words: number;
+    nothing: boolean;
+    evidence: boolean;
+  }[] = [];
   const violations: string[] = [];
   const answerers = new Set<string>();
   let elapsed = 0;
@@ -524,6 +613,7 @@ async function measureAnswers(
         f1: locomoF1(answer, question.answer, question.category),
         words: answer.split(/\s+/).filter(Boolean).length,
         nothing: result.sources.length === 0,
+        evidence: result.sources.some((s) => question.evidence.includes(loaded[index].turnOf.get(s.memory_id) ?? "")),
       });
     }
   }
@@ -534,6 +624,7 @@ async function measureAnswers(
     f1: mean(of.map((q) => q.f1)),
     words: mean(of.map((q) => q.words)),
     nothing: of.filter((q) => q.nothing).length,
+    withEvidence: of.filter((q) => q.evidence).length / Math.max(1, of.length),
   });
   return {
     set: set.name,
@@ -549,6 +640,7 @@ async function measureAnswers(
     overall: figures("overall", perQuestion),
     violations,
     ms: elapsed / Math.max(1, perQuestion.length),
+    ceilings: evidenceCeilings(set, sample),
   };
 }
 

@@ -86,10 +86,13 @@ if (only === undefined || only === "conversations") {
   await closeEmbedder();
   await closeDatabase();
   fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
-  fs.writeFileSync(
-    path.join(resultsDir, "conversations.json"),
-    JSON.stringify({ ...meta, rows, answers }, null, 2) + "\n",
-  );
+  // A run of the answers alone keeps the recall rows of the last full run, and when they were measured.
+  const saved = path.join(resultsDir, "conversations.json");
+  const recallMeasured =
+    process.env.BENCH_LOCOMO_ANSWERS === "only" && fs.existsSync(saved)
+      ? recallMeasuredAt(JSON.parse(fs.readFileSync(saved, "utf8")))
+      : { commit: meta.commit, date: meta.date };
+  fs.writeFileSync(saved, JSON.stringify({ ...meta, recallMeasured, rows, answers }, null, 2) + "\n");
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
@@ -450,7 +453,13 @@ function databasesSection(d: DatabasesResult & Meta): string[] {
   return lines;
 }
 
-type ConversationResults = Meta & Awaited<ReturnType<typeof measureConversations>>;
+type ConversationResults = Meta &
+  Awaited<ReturnType<typeof measureConversations>> & { recallMeasured?: { commit: string; date: string } };
+
+/** When the recall rows were measured (results written before this was recorded: the run's own commit). */
+function recallMeasuredAt(conv: Meta & { recallMeasured?: { commit: string; date: string } }) {
+  return conv.recallMeasured ?? { commit: conv.commit, date: conv.date };
+}
 type Meta = { commit: string; date: string; machine: { cpu: string; cores: number } };
 
 /** The conversational set's section: frac@10 and recall@10 per question type, form and step. */
@@ -469,7 +478,8 @@ function conversationSection(
   const lines = [
     "## Conversations (LoCoMo evidence recall)",
     "",
-    `Commit ${conv.commit}, ${conv.date}; ${conv.machine.cpu}, ${conv.machine.cores} cores. ` +
+    `Commit ${recallMeasuredAt(conv).commit}, ${recallMeasuredAt(conv).date}; ${conv.machine.cpu}, ` +
+      `${conv.machine.cores} cores. ` +
       "`BENCH_ONLY=conversations npm run bench`: each LoCoMo conversation in a namespace of its own, stored through " +
       "remember either as one memory per turn (the turn's text, with the caption of a photo it shared) or in the " +
       "conversation form (one call per session: " +

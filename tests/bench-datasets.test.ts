@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "vitest";
-import { conversationSets } from "../bench/conversations";
+import { conversationSets, evidenceCeilings } from "../bench/conversations";
 import { assertDatasetsPresent, datasetsDir, loadDataset } from "../bench/lib/beir";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -111,4 +111,42 @@ test("LoCoMo loads with its sessions in order, dated, and the questions of categ
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("the answer ceiling scores LoCoMo's own evidence turns against the gold answers, whole and by best sentence", () => {
+  const occurredAt = new Date("2023-05-08T13:56:00Z");
+  const set = {
+    name: "dev (1–5)",
+    conversations: [
+      {
+        id: "conv-1",
+        sessions: [
+          {
+            id: "session_1",
+            occurredAt,
+            turns: [
+              { speaker: "Ann", diaId: "D1:1", text: "I went to Lisbon. It rained all week." },
+              { speaker: "Bob", diaId: "D1:2", text: "I adopted a dog named Coco." },
+            ],
+          },
+        ],
+        questions: [
+          { text: "Where did Ann go?", category: 4, evidence: ["D1:1"], answer: "Lisbon" },
+          { text: "When did Ann go to Lisbon?", category: 2, evidence: ["D1:1"], answer: "8 May 2023" },
+          { text: "What did Bob adopt?", category: 4, evidence: ["D1:2"], answer: "a cat" },
+        ],
+      },
+    ],
+  };
+  const [whole, sentence] = evidenceCeilings(set, 1);
+  const singleHop = (c: typeof whole) => c.categories.find((k) => k.category === "single-hop")!;
+  const temporal = (c: typeof whole) => c.categories.find((k) => k.category === "temporal")!;
+  // "Lisbon" is in the turn, "cat" in none: half the single-hop gold words are there.
+  expect(singleHop(whole).present).toBeCloseTo(0.5);
+  // The day the turn was said counts, as the answerer resolves dates.
+  expect(temporal(whole).present).toBe(1);
+  // The best sentence is shorter than the turn it comes from: the same words, a higher F1.
+  expect(singleHop(sentence).present).toBeCloseTo(0.5);
+  expect(singleHop(sentence).f1).toBeGreaterThan(singleHop(whole).f1);
+  expect(whole.overall.present).toBeCloseTo((1 + 1 + 0) / 3);
 });
