@@ -33,7 +33,8 @@ export type IdPrefix =
   | "ic"
   | "job"
   | "era"
-  | "wri";
+  | "wri"
+  | "ent";
 
 /** A random, prefixed identifier such as `ns_5HueCGU8rMjxEXxiPuD5BD`, readable in logs and support tickets. */
 export function newId(prefix: IdPrefix): string {

@@ -1,7 +1,9 @@
 // The one deletion path of memories (forget, expiry, a rolled-back write, forgetting an identity, an
-// integration's sync): rows, chunks, vectors, postings and the term statistics they counted toward.
+// integration's sync): rows, chunks, vectors, postings, the term statistics they counted toward, and their
+// entity links (with the entities no other memory names).
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { unlinkEntities } from "./entities/link-entities";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 
@@ -70,6 +72,7 @@ export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string,
       namespaceId,
       chunks.map((c) => c.id),
     );
+    await unlinkEntities(tx, orgId, namespaceId, batch);
     await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
     await withdrawKeptAnswers(tx, orgId, batch);
     chunksDeleted += chunks.length;

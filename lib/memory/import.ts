@@ -27,6 +27,7 @@ import { type ImportedVersion, writeImportedHistory } from "./history";
 import { reservePositions } from "./conversation-positions";
 import { contentHash } from "./memory-fields";
 import { effectiveScopes } from "./scopes";
+import { linkEntities } from "./entities/link-entities";
 import { chunkFields, insertChunks } from "./search-index";
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
@@ -495,6 +496,7 @@ async function writeGroup(
     }
   }
   await writeStatement();
+  await linkEntities(tx, namespace.orgId, namespace.id, rows);
   // The history's order was checked with the line (ExportMemorySchema): the writer finds nothing to refuse.
   for (const memory of memories) {
     await writeImportedHistory(

@@ -11,6 +11,7 @@ import { contentHash, expiryOf } from "./memory-fields";
 import { findDuplicates, type Duplicates } from "./remember-duplicates";
 import type { MemoryItem, MemoryRow, Metadata, RememberBody, Target } from "./schemas";
 import { effectiveScopes } from "./scopes";
+import { linkEntities } from "./entities/link-entities";
 import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "./search-index";
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
@@ -276,4 +277,5 @@ async function writeMemories(
   for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
     await insertChunks(tx, principal.orgId, namespaceId, model, now, rows.slice(i, i + CHUNKS_PER_STATEMENT));
   }
+  await linkEntities(tx, principal.orgId, namespaceId, memories);
 }

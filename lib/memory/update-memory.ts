@@ -8,6 +8,7 @@ import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { newId } from "@/lib/ids";
 import { chunkText } from "./chunking";
 import { subtractTermStatistics } from "./deletion";
+import { linkEntities, unlinkEntities } from "./entities/link-entities";
 import { embedder } from "./embeddings";
 import { getMemory } from "./get-memory";
 import { archiveCurrentVersion, authorOf, VERSIONED_FIELDS, type VersionedField } from "./history";
@@ -144,6 +145,13 @@ export async function updateMemory(
                      WHERE org_id = ${principal.orgId} AND namespace_id = ${existing.namespaceId}
                        AND memory_id = ${memoryId}`,
         );
+      }
+      // What a memory names, and the dates it resolves, follow its content and the time it happened.
+      if (changed.has("content") || changed.has("occurred_at")) {
+        await unlinkEntities(tx, principal.orgId, existing.namespaceId, [memoryId]);
+        await linkEntities(tx, principal.orgId, existing.namespaceId, [
+          { id: memoryId, content: next.content, role: row.role, occurredAt: next.occurredAt },
+        ]);
       }
       await keepAnswerWithWrite(tx, 200, memoryJson(row));
       crashPoint("update.in-transaction");

@@ -1,0 +1,211 @@
+import * as chrono from "chrono-node";
+import nlp from "compromise";
+import winkNLP from "wink-nlp";
+import model from "wink-eng-lite-web-model";
+
+/**
+ * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
+ * by the maintenance job (lib/entities/reextract-entities.ts), as a change of embedding model re-embeds.
+ */
+export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-1";
+
+export const ENTITY_KINDS = ["person", "organization", "place", "work", "event", "date", "other"] as const;
+export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+export interface ExtractedEntity {
+  kind: EntityKind;
+  /** As the memory writes it ("Grand Canyon", "Mel"); for a date, the day, month or year it resolves to. */
+  name: string;
+  /** What mentions of one entity share within a namespace (see entityKey); for a date, its ISO form. */
+  key: string;
+  /** How many times the memory mentions it. */
+  mentions: number;
+}
+
+// wink's English "lite" model tags parts of speech well and fast (0.3 ms a turn on the LoCoMo development
+// conversations) but names no people, places or organizations; compromise's lexicon tells those apart on the
+// proper-noun phrases wink finds, where running it on the whole text costs ten times as much (docs/entities.md).
+const wink = winkNLP(model);
+const its = wink.its;
+
+const DAY = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
+const MONTH = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
+
+/** Words that end a proper-noun phrase of a kind compromise's lexicon does not know. */
+const KIND_BY_LAST_WORD: [RegExp, EntityKind][] = [
+  [
+    /^(inc|corp|corporation|ltd|llc|company|co|university|college|school|academy|institute|foundation|association|society|club|studio|studios|church|bank|hospital|agency|group|team|band|charity)$/i,
+    "organization",
+  ],
+  [
+    /^(canyon|park|lake|river|mountain|mountains|beach|island|islands|bay|valley|street|st|avenue|road|city|county|state|museum|zoo|forest|falls|coast|hill|hills|center|centre|square|bridge)$/i,
+    "place",
+  ],
+  [
+    /^(festival|parade|conference|concert|fair|marathon|race|day|week|championship|cup|olympics|summit|expo|party|wedding|ceremony|show|tour)$/i,
+    "event",
+  ],
+];
+/** Words before a title that say what it is: "the book Becoming Nicole", "reading Becoming Nicole". */
+const WORK_CUE =
+  /\b(book|novel|movie|film|song|album|show|series|game|play|podcast|poem|read|reading|watched|watching|listened|listening|to)\s*$/i;
+/** Words of a proper-noun phrase that are never part of a name ("I'm" is tagged PROPN). */
+const NOT_A_NAME =
+  /^(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|ok|okay|hey|hi|wow|yes|no|oh|lol|thanks|thank|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+
+/**
+ * The entities a memory names: proper-noun phrases (people, organizations, places, works, events, or other
+ * names) and dates, relative ones ("yesterday", "last May") resolved against when the memory happened. The
+ * speaker of a conversation turn is one of its entities. Offline and deterministic: the same text, time and
+ * speaker always give the same entities.
+ */
+export function extractEntities(
+  text: string,
+  context: { occurredAt: Date; speaker?: string | null } = { occurredAt: new Date() },
+): ExtractedEntity[] {
+  const found = new Map<string, ExtractedEntity>();
+  const add = (kind: EntityKind, name: string, key: string) => {
+    if (!key) return;
+    const id = `${kind === "date" ? "date" : "name"}:${key}`;
+    const existing = found.get(id);
+    if (existing) {
+      existing.mentions++;
+      // A name is a person's once anything says so ("Tom" the speaker and "Tom" in a sentence).
+      if (existing.kind === "other" && kind !== "other") existing.kind = kind;
+    } else found.set(id, { kind, name, key, mentions: 1 });
+  };
+  if (context.speaker && !GENERIC_ROLES.has(context.speaker.toLowerCase()))
+    add("person", context.speaker.trim(), entityKey(context.speaker));
+  for (const phrase of properNounPhrases(text))
+    add(kindOf(phrase.name, phrase.before), phrase.name, entityKey(phrase.name));
+  for (const date of datesIn(text, context.occurredAt)) add("date", date.name, date.key);
+  return [...found.values()];
+}
+
+/** The roles of a chat transcript, which are not anybody's name. */
+const GENERIC_ROLES = new Set(["user", "assistant", "system", "tool", "speaker"]);
+
+/**
+ * How mentions of one entity are told apart from others: lower case, without a possessive ("Mel's"), quotes,
+ * punctuation or a leading article, spaces collapsed.
+ */
+export function entityKey(name: string): string {
+  return name
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/['’]s\b/g, "")
+    .replace(/[^\p{L}\p{N}&+]+/gu, " ")
+    .trim()
+    .replace(/^the /, "");
+}
+
+function properNounPhrases(text: string): { name: string; before: string }[] {
+  const phrases: { name: string; before: string }[] = [];
+  const doc = wink.readDoc(text);
+  let words: string[] = [];
+  let start = -1;
+  const tokens = doc.tokens();
+  const values = tokens.out() as string[];
+  const tags = tokens.out(its.pos) as string[];
+  const flush = (end: number) => {
+    // Leading and trailing words that are no part of a name are dropped ("Hey Jon" → "Jon").
+    while (words.length && NOT_A_NAME.test(words[0])) {
+      words.shift();
+      start++;
+    }
+    if (words.length)
+      phrases.push({ name: words.join(" "), before: values.slice(Math.max(0, start - 3), start).join(" ") });
+    words = [];
+    start = end;
+  };
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    // "Habitat for Humanity", "Bank of America": a lower-case "for"/"of" between two names joins them.
+    const joins =
+      words.length > 0 && /^(of|for|de|the)$/.test(value) && tags[i + 1] === "PROPN" && /^\p{Lu}/u.test(values[i + 1]);
+    if ((tags[i] === "PROPN" && /^[\p{Lu}\p{N}]/u.test(value) && !NOT_A_NAME.test(value)) || joins) {
+      if (!words.length) start = i;
+      words.push(value);
+    } else if (words.length) flush(i);
+  }
+  if (words.length) flush(values.length);
+  return phrases.filter((p) => /\p{L}/u.test(p.name));
+}
+
+function kindOf(name: string, before: string): EntityKind {
+  const doc = nlp(name);
+  if (doc.has("#Organization")) return "organization";
+  if (doc.has("#Place")) return "place";
+  const last = name.split(" ").at(-1) ?? "";
+  for (const [pattern, kind] of KIND_BY_LAST_WORD) if (pattern.test(last)) return kind;
+  if (WORK_CUE.test(before) && name.includes(" ")) return "work";
+  if (doc.has("#Person")) return "person";
+  return "other";
+}
+
+const SEASONS = ["spring", "summer", "fall", "winter"] as const;
+/** The month each season starts in (northern hemisphere; winter is named by the year its December is in). */
+const SEASON_START: Record<(typeof SEASONS)[number], number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
+const SEASON_PHRASE = /\b(last|this|next|in the|over the)\s+(spring|summer|fall|autumn|winter)\b/gi;
+const YEAR_PHRASE = /\b(?:(last|this|next) year|(?:in|since|during|of|back in|until|by) ((?:19|20)\d\d))\b/gi;
+
+/** "last summer" said on 8 May 2023 is the summer of 2022; "this summer", 2023's; "next summer", the next one to start. */
+function seasonOf(which: string, season: (typeof SEASONS)[number], occurredAt: Date): number {
+  const year = occurredAt.getUTCFullYear();
+  const startThisYear = Date.UTC(year, SEASON_START[season], 1);
+  const endThisYear = Date.UTC(year, SEASON_START[season] + 3, 1);
+  const now = occurredAt.getTime();
+  if (which === "last") return endThisYear <= now ? year : year - 1;
+  if (which === "next") return startThisYear > now ? year : year + 1;
+  return year;
+}
+
+/** Seasons and years, which chrono-node leaves out. */
+function seasonsAndYears(text: string, occurredAt: Date): { name: string; key: string }[] {
+  const dates: { name: string; key: string }[] = [];
+  for (const match of text.matchAll(SEASON_PHRASE)) {
+    const season = (match[2].toLowerCase() === "autumn" ? "fall" : match[2].toLowerCase()) as (typeof SEASONS)[number];
+    const which = match[1].toLowerCase();
+    const year = seasonOf(which === "last" || which === "next" ? which : "this", season, occurredAt);
+    dates.push({ name: `${season[0].toUpperCase()}${season.slice(1)} ${year}`, key: `${year}-${season}` });
+  }
+  for (const match of text.matchAll(YEAR_PHRASE)) {
+    const shift = { last: -1, this: 0, next: 1 }[match[1]?.toLowerCase() ?? ""] ?? 0;
+    const year = match[2] ? Number(match[2]) : occurredAt.getUTCFullYear() + shift;
+    dates.push({ name: String(year), key: String(year) });
+  }
+  return dates;
+}
+
+/** Dates the text names, resolved against when it was said; a day, month, season or year, as precise as the text is. */
+function datesIn(text: string, occurredAt: Date): { name: string; key: string }[] {
+  return [...chronoDates(text, occurredAt), ...seasonsAndYears(text, occurredAt)];
+}
+
+function chronoDates(text: string, occurredAt: Date): { name: string; key: string }[] {
+  return chrono.parse(text, occurredAt, { forwardDate: false }).flatMap((result) => {
+    const start = result.start;
+    const when = start.date();
+    // A time of day alone ("at 5 pm") names no date worth linking memories by.
+    if (!start.isCertain("day") && !start.isCertain("month") && !start.isCertain("year") && !isRelative(result.text))
+      return [];
+    const iso = when.toISOString();
+    if (start.isCertain("day") || isRelativeDay(result.text))
+      return [{ name: DAY.format(when), key: iso.slice(0, 10) }];
+    if (start.isCertain("month") || isRelativeMonth(result.text))
+      return [{ name: MONTH.format(when), key: iso.slice(0, 7) }];
+    return [{ name: String(when.getUTCFullYear()), key: iso.slice(0, 4) }];
+  });
+}
+
+function isRelative(phrase: string): boolean {
+  return isRelativeDay(phrase) || isRelativeMonth(phrase) || /\b(year)\b/i.test(phrase);
+}
+function isRelativeDay(phrase: string): boolean {
+  return /\b(yesterday|today|tonight|tomorrow|days?|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i.test(
+    phrase,
+  );
+}
+function isRelativeMonth(phrase: string): boolean {
+  return /\b(weeks?|months?)\b/i.test(phrase);
+}

@@ -1,0 +1,155 @@
+// A memory's entities are written with it, in its transaction, and go with it: link on remember, import and a
+// change of content, speaker or time; unlink (with every entity no other memory mentions) on each deletion.
+import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { newId } from "@/lib/ids";
+import { ENTITY_EXTRACTOR_VERSION, extractEntities, type ExtractedEntity } from "./extract-entities";
+
+export interface EntitySource {
+  id: string;
+  content: string;
+  role: string | null;
+  occurredAt: Date;
+}
+
+/** A short form merges into a speaker's name only when it is this long at least ("Mel", not "M"). */
+const MIN_SHORT_FORM = 3;
+
+/**
+ * Extracts the entities of new (or rewritten) memories and links them, merging each mention into the
+ * namespace's entity of the same key or alias, and a one-word person's name into the one speaker whose name
+ * it begins ("Mel" → "Melanie") when exactly one speaker's does. Records the extractor's version on each memory.
+ */
+export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
+  if (memories.length === 0) return;
+  const found = memories.map((memory) => ({
+    memoryId: memory.id,
+    entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role }),
+  }));
+  const speakers = new Set(
+    found.flatMap((f, i) =>
+      f.entities.filter((e) => e.kind === "person" && memories[i].role?.trim() === e.name).map((e) => e.key),
+    ),
+  );
+  const candidates = new Map<string, ExtractedEntity & { speaker: boolean }>();
+  for (const entity of found.flatMap((f) => f.entities)) {
+    const known = candidates.get(entity.key);
+    if (!known) candidates.set(entity.key, { ...entity, speaker: speakers.has(entity.key) });
+    else if (known.kind === "other") known.kind = entity.kind;
+  }
+  const keyOf = await resolveAliases(tx, namespaceId, [...candidates.values()]);
+  // Sorted, so that two writers upserting the same entities take their row locks in one order.
+  const rows = [...candidates.values()]
+    .filter((c) => keyOf.get(c.key) === c.key)
+    .sort((a, b) => (a.key < b.key ? -1 : 1))
+    .map((c) => ({ id: newId("ent"), kind: c.kind, name: c.name, key: c.key, speaker: c.speaker }));
+  const ids = new Map<string, string>();
+  if (rows.length > 0) {
+    const upserted = await tx.$queryRaw<{ id: string; key: string }[]>(
+      Prisma.sql`INSERT INTO entities (id, org_id, namespace_id, kind, name, key, speaker)
+                 SELECT r.id, ${orgId}, ${namespaceId}, r.kind, r.name, r.key, r.speaker
+                 FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+                      AS r(id text, kind text, name text, key text, speaker boolean)
+                 ON CONFLICT (namespace_id, key) DO UPDATE
+                   SET kind = CASE WHEN entities.kind = 'other' THEN EXCLUDED.kind ELSE entities.kind END,
+                       speaker = entities.speaker OR EXCLUDED.speaker
+                 RETURNING id, key`,
+    );
+    for (const row of upserted) ids.set(row.key, row.id);
+  }
+  const aliased = [...candidates.keys()].filter((key) => keyOf.get(key) !== key);
+  if (aliased.length > 0) {
+    const merged = await tx.$queryRaw<{ id: string; alias: string }[]>(
+      Prisma.sql`WITH wanted AS (
+                   SELECT a.alias, a.target FROM jsonb_to_recordset(${JSON.stringify(
+                     aliased.map((alias) => ({ alias, target: keyOf.get(alias) })),
+                   )}::jsonb) AS a(alias text, target text)
+                 )
+                 UPDATE entities e
+                 SET aliases = CASE WHEN w.alias = ANY(e.aliases) THEN e.aliases ELSE array_append(e.aliases, w.alias) END
+                 FROM wanted w
+                 WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId} AND e.key = w.target
+                 RETURNING e.id, w.alias`,
+    );
+    for (const row of merged) ids.set(row.alias, row.id);
+  }
+  const links = new Map<string, { memory_id: string; entity_id: string; mentions: number }>();
+  for (const { memoryId, entities } of found) {
+    for (const entity of entities) {
+      const entityId = ids.get(entity.key);
+      if (!entityId) continue;
+      const link = links.get(`${memoryId} ${entityId}`);
+      if (link) link.mentions += entity.mentions;
+      else
+        links.set(`${memoryId} ${entityId}`, { memory_id: memoryId, entity_id: entityId, mentions: entity.mentions });
+    }
+  }
+  if (links.size > 0)
+    await tx.$executeRaw(
+      Prisma.sql`INSERT INTO memory_entities (memory_id, entity_id, org_id, namespace_id, mentions)
+                 SELECT l.memory_id, l.entity_id, ${orgId}, ${namespaceId}, l.mentions
+                 FROM jsonb_to_recordset(${JSON.stringify([...links.values()])}::jsonb)
+                      AS l(memory_id text, entity_id text, mentions int)
+                 ON CONFLICT (memory_id, entity_id) DO UPDATE SET mentions = memory_entities.mentions + EXCLUDED.mentions`,
+    );
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE memories SET entities_version = ${ENTITY_EXTRACTOR_VERSION}
+               WHERE org_id = ${orgId} AND namespace_id = ${namespaceId}
+                 AND id = ANY(${memories.map((m) => m.id)}::text[])`,
+  );
+}
+
+/**
+ * The key each candidate is stored under: its own, the entity it is an alias of, or the one speaker of the
+ * namespace (or of this write) whose name a one-word person's name begins.
+ */
+async function resolveAliases(
+  tx: Tx,
+  namespaceId: string,
+  candidates: (ExtractedEntity & { speaker: boolean })[],
+): Promise<Map<string, string>> {
+  const keys = candidates.map((c) => c.key);
+  const existing = await tx.$queryRaw<{ key: string; aliases: string[]; speaker: boolean }[]>(
+    Prisma.sql`SELECT key, aliases, speaker FROM entities
+               WHERE namespace_id = ${namespaceId} AND (key = ANY(${keys}::text[]) OR aliases && ${keys}::text[] OR speaker)`,
+  );
+  const keyOf = new Map<string, string>();
+  const known = new Set(existing.map((e) => e.key));
+  const speakerKeys = new Set([
+    ...existing.filter((e) => e.speaker).map((e) => e.key),
+    ...candidates.filter((c) => c.speaker).map((c) => c.key),
+  ]);
+  for (const candidate of candidates) {
+    const aliasOf = existing.find((e) => e.aliases.includes(candidate.key));
+    if (known.has(candidate.key) || candidate.speaker) keyOf.set(candidate.key, candidate.key);
+    else if (aliasOf) keyOf.set(candidate.key, aliasOf.key);
+    else {
+      const shortFormOf =
+        candidate.kind === "person" && !candidate.key.includes(" ") && candidate.key.length >= MIN_SHORT_FORM
+          ? [...speakerKeys].filter((s) => s !== candidate.key && s.startsWith(candidate.key))
+          : [];
+      keyOf.set(candidate.key, shortFormOf.length === 1 ? shortFormOf[0] : candidate.key);
+    }
+  }
+  return keyOf;
+}
+
+/**
+ * Removes the entity links of memories about to be deleted or rewritten, and every entity that no other
+ * memory mentions: no orphan is left for a list to show.
+ */
+export async function unlinkEntities(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
+  if (memoryIds.length === 0) return;
+  await tx.$executeRaw(
+    Prisma.sql`WITH gone AS (
+                 DELETE FROM memory_entities
+                 WHERE org_id = ${orgId} AND namespace_id = ${namespaceId} AND memory_id = ANY(${memoryIds}::text[])
+                 RETURNING entity_id
+               )
+               DELETE FROM entities e
+               WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId}
+                 AND e.id IN (SELECT entity_id FROM gone)
+                 AND NOT EXISTS (SELECT 1 FROM memory_entities l
+                                 WHERE l.entity_id = e.id AND l.memory_id <> ALL(${memoryIds}::text[]))`,
+  );
+}
