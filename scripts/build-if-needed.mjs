@@ -102,7 +102,8 @@ export function requireBuild() {
   }
 }
 
-export function buildIfNeeded({ quiet = false } = {}) {
+/** `whileBuilding` is called as a build starts (not when the build is up to date). */
+export function buildIfNeeded({ quiet = false, whileBuilding } = {}) {
   if (isBuilt(sourceFingerprint())) return false;
   // Rebuilding under a running server replaces the files it serves (its pages then fail to load).
   const serving = servingProcesses();
@@ -118,6 +119,7 @@ export function buildIfNeeded({ quiet = false } = {}) {
         "sources change)…",
     );
   }
+  whileBuilding?.();
   const started = performance.now();
   // One build at a time in a build directory (two test files, or two `npm start`s, would corrupt it):
   // flock(1), where there is one, queues them, and the one that waited finds the build done.

@@ -2,18 +2,23 @@
 // process (migrations run as it starts). It listens only once the gateway holds its data directory and has
 // opened the database, and on SIGTERM or SIGINT it drains the requests in flight, closes the database and exits.
 import "./quiet-oidc-provider-on-node20.mjs";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { buildIfNeeded, markServing, requireBuild, root } from "./build-if-needed.mjs";
 import { createGatewayServer } from "./http-server.mjs";
 
 const DRAIN_TIMEOUT_MS = 10_000;
 
+let creatingDataDir;
 try {
   // MEMGW_BUILD=never: serve what `npm run build` made, never build (several instances, a read-only image).
   if (process.env.MEMGW_BUILD === "never") requireBuild();
-  else buildIfNeeded();
+  else buildIfNeeded({ whileBuilding: () => (creatingDataDir = createDataDirMeanwhile()) });
 } catch (error) {
   fail(error.message);
 }
+// Awaited before the server opens the database: it finds the directory made, or makes it as before.
+await creatingDataDir;
 markServing();
 // PORT is checked with every other setting as the gateway starts (lib/config), before anything listens.
 process.env.PORT ||= "3000";
@@ -47,6 +52,17 @@ if (!stopping) {
     fail(error.code === "EADDRINUSE" ? `port ${port} is in use.` : error.message);
   });
   server.listen(port, () => gateway.announce());
+}
+
+/**
+ * The build leaves most of a core idle: the embedded database, when there is none yet, is created meanwhile
+ * by a process of its own (this one waits for the build), see scripts/init-data-dir.mjs. Its output is not
+ * shown: if it fails, the server creates the database and reports what is wrong.
+ */
+function createDataDirMeanwhile() {
+  const script = fileURLToPath(new URL("init-data-dir.mjs", import.meta.url));
+  const child = spawn(process.execPath, [script, root], { stdio: "ignore" });
+  return new Promise((resolve) => child.once("close", resolve).once("error", resolve));
 }
 
 function stop(signal) {
