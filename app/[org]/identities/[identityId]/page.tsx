@@ -1,6 +1,7 @@
 import { notFound } from "next/navigation";
 import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
+import { IdentityEntities } from "@/components/entity-parts";
 import { ForgetIdentityButton } from "@/components/forget-identity-button";
 import { identityOfSegment, identityPath, UtcTime } from "@/components/identity-parts";
 import { OperationsChart } from "@/components/operations-chart";
@@ -13,8 +14,12 @@ import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { identityMemories } from "@/lib/memory/identities";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
+import { operations } from "@/lib/operations/catalogue";
+import { runOperation } from "@/lib/operations/run";
 
 const ACTIVITY_COLUMNS = ["Operation", "Namespace", "API key", "Status", "Latency", "Time"];
+/** The identity's entities shown, the most mentioned first. */
+const TOP_ENTITIES = 20;
 
 export default async function IdentityPage({
   params,
@@ -35,12 +40,17 @@ export default async function IdentityPage({
     status: searchParam(raw, "status"),
     page: searchParam(raw, "page"),
   });
-  const [summary, days, memories, activity, people] = await Promise.all([
+  const [summary, days, memories, activity, people, about] = await Promise.all([
     identitySummary(access.principal, identityId),
     dailyOperations(access.principal, { identityId }),
     identityMemories(access.principal, identityId),
     filters.success ? identityActivity(access.principal, identityId, filters.data) : null,
     peopleOfIdentities(access.org.id, [identityId]),
+    // GET /identities/{id}/entities' operation: its top entities, over the memories this person may see.
+    runOperation(operations.identityEntities, access.principal, {
+      params: { id: identityId },
+      query: { limit: String(TOP_ENTITIES) },
+    }),
   ]);
   const person = people.get(identityId);
   const canForget = access.membership.role !== "member";
@@ -94,6 +104,7 @@ export default async function IdentityPage({
         </Link>
       </p>
       <div className="space-y-6">
+        <IdentityEntities orgSlug={slug} entities={about.data.entities} />
         <Card title="Activity">
           <OperationsChart title="Operations per day, last 30 days" days={days} />
         </Card>

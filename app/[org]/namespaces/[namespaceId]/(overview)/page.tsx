@@ -9,6 +9,7 @@ import { McpSnippets } from "@/components/mcp-snippets";
 import { DeleteNamespaceButton } from "@/components/namespace-delete-button";
 import { NamespaceFieldEditor } from "@/components/namespace-field-editor";
 import { NamespaceGrantsPanel, type GrantRow } from "@/components/namespace-grants-panel";
+import { NamespaceTabs } from "@/components/namespace-tabs";
 import { OperationsChart } from "@/components/operations-chart";
 import { CopyButton } from "@/components/copy-button";
 import { NamespaceConnectionsCard, type NamespaceConnectionData } from "@/components/integrations-namespace-card";
@@ -81,6 +82,7 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
           </>
         }
       />
+      <NamespaceTabs orgSlug={orgSlug} namespaceId={namespace.id} current="overview" />
 
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-2">
         <Card title="Overview">

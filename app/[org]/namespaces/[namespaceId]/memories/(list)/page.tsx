@@ -14,6 +14,7 @@ import {
   type MatchView,
   type MemoryView,
 } from "@/components/memory-explorer";
+import { NamespaceTabs } from "@/components/namespace-tabs";
 import { EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import { formFailure } from "@/lib/console/action";
 import { explorerFilters, explorerHref, filterMessages, listingInput } from "@/lib/console/memory-filters";
@@ -94,6 +95,7 @@ export default async function MemoryExplorerPage({
             }
           />
         )}
+        <NamespaceTabs orgSlug={orgSlug} namespaceId={namespace.id} current="memories" />
       </div>
       <ExplorerFilterForm action={base} filters={filters} />
       {listing.kind === "problem" && (
