@@ -33,6 +33,11 @@ const nextConfig = {
     "nodemailer",
     "zod",
     "@modelcontextprotocol/sdk",
+    // The entity extraction's language libraries (lib/memory/entities): large lexicons and models.
+    "chrono-node",
+    "compromise",
+    "wink-nlp",
+    "wink-eng-lite-web-model",
   ],
   outputFileTracingIncludes: {
     "/**": [
