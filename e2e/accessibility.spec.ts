@@ -81,6 +81,13 @@ test("signed in: every page of the console", async ({ page, request }) => {
     data: { namespace_id: namespaceId, session_id: "a11y-chat", messages: [{ role: "user", content: "Hello." }] },
   });
   expect(conversation.status()).toBe(201);
+  const named = await request.post("/api/v1/remember", {
+    headers,
+    data: { namespace_id: namespaceId, identity_id: identity, content: "Caroline met Melanie in Paris." },
+  });
+  expect(named.status()).toBe(201);
+  const entities = await request.get(`/api/v1/entities?namespace_id=${namespaceId}&q=Caroline`, { headers });
+  const entityId = (await entities.json()).data[0].id as string;
 
   const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
   const pages: [string, string][] = [
@@ -91,6 +98,8 @@ test("signed in: every page of the console", async ({ page, request }) => {
     ["memories-search", `/${slug}/namespaces/${namespaceId}/memories?q=morning`],
     ["memory", `/${slug}/namespaces/${namespaceId}/memories/${memoryId}`],
     ["conversation", `/${slug}/namespaces/${namespaceId}/memories?session=a11y-chat`],
+    ["entities", `/${slug}/namespaces/${namespaceId}/entities`],
+    ["entity", `/${slug}/namespaces/${namespaceId}/entities/${entityId}`],
     ["identities", `/${slug}/identities`],
     ["identity", `/${slug}/identities/${encodeURIComponent(identity)}`],
     ["scopes", `/${slug}/scopes`],
