@@ -19,6 +19,7 @@ import { issueDetails } from "@/lib/errors";
 import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
+import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { startExpirySweeps } from "@/lib/memory/expiry";
 import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
@@ -177,7 +178,10 @@ export async function startGateway(): Promise<void> {
     });
     if (rolledBack > 0) lines.push(`  Unfinished writes: ${rolledBack} left by the last stop, rolled back now.`);
     stopWriteIntentSweeps = startWriteIntentSweeps();
-    stopJobWorker = startJobWorker(integrationJobRunners);
+    // Memories whose entities no extractor or an older one found are extracted again, on the job worker.
+    if (await requestEntityReextraction())
+      lines.push("  Entities: memories from before this extractor are being extracted again in the background.");
+    stopJobWorker = startJobWorker({ ...integrationJobRunners, ...entityJobRunners });
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
     gateway = { announce: () => announce(lines), stop: stopGateway };

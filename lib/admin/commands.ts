@@ -8,6 +8,7 @@ import { KeyName } from "@/lib/auth/schemas";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { exportNamespaceForOperator } from "@/lib/memory/export";
 import { importNamespaceForOperator } from "@/lib/memory/import";
+import { reextractEntitiesForOperator } from "@/lib/memory/entities/reextract-entities";
 import { reembedNamespace } from "@/lib/memory/reembed";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -133,6 +134,11 @@ export const adminCommands = {
     usage: "reembed --namespace NAMESPACE_ID",
     args: z.strictObject({ namespace: Reference }),
     run: ({ namespace }) => reembedNamespace(namespace),
+  }),
+  "entities reextract": command({
+    usage: "entities reextract [--namespace NAMESPACE_ID]",
+    args: z.strictObject({ namespace: Reference.optional() }),
+    run: ({ namespace }) => reextractEntitiesForOperator(namespace),
   }),
   export: command({
     usage: "export --namespace NAMESPACE_ID [--vectors] [--out FILE]",

@@ -66,7 +66,8 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
                    )}::jsonb) AS a(alias text, target text)
                  )
                  UPDATE entities e
-                 SET aliases = CASE WHEN w.alias = ANY(e.aliases) THEN e.aliases ELSE array_append(e.aliases, w.alias) END
+                 SET aliases = CASE WHEN w.alias = ANY(e.aliases) THEN e.aliases
+                                    ELSE array_append(e.aliases, w.alias) END
                  FROM wanted w
                  WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId} AND e.key = w.target
                  RETURNING e.id, w.alias`,
@@ -90,7 +91,8 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
                  SELECT l.memory_id, l.entity_id, ${orgId}, ${namespaceId}, l.mentions
                  FROM jsonb_to_recordset(${JSON.stringify([...links.values()])}::jsonb)
                       AS l(memory_id text, entity_id text, mentions int)
-                 ON CONFLICT (memory_id, entity_id) DO UPDATE SET mentions = memory_entities.mentions + EXCLUDED.mentions`,
+                 ON CONFLICT (memory_id, entity_id)
+                   DO UPDATE SET mentions = memory_entities.mentions + EXCLUDED.mentions`,
     );
   await tx.$executeRaw(
     Prisma.sql`UPDATE memories SET entities_version = ${ENTITY_EXTRACTOR_VERSION}
@@ -111,7 +113,8 @@ async function resolveAliases(
   const keys = candidates.map((c) => c.key);
   const existing = await tx.$queryRaw<{ key: string; aliases: string[]; speaker: boolean }[]>(
     Prisma.sql`SELECT key, aliases, speaker FROM entities
-               WHERE namespace_id = ${namespaceId} AND (key = ANY(${keys}::text[]) OR aliases && ${keys}::text[] OR speaker)`,
+               WHERE namespace_id = ${namespaceId}
+                 AND (key = ANY(${keys}::text[]) OR aliases && ${keys}::text[] OR speaker)`,
   );
   const keyOf = new Map<string, string>();
   const known = new Set(existing.map((e) => e.key));
@@ -140,16 +143,51 @@ async function resolveAliases(
  */
 export async function unlinkEntities(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
   if (memoryIds.length === 0) return;
+  await dropUnlinkedEntities(tx, orgId, namespaceId, await deleteLinks(tx, orgId, namespaceId, memoryIds));
+}
+
+/**
+ * Extracts the entities of memories again (a newer extractor): their links are replaced, an entity they still
+ * name keeps its id (a client may hold it), and one that nothing names any more goes.
+ */
+export async function relinkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
+  if (memories.length === 0) return;
+  const previous = await deleteLinks(
+    tx,
+    orgId,
+    namespaceId,
+    memories.map((m) => m.id),
+  );
+  await linkEntities(tx, orgId, namespaceId, memories);
+  await dropUnlinkedEntities(tx, orgId, namespaceId, previous);
+}
+
+/** Deletes the links of these memories; returns the entities they pointed to. */
+async function deleteLinks(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]): Promise<string[]> {
+  const gone = await tx.$queryRaw<{ entity_id: string }[]>(
+    Prisma.sql`DELETE FROM memory_entities
+               WHERE org_id = ${orgId} AND namespace_id = ${namespaceId} AND memory_id = ANY(${memoryIds}::text[])
+               RETURNING entity_id`,
+  );
+  return [...new Set(gone.map((g) => g.entity_id))];
+}
+
+/**
+ * Deletes those of these entities no memory links to. Each is locked first, in key order as linkEntities
+ * upserts them: a writer linking a memory to one of them (it holds the row from its upsert to its commit) is
+ * waited for, and the check that follows, a statement of its own, sees its link. In one statement the check
+ * would read the snapshot taken before the wait and delete an entity just linked (with its link, by cascade).
+ */
+async function dropUnlinkedEntities(tx: Tx, orgId: string, namespaceId: string, entityIds: string[]) {
+  if (entityIds.length === 0) return;
+  await tx.$queryRaw(
+    Prisma.sql`SELECT id FROM entities
+               WHERE org_id = ${orgId} AND namespace_id = ${namespaceId} AND id = ANY(${entityIds}::text[])
+               ORDER BY key FOR UPDATE`,
+  );
   await tx.$executeRaw(
-    Prisma.sql`WITH gone AS (
-                 DELETE FROM memory_entities
-                 WHERE org_id = ${orgId} AND namespace_id = ${namespaceId} AND memory_id = ANY(${memoryIds}::text[])
-                 RETURNING entity_id
-               )
-               DELETE FROM entities e
-               WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId}
-                 AND e.id IN (SELECT entity_id FROM gone)
-                 AND NOT EXISTS (SELECT 1 FROM memory_entities l
-                                 WHERE l.entity_id = e.id AND l.memory_id <> ALL(${memoryIds}::text[]))`,
+    Prisma.sql`DELETE FROM entities e
+               WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId} AND e.id = ANY(${entityIds}::text[])
+                 AND NOT EXISTS (SELECT 1 FROM memory_entities l WHERE l.entity_id = e.id)`,
   );
 }

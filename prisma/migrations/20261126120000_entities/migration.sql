@@ -28,8 +28,8 @@ CREATE TABLE "memory_entities" (
     CONSTRAINT "memory_entities_pkey" PRIMARY KEY ("memory_id", "entity_id")
 );
 
--- Which extractor version found a memory's entities: NULL (written before entities, or by an older version)
--- is extracted again by the maintenance job.
+-- Which extractor version found a memory's entities: NULL (written before entities) or another version than the
+-- running one is extracted again by the maintenance job (lib/memory/entities/reextract-entities.ts).
 ALTER TABLE "memories" ADD COLUMN "entities_version" TEXT;
 
 CREATE UNIQUE INDEX "entities_namespace_id_key_key" ON "entities"("namespace_id", "key");
@@ -37,7 +37,8 @@ CREATE INDEX "entities_org_id_idx" ON "entities"("org_id");
 CREATE INDEX "entities_namespace_id_kind_idx" ON "entities"("namespace_id", "kind");
 CREATE INDEX "memory_entities_entity_id_idx" ON "memory_entities"("entity_id");
 CREATE INDEX "memory_entities_namespace_id_entity_id_idx" ON "memory_entities"("namespace_id", "entity_id");
-CREATE INDEX "memories_entities_version_idx" ON "memories"("namespace_id") WHERE "entities_version" IS NULL;
+-- The job's work list: NULL, and (by range) any version but the running one, overall or in one namespace.
+CREATE INDEX "memories_entities_version_idx" ON "memories"("entities_version", "namespace_id");
 
 ALTER TABLE "entities" ADD CONSTRAINT "entities_org_id_fkey"
   FOREIGN KEY ("org_id") REFERENCES "organizations"("id") ON DELETE CASCADE ON UPDATE CASCADE;
