@@ -7,21 +7,10 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
 import { identifier } from "@/lib/validation/strings";
 import { memoryFilter } from "../sql";
-import { ENTITY_KINDS, type EntityKind } from "./extract-entities";
+import { EntityRefSchema } from "./entity-ref";
+import type { EntityKind } from "./entity-kinds";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
-
-export const EntityKindSchema = z
-  .enum(ENTITY_KINDS, { error: `must be one of ${ENTITY_KINDS.join(", ")}` })
-  .describe("what the entity is");
-
-/** An entity by name only: what a match, or a co-occurring entity, carries. */
-export const EntityRefSchema = z.object({
-  id: z.string(),
-  kind: EntityKindSchema,
-  name: z.string().describe("as first written; a date as the day, month, season or year it resolves to"),
-});
-export type EntityRefJson = z.infer<typeof EntityRefSchema>;
 
 export const EntitySchema = EntityRefSchema.extend({
   namespace_id: z.string(),
@@ -106,5 +95,4 @@ export function containsPattern(text: string): string {
 }
 
 // The OpenAPI document's names for these schemas.
-named(EntityRefSchema, "EntityRef");
 named(EntitySchema, "Entity");

@@ -7,17 +7,9 @@ import { invalidRequest, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
 import { memoryFilter } from "../sql";
-import {
-  ENTITY_COLUMNS,
-  EntityId,
-  entityJson,
-  EntityRefSchema,
-  EntitySchema,
-  visibleLinks,
-  type EntityRefJson,
-  type EntityRow,
-} from "./entity-json";
-import type { EntityKind } from "./extract-entities";
+import { ENTITY_COLUMNS, EntityId, entityJson, EntitySchema, visibleLinks, type EntityRow } from "./entity-json";
+import type { EntityKind } from "./entity-kinds";
+import { EntityRefSchema, type EntityRefJson } from "./entity-ref";
 
 /** How many co-occurring entities an entity shows: the most shared first. */
 export const CO_OCCURRING_SHOWN = 20;

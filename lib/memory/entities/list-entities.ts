@@ -15,12 +15,12 @@ import {
   containsPattern,
   ENTITY_COLUMNS,
   entityJson,
-  EntityKindSchema,
   visibleLinks,
   type EntityJson,
   type EntityRow,
 } from "./entity-json";
-import type { EntityKind } from "./extract-entities";
+import type { EntityKind } from "./entity-kinds";
+import { EntityKindSchema } from "./entity-ref";
 
 /** The longest cursor this listing hands out is about 300 characters: anything far longer is not one of them. */
 const CURSOR_MAX = 1_000;
