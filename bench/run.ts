@@ -2,7 +2,7 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
-// BENCH_ONLY=quality|conversations|latency|tenancy|fairness|console|sync|databases|report
+// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
@@ -18,6 +18,7 @@ import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { measureConsole } from "./console";
 import { measureDatabases, type DatabasesResult } from "./databases";
+import { measureEntityExtractors } from "./entity-extractors";
 import { measureFairness } from "./fairness";
 import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type LatencyResult, type RecallLatency } from "./latency";
 import { answerSection, CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
@@ -32,9 +33,9 @@ const only = process.env.BENCH_ONLY;
 if (only !== "report") {
   try {
     const scifactOnly = only === "fairness" || only === "console" || only === "sync";
-    if (only !== "conversations")
+    if (only !== "conversations" && only !== "entities")
       assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
-    if (only === undefined || only === "conversations") conversationSets(datasetsDir);
+    if (only === undefined || only === "conversations" || only === "entities") conversationSets(datasetsDir);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
@@ -93,6 +94,12 @@ if (only === undefined || only === "conversations") {
       ? recallMeasuredAt(JSON.parse(fs.readFileSync(saved, "utf8")))
       : { commit: meta.commit, date: meta.date };
   fs.writeFileSync(saved, JSON.stringify({ ...meta, recallMeasured, rows, answers }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "entities") {
+  console.log("\nEntity extractors on the LoCoMo development conversations (docs/entities.md), in-process:");
+  const rows = measureEntityExtractors({ datasetsDir, log: console.log });
+  fs.writeFileSync(path.join(resultsDir, "entities.json"), JSON.stringify({ ...meta, rows }, null, 2) + "\n");
 }
 
 let latency: Awaited<ReturnType<typeof measureLatency>> | undefined;
