@@ -40,7 +40,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   };
 }
 
-test("lists the 4 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
+test("lists the 6 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
   const client = await connect(ns.id, key);
@@ -49,7 +49,14 @@ test("lists the 4 tools with descriptions, input schemas, hints, and tells the a
   );
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-  expect(Object.keys(byName).sort()).toEqual(["ask", "forget", "recall", "remember"]);
+  expect(Object.keys(byName).sort()).toEqual([
+    "ask",
+    "forget",
+    "list_entities",
+    "recall",
+    "recall_by_entity",
+    "remember",
+  ]);
   // A statement (content) or a conversation (session_id + messages): the operation checks which was sent.
   expect(byName.remember.inputSchema.required ?? []).toEqual([]);
   expect(Object.keys(byName.remember.inputSchema.properties ?? {}).sort()).toEqual([
@@ -136,7 +143,12 @@ test("refused and invalid calls are tool errors with a clear message, and change
   const reader = await createKey(org.id, { permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id] });
   const readOnly = await connect(ns.id, reader.secret);
   // A read-only key is offered the tools it may run; one it calls anyway says what the key lacks.
-  expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "recall"]);
+  expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+    "ask",
+    "list_entities",
+    "recall",
+    "recall_by_entity",
+  ]);
   const refused = await call(readOnly, "remember", { content: "should not be stored" });
   expect(refused).toMatchObject({
     isError: true,

@@ -12,6 +12,9 @@ export const ACTIVITY_OPERATIONS = [
   "list_memories",
   "update_memory",
   "memory_history",
+  "list_entities",
+  "get_entity",
+  "identity_entities",
 ] as const;
 export type Operation = (typeof ACTIVITY_OPERATIONS)[number];
 

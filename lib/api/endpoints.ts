@@ -159,6 +159,35 @@ export const endpoints = {
       "filtered by identity, scope pairs and metadata values, within the key's scopes",
     errors: [404],
   }),
+  listEntities: endpoint(operations.listEntities, {
+    method: "GET",
+    path: "/entities",
+    tag: "Entities",
+    summary:
+      "The people, organizations, places, works, events and dates a namespace's memories name, the most " +
+      "mentioned first, a page at a time (follow pagination.nextCursor), filtered by kind and by a part of " +
+      "the name or an alias; counts over the memories within the key's scopes (an entity only other memories " +
+      "name is not listed)",
+    errors: [404],
+  }),
+  getEntity: endpoint(operations.getEntity, {
+    method: "GET",
+    path: "/entities/{id}",
+    tag: "Entities",
+    summary:
+      "One entity: its aliases, how many memories mention it and how often, its first and last mention " +
+      "(event time), and the entities mentioned with it, within the key's scopes",
+    errors: [404],
+  }),
+  identityEntities: endpoint(operations.identityEntities, {
+    method: "GET",
+    path: "/identities/{id}/entities",
+    tag: "Entities",
+    summary:
+      "What an identity's memories are about: the entities they mention, by how many of them mention each, " +
+      "in one namespace or every one the key may use, within the key's scopes",
+    errors: [404],
+  }),
   listIntegrationProviders: endpoint(operations.listIntegrationProviders, {
     method: "GET",
     path: "/integrations/providers",

@@ -4,6 +4,9 @@ import { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
 import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { ForgetBody } from "@/lib/memory/forget-body";
+import { ENTITY_KINDS } from "@/lib/memory/entities/entity-kinds";
+import { EntitiesFilter } from "@/lib/memory/entities/entity-ref";
+import { ListEntitiesQuery } from "@/lib/memory/entities/list-entities";
 import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
 import { unknownFields } from "@/lib/memory/unknown-fields";
 import { operations } from "@/lib/operations/catalogue";
@@ -61,6 +64,8 @@ function instructions(namespace: McpContext["namespace"]): string {
       "To keep a conversation itself, call `remember` with its session_id and messages.",
     "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; " +
       "without one, the client's X-Identity-Id header applies.",
+    "To learn what the memories are about (people, places, organizations, works, events, dates), call " +
+      "`list_entities`; for everything known about one of them, `recall_by_entity`.",
     "`forget` deletes for good: call it only when the user asks for something to be forgotten.",
   ].join("\n");
 }
@@ -75,12 +80,19 @@ export function memoryMcpServer(context: McpContext): McpServer {
     { instructions: instructions(context.namespace) },
   );
 
-  const run = async (operation: Operation, args: Record<string, unknown>): Promise<CallToolResult> => {
+  /** Runs a tool's operation: its arguments are the body, or for a list (`query` given) the query string. */
+  const run = async (
+    operation: Operation,
+    args: Record<string, unknown>,
+    query?: Record<string, string>,
+  ): Promise<CallToolResult> => {
     const identityId = args.identity_id ?? context.identityHeader;
     const body = { ...args, namespace_id: context.namespace.id, identity_id: identityId };
     try {
-      const { data } = await runOperation(operation, context.key, { body: async () => body, transport: "mcp" });
-      return { content: [{ type: "text", text: JSON.stringify(data, null, 2) }] };
+      const input = query ? { query } : { body: async () => body };
+      const { data, pagination } = await runOperation(operation, context.key, { ...input, transport: "mcp" });
+      const result = pagination ? { data, pagination } : data;
+      return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }] };
     } catch (error) {
       const failure = describeError(error);
       const details = failure.details?.map((d) => `\n- ${bodyFieldName(d.field)}: ${d.message}`).join("") ?? "";
@@ -126,6 +138,72 @@ export function memoryMcpServer(context: McpContext): McpServer {
     },
     (args) => run(operations.recall, args),
   );
+  // A tool of its own rather than only recall's `entities` argument: "what do we know about Caroline?" has no
+  // query beyond the name, and an agent finds a tool named for it; it runs recall, with recall's permission.
+  const {
+    query: recallQuery,
+    entities: _entities,
+    min_score: _minScore,
+    ...byEntityFields
+  } = withoutTarget(RecallBody.shape);
+  const recallByEntityTool = server.registerTool(
+    "recall_by_entity",
+    {
+      title: "Recall by entity",
+      description:
+        "The memories that mention one entity (a person, organization, place, work, event or date), best first: " +
+        '`entity` is its id (from list_entities) or its name as written ("Caroline", "Grand Canyon", ' +
+        '"May 2023"), matched as memories are (case, possessives, short forms of a speaker\'s name). ' +
+        "With `query`, the memories about that entity that match it; without, those most about the entity. " +
+        `top_k 1 to ${LIMITS.topK} (default 10); filter by identity_id or scopes. ${conversationOptions}`,
+      inputSchema: toolArguments({
+        entity: EntitiesFilter.element.describe("the entity's id or name"),
+        query: recallQuery.optional().describe("what to look for among the entity's memories"),
+        ...byEntityFields,
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ entity, query, ...args }) =>
+      run(operations.recall, {
+        ...args,
+        entities: [entity],
+        // Without a query the name is the query, and every memory naming the entity may be listed: the
+        // relevance floor would drop those that say "Mel" where the name is "Melanie".
+        query: query ?? entity,
+        ...(query === undefined ? { min_score: 0 } : {}),
+      }),
+  );
+  const listEntitiesTool = server.registerTool(
+    "list_entities",
+    {
+      title: "List entities",
+      description:
+        "The entities this namespace's memories mention (people, organizations, places, works, events, dates), " +
+        "the most mentioned first, each with its id, kind, name, aliases, how many memories mention it and " +
+        `its first and last mention. Filter by kind (${ENTITY_KINDS.join(", ")}) or by q, a part of the name. ` +
+        "page_size 1 to 100 (default 20); pass pagination.nextCursor as cursor for the next page.",
+      inputSchema: toolArguments({
+        kind: ListEntitiesQuery.shape.kind,
+        q: ListEntitiesQuery.shape.q,
+        cursor: ListEntitiesQuery.shape.cursor,
+        page_size: z
+          .number({ error: "must be a whole number from 1 to 100" })
+          .int("must be a whole number from 1 to 100")
+          .min(1, "must be a whole number from 1 to 100")
+          .max(100, "must be a whole number from 1 to 100")
+          .optional(),
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async (args) => {
+      const query = Object.fromEntries(
+        Object.entries({ ...args, namespace_id: context.namespace.id })
+          .filter(([, value]) => value !== undefined)
+          .map(([name, value]) => [name, String(value)]),
+      );
+      return run(operations.listEntities, {}, query);
+    },
+  );
   const askTool = server.registerTool(
     "ask",
     {
@@ -163,6 +241,8 @@ export function memoryMcpServer(context: McpContext): McpServer {
     const offered: [RegisteredTool, Operation][] = [
       [rememberTool, operations.remember],
       [recallTool, operations.recall],
+      [recallByEntityTool, operations.recall],
+      [listEntitiesTool, operations.listEntities],
       [askTool, operations.ask],
       [forgetTool, operations.forget],
     ];

@@ -102,7 +102,8 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     Boolean(request.metadata && Object.keys(request.metadata).length) ||
     request.sessionId !== undefined ||
     request.occurredAfter !== undefined ||
-    request.occurredBefore !== undefined;
+    request.occurredBefore !== undefined ||
+    Boolean(request.entities?.length);
   const postingScopes =
     scoped && !filtered ? Prisma.sql`AND p.scope_key = ANY((SELECT keys FROM selected)::text[])` : Prisma.empty;
   const chunkJoin = filtered

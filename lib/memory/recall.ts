@@ -6,6 +6,9 @@ import { timedStage } from "@/lib/http/server-timing";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { CHUNK_MAX_CHARS } from "./chunking";
 import { embedQuery } from "./embeddings";
+import { entityKey } from "./entities/extract-entities";
+import type { EntityRefJson } from "./entities/entity-ref";
+import { entitiesOfMemories } from "./entities/match-entities";
 import type { ContextTurnJson, MatchJson, RecallBody } from "./schemas";
 import { effectiveScopes } from "./scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
@@ -25,6 +28,8 @@ export interface ContextTurn {
 export interface RecalledMatch extends ScoredChunk {
   /** The neighbouring turns asked for, in conversation order, the match left out; none for a plain memory. */
   context: ContextTurn[];
+  /** The entities the memory mentions, the most mentioned first. */
+  entities: EntityRefJson[];
 }
 
 export function contextTurnJson(turn: ContextTurn): ContextTurnJson {
@@ -54,6 +59,7 @@ export function matchJson(match: RecalledMatch): MatchJson {
     created_at: match.createdAt.toISOString(),
     context: match.context.map(contextTurnJson),
     match_reasons: match.reasons,
+    entities: match.entities,
   };
 }
 
@@ -85,13 +91,27 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     sessionId: body.session_id,
     occurredAfter: body.occurred_after,
     occurredBefore: body.occurred_before,
+    entities: body.entities?.map((given) => ({ given, key: entityKey(given) })),
     queryVector,
   };
   const matches = await searchChunks(request);
-  const context = await timedStage("context", () => neighbouringTurns(request, matches, body.context));
+  const [context, entities] = await timedStage("context", () =>
+    Promise.all([
+      neighbouringTurns(request, matches, body.context),
+      entitiesOfMemories(
+        principal.orgId,
+        namespace.id,
+        matches.map((match) => match.memoryId),
+      ),
+    ]),
+  );
   return {
     namespaceId: namespace.id,
-    matches: matches.map((match) => ({ ...match, context: context.get(match.memoryId) ?? [] })),
+    matches: matches.map((match) => ({
+      ...match,
+      context: context.get(match.memoryId) ?? [],
+      entities: entities.get(match.memoryId) ?? [],
+    })),
   };
 }
 
@@ -99,7 +119,8 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
  * The turns within `turns` positions of each match in its session, by the match's memory id, in one
  * statement. A neighbour obeys every rule its match does: the namespace, the key's and the request's
  * scopes, the request's identity, metadata, session and event-time filters, and expiry; so the context
- * never shows a memory that recall with the same request could not return.
+ * never shows a memory that recall with the same request could not return. The entities filter is the
+ * exception: it chooses the matches, and the turns around one need not name the same entities.
  */
 async function neighbouringTurns(
   request: SearchRequest,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
+import { EntitiesFilter, EntityRefSchema } from "./entities/entity-ref";
 import { unknownFields } from "./unknown-fields";
 
 /** Limits on memory operations (README "Limits"). */
@@ -226,6 +227,7 @@ export const RecallBody = z
     identity_id: IdentityId.optional(),
     metadata: Metadata.optional().describe("only memories whose metadata has these exact values"),
     ...ConversationFilters,
+    entities: EntitiesFilter.optional(),
     context: ContextTurns,
   })
   .superRefine(exactlyOneTarget)
@@ -248,6 +250,7 @@ export const AskBody = z
     scopes: ScopesInput.optional(),
     identity_id: IdentityId.optional(),
     ...ConversationFilters,
+    entities: EntitiesFilter.optional(),
     context: ContextTurns,
   })
   .superRefine(exactlyOneTarget)
@@ -358,6 +361,7 @@ export const MatchSchema = z.object({
         ),
     })
     .describe("why the memory matched, from what the search found"),
+  entities: z.array(EntityRefSchema).describe("the entities the memory mentions, the most mentioned first"),
 });
 export type MatchJson = z.infer<typeof MatchSchema>;
 

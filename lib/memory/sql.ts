@@ -22,6 +22,14 @@ export interface ChunkFilter {
   occurredBefore?: string;
   /** Expired memories are never returned; only deletion (forget, the sweep) still selects them. */
   includeExpired?: boolean;
+  /** Entities every memory must mention (recall's `entities`): see entitiesFilterSql. */
+  entities?: EntityNamed[];
+}
+
+/** An entity as a request names it: its id or a name as given, and that name's key (entityKey). */
+export interface EntityNamed {
+  given: string;
+  key: string;
 }
 
 /** A memory (or chunk) that has not expired: what every read path shows. */
@@ -51,5 +59,26 @@ export function memoryFilter(filter: ChunkFilter, alias: "c" | "m" = "c"): Prism
   if (filter.occurredBefore !== undefined)
     clauses.push(Prisma.sql`${a}.occurred_at < ${filter.occurredBefore}::timestamptz`);
   if (!filter.includeExpired) clauses.push(Prisma.raw(notExpiredSql(alias)));
+  if (filter.entities?.length) clauses.push(entitiesFilterSql(filter, alias));
   return Prisma.join(clauses, " AND ");
+}
+
+/**
+ * The memories mentioning every entity named, as one set computed once (not per chunk): each name is an
+ * entity's id, its key or an alias (entityKey of what was given), a date's ISO key ("2023-05") or its
+ * name in any case ("May 2023"). A name that no entity of the namespace has matches no memory.
+ */
+function entitiesFilterSql(filter: ChunkFilter, alias: "c" | "m"): Prisma.Sql {
+  const named = filter.entities ?? [];
+  const memoryId = Prisma.raw(alias === "m" ? "m.id" : "c.memory_id");
+  return Prisma.sql`${memoryId} IN (
+    SELECT l.memory_id
+    FROM unnest(${named.map((n) => n.given)}::text[], ${named.map((n) => n.key)}::text[])
+         WITH ORDINALITY AS w(given, key, n)
+    JOIN entities e ON e.org_id = ${filter.orgId} AND e.namespace_id = ${filter.namespaceId}
+     AND (e.id = w.given OR e.key = w.key OR e.key = w.given OR lower(e.name) = lower(w.given)
+          OR w.key = ANY(e.aliases))
+    JOIN memory_entities l ON l.entity_id = e.id AND l.namespace_id = ${filter.namespaceId}
+    GROUP BY l.memory_id
+    HAVING count(DISTINCT w.n) = ${named.length}::int)`;
 }

@@ -2,15 +2,15 @@ import * as chrono from "chrono-node";
 import nlp from "compromise";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
+import { ENTITY_KINDS, type EntityKind } from "./entity-kinds";
 
 /**
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
- * by the maintenance job (lib/entities/reextract-entities.ts), as a change of embedding model re-embeds.
+ * by the maintenance job (lib/memory/entities/reextract-entities.ts), as a change of embedding model re-embeds.
  */
 export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-1";
 
-export const ENTITY_KINDS = ["person", "organization", "place", "work", "event", "date", "other"] as const;
-export type EntityKind = (typeof ENTITY_KINDS)[number];
+export { ENTITY_KINDS, type EntityKind };
 
 export interface ExtractedEntity {
   kind: EntityKind;
