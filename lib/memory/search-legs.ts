@@ -4,7 +4,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "./embeddings";
 import type { RelevanceFloor } from "./ranking";
 import type { Metadata } from "./schemas";
-import { memoryFilter, TEXT_SEARCH_CONFIG, vectorLiteral } from "./sql";
+import { memoryFilter, TEXT_SEARCH_CONFIG, vectorLiteral, type EntityNamed } from "./sql";
 
 // The statements of a search as SQL. The two legs are lib/memory/lexical-leg.ts (BM25 over the postings)
 // and lib/memory/vector-leg.ts (the nearest vectors); here is what they share, and the statements that
@@ -37,6 +37,8 @@ export interface SearchRequest {
   /** ISO 8601 bounds on event time: at or after, and before. */
   occurredAfter?: string;
   occurredBefore?: string;
+  /** Entities every memory found must mention (recall's `entities`). */
+  entities?: EntityNamed[];
   mode?: SearchMode;
   /** The query's embedding, when the caller already has it or has started it; otherwise it is computed. */
   queryVector?: number[] | Promise<number[]>;
@@ -84,7 +86,7 @@ export interface ScopeSelection {
  * jsonb containment chunk by chunk.
  */
 export function chunkFilter(request: SearchRequest, scopeKeys?: string[] | "selected"): Prisma.Sql {
-  const { orgId, namespaceId, identityId, metadata, sessionId, occurredAfter, occurredBefore } = request;
+  const { orgId, namespaceId, identityId, metadata, sessionId, occurredAfter, occurredBefore, entities } = request;
   const scopes = scopeKeys ? undefined : request.scopes;
   const clauses = memoryFilter({
     orgId,
@@ -95,6 +97,7 @@ export function chunkFilter(request: SearchRequest, scopeKeys?: string[] | "sele
     sessionId,
     occurredAfter,
     occurredBefore,
+    entities,
   });
   if (!scopeKeys) return clauses;
   const keys =
