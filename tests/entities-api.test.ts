@@ -539,3 +539,28 @@ describe("over MCP", () => {
     expect(recalled.json.map((m: { memory_id: string }) => m.memory_id)).toEqual([memories.portugal.id]);
   });
 });
+
+test("the OpenAPI document describes the three routes with named schemas, and recall's entities", async () => {
+  const document = (await api("GET", "/openapi.json")).body;
+  expect(document.components.schemas).toHaveProperty("Entity");
+  expect(document.components.schemas).toHaveProperty("EntityRef");
+  expect(document.components.schemas).toHaveProperty("EntityDetail");
+  expect(document.components.schemas).toHaveProperty("IdentityEntities");
+  expect(document.components.schemas.Entity.properties.kind.enum).toEqual([
+    "person",
+    "organization",
+    "place",
+    "work",
+    "event",
+    "date",
+    "other",
+  ]);
+  for (const path of ["/entities", "/entities/{id}", "/identities/{id}/entities"]) {
+    expect(document.paths[path].get.description).toBe("Requires the NAMESPACE_READ permission.");
+    expect(Object.keys(document.paths[path].get.responses)).toEqual(expect.arrayContaining(["200", "400", "404"]));
+  }
+  expect(document.components.schemas.RecallBody.properties.entities).toMatchObject({ type: "array", maxItems: 20 });
+  expect(document.components.schemas.Match.properties.entities.items).toEqual({
+    $ref: "#/components/schemas/EntityRef",
+  });
+});

@@ -264,7 +264,12 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   const { client, oauth } = await connect(ns.id, member, ["read"]);
   expect(oauth.saved?.scope).toBe("mcp:read");
   // Offered only what it may run: recall and ask.
-  expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["ask", "recall"]);
+  expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+    "ask",
+    "list_entities",
+    "recall",
+    "recall_by_entity",
+  ]);
   const remembered = await client.callTool({ name: "remember", arguments: { content: "should not be stored" } });
   expect(remembered.isError).toBe(true);
   // Called anyway, it is refused as the connection it is, not as an API key.

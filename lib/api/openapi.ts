@@ -307,7 +307,8 @@ function mcpOperation(components: Components) {
   return {
     operationId: "mcp",
     summary:
-      "The namespace's MCP endpoint: tools remember, recall, ask and forget, run with the key's permissions and scopes",
+      "The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask and forget, " +
+      "run with the key's permissions and scopes",
     tags: ["MCP"],
     parameters: [
       ...pathParameters,
