@@ -9,7 +9,13 @@ import { closeDatabase, db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ENTITY_EXTRACTOR_VERSION } from "@/lib/memory/entities/extract-entities";
 import { unlinkEntities } from "@/lib/memory/entities/link-entities";
-import { hasStaleEntities, reextractEntities } from "@/lib/memory/entities/reextract-entities";
+import {
+  entityJobRunners,
+  hasStaleEntities,
+  reextractEntities,
+  requestEntityReextraction,
+} from "@/lib/memory/entities/reextract-entities";
+import { activeJob, runDueJobs } from "@/lib/jobs/queue";
 import { api } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
@@ -226,6 +232,33 @@ describe("re-extraction", () => {
       expect(unknown.stderr).toMatch(/ns_doesnotexist/);
     },
   );
+});
+
+describe("the job", () => {
+  test("queued when a memory is stale (as at start-up), once; run by the job worker until none is left", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    await remember(key, conversation(ns.id));
+    const fresh = await entityState(ns.id);
+    await runDueJobs(entityJobRunners);
+    expect(await requestEntityReextraction()).toBe(false);
+    expect(await activeJob("entity-reextract")).toBeNull();
+
+    await forgetEntities(ns.id);
+    expect(await requestEntityReextraction()).toBe(true);
+    // Asked again (a second instance starting): still one job.
+    expect(await requestEntityReextraction()).toBe(true);
+    const [{ jobs }] = await sql<{ jobs: number }>(
+      Prisma.sql`SELECT count(*)::int AS jobs FROM jobs WHERE kind = 'entity_reextract'`,
+    );
+    expect(jobs).toBe(1);
+    expect(await runDueJobs(entityJobRunners)).toBe(1);
+    expect(await activeJob("entity-reextract")).toBeNull();
+    const after = await entityState(ns.id);
+    expect(after.entities).toEqual(fresh.entities);
+    expect(after.links).toEqual(fresh.links);
+    expect(await requestEntityReextraction()).toBe(false);
+  });
 });
 
 describe("concurrent writers", () => {
