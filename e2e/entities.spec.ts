@@ -5,7 +5,7 @@
 // entities. A member sees none of it until granted the namespace; another organization's entity is not found.
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { expectNoSidewaysScroll, signUp, unique } from "./console";
+import { expectNoSidewaysScroll, signInOnce, signUp, unique } from "./console";
 import { nextLinkTo } from "./mail";
 
 /** Where to photograph the pages at desktop and phone width; unset (CI), no photographs. */
@@ -23,6 +23,7 @@ interface EntityDetail extends EntityJson {
 
 const run = unique();
 const identity = `ida-${run}`;
+const ownerEmail = `ent-owner-${run}@example.com`;
 let slug: string;
 let namespaceId: string;
 let namespaceName: string;
@@ -59,7 +60,7 @@ test("the Entities tab lists, searches and filters; an entity's page, its graph 
   request,
 }) => {
   test.setTimeout(180_000);
-  await signUp(page, `ent-owner-${run}@example.com`, `Entities Co ${run}`);
+  await signUp(page, ownerEmail, `Entities Co ${run}`);
   slug = new URL(page.url()).pathname.split("/")[1];
 
   // A key made in the console, reaching a namespace made in its dialog.
@@ -217,6 +218,7 @@ test("a member sees the pages only once granted the namespace; another organizat
   request,
 }) => {
   test.setTimeout(120_000);
+  expect(await signInOnce(page, ownerEmail)).toBe(slug);
   const listed = await api<EntityJson[]>(request, `/entities?namespace_id=${namespaceId}&page_size=100`);
   const caroline = byName(listed, "Caroline");
   const tab = `/${slug}/namespaces/${namespaceId}/entities`;

@@ -57,8 +57,16 @@ export default async function EntityPage({
             <span className="flex flex-wrap items-center gap-x-2 gap-y-1">
               <KindBadge kind={entity.kind} />
               <span>
-                named in {memories} you can see, from <DateTime value={entity.first_mentioned_at} /> to{" "}
-                <DateTime value={entity.last_mentioned_at} />
+                named in {memories} you can see,{" "}
+                {entity.first_mentioned_at === entity.last_mentioned_at ? (
+                  <>
+                    on <DateTime value={entity.first_mentioned_at} />
+                  </>
+                ) : (
+                  <>
+                    from <DateTime value={entity.first_mentioned_at} /> to <DateTime value={entity.last_mentioned_at} />
+                  </>
+                )}
               </span>
             </span>
           }
