@@ -209,7 +209,9 @@ test("the SDK client connects with the URL alone, is approved, recalls and remem
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
     "ask",
     "forget",
+    "list_entities",
     "recall",
+    "recall_by_entity",
     "remember",
   ]);
   expect(oauth.saved?.refresh_token).toBeTruthy();
