@@ -234,6 +234,22 @@ describe("re-extraction", () => {
   );
 });
 
+describe("a rewritten memory", () => {
+  test("a PATCH keeps the id of an entity the new content still names", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const memory = (await remember(key, { namespace_id: ns.id, content: "Dana flew to Lisbon." })) as unknown as {
+      id: string;
+    };
+    const before = await entityState(ns.id);
+    const response = await api("PATCH", `/memories/${memory.id}`, { key, body: { content: "Dana flew to Porto." } });
+    expect(response.status).toBe(200);
+    const after = await entityState(ns.id);
+    expect(Object.keys(after.ids)).toEqual(["dana", "porto"]);
+    expect(after.ids.dana).toBe(before.ids.dana);
+  });
+});
+
 describe("the job", () => {
   test("queued when a memory is stale (as at start-up), once; run by the job worker until none is left", async () => {
     const { key } = await createTenant();

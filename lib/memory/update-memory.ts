@@ -8,7 +8,7 @@ import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { newId } from "@/lib/ids";
 import { chunkText } from "./chunking";
 import { subtractTermStatistics } from "./deletion";
-import { linkEntities, unlinkEntities } from "./entities/link-entities";
+import { relinkEntities } from "./entities/link-entities";
 import { embedder } from "./embeddings";
 import { getMemory } from "./get-memory";
 import { archiveCurrentVersion, authorOf, VERSIONED_FIELDS, type VersionedField } from "./history";
@@ -148,8 +148,7 @@ export async function updateMemory(
       }
       // What a memory names, and the dates it resolves, follow its content and the time it happened.
       if (changed.has("content") || changed.has("occurred_at")) {
-        await unlinkEntities(tx, principal.orgId, existing.namespaceId, [memoryId]);
-        await linkEntities(tx, principal.orgId, existing.namespaceId, [
+        await relinkEntities(tx, principal.orgId, existing.namespaceId, [
           { id: memoryId, content: next.content, role: row.role, occurredAt: next.occurredAt },
         ]);
       }
