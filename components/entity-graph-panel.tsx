@@ -38,7 +38,7 @@ export function EntityGraphPanel({ center, neighbours }: { center: GraphEntity; 
       <figcaption className="mt-2 text-xs text-slate-600">
         Click an entity to open it; drag to move the graph or an entity, pinch or ctrl + scroll to zoom. Each line is as
         thick as the memories the two share (the number on it). Drawn with{" "}
-        <a href="https://reactflow.dev" className="text-indigo-700 hover:underline" rel="noreferrer" target="_blank">
+        <a href="https://reactflow.dev" className="text-indigo-700 underline" rel="noreferrer" target="_blank">
           React Flow
         </a>
         .
