@@ -21,6 +21,7 @@ import { sentencesOf } from "@/lib/memory/chunking";
 import { memoryItems, remember } from "@/lib/memory/remember";
 import { recall } from "@/lib/memory/recall";
 import { AskBody, RecallBody, RememberBody } from "@/lib/memory/schemas";
+import { DATE_FOCUS, ENTITY_BOOST, ENTITY_HOP } from "@/lib/memory/ranking";
 import { searchChunks } from "@/lib/memory/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { benchPrincipal, cachedEmbedder } from "./quality";
@@ -221,8 +222,17 @@ export async function loadConversation(principal: Principal, conversation: Conve
 export interface Variant {
   name: string;
   forms: Form[];
-  search?: { neighbourShare?: number; speakerFocus?: number };
+  search?: {
+    neighbourShare?: number;
+    speakerFocus?: number;
+    entityBoost?: number;
+    dateFocus?: number;
+    entityHop?: number;
+  };
 }
+
+/** The weight an entity step is measured at when it is off by default (its row says what it would add). */
+const ENTITY_HOP_MEASURED = 0.05;
 
 export const VARIANTS: Variant[] = [
   { name: "recall", forms: FORMS },
@@ -235,6 +245,25 @@ export const VARIANTS: Variant[] = [
     name: "without speaker focus",
     forms: ["conversation"],
     search: { speakerFocus: 1 },
+  },
+  // The entity steps (issue 33): each left out, or, when off by default, switched on at the weight it was measured at.
+  ENTITY_BOOST > 0
+    ? { name: "without the query's entities", forms: ["conversation"], search: { entityBoost: 0 } }
+    : { name: "with the query's entities (boost 0.1)", forms: ["conversation"], search: { entityBoost: 0.1 } },
+  DATE_FOCUS < 1
+    ? { name: "without the query's dates", forms: ["conversation"], search: { dateFocus: 1 } }
+    : { name: "with the query's dates (focus 0.5)", forms: ["conversation"], search: { dateFocus: 0.5 } },
+  ENTITY_HOP > 0
+    ? { name: "without the entity hop", forms: ["conversation"], search: { entityHop: 0 } }
+    : {
+        name: `with the entity hop (weight ${ENTITY_HOP_MEASURED})`,
+        forms: ["conversation"],
+        search: { entityHop: ENTITY_HOP_MEASURED },
+      },
+  {
+    name: "without any entity step",
+    forms: ["conversation"],
+    search: { entityBoost: 0, dateFocus: 1, entityHop: 0 },
   },
 ];
 

@@ -496,7 +496,10 @@ function conversationSection(
       "Conversations 1–5 are for development; when the full set is present, 6–10 are reported apart as held out. " +
       "The form with one role for every turn measures what indexing the speaker's name adds; rows other than " +
       "`recall` leave one step out, to show what it adds: neighbour evidence, or the speaker focus (a question " +
-      "naming one speaker ranks that speaker's turns first). ms/query: mean time of one search with its " +
+      "naming one speaker ranks that speaker's turns first), or an entity step (issue 33: the entities the question " +
+      "names boost the memories mentioning them; the dates it names focus on what happened then; the second hop " +
+      "lifts memories sharing rare entities with the best results); a step off by default has a row switching it " +
+      "on at the weight it was measured at. ms/query: mean time of one search with its " +
       "query's embedding cached, on a machine that may be busy with other work; compare rows of one run.",
     "",
     `| conversations | form | search | ${categories.join(" | ")} | overall frac@10 | recall@10 | ms/query |`,

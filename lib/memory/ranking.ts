@@ -226,3 +226,73 @@ export function matchVia(
   if (match.lexical > 0) return meaning ? "words and meaning" : "words";
   return "meaning";
 }
+
+/**
+ * How much an entity says about a memory that mentions it: its inverse document frequency among the memories
+ * the search may see, `ln(1 + (n − df + 0.5) / (df + 0.5))` (BM25's), over the most any entity can have (one
+ * mentioned once), so 0 to 1. A speaker in every other turn of a conversation weighs little; a place named
+ * in two turns, much.
+ */
+export function entityWeight(df: number, n: number): number {
+  const total = Math.max(n, df, 1);
+  const idf = (d: number) => Math.log(1 + (total - d + 0.5) / (d + 0.5));
+  return Math.max(0, Math.min(1, idf(df) / idf(1)));
+}
+
+/**
+ * The entity steps' weights, measured on LoCoMo's development conversations (conversation form, frac@10 over
+ * 762 questions, `npm run bench`, docs/benchmarks.md), each on its own from 0.733:
+ * - ENTITY_BOOST, the entities a query names (withEntityEvidence): 0.1 → 0.734, 0.3 → 0.733 (open-domain
+ *   0.384 → 0.403, single-hop down as much). Off: the names a question uses are its words, which BM25
+ *   already weighs by rarity; what the entities add (aliases, a phrase as one name) changes few rankings.
+ * - DATE_FOCUS, what a memory outside the dates a query names keeps (withDateFocus): 0.7 → 0.740, 0.5 and
+ *   0.3 → 0.746 (temporal 0.822 → 0.835, single-hop 0.821 → 0.839). 0.5.
+ * - ENTITY_HOP, the second hop (entityHop): 0.05 → 0.746 with the dates (multi-hop 0.483 → 0.491), 0.1 →
+ *   0.744, 0.15 → 0.734, 0.3 → 0.726. Off: the extractor finds few rare names in chat turns, and the
+ *   evidence a hop reaches through them is outweighed by what it pushes out.
+ */
+export const ENTITY_BOOST = 0;
+export const DATE_FOCUS = 0.5;
+export const ENTITY_HOP = 0;
+
+/** What entities added to a memory's score (withEntityEvidence). */
+export interface EntityGain {
+  /** How much it added. */
+  entityGain: number;
+}
+
+/**
+ * Each memory's score with the evidence of the entities it shares with the query or with the best results
+ * (`gains`, 0 to 1 by memory id): it is relevant if its own evidence says so, or, with probability
+ * `weight · gain`, the entities do: `1 − (1 − own) · (1 − weight · gain)`. Best first.
+ */
+export function withEntityEvidence<T extends { memoryId: string; chunkId: string; score: number }>(
+  memories: T[],
+  gains: Map<string, number>,
+  weight: number,
+): (T & EntityGain)[] {
+  return memories
+    .map((m) => {
+      const gain = weight > 0 ? Math.max(0, Math.min(1, gains.get(m.memoryId) ?? 0)) : 0;
+      if (gain === 0) return { ...m, entityGain: 0 };
+      const score = Math.round(Math.max(0, Math.min(1, 1 - (1 - m.score) * (1 - weight * gain))) * 1e6) / 1e6;
+      return { ...m, score, entityGain: score - m.score };
+    })
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+}
+
+/**
+ * Memories outside the query's dates keep `focus` of their score, when at least one memory is inside them
+ * (`inside`: when it happened, or a date it names, falls within a date the query names). A date nothing
+ * matches ("last weekend" in a question asked long after) changes nothing. Best first.
+ */
+export function withDateFocus<T extends { memoryId: string; chunkId: string; score: number }>(
+  memories: T[],
+  inside: Set<string>,
+  focus: number,
+): T[] {
+  if (focus === 1 || !memories.some((m) => inside.has(m.memoryId))) return memories;
+  return memories
+    .map((m) => (inside.has(m.memoryId) ? m : { ...m, score: Math.round(m.score * focus * 1e6) / 1e6 }))
+    .sort((a, b) => b.score - a.score || a.chunkId.localeCompare(b.chunkId));
+}

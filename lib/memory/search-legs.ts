@@ -48,6 +48,12 @@ export interface SearchRequest {
   neighbourShare?: number;
   /** Overrides SPEAKER_FOCUS (lib/memory/ranking.ts), for measuring what it adds (bench/). */
   speakerFocus?: number;
+  /** Overrides ENTITY_BOOST (lib/memory/ranking.ts; 0: off), for measuring what the query's entities add (bench/). */
+  entityBoost?: number;
+  /** Overrides DATE_FOCUS (lib/memory/ranking.ts; 1: off), for measuring what the query's dates add (bench/). */
+  dateFocus?: number;
+  /** Overrides ENTITY_HOP (lib/memory/ranking.ts; 0: off), for measuring what the second hop adds (bench/). */
+  entityHop?: number;
   /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
   exactVectorScanLimit?: number;
   /** Overrides COMMON_TERM_MIN_CHUNKS, for measuring it and testing both paths. */
@@ -259,4 +265,34 @@ export async function chunkRows(
      FROM memory_chunks c WHERE c.id = ANY(${chunkIds}::text[]) AND ${chunkFilter(request, selection?.keys)}`,
   );
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The chunks of the given memories, filters applied, each with its BM25 and the query terms it has, and,
+ * given the query vector, its cosine (null for a chunk of another embedding model): memories the entity steps
+ * bring in that neither leg found, scored as the legs would have scored them.
+ */
+export async function chunksOfMemories(
+  request: SearchRequest,
+  selection: ScopeSelection | undefined,
+  vector: number[] | undefined,
+  memoryIds: string[],
+): Promise<(ChunkRow & { bm25: number; terms: string[]; cosine: number | null })[]> {
+  const ns = request.namespaceId;
+  const scoring = bm25Sql(request);
+  const cosine = vector
+    ? Prisma.sql`CASE WHEN c.embedding_model = ${embedder().model}::text
+            THEN (1 - (c.embedding <=> ${vectorLiteral(vector)}::vector))::float8 END`
+    : Prisma.sql`NULL`;
+  return queryRows<ChunkRow & { bm25: number; terms: string[]; cosine: number | null }>(
+    Prisma.sql`WITH ${scoring.statistics}
+     SELECT ${CHUNK_ROW_COLUMNS}, ${cosine}::float8 AS cosine, s.bm25, s.terms
+     FROM memory_chunks c
+     CROSS JOIN LATERAL (SELECT COALESCE(sum(${scoring.bm25Term}), 0)::float8 AS bm25,
+                                COALESCE(array_agg(qt.term), '{}') AS terms
+                         FROM qt
+                         JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = c.id
+                         CROSS JOIN stats) s
+     WHERE c.memory_id = ANY(${memoryIds}::text[]) AND ${chunkFilter(request, selection?.keys)}`,
+  );
 }

@@ -7,8 +7,14 @@ import {
   hitsThatCanRank,
   matchVia,
   missingNeighbours,
+  DATE_FOCUS,
+  ENTITY_BOOST,
+  ENTITY_HOP,
   namedRole,
   NEIGHBOUR_SHARE,
+  withDateFocus,
+  withEntityEvidence,
+  type NeighbourGain,
   RELEVANCE_FLOOR,
   SPEAKER_FOCUS,
   withNeighbourEvidence,
@@ -16,13 +22,27 @@ import {
   type MatchVia,
 } from "./ranking";
 import { lexicalLeg, wordsWithTerms, type LexicalResult } from "./lexical-leg";
-import { bm25Of, chunkRows, scopeSelection, turnsAt, type ChunkRow, type SearchRequest } from "./search-legs";
+import { entityHop, queryEntities, queryEntityEvidence } from "./search-entities";
+import {
+  bm25Of,
+  chunkRows,
+  chunksOfMemories,
+  scopeSelection,
+  turnsAt,
+  type ChunkRow,
+  type ScopeSelection,
+  type SearchRequest,
+} from "./search-legs";
 import { vectorLeg } from "./vector-leg";
 
 export type { SearchMode, SearchRequest } from "./search-legs";
 
 /** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
 const NEIGHBOUR_REACH = 2;
+/** The best this many memories are the seeds of the entity hop (ENTITY_HOP)… */
+const HOP_SEEDS = 5;
+/** …which brings in at most this many memories, the most strongly linked. */
+const HOP_REACH = 20;
 
 export interface ScoredChunk {
   chunkId: string;
@@ -53,6 +73,9 @@ export interface MatchReasons {
   similarity: number | null;
   via: MatchVia;
 }
+
+type Scored = Candidate & { score: number };
+type Ranked = Scored & NeighbourGain;
 
 interface Candidate {
   chunkId: string;
@@ -194,7 +217,8 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   const lexicalShare = (c: Candidate) => (lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0);
   const evident = (c: Candidate) =>
     hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
-  let best = withNeighbourEvidence(bestPerMemory(exact), 0);
+  let best: Ranked[] = withNeighbourEvidence(bestPerMemory(exact), 0);
+  let entityGains = new Map<string, number>();
   const neighbourShare = request.neighbourShare ?? NEIGHBOUR_SHARE;
   if (mode === "hybrid" && neighbourShare > 0) {
     // A conversation turn gets a share of its neighbours' evidence. The neighbours of the best turns that
@@ -225,6 +249,22 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, evident);
   }
   if (mode === "hybrid") {
+    const steps = await timedStage("entities", () =>
+      withEntitySteps(
+        request,
+        best,
+        exact,
+        selection?.chunkCount ?? lexical.namespaceChunkCount,
+        selection,
+        vector,
+        score,
+        rows,
+      ),
+    );
+    best = steps.best;
+    entityGains = steps.gains;
+  }
+  if (mode === "hybrid") {
     // A question naming one speaker is about what that speaker said (lib/memory/ranking.ts, SPEAKER_FOCUS).
     const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
     best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
@@ -235,7 +275,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         (mode !== "fulltext" || c.bm25 > 0) &&
         c.score > 0 &&
         c.score >= floor.minScore &&
-        (evident(c) || c.borrowedEvidence),
+        (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0),
     )
     .slice(0, request.topK);
   const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
@@ -274,4 +314,94 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       },
     ];
   });
+}
+
+/**
+ * The entity steps (lib/memory/ranking.ts, ENTITY_BOOST, DATE_FOCUS, ENTITY_HOP), each skipped when its weight
+ * is off: memories mentioning the entities the query names gain evidence (those the legs did not find are
+ * brought in and scored as the legs would have); memories outside the dates it names keep DATE_FOCUS of their
+ * score; then the memories sharing rare entities with the best results gain a share of theirs. Returns the
+ * ranking and, by memory id, the entity evidence each gained.
+ */
+async function withEntitySteps(
+  request: SearchRequest,
+  ranked: Ranked[],
+  exact: Scored[],
+  visible: number,
+  selection: ScopeSelection | undefined,
+  vector: number[] | undefined,
+  score: (candidate: Candidate) => number,
+  rows: Map<string, ChunkRow>,
+): Promise<{ best: Ranked[]; gains: Map<string, number> }> {
+  const boost = request.entityBoost ?? ENTITY_BOOST;
+  const dateFocus = request.dateFocus ?? DATE_FOCUS;
+  const hop = request.entityHop ?? ENTITY_HOP;
+  let best = ranked;
+  const gains = new Map<string, number>();
+  /** Scores memories neither leg found and adds them to the ranking, with no evidence of their neighbours. */
+  const bringIn = async (memoryIds: string[]) => {
+    const known = new Set(best.map((m) => m.memoryId));
+    const missing = memoryIds.filter((id) => !known.has(id));
+    if (missing.length === 0) return;
+    const chunks = await chunksOfMemories(request, selection, vector, missing);
+    const found: Scored[] = [];
+    for (const chunk of chunks) {
+      rows.set(chunk.id, chunk);
+      const candidate: Candidate = {
+        chunkId: chunk.id,
+        memoryId: chunk.memory_id,
+        sessionId: chunk.session_id,
+        position: chunk.session_position,
+        role: chunk.role,
+        bm25: chunk.bm25,
+        bm25Exact: true,
+        terms: chunk.terms,
+        cosine: chunk.cosine ?? 0,
+        cosineKnown: chunk.cosine !== null,
+      };
+      found.push({ ...candidate, score: score(candidate) });
+    }
+    exact.push(...found);
+    best = [...best, ...withNeighbourEvidence(bestPerMemory(found), 0)];
+  };
+
+  const wanted =
+    boost > 0 || dateFocus < 1 ? queryEntities(request.query, new Date(), boost > 0) : { keys: [], dates: [] };
+  const keys = boost > 0 ? wanted.keys : [];
+  const dates = dateFocus < 1 ? wanted.dates : [];
+  let inside: Set<string> | undefined;
+  if (keys.length > 0 || dates.length > 0) {
+    const evidence = await queryEntityEvidence(
+      request,
+      { keys, dates },
+      best.map((m) => m.memoryId),
+      visible,
+    );
+    if (evidence.gains.size > 0) {
+      await bringIn(
+        [...evidence.gains]
+          .sort((a, b) => b[1] - a[1])
+          .map(([id]) => id)
+          .slice(0, HOP_REACH),
+      );
+      best = withEntityEvidence(best, evidence.gains, boost);
+      for (const [id, gain] of evidence.gains) gains.set(id, gain);
+    }
+    inside = evidence.inside;
+  }
+  if (hop > 0 && best.length > 0 && best[0].score > 0) {
+    const seeds = best
+      .slice(0, HOP_SEEDS)
+      .filter((m) => m.score > 0)
+      .map((m) => ({ memoryId: m.memoryId, share: m.score / best[0].score }));
+    const linked = await entityHop(request, seeds, visible, HOP_REACH);
+    if (linked.size > 0) {
+      await bringIn([...linked.keys()]);
+      best = withEntityEvidence(best, linked, hop);
+      for (const [id, gain] of linked) gains.set(id, Math.max(gains.get(id) ?? 0, gain));
+    }
+  }
+  // Last, so that neither entity step lifts a memory of another time above those of the query's dates.
+  if (inside) best = withDateFocus(best, inside, dateFocus);
+  return { best, gains };
 }
