@@ -76,7 +76,7 @@ test("the second hop brings in a memory sharing a rare name with the best result
   expect(withoutHop[0].memoryId).toBe(adopted.id);
   expect(withoutHop.map((m) => m.memoryId)).not.toContain(hose.id);
   const withHop = await searchChunks({ ...request, entityHop: 0.5 });
-  expect(withHop[0].memoryId).toBe(adopted.id);
+  expect(withHop.map((m) => m.memoryId)).toContain(adopted.id);
   expect(withHop.map((m) => m.memoryId)).toContain(hose.id);
   // The hose memory that names no Biscuit is not linked.
   expect(withHop.map((m) => m.content)).not.toContain("The garden hose needs replacing anyway.");
