@@ -25,7 +25,7 @@ export interface QueryEntities {
 }
 
 const MAY_NAME_A_DATE =
-  /\d|\b(yesterday|today|tonight|tomorrow|ago|last|this|next|week|weekend|month|year|spring|summer|fall|autumn|winter|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
+  /\d|\b(yesterday|today|tonight|tomorrow|ago|last|week|weekend|month|year|spring|summer|fall|autumn|winter|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
 /** The first month of each season, as the extractor keys them (northern hemisphere; winter from December). */
 const SEASON_START: Record<string, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
