@@ -27,6 +27,8 @@ export interface QueryEntities {
 const MAY_NAME_A_DATE =
   /\d|\b(yesterday|today|tonight|tomorrow|ago|last|week|weekend|month|year|spring|summer|fall|autumn|winter|jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|january|february|march|april|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b/i;
 
+const FRACTION = /(?<![\d/])\d{1,4}\/\d{1,4}(?![\d/])/g;
+
 /** The first month of each season, as the extractor keys them (northern hemisphere; winter from December). */
 const SEASON_START: Record<string, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
 
@@ -57,7 +59,8 @@ export function dateRange(key: string): DateRange | null {
 export function queryEntities(query: string, now: Date, namesToo = true): QueryEntities {
   // Most queries name no date: the extractor (a few hundred microseconds) runs only on one that may.
   if (!namesToo && !MAY_NAME_A_DATE.test(query)) return { keys: [], dates: [] };
-  const found = extractEntities(query, { occurredAt: now });
+  // "MEK 1/2", "Arp2/3": a ratio without a year is not a date (SciFact's claims have eight of them).
+  const found = extractEntities(query.replace(FRACTION, " "), { occurredAt: now });
   return {
     keys: found.filter((e) => e.kind !== "date").map((e) => e.key),
     dates: found.flatMap((e) => {
