@@ -113,7 +113,7 @@ test("LoCoMo loads with its sessions in order, dated, and the questions of categ
   }
 });
 
-test("the answer ceiling scores LoCoMo's own evidence turns against the gold answers, whole and by best sentence", () => {
+test("the answer ceiling scores LoCoMo's evidence turns against the gold answers, whole and by best sentence", () => {
   const occurredAt = new Date("2023-05-08T13:56:00Z");
   const set = {
     name: "dev (1–5)",

@@ -177,8 +177,8 @@ describe("deletion leaves no entity or link behind", () => {
     });
     await (
       await db()
-    )
-      .$executeRaw`UPDATE memories SET expires_at = now() - interval '1 second' WHERE namespace_id = ${ns.id} AND expires_at IS NOT NULL`;
+    ).$executeRaw`UPDATE memories SET expires_at = now() - interval '1 second'
+                   WHERE namespace_id = ${ns.id} AND expires_at IS NOT NULL`;
     await sweepExpiredMemories();
     expect((await entitiesOf(ns.id)).map((e) => e.key)).toEqual(["dana", "lisbon"]);
     expect(await linkCounts(ns.id)).toEqual({ entities: 2, links: 2, orphans: 0, dangling: 0 });

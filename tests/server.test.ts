@@ -78,7 +78,9 @@ describe("npm start", { timeout: 300_000 }, () => {
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
         "ask",
         "forget",
+        "list_entities",
         "recall",
+        "recall_by_entity",
         "remember",
       ]);
       await client.callTool({ name: "remember", arguments: { content: "The standup moved to 9:30." } });
@@ -201,9 +203,12 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/ask",
+      "/entities",
+      "/entities/{id}",
       "/erasures",
       "/forget",
       "/health",
+      "/identities/{id}/entities",
       "/integrations/callback",
       "/integrations/connections",
       "/integrations/connections/{id}",

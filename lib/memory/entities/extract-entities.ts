@@ -143,14 +143,17 @@ function kindOf(name: string, before: string): EntityKind {
   return "other";
 }
 
-const SEASONS = ["spring", "summer", "fall", "winter"] as const;
+type Season = "spring" | "summer" | "fall" | "winter";
 /** The month each season starts in (northern hemisphere; winter is named by the year its December is in). */
-const SEASON_START: Record<(typeof SEASONS)[number], number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
+const SEASON_START: Record<Season, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
 const SEASON_PHRASE = /\b(last|this|next|in the|over the)\s+(spring|summer|fall|autumn|winter)\b/gi;
 const YEAR_PHRASE = /\b(?:(last|this|next) year|(?:in|since|during|of|back in|until|by) ((?:19|20)\d\d))\b/gi;
 
-/** "last summer" said on 8 May 2023 is the summer of 2022; "this summer", 2023's; "next summer", the next one to start. */
-function seasonOf(which: string, season: (typeof SEASONS)[number], occurredAt: Date): number {
+/**
+ * "last summer" said on 8 May 2023 is the summer of 2022; "this summer", 2023's; "next summer", the next one to
+ * start.
+ */
+function seasonOf(which: string, season: Season, occurredAt: Date): number {
   const year = occurredAt.getUTCFullYear();
   const startThisYear = Date.UTC(year, SEASON_START[season], 1);
   const endThisYear = Date.UTC(year, SEASON_START[season] + 3, 1);
@@ -164,7 +167,7 @@ function seasonOf(which: string, season: (typeof SEASONS)[number], occurredAt: D
 function seasonsAndYears(text: string, occurredAt: Date): { name: string; key: string }[] {
   const dates: { name: string; key: string }[] = [];
   for (const match of text.matchAll(SEASON_PHRASE)) {
-    const season = (match[2].toLowerCase() === "autumn" ? "fall" : match[2].toLowerCase()) as (typeof SEASONS)[number];
+    const season = (match[2].toLowerCase() === "autumn" ? "fall" : match[2].toLowerCase()) as Season;
     const which = match[1].toLowerCase();
     const year = seasonOf(which === "last" || which === "next" ? which : "this", season, occurredAt);
     dates.push({ name: `${season[0].toUpperCase()}${season.slice(1)} ${year}`, key: `${year}-${season}` });
