@@ -1,20 +1,18 @@
 // Listing a namespace's memories, newest first, a page at a time (or one conversation's turns in their
 // order): GET /api/v1/memories and the console's memory explorer (one implementation for both).
-import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
-import { canonicalJson } from "@/lib/http/canonical-json";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { InvalidError, notFound } from "@/lib/errors";
+import { notFound } from "@/lib/errors";
 import { PaginationQuery } from "@/lib/http/pagination";
-import { serverSecret } from "@/lib/secrets";
 import { identifier, text } from "@/lib/validation/strings";
 import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
 import { exactlyOneTarget, IdentityId, LIMITS, SessionId, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
+import { listingFingerprint, signedCursors } from "./signed-cursor";
 import { memoryFilter } from "./sql";
 
 const PAIR_FORM = "key:value (split at the first colon); repeat the parameter for several pairs, all must match";
@@ -163,7 +161,7 @@ export async function listMemories(
     metadata: query.metadata,
     sessionId: query.session_id,
   };
-  const listing = listingFingerprint(filter);
+  const listing = memoryListingFingerprint(filter);
   const position = query.cursor === undefined ? undefined : readCursor(query.cursor, listing);
 
   const where = memoryFilter(filter, "m");
@@ -277,7 +275,7 @@ function memoryRow(row: RawMemory): MemoryRow {
 }
 
 /** What a cursor is valid for: the same organization, namespace and filters (the page size may change). */
-function listingFingerprint(filter: {
+function memoryListingFingerprint(filter: {
   orgId: string;
   namespaceId: string;
   scopes: Scopes;
@@ -285,7 +283,7 @@ function listingFingerprint(filter: {
   metadata?: Record<string, unknown>;
   sessionId?: string;
 }): string {
-  const canonical = canonicalJson([
+  return listingFingerprint([
     filter.orgId,
     filter.namespaceId,
     filter.scopes,
@@ -294,71 +292,35 @@ function listingFingerprint(filter: {
     // Absent for a listing without a session, so the cursors of those stay what they were.
     ...(filter.sessionId === undefined ? [] : [{ session_id: filter.sessionId }]),
   ]);
-  return createHash("sha256").update(canonical).digest("base64url").slice(0, 22);
 }
 
-let signingKey: Buffer | undefined;
-
-/** A key of its own for cursors, derived from the server's pepper (rotating the pepper voids old cursors). */
-function cursorKey(): Buffer {
-  signingKey ??= createHmac("sha256", serverSecret("KEY_PEPPER")).update("memgw list-memories cursor v1").digest();
-  return signingKey;
-}
-
-function signature(payload: string): Buffer {
-  return createHmac("sha256", cursorKey()).update(payload).digest().subarray(0, 16);
-}
+const cursors = signedCursors(
+  "list-memories",
+  z.strictObject({
+    t: z.number().int().nonnegative(),
+    // Absent in a cursor made before conversations were ordered: read as a memory without a session.
+    s: z.string().min(1).max(255).nullable().default(null),
+    n: z.number().int().nonnegative().nullable().default(null),
+    i: z.string().min(1).max(255),
+    p: z.number().int().min(2),
+    l: z.string(),
+  }),
+);
 
 function writeCursor(position: CursorPosition, listing: string): string {
-  const payload = Buffer.from(
-    JSON.stringify({
-      t: position.createdAt.getTime(),
-      s: position.sessionId,
-      n: position.position,
-      i: position.id,
-      p: position.page,
-      l: listing,
-    }),
-  ).toString("base64url");
-  return `${payload}.${signature(payload).toString("base64url")}`;
-}
-
-const CursorPayload = z.strictObject({
-  t: z.number().int().nonnegative(),
-  // Absent in a cursor made before conversations were ordered: read as a memory without a session.
-  s: z.string().min(1).max(255).nullable().default(null),
-  n: z.number().int().nonnegative().nullable().default(null),
-  i: z.string().min(1).max(255),
-  p: z.number().int().min(2),
-  l: z.string(),
-});
-
-function invalidCursor(message: string): InvalidError {
-  return new InvalidError(`Invalid request query. query.cursor: ${message}`, [{ field: "query.cursor", message }]);
+  return cursors.write({
+    t: position.createdAt.getTime(),
+    s: position.sessionId,
+    n: position.position,
+    i: position.id,
+    p: position.page,
+    l: listing,
+  });
 }
 
 /** The position a cursor of this listing names, or a 400 saying why it cannot be used. */
 function readCursor(cursor: string, listing: string): CursorPosition {
-  const malformed = invalidCursor("is not a cursor this API made: pass pagination.nextCursor of the previous page");
-  const [payload, mac, ...rest] = cursor.split(".");
-  if (rest.length > 0 || !payload || !mac || !/^[\w-]+$/.test(payload) || !/^[\w-]+$/.test(mac)) throw malformed;
-  const expected = signature(payload);
-  const given = Buffer.from(mac, "base64url");
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw malformed;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
-  } catch {
-    throw malformed;
-  }
-  const parsed = CursorPayload.safeParse(decoded);
-  if (!parsed.success) throw malformed;
-  if (parsed.data.l !== listing) {
-    throw invalidCursor(
-      "was made for another listing (namespace or filters): start again without a cursor, or keep the filters",
-    );
-  }
-  const { t, s: sessionId, n: position, i: id, p: page } = parsed.data;
+  const { t, s: sessionId, n: position, i: id, p: page } = cursors.read(cursor, listing);
   return { createdAt: new Date(t), sessionId, position, id, page };
 }
 
