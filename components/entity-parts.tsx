@@ -2,6 +2,7 @@
 // the table of its neighbours (the graph's text alternative).
 import Link from "next/link";
 import { KIND_STYLES, kindLabel, type EntityKindName } from "./entity-kinds";
+import { NamespaceBreadcrumb } from "./namespace-breadcrumb";
 import { Table } from "./ui";
 
 export function entityPath(orgSlug: string, namespaceId: string, entityId: string): string {
@@ -28,34 +29,8 @@ export function EntityBreadcrumb({
   namespace: { id: string; name: string };
   entityName: string;
 }) {
-  const base = `/${orgSlug}/namespaces/${namespace.id}`;
-  return (
-    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500">
-      <ol className="flex flex-wrap items-center gap-1">
-        <li>
-          <Link href={`/${orgSlug}/namespaces`} className={LINK}>
-            Namespaces
-          </Link>
-        </li>
-        <li aria-hidden="true">/</li>
-        <li className="min-w-0 break-all">
-          <Link href={base} className={LINK}>
-            {namespace.name}
-          </Link>
-        </li>
-        <li aria-hidden="true">/</li>
-        <li>
-          <Link href={`${base}/entities`} className={LINK}>
-            Entities
-          </Link>
-        </li>
-        <li aria-hidden="true">/</li>
-        <li className="min-w-0 [overflow-wrap:anywhere]">
-          <span aria-current="page">{entityName}</span>
-        </li>
-      </ol>
-    </nav>
-  );
+  const entities = { label: "Entities", href: `/${orgSlug}/namespaces/${namespace.id}/entities` };
+  return <NamespaceBreadcrumb orgSlug={orgSlug} namespace={namespace} trail={[entities, { label: entityName }]} />;
 }
 
 const NEIGHBOUR_COLUMNS = ["Entity", "Kind", "Shared memories"];

@@ -4,6 +4,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatUtc } from "./format";
+import { NamespaceBreadcrumb } from "./namespace-breadcrumb";
 import { Input } from "./ui";
 import type { ExplorerFilters } from "@/lib/console/memory-filters";
 
@@ -46,8 +47,6 @@ export function matchReasonsText(reasons: NonNullable<MatchView["match_reasons"]
   return parts.join(" · ");
 }
 
-const LINK = "text-indigo-600 hover:underline";
-
 export function ExplorerBreadcrumb({
   orgSlug,
   namespace,
@@ -60,42 +59,14 @@ export function ExplorerBreadcrumb({
   /** The conversation the page shows (its transcript). */
   sessionId?: string;
 }) {
-  const base = `/${orgSlug}/namespaces/${namespace.id}`;
   const last = memoryId ?? (sessionId && `Conversation ${sessionId}`);
+  const memories = { label: "Memories", href: last ? `/${orgSlug}/namespaces/${namespace.id}/memories` : undefined };
   return (
-    <nav aria-label="Breadcrumb" className="mb-4 text-sm text-slate-500">
-      <ol className="flex flex-wrap items-center gap-1">
-        <li>
-          <Link href={`/${orgSlug}/namespaces`} className={LINK}>
-            Namespaces
-          </Link>
-        </li>
-        <li aria-hidden="true">/</li>
-        <li className="min-w-0 break-all">
-          <Link href={base} className={LINK}>
-            {namespace.name}
-          </Link>
-        </li>
-        <li aria-hidden="true">/</li>
-        <li>
-          {last ? (
-            <Link href={`${base}/memories`} className={LINK}>
-              Memories
-            </Link>
-          ) : (
-            <span aria-current="page">Memories</span>
-          )}
-        </li>
-        {last && (
-          <>
-            <li aria-hidden="true">/</li>
-            <li className="min-w-0 break-all" aria-current="page">
-              {last}
-            </li>
-          </>
-        )}
-      </ol>
-    </nav>
+    <NamespaceBreadcrumb
+      orgSlug={orgSlug}
+      namespace={namespace}
+      trail={last ? [memories, { label: last }] : [memories]}
+    />
   );
 }
 
