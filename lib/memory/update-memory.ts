@@ -146,10 +146,11 @@ export async function updateMemory(
                        AND memory_id = ${memoryId}`,
         );
       }
-      // What a memory names, and the dates it resolves, follow its content and the time it happened.
-      if (changed.has("content") || changed.has("occurred_at")) {
+      // What a memory names, and the dates it resolves, follow its content and the time it happened; its scopes
+      // too: who may read it bounds which names its mentions merge into (link-entities.ts).
+      if (changed.has("content") || changed.has("occurred_at") || changed.has("scopes")) {
         await relinkEntities(tx, principal.orgId, existing.namespaceId, [
-          { id: memoryId, content: next.content, role: row.role, occurredAt: next.occurredAt },
+          { id: memoryId, content: next.content, role: row.role, occurredAt: next.occurredAt, scopes: next.scopes },
         ]);
       }
       await keepAnswerWithWrite(tx, 200, memoryJson(row));

@@ -1,15 +1,18 @@
 // A memory's entities are written with it, in its transaction, and go with it: link on remember, import and a
 // change of content, speaker or time; unlink (with every entity no other memory mentions) on each deletion.
+import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { ENTITY_EXTRACTOR_VERSION, extractEntities, type ExtractedEntity } from "./extract-entities";
+import { ENTITY_EXTRACTOR_VERSION, entityKey, extractEntities, type ExtractedEntity } from "./extract-entities";
 
 export interface EntitySource {
   id: string;
   content: string;
   role: string | null;
   occurredAt: Date;
+  /** Who may read it: a short name merges into a speaker's full name only where that name is as readable. */
+  scopes: Scopes;
 }
 
 /** A short form merges into a speaker's name only when it is this long at least ("Mel", not "M"). */
@@ -37,7 +40,7 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
     if (!known) candidates.set(entity.key, { ...entity, speaker: speakers.has(entity.key) });
     else if (known.kind === "other") known.kind = entity.kind;
   }
-  const keyOf = await resolveAliases(tx, namespaceId, [...candidates.values()]);
+  const keyOf = await resolveAliases(tx, namespaceId, [...candidates.values()], memories, found);
   // Sorted, so that two writers upserting the same entities take their row locks in one order.
   const rows = [...candidates.values()]
     .filter((c) => keyOf.get(c.key) === c.key)
@@ -109,6 +112,8 @@ async function resolveAliases(
   tx: Tx,
   namespaceId: string,
   candidates: (ExtractedEntity & { speaker: boolean })[],
+  memories: EntitySource[],
+  found: { entities: ExtractedEntity[] }[],
 ): Promise<Map<string, string>> {
   const keys = candidates.map((c) => c.key);
   const existing = await tx.$queryRaw<{ key: string; aliases: string[]; speaker: boolean }[]>(
@@ -122,19 +127,73 @@ async function resolveAliases(
     ...existing.filter((e) => e.speaker).map((e) => e.key),
     ...candidates.filter((c) => c.speaker).map((c) => c.key),
   ]);
+  const targets = new Map<string, string>();
   for (const candidate of candidates) {
     const aliasOf = existing.find((e) => e.aliases.includes(candidate.key));
-    if (known.has(candidate.key) || candidate.speaker) keyOf.set(candidate.key, candidate.key);
-    else if (aliasOf) keyOf.set(candidate.key, aliasOf.key);
+    if (known.has(candidate.key) || candidate.speaker) continue;
+    if (aliasOf) targets.set(candidate.key, aliasOf.key);
     else {
       const shortFormOf =
         candidate.kind === "person" && !candidate.key.includes(" ") && candidate.key.length >= MIN_SHORT_FORM
           ? [...speakerKeys].filter((s) => s !== candidate.key && s.startsWith(candidate.key))
           : [];
-      keyOf.set(candidate.key, shortFormOf.length === 1 ? shortFormOf[0] : candidate.key);
+      if (shortFormOf.length === 1) targets.set(candidate.key, shortFormOf[0]);
     }
   }
+  const readable = await fullNameReadable(tx, namespaceId, targets, memories, found);
+  for (const candidate of candidates) {
+    const target = targets.get(candidate.key);
+    keyOf.set(candidate.key, target !== undefined && readable.has(candidate.key) ? target : candidate.key);
+  }
   return keyOf;
+}
+
+/**
+ * The short names whose merge into a speaker's full name shows nobody a name they may not read: every memory of
+ * this write naming the short form must be readable only by those who can also read a turn the speaker said (its
+ * scopes contain that memory's), in this write or stored. Otherwise a key with scopes listing the entity of
+ * "Mel came by" would learn "Melanie" from a conversation outside them.
+ */
+async function fullNameReadable(
+  tx: Tx,
+  namespaceId: string,
+  targets: Map<string, string>,
+  memories: EntitySource[],
+  found: { entities: ExtractedEntity[] }[],
+): Promise<Set<string>> {
+  if (targets.size === 0) return new Set();
+  const contains = (outer: Scopes, inner: Scopes) => Object.entries(inner).every(([k, v]) => outer[k] === v);
+  const needs = [...targets].map(([alias, speaker]) => ({
+    alias,
+    speaker,
+    scopes: memories.filter((_, i) => found[i].entities.some((e) => e.key === alias)).map((m) => m.scopes),
+  }));
+  const uncovered = needs.flatMap((need) =>
+    need.scopes
+      .filter(
+        (scopes) =>
+          !memories.some((m) => m.role !== null && entityKey(m.role) === need.speaker && contains(m.scopes, scopes)),
+      )
+      .map((scopes) => ({ alias: need.alias, speaker: need.speaker, scopes })),
+  );
+  const stored =
+    uncovered.length === 0
+      ? []
+      : await tx.$queryRaw<{ n: number }[]>(
+          Prisma.sql`SELECT u.n::int AS n
+                     FROM jsonb_array_elements(${JSON.stringify(uncovered)}::jsonb) WITH ORDINALITY AS u(need, n)
+                     WHERE EXISTS (
+                       SELECT 1 FROM entities e
+                       JOIN memory_entities l ON l.entity_id = e.id
+                       JOIN memories p ON p.id = l.memory_id
+                       WHERE e.namespace_id = ${namespaceId} AND e.key = u.need->>'speaker' AND e.speaker
+                         AND l.namespace_id = ${namespaceId} AND p.namespace_id = ${namespaceId}
+                         AND p.role IS NOT NULL AND lower(btrim(p.role)) = e.key
+                         AND p.scopes @> (u.need->'scopes'))`,
+        );
+  const coveredByStored = new Set(stored.map((row) => row.n - 1));
+  const blocked = new Set(uncovered.filter((_, i) => !coveredByStored.has(i)).map((u) => u.alias));
+  return new Set(needs.map((need) => need.alias).filter((alias) => !blocked.has(alias)));
 }
 
 /**

@@ -3,6 +3,7 @@
 // extracted again a bounded batch per transaction. A batch is all or nothing, so a process killed in the middle
 // of one leaves its memories as they were, to be taken again; a finished one is never done twice (its
 // memories carry the current version). Queued at start-up when such memories exist; `memgw entities reextract`.
+import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -29,6 +30,7 @@ interface StaleMemory {
   content: string;
   role: string | null;
   occurred_at: Date;
+  scopes: Scopes;
 }
 
 /**
@@ -47,7 +49,7 @@ async function claimStaleMemories(tx: Tx, namespaceId: string | null, limit: num
     if (claimed.length >= limit) break;
     claimed.push(
       ...(await tx.$queryRaw<StaleMemory[]>(
-        Prisma.sql`SELECT id, org_id, namespace_id, content, role, occurred_at FROM memories
+        Prisma.sql`SELECT id, org_id, namespace_id, content, role, occurred_at, scopes FROM memories
                    WHERE ${stale} ${inNamespace}
                    LIMIT ${limit - claimed.length} FOR UPDATE SKIP LOCKED`,
       )),
@@ -101,7 +103,13 @@ export async function reextractEntities(
           tx,
           memories[0].org_id,
           memories[0].namespace_id,
-          memories.map((m) => ({ id: m.id, content: m.content, role: m.role, occurredAt: m.occurred_at })),
+          memories.map((m) => ({
+            id: m.id,
+            content: m.content,
+            role: m.role,
+            occurredAt: m.occurred_at,
+            scopes: m.scopes,
+          })),
         );
       crashPoint(`entities.reextract.batch.${batch}`);
       return stale.length;
