@@ -95,6 +95,22 @@ interface Candidate {
   cosineKnown: boolean;
 }
 
+/** A chunk fetched with its exact BM25 terms and its cosine (if its vector was compared) as a candidate. */
+function exactCandidate(row: ChunkRow & { bm25: number; terms: string[]; cosine: number | null }): Candidate {
+  return {
+    chunkId: row.id,
+    memoryId: row.memory_id,
+    sessionId: row.session_id,
+    position: row.session_position,
+    role: row.role,
+    bm25: row.bm25,
+    bm25Exact: true,
+    terms: row.terms,
+    cosine: row.cosine ?? 0,
+    cosineKnown: row.cosine !== null,
+  };
+}
+
 /**
  * Best chunks for a query, one per memory, best first. While the query is being embedded, the lexical
  * leg (BM25 over the namespace's postings) runs; once the query vector is there, one statement finds
@@ -231,18 +247,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       );
       for (const turn of turns) {
         rows.set(turn.id, turn);
-        const neighbour = {
-          chunkId: turn.id,
-          memoryId: turn.memory_id,
-          sessionId: turn.session_id,
-          position: turn.session_position,
-          role: turn.role,
-          bm25: turn.bm25,
-          bm25Exact: true,
-          terms: turn.terms,
-          cosine: turn.cosine ?? 0,
-          cosineKnown: turn.cosine !== null,
-        };
+        const neighbour = exactCandidate(turn);
         exact.push({ ...neighbour, score: score(neighbour) });
       }
     }
@@ -347,18 +352,7 @@ async function withEntitySteps(
     const found: Scored[] = [];
     for (const chunk of chunks) {
       rows.set(chunk.id, chunk);
-      const candidate: Candidate = {
-        chunkId: chunk.id,
-        memoryId: chunk.memory_id,
-        sessionId: chunk.session_id,
-        position: chunk.session_position,
-        role: chunk.role,
-        bm25: chunk.bm25,
-        bm25Exact: true,
-        terms: chunk.terms,
-        cosine: chunk.cosine ?? 0,
-        cosineKnown: chunk.cosine !== null,
-      };
+      const candidate = exactCandidate(chunk);
       found.push({ ...candidate, score: score(candidate) });
     }
     exact.push(...found);
