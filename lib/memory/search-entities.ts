@@ -1,6 +1,6 @@
 import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { extractEntities } from "./entities/extract-entities";
+import { extractEntities, SEASON_START } from "./entities/extract-entities";
 import { entityWeight } from "./ranking";
 import type { SearchRequest } from "./search-legs";
 import { memoryFilter } from "./sql";
@@ -29,9 +29,6 @@ const MAY_NAME_A_DATE =
 
 const FRACTION = /(?<![\d/])\d{1,4}\/\d{1,4}(?![\d/])/g;
 
-/** The first month of each season, as the extractor keys them (northern hemisphere; winter from December). */
-const SEASON_START: Record<string, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
-
 /** The span of event time a date key covers: a day, a month, a season or a year. */
 export function dateRange(key: string): DateRange | null {
   let match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(key);
@@ -44,7 +41,8 @@ export function dateRange(key: string): DateRange | null {
     return { key, from: new Date(Date.UTC(+match[1], +match[2] - 1)), to: new Date(Date.UTC(+match[1], +match[2])) };
   match = /^(\d{4})-(spring|summer|fall|winter)$/.exec(key);
   if (match) {
-    const start = SEASON_START[match[2]];
+    const season = match[2];
+    const start = Object.entries(SEASON_START).find(([name]) => name === season)?.[1] ?? 0;
     return { key, from: new Date(Date.UTC(+match[1], start)), to: new Date(Date.UTC(+match[1], start + 3)) };
   }
   match = /^(\d{4})$/.exec(key);

@@ -143,9 +143,9 @@ function kindOf(name: string, before: string): EntityKind {
   return "other";
 }
 
-type Season = "spring" | "summer" | "fall" | "winter";
+export type Season = "spring" | "summer" | "fall" | "winter";
 /** The month each season starts in (northern hemisphere; winter is named by the year its December is in). */
-const SEASON_START: Record<Season, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
+export const SEASON_START: Record<Season, number> = { spring: 2, summer: 5, fall: 8, winter: 11 };
 const SEASON_PHRASE = /\b(last|this|next|in the|over the)\s+(spring|summer|fall|autumn|winter)\b/gi;
 const YEAR_PHRASE = /\b(?:(last|this|next) year|(?:in|since|during|of|back in|until|by) ((?:19|20)\d\d))\b/gi;
 
