@@ -201,6 +201,9 @@ describe("GET /entities", () => {
     const longQ = await api("GET", `/entities?namespace_id=${ns.id}&q=${"x".repeat(201)}`, { key });
     expect(longQ.status).toBe(400);
     expect(longQ.body.error.details[0].field).toBe("query.q");
+    const nul = await api("GET", `/entities?namespace_id=${ns.id}&q=${encodeURIComponent("Caro\u0000line")}`, { key });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.details[0].field).toBe("query.q");
     const neither = await api("GET", "/entities", { key });
     expect(neither.status).toBe(400);
     const unknown = await api("GET", "/entities?namespace_id=ns_doesnotexist", { key });
@@ -377,6 +380,9 @@ describe("GET /identities/{id}/entities", () => {
     expect(badLimit.body.error.details[0].field).toBe("query.limit");
     const unknown = await api("GET", "/identities/user-1/entities?namespace_id=ns_nope", { key });
     expect(unknown.status).toBe(404);
+    const nul = await api("GET", `/identities/${encodeURIComponent("user\u00001")}/entities`, { key });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.details[0].field).toBe("path.id");
   });
 });
 
@@ -454,6 +460,7 @@ describe("recall with entities", () => {
       [[""], "body.entities.0"],
       ["Caroline", "body.entities"],
       [[42], "body.entities.0"],
+      [["Caro\u0000line"], "body.entities.0"],
     ];
     for (const [entities, field] of cases) {
       const response = await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "x", entities } });
