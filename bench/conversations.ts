@@ -228,6 +228,8 @@ export interface Variant {
     entityBoost?: number;
     dateFocus?: number;
     entityHop?: number;
+    turnPrior?: { asking: number; short: number };
+    feedbackWeight?: number;
   };
 }
 
@@ -260,6 +262,12 @@ export const VARIANTS: Variant[] = [
         forms: ["conversation"],
         search: { entityHop: ENTITY_HOP_MEASURED },
       },
+  {
+    name: "without what a turn tells (asking and short turns)",
+    forms: ["conversation"],
+    search: { turnPrior: { asking: 1, short: 1 } },
+  },
+  { name: "without the feedback step", forms: ["conversation"], search: { feedbackWeight: 0 } },
   {
     name: "without any entity step",
     forms: ["conversation"],

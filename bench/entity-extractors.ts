@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import nlp from "compromise";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
-import { entityKey, extractEntities } from "@/lib/memory/entities/extract-entities";
+import { confirmedEntities, entityKey, extractEntities } from "@/lib/memory/entities/extract-entities";
 import { conversationSets } from "./conversations";
 
 export interface ExtractorRow {
@@ -51,9 +51,9 @@ const compromisePeoplePlacesOrganizations: Extractor = (text) => {
 
 const compromiseProperNouns: Extractor = (text) => nlp(text).match("#ProperNoun+").out("array") as string[];
 
-/** The shipped extractor's names (its dates are left out, as the others find none). */
+/** The shipped extractor's names, each turn as a write of its own (its dates are left out, as the others find none). */
 const shipped: Extractor = (text, context) =>
-  extractEntities(text, context)
+  confirmedEntities([extractEntities(text, context)])[0]
     .filter((e) => e.kind !== "date")
     .map((e) => e.name);
 

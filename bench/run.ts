@@ -498,7 +498,9 @@ function conversationSection(
       "`recall` leave one step out, to show what it adds: neighbour evidence, or the speaker focus (a question " +
       "naming one speaker ranks that speaker's turns first), or an entity step (issue 33: the entities the question " +
       "names boost the memories mentioning them; the dates it names focus on what happened then; the second hop " +
-      "lifts memories sharing rare entities with the best results); a step off by default has a row switching it " +
+      "lifts memories sharing rare entities with the best results), or what a turn tells (a turn of mostly " +
+      "questions, or of fewer than 12 words, keeps part of its score), or the feedback step (turns resembling the " +
+      "three best results gain); a step off by default has a row switching it " +
       "on at the weight it was measured at. ms/query: mean time of one search with its " +
       "query's embedding cached, on a machine that may be busy with other work; compare rows of one run.",
     "",

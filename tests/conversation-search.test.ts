@@ -1,6 +1,17 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";
-import { namedRole, SPEAKER_FOCUS, withNeighbourEvidence } from "@/lib/memory/ranking";
+import { sentencesOf } from "@/lib/memory/chunking";
+import {
+  FEEDBACK_FLOOR,
+  FEEDBACK_WEIGHT,
+  namedRole,
+  SPEAKER_FOCUS,
+  TURN_PRIOR,
+  turnPrior,
+  withFeedback,
+  withNeighbourEvidence,
+  withTurnPrior,
+} from "@/lib/memory/ranking";
 import { searchChunks } from "@/lib/memory/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -242,7 +253,14 @@ test("a question naming one speaker is answered first by what that speaker said"
       { role: "Sam", content: "I went camping in the desert last spring, under more stars than I have ever seen." },
     ],
   });
-  const request = { orgId: org.id, namespaceId: ns.id, topK: 4 };
+  // The speaker focus alone: the steps after it (what a turn tells, the feedback) are measured on their own.
+  const request = {
+    orgId: org.id,
+    namespaceId: ns.id,
+    topK: 4,
+    turnPrior: { asking: 1, short: 1 },
+    feedbackWeight: 0,
+  };
   const ranked = async (query: string, speakerFocus?: number) =>
     (await searchChunks({ ...request, query, speakerFocus })).map((m) => [m.memoryId, m.score] as const);
 
@@ -275,4 +293,118 @@ test("a role is named by a whole word, whatever its case, and only one role at a
   expect(namedRole("ask the c++ bot", roles)).toBe("c++ bot");
   expect(namedRole("users of the service", roles)).toBeNull();
   expect(namedRole("anything", [])).toBeNull();
+});
+
+test("a turn that tells something ranks above one that only asks or says little, matching the same words", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  const [asking] = await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "monday",
+    messages: [
+      { role: "Sam", content: "Did you like the pottery class? What did you make there, and will you go back?" },
+      ...OTHER_DAY.slice(0, 2),
+    ],
+  });
+  const [telling] = await rememberTurns(key, {
+    namespace_id: ns.id,
+    session_id: "tuesday",
+    messages: [
+      { role: "Jordan", content: "I went to my pottery class on Saturday and made a small blue bowl for my mother." },
+      ...OTHER_DAY.slice(2, 4),
+    ],
+  });
+  const request = { orgId: org.id, namespaceId: ns.id, query: "pottery class", topK: 10, feedbackWeight: 0 };
+  const order = async (turnPrior?: { asking: number; short: number }) =>
+    (await searchChunks({ ...request, turnPrior }))
+      .filter((m) => m.memoryId === asking.id || m.memoryId === telling.id)
+      .map((m) => [m.memoryId, m.score] as const);
+  const without = await order({ asking: 1, short: 1 });
+  expect(without.map(([id]) => id)).toEqual([asking.id, telling.id]);
+  const withPrior = await order();
+  expect(withPrior.map(([id]) => id)).toEqual([telling.id, asking.id]);
+  // The asking turn keeps TURN_PRIOR.asking of its score; the telling one keeps all of it.
+  expect(withPrior[1][1]).toBeCloseTo(without[0][1] * TURN_PRIOR.asking, 5);
+  expect(withPrior[0][1]).toBe(without[1][1]);
+  const viaApi = await recall(key, { namespace_id: ns.id, query: "pottery class", top_k: 1 });
+  expect(viaApi[0].memory_id).toBe(telling.id);
+});
+
+test("what a turn tells is read from its sentences: mostly questions, or fewer than twelve words", () => {
+  expect(turnPrior(sentencesOf("Cool! What type of music do you play?"))).toBeCloseTo(
+    TURN_PRIOR.asking * TURN_PRIOR.short,
+    6,
+  );
+  expect(turnPrior(sentencesOf("Thanks, Melanie! Your kind words mean a lot."))).toBe(TURN_PRIOR.short);
+  expect(
+    turnPrior(sentencesOf("Did you see it? I went camping with my kids in the mountains last weekend, it was lovely.")),
+  ).toBe(TURN_PRIOR.asking);
+  expect(
+    turnPrior(sentencesOf("I went camping with my kids in the mountains last weekend. Have you been there?")),
+  ).toBe(TURN_PRIOR.asking);
+  expect(
+    turnPrior(sentencesOf("I went camping with my kids last weekend. It rained, but we loved every minute of it.")),
+  ).toBe(1);
+  // A plain memory is no turn: it keeps its score whatever it says.
+  const ranked = withTurnPrior(
+    [
+      { chunkId: "a", sessionId: null, position: null, score: 0.5 },
+      { chunkId: "b", sessionId: "s", position: 0, score: 0.6 },
+    ],
+    () => 0.5,
+  );
+  expect(ranked.map((m) => [m.chunkId, m.score])).toEqual([
+    ["a", 0.5],
+    ["b", 0.3],
+  ]);
+});
+
+test("feedback lifts turns like the best results, an or with their own score; plain memories keep theirs", async () => {
+  const turn = (chunkId: string, score: number, sessionId: string | null = "s") => ({
+    chunkId,
+    sessionId,
+    position: sessionId === null ? null : 0,
+    score,
+  });
+  const similarity = new Map([
+    ["close", 0.8],
+    ["far", 0.2],
+    ["plain", 0.9],
+    ["zero", 0.9],
+  ]);
+  const lifted = withFeedback(
+    [turn("close", 0.2), turn("far", 0.25), turn("plain", 0.22, null), turn("zero", 0)],
+    similarity,
+    FEEDBACK_WEIGHT,
+  );
+  const scoreOf = (id: string) => lifted.find((m) => m.chunkId === id)!.score;
+  expect(scoreOf("close")).toBeCloseTo(1 - (1 - 0.2) * (1 - FEEDBACK_WEIGHT * (0.8 - FEEDBACK_FLOOR)), 6);
+  expect(scoreOf("far")).toBe(0.25);
+  expect(scoreOf("plain")).toBe(0.22);
+  expect(scoreOf("zero")).toBe(0);
+  expect(lifted.map((m) => m.chunkId)).toEqual(["far", "close", "plain", "zero"]);
+
+  // Through the search: a turn's score only grows; plain memories beside the conversation score as without it.
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  await rememberAll(key, ns.id, [
+    { content: "The pottery class meets every Saturday morning at the community centre." },
+    { content: "I bought a new bowl for the kitchen." },
+  ]);
+  await rememberTurns(key, { namespace_id: ns.id, session_id: "saturday", messages: [QUESTION, ANSWER] });
+  await rememberTurns(key, { namespace_id: ns.id, session_id: "other-day", messages: OTHER_DAY });
+  const request = { orgId: org.id, namespaceId: ns.id, query: "pottery class bowl", topK: 10 };
+  const scores = async (feedbackWeight: number) =>
+    new Map((await searchChunks({ ...request, feedbackWeight })).map((m) => [m.memoryId, [m.score, m.sessionId]]));
+  const without = await scores(0);
+  const withFeedbackStep = await scores(FEEDBACK_WEIGHT);
+  expect([...withFeedbackStep.keys()].sort()).toEqual([...without.keys()].sort());
+  let liftedTurns = 0;
+  for (const [id, [score, sessionId]] of withFeedbackStep) {
+    const before = without.get(id)![0] as number;
+    if (sessionId === null) expect(score).toBe(before);
+    else expect(score as number).toBeGreaterThanOrEqual(before);
+    if ((score as number) > before) liftedTurns++;
+  }
+  expect(liftedTurns).toBeGreaterThan(0);
 });

@@ -3,15 +3,16 @@
 import { describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { entityKey, extractEntities } from "@/lib/memory/entities/extract-entities";
+import { confirmedEntities, entityKey, extractEntities } from "@/lib/memory/entities/extract-entities";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 
 const MAY_8 = new Date("2023-05-08T13:56:00Z");
 
+/** What a memory written alone links. */
 const found = (text: string, speaker?: string, occurredAt = MAY_8) =>
-  extractEntities(text, { occurredAt, speaker }).map((e) => `${e.kind}:${e.name}`);
+  confirmedEntities([extractEntities(text, { occurredAt, speaker })])[0].map((e) => `${e.kind}:${e.name}`);
 
 describe("extraction, offline", () => {
   test("people, places, organizations and named things in real sentences", () => {
@@ -31,6 +32,27 @@ describe("extraction, offline", () => {
       "date:8 May 2023",
       "date:June 2023",
     ]);
+  });
+
+  test("a common word opening a sentence is a name only where the same write names it elsewhere", () => {
+    const confirmed = (...texts: string[]) =>
+      confirmedEntities(texts.map((text) => extractEntities(text, { occurredAt: MAY_8 }))).map((entities) =>
+        entities.map((e) => `${e.kind}:${e.name}`),
+      );
+    expect(confirmed("Glad you liked it! Gonna go now. Check this out, Melanie. Congrats!")).toEqual([
+      ["person:Melanie"],
+    ]);
+    expect(confirmed("Biscuit chewed through the garden hose.")).toEqual([[]]);
+    expect(confirmed("Biscuit chewed through the garden hose.", "Priya adopted a beagle named Biscuit.")).toEqual([
+      ["other:Biscuit"],
+      expect.arrayContaining(["other:Biscuit"]),
+    ]);
+    expect(found("Jolene came by. Boston was lovely. LGBTQ rights matter.")).toEqual(
+      expect.arrayContaining(["person:Jolene", "place:Boston", "other:LGBTQ"]),
+    );
+    // "now" is when the memory happened, no date it names; a weekday's short form is no name.
+    expect(found("I'm at the lake now, since last Fri.")).not.toContain("other:Fri");
+    expect(found("I'm at the lake now.")).toEqual([]);
   });
 
   test("a conversation turn's speaker is one of its entities; a chat role is not", () => {

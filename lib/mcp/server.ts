@@ -6,6 +6,7 @@ import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { ForgetBody } from "@/lib/memory/forget-body";
 import { ENTITY_KINDS } from "@/lib/memory/entities/entity-kinds";
 import { EntitiesFilter } from "@/lib/memory/entities/entity-ref";
+import { EntityIdParams, getEntity } from "@/lib/memory/entities/get-entity";
 import { ListEntitiesQuery } from "@/lib/memory/entities/list-entities";
 import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
 import { unknownFields } from "@/lib/memory/unknown-fields";
@@ -163,16 +164,28 @@ export function memoryMcpServer(context: McpContext): McpServer {
       }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ entity, query, ...args }) =>
+    async ({ entity, query, ...args }) =>
       run(operations.recall, {
         ...args,
         entities: [entity],
-        // Without a query the name is the query, and every memory naming the entity may be listed: the
-        // relevance floor would drop those that say "Mel" where the name is "Melanie".
-        query: query ?? entity,
+        // Without a query the entity's name is the query (an id says nothing of what its memories say), and
+        // every memory naming it may be listed: the relevance floor would drop those that say "Mel" where the
+        // name is "Melanie".
+        query: query ?? (await nameOfEntity(entity)),
         ...(query === undefined ? { min_score: 0 } : {}),
       }),
   );
+  /** The name of the entity of this namespace an id names, as the key may read it; anything else as it is. */
+  const nameOfEntity = async (entity: string): Promise<string> => {
+    if (!EntityIdParams.safeParse({ id: entity }).success) return entity;
+    try {
+      assertOperationAllowed(operations.getEntity, context.key);
+      const found = await getEntity(context.key, entity);
+      return found.namespace_id === context.namespace.id ? found.name : entity;
+    } catch {
+      return entity; // the recall that follows answers for an entity the key may not read
+    }
+  };
   const listEntitiesTool = server.registerTool(
     "list_entities",
     {

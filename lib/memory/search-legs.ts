@@ -54,6 +54,10 @@ export interface SearchRequest {
   dateFocus?: number;
   /** Overrides ENTITY_HOP (lib/memory/ranking.ts; 0: off), for measuring what the second hop adds (bench/). */
   entityHop?: number;
+  /** Overrides TURN_PRIOR (lib/memory/ranking.ts; 1 and 1: off), for measuring what it adds (bench/). */
+  turnPrior?: { asking: number; short: number };
+  /** Overrides FEEDBACK_WEIGHT (lib/memory/ranking.ts; 0: off), for measuring what the feedback step adds (bench/). */
+  feedbackWeight?: number;
   /** Overrides EXACT_VECTOR_SCAN_LIMIT, for measuring it and testing both paths. */
   exactVectorScanLimit?: number;
   /** Overrides COMMON_TERM_MIN_CHUNKS, for measuring it and testing both paths. */
@@ -232,6 +236,34 @@ export async function turnsAt(
      SELECT ${CHUNK_ROW_COLUMNS}, ${cosine}::float8 AS cosine ${bm25}
      WHERE ${chunkFilter(request, selection?.keys)}`,
   );
+}
+
+/**
+ * The similarity of each of the given chunks to the query moved toward its best results (the feedback step,
+ * lib/memory/ranking.ts FEEDBACK_WEIGHT): the query's vector plus the normalized mean of the `seeds`' vectors.
+ * Chunks of another embedding model, and seeds of one, are left out.
+ */
+export async function feedbackSimilarities(
+  request: SearchRequest,
+  selection: ScopeSelection | undefined,
+  vector: number[],
+  seedIds: string[],
+  chunkIds: string[],
+): Promise<Map<string, number>> {
+  const model = embedder().model;
+  const norm = Math.hypot(...vector) || 1;
+  const query = vectorLiteral(vector.map((x) => x / norm));
+  const rows = await queryRows<{ id: string; similarity: number | null }>(
+    Prisma.sql`WITH seeds AS (
+       SELECT l2_normalize(avg(c.embedding)) AS centroid FROM memory_chunks c
+       WHERE c.id = ANY(${seedIds}::text[]) AND c.embedding_model = ${model}::text
+         AND ${chunkFilter(request, selection?.keys)})
+     SELECT c.id, (1 - (c.embedding <=> (${query}::vector + seeds.centroid)))::float8 AS similarity
+     FROM memory_chunks c CROSS JOIN seeds
+     WHERE seeds.centroid IS NOT NULL AND c.id = ANY(${chunkIds}::text[]) AND c.embedding_model = ${model}::text
+       AND ${chunkFilter(request, selection?.keys)}`,
+  );
+  return new Map(rows.flatMap((row) => (row.similarity === null ? [] : [[row.id, row.similarity]])));
 }
 
 /**

@@ -9,6 +9,8 @@ import {
   missingNeighbours,
   DATE_FOCUS,
   ENTITY_BOOST,
+  FEEDBACK_SEEDS,
+  FEEDBACK_WEIGHT,
   ENTITY_HOP,
   namedRole,
   NEIGHBOUR_SHARE,
@@ -17,16 +19,22 @@ import {
   type NeighbourGain,
   RELEVANCE_FLOOR,
   SPEAKER_FOCUS,
+  TURN_PRIOR,
+  turnPrior,
+  withFeedback,
   withNeighbourEvidence,
   withSpeakerFocus,
+  withTurnPrior,
   type MatchVia,
 } from "./ranking";
 import { lexicalLeg, wordsWithTerms, type LexicalResult } from "./lexical-leg";
 import { entityHop, queryEntities, queryEntityEvidence } from "./search-entities";
+import { sentencesOf } from "./chunking";
 import {
   bm25Of,
   chunkRows,
   chunksOfMemories,
+  feedbackSimilarities,
   scopeSelection,
   turnsAt,
   type ChunkRow,
@@ -39,6 +47,8 @@ export type { SearchMode, SearchRequest } from "./search-legs";
 
 /** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
 const NEIGHBOUR_REACH = 2;
+/** The best this many times top_k memories are weighed by what they tell (TURN_PRIOR) and by the feedback step. */
+const FEEDBACK_REACH = 10;
 /** The best this many memories are the seeds of the entity hop (ENTITY_HOP)… */
 const HOP_SEEDS = 5;
 /** …which brings in at most this many memories, the most strongly linked. */
@@ -273,6 +283,8 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     // A question naming one speaker is about what that speaker said (lib/memory/ranking.ts, SPEAKER_FOCUS).
     const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
     best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
+    best = await withTellingTurnsFirst(request, best, selection, rows);
+    if (vector) best = await withFeedbackStep(request, best, selection, vector);
   }
   const ranked = best
     .filter(
@@ -398,4 +410,54 @@ async function withEntitySteps(
   // Last, so that neither entity step lifts a memory of another time above those of the query's dates.
   if (inside) best = withDateFocus(best, inside, dateFocus);
   return { best, gains };
+}
+
+/**
+ * Conversation turns that mostly ask or say little keep part of their score (lib/memory/ranking.ts, TURN_PRIOR),
+ * read from the text of the best FEEDBACK_REACH · top_k (fetched for those the legs did not return it for).
+ */
+async function withTellingTurnsFirst(
+  request: SearchRequest,
+  ranked: Ranked[],
+  selection: ScopeSelection | undefined,
+  rows: Map<string, ChunkRow>,
+): Promise<Ranked[]> {
+  const prior = request.turnPrior ?? TURN_PRIOR;
+  if (prior.asking === 1 && prior.short === 1) return ranked;
+  const reach = ranked.slice(0, FEEDBACK_REACH * request.topK).filter((m) => m.sessionId !== null);
+  const missing = reach.filter((m) => !rows.has(m.chunkId)).map((m) => m.chunkId);
+  if (missing.length) {
+    const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
+    for (const [id, row] of fetched) rows.set(id, row);
+  }
+  const keep = new Map(
+    reach.flatMap((m) => {
+      const row = rows.get(m.chunkId);
+      return row ? [[m.chunkId, turnPrior(sentencesOf(row.content), prior)]] : [];
+    }),
+  );
+  return withTurnPrior(ranked, (m) => keep.get(m.chunkId) ?? 1);
+}
+
+/** The feedback step (lib/memory/ranking.ts, FEEDBACK_WEIGHT) over the turns among the best FEEDBACK_REACH · top_k. */
+async function withFeedbackStep(
+  request: SearchRequest,
+  ranked: Ranked[],
+  selection: ScopeSelection | undefined,
+  vector: number[],
+): Promise<Ranked[]> {
+  const weight = request.feedbackWeight ?? FEEDBACK_WEIGHT;
+  const seeds = ranked.filter((m) => m.score > 0).slice(0, FEEDBACK_SEEDS);
+  const turns = ranked.slice(0, FEEDBACK_REACH * request.topK).filter((m) => m.sessionId !== null);
+  if (weight === 0 || seeds.length === 0 || turns.length === 0) return ranked;
+  const similarity = await timedStage("feedback", () =>
+    feedbackSimilarities(
+      request,
+      selection,
+      vector,
+      seeds.map((m) => m.chunkId),
+      turns.map((m) => m.chunkId),
+    ),
+  );
+  return withFeedback(ranked, similarity, weight);
 }

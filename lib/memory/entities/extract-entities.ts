@@ -8,7 +8,7 @@ import { ENTITY_KINDS, type EntityKind } from "./entity-kinds";
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
  * by the maintenance job (lib/memory/entities/reextract-entities.ts), as a change of embedding model re-embeds.
  */
-export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-1";
+export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-2";
 
 export { ENTITY_KINDS, type EntityKind };
 
@@ -20,6 +20,11 @@ export interface ExtractedEntity {
   key: string;
   /** How many times the memory mentions it. */
   mentions: number;
+  /**
+   * Found only as a common word opening a sentence ("Biscuit chewed the hose"): a name only where another memory
+   * of the same write names it elsewhere ("a beagle named Biscuit"); see confirmedEntities.
+   */
+  tentative: boolean;
 }
 
 // wink's English "lite" model tags parts of speech well and fast (0.3 ms a turn on the LoCoMo development
@@ -51,7 +56,7 @@ const WORK_CUE =
   /\b(book|novel|movie|film|song|album|show|series|game|play|podcast|poem|read|reading|watched|watching|listened|listening|to)\s*$/i;
 /** Words of a proper-noun phrase that are never part of a name ("I'm" is tagged PROPN). */
 const NOT_A_NAME =
-  /^(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|ok|okay|hey|hi|wow|yes|no|oh|lol|thanks|thank|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+  /^(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|ok|okay|hey|hi|wow|yes|no|oh|lol|thanks|thank|mon|tue|tues|wed|thu|thur|thurs|fri|sat|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
 
 /**
  * The entities a memory names: proper-noun phrases (people, organizations, places, works, events, or other
@@ -64,7 +69,7 @@ export function extractEntities(
   context: { occurredAt: Date; speaker?: string | null } = { occurredAt: new Date() },
 ): ExtractedEntity[] {
   const found = new Map<string, ExtractedEntity>();
-  const add = (kind: EntityKind, name: string, key: string) => {
+  const add = (kind: EntityKind, name: string, key: string, tentative = false) => {
     if (!key) return;
     const id = `${kind === "date" ? "date" : "name"}:${key}`;
     const existing = found.get(id);
@@ -72,14 +77,31 @@ export function extractEntities(
       existing.mentions++;
       // A name is a person's once anything says so ("Tom" the speaker and "Tom" in a sentence).
       if (existing.kind === "other" && kind !== "other") existing.kind = kind;
-    } else found.set(id, { kind, name, key, mentions: 1 });
+      if (!tentative) existing.tentative = false;
+    } else found.set(id, { kind, name, key, mentions: 1, tentative });
   };
   if (context.speaker && !GENERIC_ROLES.has(context.speaker.toLowerCase()))
     add("person", context.speaker.trim(), entityKey(context.speaker));
   for (const phrase of properNounPhrases(text))
-    add(kindOf(phrase.name, phrase.before), phrase.name, entityKey(phrase.name));
+    add(
+      kindOf(phrase.name, phrase.before),
+      phrase.name,
+      entityKey(phrase.name),
+      phrase.opensSentence && isCommonWord(phrase.name),
+    );
   for (const date of datesIn(text, context.occurredAt)) add("date", date.name, date.key);
   return [...found.values()];
+}
+
+/**
+ * The entities of memories written together, each memory's as extractEntities found them, without the tentative
+ * ones no memory of them names otherwise: "Biscuit chewed the hose" names Biscuit beside "a beagle named
+ * Biscuit", and "Glad you came" names nobody. Only the same write confirms a name, so that whether a memory links
+ * one never depends on memories its writer may not read.
+ */
+export function confirmedEntities(written: ExtractedEntity[][]): ExtractedEntity[][] {
+  const confirmed = new Set(written.flatMap((entities) => entities.filter((e) => !e.tentative).map((e) => e.key)));
+  return written.map((entities) => entities.filter((e) => !e.tentative || confirmed.has(e.key)));
 }
 
 /** The roles of a chat transcript, which are not anybody's name. */
@@ -99,8 +121,17 @@ export function entityKey(name: string): string {
     .replace(/^the /, "");
 }
 
-function properNounPhrases(text: string): { name: string; before: string }[] {
-  const phrases: { name: string; before: string }[] = [];
+/**
+ * Whether a word the tagger took for a name only because it opens a sentence is a common word ("Glad you came",
+ * "Check this out", "Congrats!"): one word, not an acronym, that compromise reads in lower case as no name.
+ */
+function isCommonWord(phrase: string): boolean {
+  if (phrase.includes(" ") || /^[\p{Lu}\p{N}]{2,}$/u.test(phrase)) return false;
+  return !nlp(phrase.toLowerCase()).has("(#ProperNoun|#Person|#Place|#Organization)");
+}
+
+function properNounPhrases(text: string): { name: string; before: string; opensSentence: boolean }[] {
+  const phrases: { name: string; before: string; opensSentence: boolean }[] = [];
   const doc = wink.readDoc(text);
   let words: string[] = [];
   let start = -1;
@@ -114,7 +145,11 @@ function properNounPhrases(text: string): { name: string; before: string }[] {
       start++;
     }
     if (words.length)
-      phrases.push({ name: words.join(" "), before: values.slice(Math.max(0, start - 3), start).join(" ") });
+      phrases.push({
+        name: words.join(" "),
+        before: values.slice(Math.max(0, start - 3), start).join(" "),
+        opensSentence: start === 0 || /^[.!?…]+$/.test(values[start - 1]),
+      });
     words = [];
     start = end;
   };
@@ -187,6 +222,8 @@ function datesIn(text: string, occurredAt: Date): { name: string; key: string }[
 
 function chronoDates(text: string, occurredAt: Date): { name: string; key: string }[] {
   return chrono.parse(text, occurredAt, { forwardDate: false }).flatMap((result) => {
+    // "now" is when the memory happened, which its event time already says.
+    if (/^(right )?now$/i.test(result.text.trim())) return [];
     const start = result.start;
     const when = start.date();
     // A time of day alone ("at 5 pm") names no date worth linking memories by.

@@ -4,7 +4,13 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { ENTITY_EXTRACTOR_VERSION, entityKey, extractEntities, type ExtractedEntity } from "./extract-entities";
+import {
+  confirmedEntities,
+  ENTITY_EXTRACTOR_VERSION,
+  entityKey,
+  extractEntities,
+  type ExtractedEntity,
+} from "./extract-entities";
 
 export interface EntitySource {
   id: string;
@@ -25,10 +31,10 @@ const MIN_SHORT_FORM = 3;
  */
 export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
   if (memories.length === 0) return;
-  const found = memories.map((memory) => ({
-    memoryId: memory.id,
-    entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role }),
-  }));
+  const extracted = confirmedEntities(
+    memories.map((memory) => extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role })),
+  );
+  const found = memories.map((memory, i) => ({ memoryId: memory.id, entities: extracted[i] }));
   const speakers = new Set(
     found.flatMap((f, i) =>
       f.entities.filter((e) => e.kind === "person" && memories[i].role?.trim() === e.name).map((e) => e.key),
