@@ -53,7 +53,7 @@ const compromiseProperNouns: Extractor = (text) => nlp(text).match("#ProperNoun+
 
 /** The shipped extractor's names, each turn as a write of its own (its dates are left out, as the others find none). */
 const shipped: Extractor = (text, context) =>
-  confirmedEntities([extractEntities(text, context)])[0]
+  confirmedEntities([{ entities: extractEntities(text, context), scopes: {} }])[0]
     .filter((e) => e.kind !== "date")
     .map((e) => e.name);
 

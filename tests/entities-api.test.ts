@@ -534,6 +534,11 @@ describe("over MCP", () => {
     expect(byId.json.map((m: { memory_id: string }) => m.memory_id).sort()).toEqual(
       [memories.acme.id, memories.concert.id].sort(),
     );
+    // By id, the entity's name is what is looked for: each memory matches it as a word, as by name.
+    expect(byId.json.map((m: { match_reasons: { terms: string[] } }) => m.match_reasons.terms)).toEqual([
+      ["Chicago"],
+      ["Chicago"],
+    ]);
     const withQuery = await call(client, "recall_by_entity", { entity: "Chicago", query: "concert music" });
     expect(withQuery.json[0].memory_id).toBe(memories.concert.id);
     expect(

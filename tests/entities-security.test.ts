@@ -52,3 +52,43 @@ test("a key with scopes does not learn a speaker's full name that only hidden me
     ["Jonathan", ["jon"]],
   ]);
 });
+
+test("a sentence-opening name is confirmed only by a memory written with it that its readers may read", async () => {
+  const tenant = await createTenant("Tentative names");
+  const ns = await createNamespace(tenant.key);
+  // One write: the memory naming Max mid-sentence is in another team's scope.
+  await remember(tenant.key, {
+    namespace_id: ns.id,
+    memories: [
+      { content: "Max chewed through the garden hose.", scopes: { team: "a" } },
+      { content: "Priya adopted a beagle named Max.", scopes: { team: "b" } },
+    ],
+  });
+  const teamA = await createKey(tenant.org.id, {
+    permissions: ["NAMESPACE_READ"],
+    scopes: { team: "a" },
+    namespaceIds: [ns.id],
+  });
+  const namesFor = async (key: string) =>
+    (await api("GET", `/entities?namespace_id=${ns.id}`, { key })).body.data.map((e: { name: string }) => e.name);
+  expect(await namesFor(teamA.secret)).toEqual([]);
+  const byName = await api("POST", "/recall", {
+    key: teamA.secret,
+    body: { namespace_id: ns.id, query: "hose", entities: ["Max"] },
+  });
+  expect(byName.body.data).toEqual([]);
+
+  // Written with a memory at least as narrowly scoped, the same sentence links the name for team a too.
+  await remember(tenant.key, {
+    namespace_id: ns.id,
+    memories: [
+      { content: "Max dug up the tulips.", scopes: { team: "a" } },
+      { content: "Our beagle Max loves the garden.", scopes: { team: "a", owner: "priya" } },
+    ],
+  });
+  const hose = await api("POST", "/recall", {
+    key: teamA.secret,
+    body: { namespace_id: ns.id, query: "tulips", entities: ["Max"] },
+  });
+  expect(hose.body.data.map((m: { content: string }) => m.content)).toEqual(["Max dug up the tulips."]);
+});

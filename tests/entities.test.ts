@@ -12,7 +12,9 @@ const MAY_8 = new Date("2023-05-08T13:56:00Z");
 
 /** What a memory written alone links. */
 const found = (text: string, speaker?: string, occurredAt = MAY_8) =>
-  confirmedEntities([extractEntities(text, { occurredAt, speaker })])[0].map((e) => `${e.kind}:${e.name}`);
+  confirmedEntities([{ entities: extractEntities(text, { occurredAt, speaker }), scopes: {} }])[0].map(
+    (e) => `${e.kind}:${e.name}`,
+  );
 
 describe("extraction, offline", () => {
   test("people, places, organizations and named things in real sentences", () => {
@@ -36,17 +38,27 @@ describe("extraction, offline", () => {
 
   test("a common word opening a sentence is a name only where the same write names it elsewhere", () => {
     const confirmed = (...texts: string[]) =>
-      confirmedEntities(texts.map((text) => extractEntities(text, { occurredAt: MAY_8 }))).map((entities) =>
-        entities.map((e) => `${e.kind}:${e.name}`),
-      );
+      confirmedEntities(
+        texts.map((text) => ({ entities: extractEntities(text, { occurredAt: MAY_8 }), scopes: {} })),
+      ).map((entities) => entities.map((e) => `${e.kind}:${e.name}`));
     expect(confirmed("Glad you liked it! Gonna go now. Check this out, Melanie. Congrats!")).toEqual([
       ["person:Melanie"],
     ]);
-    expect(confirmed("Biscuit chewed through the garden hose.")).toEqual([[]]);
-    expect(confirmed("Biscuit chewed through the garden hose.", "Priya adopted a beagle named Biscuit.")).toEqual([
-      ["other:Biscuit"],
-      expect.arrayContaining(["other:Biscuit"]),
+    expect(confirmed("Max chewed through the garden hose.")).toEqual([[]]);
+    expect(confirmed("Max chewed through the garden hose.", "Priya adopted a beagle named Max.")).toEqual([
+      ["other:Max"],
+      expect.arrayContaining(["other:Max"]),
     ]);
+    // Only by a memory that every reader of the first may read: its scopes hold the first's.
+    const scoped = (aScopes: Record<string, string>, bScopes: Record<string, string>) =>
+      confirmedEntities([
+        { entities: extractEntities("Max chewed the hose.", { occurredAt: MAY_8 }), scopes: aScopes },
+        { entities: extractEntities("A beagle named Max.", { occurredAt: MAY_8 }), scopes: bScopes },
+      ])[0].map((e) => e.name);
+    expect(scoped({ team: "a" }, { team: "b" })).toEqual([]);
+    expect(scoped({ team: "a" }, {})).toEqual([]);
+    expect(scoped({ team: "a" }, { team: "a", owner: "priya" })).toEqual(["Max"]);
+    expect(scoped({}, { team: "b" })).toEqual(["Max"]);
     expect(found("Jolene came by. Boston was lovely. LGBTQ rights matter.")).toEqual(
       expect.arrayContaining(["person:Jolene", "place:Boston", "other:LGBTQ"]),
     );

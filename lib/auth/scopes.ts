@@ -48,3 +48,11 @@ export function formatScopePairs(scopes: Readonly<Record<string, string>>): stri
 export function parseScopeText(text: string): ReturnType<typeof parseScopePairs> {
   return parseScopePairs(text.split(","));
 }
+
+/**
+ * Whether `outer` holds every pair of `inner`: a memory with scopes `outer` is readable by every key that can read
+ * one with scopes `inner` (a key reads the memories whose scopes hold all of its own).
+ */
+export function scopesContain(outer: Readonly<Record<string, string>>, inner: Readonly<Record<string, string>>) {
+  return Object.entries(inner).every(([key, value]) => outer[key] === value);
+}

@@ -263,7 +263,12 @@ export async function feedbackSimilarities(
      WHERE seeds.centroid IS NOT NULL AND c.id = ANY(${chunkIds}::text[]) AND c.embedding_model = ${model}::text
        AND ${chunkFilter(request, selection?.keys)}`,
   );
-  return new Map(rows.flatMap((row) => (row.similarity === null ? [] : [[row.id, row.similarity]])));
+  // A zero vector's distance is NaN in pgvector, not NULL.
+  return new Map(
+    rows.flatMap(({ id, similarity }) =>
+      similarity !== null && Number.isFinite(similarity) ? [[id, similarity] as const] : [],
+    ),
+  );
 }
 
 /**

@@ -47,8 +47,6 @@ export type { SearchMode, SearchRequest } from "./search-legs";
 
 /** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
 const NEIGHBOUR_REACH = 2;
-/** The best this many times top_k memories are weighed by what they tell (TURN_PRIOR) and by the feedback step. */
-const FEEDBACK_REACH = 10;
 /** The best this many memories are the seeds of the entity hop (ENTITY_HOP)… */
 const HOP_SEEDS = 5;
 /** …which brings in at most this many memories, the most strongly linked. */
@@ -414,7 +412,8 @@ async function withEntitySteps(
 
 /**
  * Conversation turns that mostly ask or say little keep part of their score (lib/memory/ranking.ts, TURN_PRIOR),
- * read from the text of the best FEEDBACK_REACH · top_k (fetched for those the legs did not return it for).
+ * read from their text (fetched for the candidates the legs did not return it for). Every candidate turn is
+ * weighed, so that a memory scores the same whatever top_k.
  */
 async function withTellingTurnsFirst(
   request: SearchRequest,
@@ -424,14 +423,14 @@ async function withTellingTurnsFirst(
 ): Promise<Ranked[]> {
   const prior = request.turnPrior ?? TURN_PRIOR;
   if (prior.asking === 1 && prior.short === 1) return ranked;
-  const reach = ranked.slice(0, FEEDBACK_REACH * request.topK).filter((m) => m.sessionId !== null);
-  const missing = reach.filter((m) => !rows.has(m.chunkId)).map((m) => m.chunkId);
+  const turns = ranked.filter((m) => m.sessionId !== null);
+  const missing = turns.filter((m) => !rows.has(m.chunkId)).map((m) => m.chunkId);
   if (missing.length) {
     const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
     for (const [id, row] of fetched) rows.set(id, row);
   }
   const keep = new Map(
-    reach.flatMap((m) => {
+    turns.flatMap((m) => {
       const row = rows.get(m.chunkId);
       return row ? [[m.chunkId, turnPrior(sentencesOf(row.content), prior)]] : [];
     }),
@@ -439,7 +438,7 @@ async function withTellingTurnsFirst(
   return withTurnPrior(ranked, (m) => keep.get(m.chunkId) ?? 1);
 }
 
-/** The feedback step (lib/memory/ranking.ts, FEEDBACK_WEIGHT) over the turns among the best FEEDBACK_REACH · top_k. */
+/** The feedback step (lib/memory/ranking.ts, FEEDBACK_WEIGHT) over every candidate turn. */
 async function withFeedbackStep(
   request: SearchRequest,
   ranked: Ranked[],
@@ -448,7 +447,7 @@ async function withFeedbackStep(
 ): Promise<Ranked[]> {
   const weight = request.feedbackWeight ?? FEEDBACK_WEIGHT;
   const seeds = ranked.filter((m) => m.score > 0).slice(0, FEEDBACK_SEEDS);
-  const turns = ranked.slice(0, FEEDBACK_REACH * request.topK).filter((m) => m.sessionId !== null);
+  const turns = ranked.filter((m) => m.sessionId !== null);
   if (weight === 0 || seeds.length === 0 || turns.length === 0) return ranked;
   const similarity = await timedStage("feedback", () =>
     feedbackSimilarities(

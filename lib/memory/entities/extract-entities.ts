@@ -1,7 +1,9 @@
 import * as chrono from "chrono-node";
 import nlp from "compromise";
 import winkNLP from "wink-nlp";
+import { z } from "zod";
 import model from "wink-eng-lite-web-model";
+import { scopesContain, type Scopes } from "@/lib/auth/scopes";
 import { ENTITY_KINDS, type EntityKind } from "./entity-kinds";
 
 /**
@@ -21,8 +23,8 @@ export interface ExtractedEntity {
   /** How many times the memory mentions it. */
   mentions: number;
   /**
-   * Found only as a common word opening a sentence ("Biscuit chewed the hose"): a name only where another memory
-   * of the same write names it elsewhere ("a beagle named Biscuit"); see confirmedEntities.
+   * Found only as a common word opening a sentence ("Max chewed the hose"): a name only where a memory written
+   * with it names it elsewhere ("a beagle named Max"); see confirmedEntities.
    */
   tentative: boolean;
 }
@@ -56,7 +58,7 @@ const WORK_CUE =
   /\b(book|novel|movie|film|song|album|show|series|game|play|podcast|poem|read|reading|watched|watching|listened|listening|to)\s*$/i;
 /** Words of a proper-noun phrase that are never part of a name ("I'm" is tagged PROPN). */
 const NOT_A_NAME =
-  /^(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|ok|okay|hey|hi|wow|yes|no|oh|lol|thanks|thank|mon|tue|tues|wed|thu|thur|thurs|fri|sat|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
+  /^(i|i'm|i’m|i've|i’ve|i'd|i’d|i'll|i’ll|ok|okay|hey|hi|wow|woah|whoa|yay|oof|yum|haha|omg|congrats|wanna|gotta|yes|no|oh|lol|thanks|thank|mon|tue|tues|wed|thu|thur|thurs|fri|sat|january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday)$/i;
 
 /**
  * The entities a memory names: proper-noun phrases (people, organizations, places, works, events, or other
@@ -95,13 +97,22 @@ export function extractEntities(
 
 /**
  * The entities of memories written together, each memory's as extractEntities found them, without the tentative
- * ones no memory of them names otherwise: "Biscuit chewed the hose" names Biscuit beside "a beagle named
- * Biscuit", and "Glad you came" names nobody. Only the same write confirms a name, so that whether a memory links
- * one never depends on memories its writer may not read.
+ * ones that no memory of them names otherwise and that every reader of the memory could read: "Max chewed the
+ * hose" names Max beside "a beagle named Max" (its scopes holding the first's), and "Glad you came" names
+ * nobody. Only memories written together confirm a name, and only those a reader of the memory may also read, so
+ * that no key learns a name from a memory outside its scopes.
  */
-export function confirmedEntities(written: ExtractedEntity[][]): ExtractedEntity[][] {
-  const confirmed = new Set(written.flatMap((entities) => entities.filter((e) => !e.tentative).map((e) => e.key)));
-  return written.map((entities) => entities.filter((e) => !e.tentative || confirmed.has(e.key)));
+export function confirmedEntities(written: { entities: ExtractedEntity[]; scopes: Scopes }[]): ExtractedEntity[][] {
+  return written.map(({ entities, scopes }) =>
+    entities.filter(
+      (entity) =>
+        !entity.tentative ||
+        written.some(
+          (other) =>
+            scopesContain(other.scopes, scopes) && other.entities.some((e) => e.key === entity.key && !e.tentative),
+        ),
+    ),
+  );
 }
 
 /** The roles of a chat transcript, which are not anybody's name. */
@@ -121,13 +132,22 @@ export function entityKey(name: string): string {
     .replace(/^the /, "");
 }
 
+/** The words compromise's lexicon knows (its inflected forms included), read once. */
+const LEXICON = new Set(
+  Object.keys(
+    z.object({ one: z.object({ lexicon: z.record(z.string(), z.unknown()) }) }).parse(nlp.model()).one.lexicon,
+  ),
+);
+
 /**
  * Whether a word the tagger took for a name only because it opens a sentence is a common word ("Glad you came",
- * "Check this out", "Congrats!"): one word, not an acronym, that compromise reads in lower case as no name.
+ * "Check this out", "Talk soon"): one word, not an acronym, that compromise's lexicon knows in lower case and
+ * reads as no name. A word it does not know ("Okonkwo", "Kigali") stays a name.
  */
 function isCommonWord(phrase: string): boolean {
   if (phrase.includes(" ") || /^[\p{Lu}\p{N}]{2,}$/u.test(phrase)) return false;
-  return !nlp(phrase.toLowerCase()).has("(#ProperNoun|#Person|#Place|#Organization)");
+  const word = phrase.toLowerCase();
+  return LEXICON.has(word) && !nlp(word).has("(#ProperNoun|#Person|#Place|#Organization)");
 }
 
 function properNounPhrases(text: string): { name: string; before: string; opensSentence: boolean }[] {

@@ -1,6 +1,6 @@
 // A memory's entities are written with it, in its transaction, and go with it: link on remember, import and a
 // change of content, speaker or time; unlink (with every entity no other memory mentions) on each deletion.
-import type { Scopes } from "@/lib/auth/scopes";
+import { scopesContain, type Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
@@ -32,7 +32,10 @@ const MIN_SHORT_FORM = 3;
 export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
   if (memories.length === 0) return;
   const extracted = confirmedEntities(
-    memories.map((memory) => extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role })),
+    memories.map((memory) => ({
+      entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role }),
+      scopes: memory.scopes,
+    })),
   );
   const found = memories.map((memory, i) => ({ memoryId: memory.id, entities: extracted[i] }));
   const speakers = new Set(
@@ -168,7 +171,6 @@ async function fullNameReadable(
   found: { entities: ExtractedEntity[] }[],
 ): Promise<Set<string>> {
   if (targets.size === 0) return new Set();
-  const contains = (outer: Scopes, inner: Scopes) => Object.entries(inner).every(([k, v]) => outer[k] === v);
   const needs = [...targets].map(([alias, speaker]) => ({
     alias,
     speaker,
@@ -178,7 +180,9 @@ async function fullNameReadable(
     need.scopes
       .filter(
         (scopes) =>
-          !memories.some((m) => m.role !== null && entityKey(m.role) === need.speaker && contains(m.scopes, scopes)),
+          !memories.some(
+            (m) => m.role !== null && entityKey(m.role) === need.speaker && scopesContain(m.scopes, scopes),
+          ),
       )
       .map((scopes) => ({ alias: need.alias, speaker: need.speaker, scopes })),
   );
