@@ -119,7 +119,8 @@ describe("with no server running (the CLI opens the embedded database itself)", 
     }
   });
 
-  test("a duplicate user and a duplicate membership are refused", async () => {
+  // Five processes in turn, as above: each opens the embedded database by itself (10 to 14 s on a busy 2-core machine).
+  test("a duplicate user and a duplicate membership are refused", { timeout: 180_000 }, async () => {
     await run("org", "create", "--name", "Dupes");
     expect((await run("user", "create", "--email", "twice@example.com", "--password", "long enough")).code).toBe(0);
     expectOneLineError(
@@ -168,7 +169,7 @@ describe("with no server running (the CLI opens the embedded database itself)", 
 
 // On PostgreSQL the CLI talks to the database directly, as tests/postgres.test.ts shows.
 describe.skipIf(onPostgres())("while the server runs (the CLI goes through the process that owns the data)", () => {
-  test("commands are carried out by the owner, and their keys work at once", async () => {
+  test("commands are carried out by the owner, and their keys work at once", { timeout: 180_000 }, async () => {
     // This test process is the owner, serving admin commands as the server's start-up does.
     await serveAdminCommands(await getDatabase());
     const owner = readLockOwner(dataDir());
