@@ -112,6 +112,13 @@ async function openDatabase(): Promise<Database> {
  * statements, no session settings: the search settings are the database's own, set at start through the
  * direct connection). Migrations hold a session lock, so they go to PostgreSQL itself (DATABASE_DIRECT_URL).
  */
+/**
+ * How long a transaction may wait to start. Prisma's default, 2 s, failed a single remember with a 500 while
+ * another organization's batch held the embedded database's one connection for longer on a busy 2-core machine
+ * (the embedded database takes writers in turn; a pool can be as busy): a writer waits its turn instead.
+ */
+const TRANSACTION_OPTIONS = { maxWait: 30_000 };
+
 async function openPostgres(url: string): Promise<Database> {
   const { pooled, directUrl } = databasePooling();
   const migrations = await migrateThrough(directUrl ?? url, pooled);
@@ -124,7 +131,7 @@ async function openPostgres(url: string): Promise<Database> {
       if (!pooled) await client.query(SEARCH_SETTINGS);
     },
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const closing = closeTasks();
   return {
     prisma,
@@ -212,7 +219,10 @@ async function openPglite(dir: string): Promise<Database> {
     if (migrations.applied.length && migrations.alreadyApplied) await pglite.exec("VACUUM (ANALYZE)");
     await pglite.exec(SEARCH_SETTINGS);
     // The adapter uses query, exec and transaction, which PGliteThread has as PGlite has them.
-    const prisma = new PrismaClient({ adapter: new PrismaPGlite(watchAccessWrites(pglite) as unknown as PGlite) });
+    const prisma = new PrismaClient({
+      adapter: new PrismaPGlite(watchAccessWrites(pglite) as unknown as PGlite),
+      transactionOptions: TRANSACTION_OPTIONS,
+    });
     const opened = pglite;
     const closing = closeTasks();
     return {
