@@ -38,6 +38,15 @@ const nextConfig = {
     "compromise",
     "wink-nlp",
     "wink-eng-lite-web-model",
+    // Documents (lib/documents/extract): tesseract.js starts its worker from its own file and finds its
+    // language data by package path; pdf.js (in unpdf) and the others are large libraries read as they are.
+    "tesseract.js",
+    "tesseract.js-core",
+    "@tesseract.js-data/eng",
+    "unpdf",
+    "mammoth",
+    "linkedom",
+    "@mozilla/readability",
   ],
   outputFileTracingIncludes: {
     "/**": [
@@ -46,6 +55,7 @@ const nextConfig = {
       "./lib/memory/embeddings/native-kernels.mjs",
       "./native/matmul/**/*",
       "./node_modules/@energetic-ai/**/*",
+      "./node_modules/@tesseract.js-data/eng/4.0.0_best_int/**/*",
     ],
   },
   poweredByHeader: false,

@@ -71,7 +71,16 @@ export async function loadIntoNamespace(principal: Principal, dataset: Dataset, 
   return namespace;
 }
 
-/** nDCG@10 and recall@100 of each run over the dataset's queries, against a loaded namespace. */
+/** The corpus document of each memory of a namespace loaded by loadIntoNamespace (its `doc_id` metadata). */
+async function docIdsOfMemories(namespaceId: string): Promise<Map<string, string>> {
+  const memories = await (await db()).memory.findMany({ where: { namespaceId }, select: { id: true, metadata: true } });
+  return new Map(memories.map((m) => [m.id, (m.metadata as { doc_id: string }).doc_id]));
+}
+
+/**
+ * nDCG@10 and recall@100 of each run over the dataset's queries, against a loaded namespace. `docOf` names
+ * the corpus document of each memory (by default its `doc_id` metadata).
+ */
 export async function evaluate(
   orgId: string,
   namespaceId: string,
@@ -79,13 +88,9 @@ export async function evaluate(
   queryVectors: number[][],
   runs: Run[],
   log: (line: string) => void,
+  docOf?: Map<string, string>,
 ) {
-  const docOf = new Map<string, string>();
-  for (const m of await (
-    await db()
-  ).memory.findMany({ where: { namespaceId }, select: { id: true, metadata: true } })) {
-    docOf.set(m.id, (m.metadata as { doc_id: string }).doc_id);
-  }
+  docOf ??= await docIdsOfMemories(namespaceId);
   const rows: QualityRow[] = [];
   for (const run of runs) {
     let ndcg = 0;
@@ -101,7 +106,8 @@ export async function evaluate(
         queryVector: queryVectors[qi],
         bm25: run.bm25,
       });
-      const ranked = results.map((r) => docOf.get(r.memoryId)!);
+      // A corpus document stored as several memories (a document's passages) counts once, where it first ranks.
+      const ranked = [...new Set(results.map((r) => docOf.get(r.memoryId) ?? r.memoryId))];
       ndcg += ndcgAt(ranked, dataset.qrels.get(query.id)!, 10);
       recall += recallAt(ranked, dataset.qrels.get(query.id)!, 100);
     }

@@ -3,20 +3,12 @@
 // (the loopback fake of the tests, seeded with 500 more abstracts as Markdown files) syncs into another
 // namespace of the same organization. Recall latency is measured idle, then while the first sync embeds.
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { startGithubFake } from "../tests/helpers/providers/github";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
-import { percentile } from "./lib/percentile";
-
-export interface RecallFigures {
-  requests: number;
-  p50: number;
-  p95: number;
-  p99: number;
-}
+import { apiCaller, describeFigures, embeddingsReady, figures, figuresRow, type RecallFigures } from "./lib/api-client";
 
 export interface SyncResult {
   /** Memories of the namespace recalled from. */
@@ -40,16 +32,6 @@ const IDLE_QUERIES = 200;
 export const SYNC_WARM_UP_QUERIES = 20;
 /** How often the recalling client asks for the connection's status, between two of its recalls. */
 const STATUS_EVERY_MS = 1_000;
-
-function figures(latencies: number[]): RecallFigures {
-  const sorted = [...latencies].sort((a, b) => a - b);
-  return {
-    requests: sorted.length,
-    p50: percentile(sorted, 50),
-    p95: percentile(sorted, 95),
-    p99: percentile(sorted, 99),
-  };
-}
 
 /** A recall query as a person types it: the claim's first eight words. */
 const shortQuery = (text: string) => text.split(/\s+/).slice(0, 8).join(" ");
@@ -85,28 +67,8 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     GITHUB_API_URL: github.endpoints.apiUrl,
   });
   try {
-    // node:http rather than fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine).
-    const call = (method: string, urlPath: string, body?: unknown) =>
-      new Promise<any>((resolve, reject) => {
-        const request = http.request(`${server.base}/api/v1${urlPath}`, {
-          method,
-          headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-        });
-        request.on("error", reject);
-        request.on("response", (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (part) => (text += part));
-          response.on("end", () => {
-            if ((response.statusCode ?? 500) >= 300)
-              reject(new Error(`${method} ${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
-            else resolve(JSON.parse(text).data);
-          });
-        });
-        request.end(body === undefined ? undefined : JSON.stringify(body));
-      });
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
-      await new Promise((r) => setTimeout(r, 200));
+    const call = apiCaller(server.base, apiKey);
+    await embeddingsReady(server.base);
 
     const notes = await call("POST", "/namespaces", { name: "papers" });
     const synced = await call("POST", "/namespaces", { name: "github" });
@@ -129,7 +91,7 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     const idleLatencies: number[] = [];
     for (const query of measured) idleLatencies.push(await recallOnce(query));
     const idle = figures(idleLatencies);
-    options.log(`  recall idle: ${describe(idle)}`);
+    options.log(`  recall idle: ${describeFigures(idle)}`);
 
     const started = await call("POST", "/integrations/connections", {
       provider: "github",
@@ -172,11 +134,11 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     options.log(
       `  sync of ${result.documentsSynced} documents: ${syncSeconds.toFixed(1)} s ` +
         `(${result.documentsPerSecond.toFixed(1)} documents/s)\n` +
-        `  recall during the sync: ${describe(duringSync)}\n\n` +
+        `  recall during the sync: ${describeFigures(duringSync)}\n\n` +
         "  | recall, 1 client, sequential | requests | p50 ms | p95 ms | p99 ms |\n" +
         "  |---|---|---|---|---|\n" +
-        `  | idle | ${row(idle)} |\n` +
-        `  | during the sync | ${row(duringSync)} |`,
+        `  | idle | ${figuresRow(idle)} |\n` +
+        `  | during the sync | ${figuresRow(duringSync)} |`,
     );
     return result;
   } finally {
@@ -184,12 +146,4 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     await github.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-function describe(f: RecallFigures) {
-  return `${f.requests} requests, p50 ${f.p50.toFixed(1)} ms, p95 ${f.p95.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms`;
-}
-
-function row(f: RecallFigures) {
-  return `${f.requests} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ${f.p99.toFixed(1)}`;
 }

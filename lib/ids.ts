@@ -18,6 +18,7 @@ export function base58(bytes: Uint8Array): string {
 
 export type IdPrefix =
   | "org"
+  | "doc"
   | "usr"
   | "mbr"
   | "key"

@@ -16,6 +16,7 @@ import {
 } from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
 import { issueDetails } from "@/lib/errors";
+import { documentJobRunners } from "@/lib/documents/ingest-document";
 import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
@@ -181,7 +182,7 @@ export async function startGateway(): Promise<void> {
     // Memories whose entities no extractor or an older one found are extracted again, on the job worker.
     if (await requestEntityReextraction())
       lines.push("  Entities: memories from before this extractor are being extracted again in the background.");
-    stopJobWorker = startJobWorker({ ...integrationJobRunners, ...entityJobRunners });
+    stopJobWorker = startJobWorker({ ...integrationJobRunners, ...entityJobRunners, ...documentJobRunners });
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
     gateway = { announce: () => announce(lines), stop: stopGateway };

@@ -502,6 +502,55 @@ async function crashEveryWrite(deployment: Deployment, { all }: { all: boolean }
   });
 }
 
+/**
+ * A document's processing (a durable job) killed in the middle of writing its passages: after the restart the
+ * job runs again, the half-written passages are gone and the document is ready with exactly one copy of each.
+ */
+async function crashDocumentProcessing(deployment: Deployment) {
+  const port = await freePort();
+  const sections = Array.from(
+    { length: 80 },
+    (_, i) => `## Bay ${i}\n\nShelf ${i} of bay ${i} holds the spare parts for conveyor ${i % 9}.`,
+  );
+  const markdown = `# Warehouse guide\n\n${sections.join("\n\n")}\n`;
+  const crashing = await start(deployment, port, "remember.group.2");
+  const ns = await createNamespace(crashing, "documents");
+  const added = await call(crashing, "POST", "/documents", {
+    namespace_id: ns,
+    content_type: "text/markdown",
+    content: markdown,
+  });
+  expect(added.status).toBe(202);
+  const documentId = added.body.data.id as string;
+  // The job worker takes it at once and the server dies after two of its three groups of passages.
+  expect(await crashing.exited).not.toBe(0);
+  expect(crashing.output()).toContain("MEMGW_TEST_CRASH_AT=");
+  if (deployment.postgres) {
+    const [partial] = await deployment.inspect((query) =>
+      query<{ n: number }>(`SELECT count(*)::int AS n FROM memories WHERE document_id = $1`, [documentId]),
+    );
+    expect(partial.n).toBe(64);
+  }
+
+  const server = await start(deployment, port);
+  await until(async () => {
+    const document = await call(server, "GET", `/documents/${documentId}`);
+    return document.body.data.status === "ready";
+  }, "the document is processed again");
+  const document = await call(server, "GET", `/documents/${documentId}`);
+  expect(document.body.data).toMatchObject({ status: "ready", chunk_count: 80, error: null });
+  const recall = await call(server, "POST", "/recall", { namespace_id: ns, query: "spare parts of bay 57", top_k: 3 });
+  expect(recall.body.data[0].document).toMatchObject({ id: documentId, section: "Warehouse guide > Bay 57" });
+  await server.stop();
+  await deployment.inspect(async (query) => {
+    const rows = await query<{ content: string }>(`SELECT content FROM memories WHERE document_id = $1`, [documentId]);
+    expect(rows).toHaveLength(80);
+    expect(new Set(rows.map((row) => row.content)).size).toBe(80);
+    expect(await query(`SELECT id FROM jobs WHERE key = $1`, [`document:${documentId}`])).toEqual([]);
+    await assertConsistent(query);
+  });
+}
+
 // The run on PostgreSQL (`npm run test:postgres`) leaves the embedded database to the embedded run.
 test.runIf(process.platform === "linux" && !onPostgres())(
   "embedded database: every write kind killed mid-way leaves nothing, and its retry does it once",
@@ -515,6 +564,22 @@ postgresTest(
   "PostgreSQL: a batch, a conversation, a keyless batch and an import killed mid-way, rolled back or retried once",
   async () => {
     await crashEveryWrite(await postgresDeployment(), { all: false });
+  },
+  600_000,
+);
+
+test.runIf(process.platform === "linux" && !onPostgres())(
+  "embedded database: a document's processing killed mid-way is resumed after the restart, one copy of each passage",
+  async () => {
+    await crashDocumentProcessing(embeddedDeployment());
+  },
+  600_000,
+);
+
+postgresTest(
+  "PostgreSQL: a document's processing killed mid-way is resumed after the restart, one copy of each passage",
+  async () => {
+    await crashDocumentProcessing(await postgresDeployment());
   },
   600_000,
 );

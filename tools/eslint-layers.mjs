@@ -33,6 +33,10 @@ const ELEMENTS = [
   ["lib/operations", "domain"],
   ["lib/integrations", "domain"],
   ["lib/oauth", "domain"],
+  // Documents: reading a file's text knows nothing of the gateway (a platform below everything); what is made
+  // of it (documents, their passages as memories) is domain. The inner folder first: the first match wins.
+  ["lib/documents/extract", "platform"],
+  ["lib/documents", "domain"],
   // Erasures: receipts sit below lib/namespaces and lib/memory (whose deletions write them); the deletion
   // requests built on lib/memory (forget with its receipt) above them. The inner folder first: the first
   // match wins.

@@ -15,6 +15,12 @@ export const ACTIVITY_OPERATIONS = [
   "list_entities",
   "get_entity",
   "identity_entities",
+  "add_document",
+  "list_documents",
+  "get_document",
+  "document_content",
+  "refresh_document",
+  "delete_document",
 ] as const;
 export type Operation = (typeof ACTIVITY_OPERATIONS)[number];
 

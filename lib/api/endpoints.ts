@@ -88,6 +88,58 @@ export const endpoints = {
     errors: [404, 502, 503],
     idempotent: true,
   }),
+  addDocument: endpoint(operations.addDocument, {
+    method: "POST",
+    path: "/documents",
+    tag: "Documents",
+    summary:
+      "Add a document (a multipart `file`, a `url` or inline `content`): 202 with it queued; its passages become " +
+      "memories with their page and section once it is `ready`",
+    errors: [404, 413, 415],
+    idempotent: true,
+  }),
+  listDocuments: endpoint(operations.listDocuments, {
+    method: "GET",
+    path: "/documents",
+    tag: "Documents",
+    summary: "List a namespace's documents, newest first",
+    errors: [404],
+  }),
+  getDocument: endpoint(operations.getDocument, {
+    method: "GET",
+    path: "/documents/{id}",
+    tag: "Documents",
+    summary: "Get a document: its status, pages, passages and error",
+    errors: [404],
+  }),
+  documentText: endpoint(operations.documentText, {
+    method: "GET",
+    path: "/documents/{id}/text",
+    tag: "Documents",
+    summary: "The text extracted from a document, by page and heading",
+    errors: [404],
+  }),
+  documentContent: endpoint(operations.documentContent, {
+    method: "GET",
+    path: "/documents/{id}/content",
+    tag: "Documents",
+    summary: "The document's original bytes, as a download",
+    errors: [404, 409],
+  }),
+  refreshDocument: endpoint(operations.refreshDocument, {
+    method: "POST",
+    path: "/documents/{id}/refresh",
+    tag: "Documents",
+    summary: "Fetch a URL's document again and replace its passages",
+    errors: [404, 409],
+  }),
+  deleteDocument: endpoint(operations.deleteDocument, {
+    method: "DELETE",
+    path: "/documents/{id}",
+    tag: "Documents",
+    summary: "Delete a document with its original and the memories of its passages",
+    errors: [404],
+  }),
   recall: endpoint(operations.recall, {
     method: "POST",
     path: "/recall",

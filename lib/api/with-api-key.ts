@@ -2,6 +2,8 @@ import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
 import { authenticateApiKey } from "@/lib/auth/api-keys/authenticate-api-key";
 import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { readJsonBody } from "@/lib/http/body";
+import { fileResponse } from "@/lib/http/file-body";
+import { readUploadBody } from "@/lib/http/form-body";
 import { API_HEADERS, successResponse, toErrorResponse } from "@/lib/http/envelope";
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } from "@/lib/http/idempotency";
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
@@ -45,7 +47,10 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
     const input: OperationInput = {
       params: (await routeContext?.params) ?? {},
       query: queryParameters(new URL(request.url).searchParams),
-      body: () => timedStage("body", () => readJsonBody(request)),
+      body: () => {
+        const { upload } = endpoint.operation;
+        return timedStage("body", () => (upload ? readUploadBody(request, upload) : readJsonBody(request)));
+      },
       bodyStream: () => ndjsonRequestBody(request),
     };
     if (endpoint.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
@@ -53,6 +58,7 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
       return withRateLimitHeaders(response, limitHeaders);
     }
     const result = await runOperation(endpoint.operation, key, input, started);
+    if (result.file) return fileResponse(result.file, result.status, limitHeaders);
     if (result.stream) {
       const { items, filename } = result.stream;
       return await ndjsonResponse(items, {

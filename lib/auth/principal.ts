@@ -34,10 +34,25 @@ export interface IntegrationPrincipal {
 }
 
 /**
- * Who is acting: an API key (the API and MCP), a member of the organization (the console), or an
- * integration's background sync.
+ * A document's processing (lib/documents/ingest-document.ts): writes its passages as memories of its
+ * namespace only, with the scopes the document was given. Its embedding is queued as whoever gave it.
  */
-export type Principal = ApiKeyPrincipal | MemberPrincipal | IntegrationPrincipal;
+export interface DocumentPrincipal {
+  kind: "document";
+  orgId: string;
+  documentId: string;
+  namespaceId: string;
+  /** The key or member that gave the document, as the embedder's fair share names them. */
+  requester: string;
+  permissions: Permission[];
+  scopes: Scopes;
+}
+
+/**
+ * Who is acting: an API key (the API and MCP), a member of the organization (the console), an
+ * integration's background sync or a document's processing.
+ */
+export type Principal = ApiKeyPrincipal | MemberPrincipal | IntegrationPrincipal | DocumentPrincipal;
 
 export function integrationPrincipal(connection: { orgId: string; id: string; namespaceId: string }) {
   const principal: IntegrationPrincipal = {
@@ -65,7 +80,7 @@ export function memberPrincipal(member: { orgId: string; userId: string; role: R
 export function actorOf(principal: Principal): Actor {
   if (principal.kind === "member") return { type: "user", id: principal.userId };
   // A literal, not SYSTEM_ACTOR: client components import this module, and lib/audit brings the database driver.
-  if (principal.kind === "integration") return { type: "system" };
+  if (principal.kind === "integration" || principal.kind === "document") return { type: "system" };
   return { type: "api_key", id: principal.keyId };
 }
 
@@ -79,6 +94,7 @@ export function requesterOf(principal: Principal) {
   const requester = {
     member: () => `user:${(principal as MemberPrincipal).userId}`,
     integration: () => `integration:${(principal as IntegrationPrincipal).connectionId}`,
+    document: () => (principal as DocumentPrincipal).requester,
     api_key: () => (principal as ApiKeyPrincipal).keyId,
   }[principal.kind]();
   return { orgId: principal.orgId, keyId: requester };
@@ -96,7 +112,9 @@ export function requesterOf(principal: Principal) {
  */
 export function namespaceAccess(principal: Principal) {
   if (principal.kind === "member") return { orgId: principal.orgId, ...namespacesOfMember(principal) };
-  if (principal.kind === "integration") return { orgId: principal.orgId, id: principal.namespaceId };
+  if (principal.kind === "integration" || principal.kind === "document") {
+    return { orgId: principal.orgId, id: principal.namespaceId };
+  }
   const { creator } = principal;
   const creatorGrant = creator ? [namespacesOfMember(creator)] : [];
   return { orgId: principal.orgId, AND: [{ grants: { some: grantsOf(principal) } }, ...creatorGrant] };
@@ -110,6 +128,7 @@ export function hasScopes(principal: Pick<Principal, "scopes">): boolean {
 export function assertPermission(principal: Principal, permission: Permission, missingForKey: () => string) {
   if (principal.permissions.includes(permission)) return;
   if (principal.kind === "integration") throw new ForbiddenError(`An integration's sync may not do this.`);
+  if (principal.kind === "document") throw new ForbiddenError(`A document's processing may not do this.`);
   throw new ForbiddenError(
     principal.kind === "member"
       ? `This needs ${PERMISSION_LABELS[permission]} access, which the ${principal.role} role does not have.`

@@ -196,9 +196,36 @@ export const SETTINGS = {
   ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
     fallback: false,
     description:
-      "URLs that organizations type (the SSO issuer) must be `https` and reach only public addresses, checked " +
+      "URLs that organizations type (the SSO issuer, documents' URLs) must be `https` and reach only public addresses, checked " +
       "when connecting. `true` also allows plain `http` and loopback/private addresses (tests, an identity " +
       "provider on your internal network); cloud metadata addresses stay refused",
+  }),
+  DOCUMENT_MAX_BYTES: wholeNumber({
+    fallback: 50 * 1024 * 1024,
+    min: 1024,
+    unit: "bytes",
+    description:
+      "largest document `POST /documents` takes (an upload, a fetched URL or inline content); larger is " +
+      "refused with 413",
+  }),
+  DOCUMENT_MAX_PAGES: wholeNumber({
+    fallback: 2000,
+    min: 1,
+    unit: "pages",
+    description: "pages of a PDF a document may have; more fails its processing with the reason",
+  }),
+  DOCUMENT_MAX_OCR_PAGES: wholeNumber({
+    fallback: 100,
+    min: 0,
+    unit: "pages",
+    description: "scanned pages (no text layer) of one document read by OCR; more fails its processing",
+  }),
+  DOCUMENT_FETCH_TIMEOUT_SECONDS: wholeNumber({
+    fallback: 30,
+    min: 1,
+    max: 600,
+    unit: "seconds",
+    description: "how long fetching a document's URL may take, redirects included",
   }),
   EMBEDDING_PROVIDER: oneOf(["local", "openai"], {
     fallback: "local",

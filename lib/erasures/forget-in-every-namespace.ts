@@ -1,5 +1,6 @@
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { eraseDocuments } from "@/lib/memory/document-erasure";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { deleteMemories } from "@/lib/memory/deletion";
@@ -47,6 +48,14 @@ export async function forgetInEveryNamespace(principal: Principal, body: ForgetB
       const chunksDeleted = await deleteMemories(tx, orgId, namespace.id, ids);
       erased.push({ namespaceId: namespace.id, name: namespace.name, memoriesDeleted: ids.length, chunksDeleted });
       memoryIds.push(...ids);
+    }
+    if (body.metadata === undefined) {
+      await eraseDocuments(tx, {
+        orgId,
+        namespaceIds: usable.map((ns) => ns.id),
+        identityId: body.identity_id,
+        scopes,
+      });
     }
     const erasure = await recordErasure(tx, principal, {
       kind: "forget",

@@ -39,6 +39,9 @@ export class ConflictError extends DomainError {}
 /** The input is larger than accepted. */
 export class PayloadTooLargeError extends DomainError {}
 
+/** The input is of a type that cannot be read (a document's format): the message lists the supported ones. */
+export class UnsupportedMediaTypeError extends DomainError {}
+
 /** The counts of a rate limit, for a caller who wants to know where it stands. */
 export interface RateLimitQuota {
   limit: number;

@@ -4,12 +4,16 @@ import { InvalidError, PayloadTooLargeError } from "@/lib/errors";
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
 /** The request's JSON object body: 400 for a wrong content type, malformed JSON or a non-object, 413 past the limit. */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  maxBytes = MAX_BODY_BYTES,
+  tooLargeError: () => Error = tooLarge,
+): Promise<unknown> {
   const contentType = request.headers.get("content-type") ?? "";
   if (!/^application\/([\w.+-]+\+)?json\b/i.test(contentType)) {
     throw new InvalidError("Send the body as JSON with `Content-Type: application/json`.");
   }
-  const text = await readBodyText(request);
+  const text = (await readBodyBytes(request, maxBytes, tooLargeError)).toString("utf8");
   if (!text.trim()) throw new InvalidError("The request body is empty; send a JSON object.");
   let value: unknown;
   try {

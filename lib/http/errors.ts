@@ -9,6 +9,7 @@ import {
   PayloadTooLargeError,
   RateLimitedError,
   UnauthenticatedError,
+  UnsupportedMediaTypeError,
   UnavailableError,
   UpstreamError,
 } from "@/lib/errors";
@@ -26,6 +27,7 @@ export const ERROR_STATUS = {
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   REQUEST_HEADERS_TOO_LARGE: 431,
   RATE_LIMITED: 429,
   INTERNAL_SERVER_ERROR: 500,
@@ -43,6 +45,7 @@ const DOMAIN_ERROR_CODES: [abstract new (...args: never[]) => DomainError, Error
   [NotFoundError, "NOT_FOUND"],
   [ConflictError, "CONFLICT"],
   [PayloadTooLargeError, "PAYLOAD_TOO_LARGE"],
+  [UnsupportedMediaTypeError, "UNSUPPORTED_MEDIA_TYPE"],
   [RateLimitedError, "RATE_LIMITED"],
   [UpstreamError, "UPSTREAM_ERROR"],
   [UnavailableError, "SERVICE_UNAVAILABLE"],

@@ -5,7 +5,7 @@
 // jobs left running by a previous process are queued again at start. Failures retry with exponential
 // backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
 // (a provider's Retry-After).
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
@@ -60,9 +60,12 @@ export interface NewJob {
   maxAttempts?: number;
 }
 
-/** Queues a job; null when a job with the same key is already queued or running. */
-export async function enqueueJob(job: NewJob): Promise<{ id: string } | null> {
-  const prisma = await db();
+/**
+ * Queues a job; null when a job with the same key is already queued or running. Within `tx` (queued with the
+ * change that needs it, so neither exists without the other), the caller wakes the workers once it commits.
+ */
+export async function enqueueJob(job: NewJob, tx?: Tx): Promise<{ id: string } | null> {
+  const prisma = tx ?? (await db());
   const rows = await prisma.$queryRaw<{ id: string }[]>(
     Prisma.sql`INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
      VALUES (${newId("job")}, ${job.orgId ?? null}, ${job.kind}, ${job.key ?? null},
@@ -70,7 +73,7 @@ export async function enqueueJob(job: NewJob): Promise<{ id: string } | null> {
      ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
      RETURNING id`,
   );
-  if (rows.length > 0) wakeWorkers();
+  if (rows.length > 0 && !tx) wakeJobWorkers();
   return rows[0] ?? null;
 }
 
@@ -208,7 +211,8 @@ export async function requeueAbandonedJobs(): Promise<number> {
 
 const wakers = new Set<() => void>();
 
-function wakeWorkers() {
+/** Starts this process's workers on what was queued now rather than at their next poll. */
+export function wakeJobWorkers() {
   for (const wake of wakers) wake();
 }
 

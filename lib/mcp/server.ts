@@ -9,6 +9,7 @@ import { EntitiesFilter } from "@/lib/memory/entities/entity-ref";
 import { EntityIdParams, getEntity } from "@/lib/memory/entities/get-entity";
 import { ListEntitiesQuery } from "@/lib/memory/entities/list-entities";
 import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/schemas";
+import { CreateDocumentBody } from "@/lib/documents/schemas";
 import { unknownFields } from "@/lib/memory/unknown-fields";
 import { operations } from "@/lib/operations/catalogue";
 import type { Operation } from "@/lib/operations/operation";
@@ -67,6 +68,7 @@ function instructions(namespace: McpContext["namespace"]): string {
       "without one, the client's X-Identity-Id header applies.",
     "To learn what the memories are about (people, places, organizations, works, events, dates), call " +
       "`list_entities`; for everything known about one of them, `recall_by_entity`.",
+    "To keep a web page or document the user points to, call `add_document` with its URL.",
     "`forget` deletes for good: call it only when the user asks for something to be forgotten.",
   ].join("\n");
 }
@@ -247,6 +249,22 @@ export function memoryMcpServer(context: McpContext): McpServer {
     },
     (args) => run(operations.forget, args),
   );
+  // A URL only: an agent has links to hand, not files (those go through the API or the console).
+  const { url, title, metadata, scopes, identity_id } = withoutTarget(CreateDocumentBody.shape);
+  const addDocumentTool = server.registerTool(
+    "add_document",
+    {
+      title: "Add a document",
+      description:
+        "Fetch a web page or file by its https URL (PDF, Word, HTML, Markdown, text, PNG/JPEG) and store its " +
+        "passages as memories of this namespace, each with its page and section, so that recall and ask can " +
+        "cite them. Processing runs in the background: the document is returned queued, with its id; it is " +
+        "`ready` within seconds to minutes, or `failed` with its error. Optional title, metadata, scopes, identity_id.",
+      inputSchema: toolArguments({ url: url.unwrap(), title, metadata, scopes, identity_id }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    (args) => run(operations.addDocument, args),
+  );
   // The list offers only the tools this key or connection may run here (a read-only one sees recall and
   // ask). A call to another one (a client's list from before its access changed) still reaches the
   // operation's refusal, which says what the key or connection lacks, rather than "tool disabled".
@@ -258,6 +276,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       [listEntitiesTool, operations.listEntities],
       [askTool, operations.ask],
       [forgetTool, operations.forget],
+      [addDocumentTool, operations.addDocument],
     ];
     for (const [tool, operation] of offered) if (!mayRun(operation, context.key)) tool.disable();
   }

@@ -1,5 +1,6 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
+import { documentCitation, withPageCitations } from "./document-citation";
 import { chatAnswer, chatModel } from "./chat";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { openAIConfigured } from "./openai-client";
@@ -58,6 +59,7 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
       role: match.role,
       occurred_at: match.occurredAt.toISOString(),
       context: match.context.map(contextTurnJson),
+      document: documentCitation(match.metadata),
     }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };
@@ -66,8 +68,9 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
 
   if (useModel) {
     const reply = await chatAnswer(body.query, sources);
-    if ("answer" in reply) return { answer: reply.answer, sources, model: reply.model };
+    if ("answer" in reply) return { answer: withPageCitations(reply.answer, sources), sources, model: reply.model };
     activity.details.fallback = reply.rejected;
   }
-  return { answer: await extractiveAnswer(namespaceId, body.query, sources), sources, model: EXTRACTIVE_MODEL };
+  const answer = await extractiveAnswer(namespaceId, body.query, sources);
+  return { answer: withPageCitations(answer, sources), sources, model: EXTRACTIVE_MODEL };
 }

@@ -77,6 +77,11 @@ export function sourceText(source: SourceJson): string {
   const turns = turnsOf(source);
   const line = (turn: (typeof turns)[number]) =>
     `(${dayOf(turn.occurredAt)}) ${turn.role ? `${turn.role}: ` : ""}${turn.content}`;
+  if (source.document) {
+    const { title, page, section } = source.document;
+    const where = [title && `"${title}"`, page !== null && `p. ${page}`, section].filter(Boolean).join(", ");
+    return `[${source.index}] (from the document ${where}) ${turns[0].content}`;
+  }
   if (turns.length === 1) return `[${source.index}] ${line(turns[0])}`;
   return (
     `[${source.index}] A passage of a conversation, the matching turn marked ">":\n` +

@@ -2,6 +2,7 @@
 // integration's sync): rows, chunks, vectors, postings, the term statistics they counted toward, and their
 // entity links (with the entities no other memory names).
 import type { Tx } from "@/lib/db";
+import { deleteEmptiedDocuments, documentsOfMemories } from "./document-erasure";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { unlinkEntities } from "./entities/link-entities";
 
@@ -60,10 +61,18 @@ export async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunk
  * statistics: the one deletion path (forget, a failed batch, forgetting an identity). Returns how many
  * chunks went (an erasure receipt counts them).
  */
-export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
+export async function deleteMemories(
+  tx: Tx,
+  orgId: string,
+  namespaceId: string,
+  memoryIds: string[],
+  options: { keepDocuments?: boolean } = {},
+) {
   let chunksDeleted = 0;
   for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
     const batch = memoryIds.slice(i, i + MEMORIES_PER_STATEMENT);
+    // A document whose every passage is forgotten goes with the last one (not while it is being reprocessed).
+    const documentIds = options.keepDocuments ? [] : await documentsOfMemories(tx, orgId, batch);
     const chunks = await tx.$queryRaw<{ id: string }[]>(
       Prisma.sql`SELECT id FROM memory_chunks WHERE org_id = ${orgId} AND memory_id = ANY(${batch}::text[])`,
     );
@@ -75,6 +84,7 @@ export async function deleteMemories(tx: Tx, orgId: string, namespaceId: string,
     await unlinkEntities(tx, orgId, namespaceId, batch);
     await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
     await withdrawKeptAnswers(tx, orgId, batch);
+    await deleteEmptiedDocuments(tx, orgId, documentIds);
     chunksDeleted += chunks.length;
   }
   return chunksDeleted;

@@ -2,6 +2,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
+import { eraseDocuments } from "./document-erasure";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { deleteMemories } from "./deletion";
 import { memoriesSelectedForDeletion } from "./deletion-selection";
@@ -43,6 +44,15 @@ export async function forget(
       memoryIds: body.memory_ids,
     });
     const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
+    // Forgetting an identity's memories, or every memory within some scopes, takes their documents too.
+    if (body.memory_ids === undefined && body.metadata === undefined) {
+      await eraseDocuments(tx, {
+        orgId: principal.orgId,
+        namespaceIds: [namespace.id],
+        identityId: body.identity_id,
+        scopes,
+      });
+    }
     await inTransaction?.(tx, { namespaceId: namespace.id, namespace, memoryIds, chunksDeleted, scopes });
     crashPoint("forget.in-transaction");
     return { namespace, deleted: memoryIds.length, memoryIds, chunksDeleted };

@@ -113,6 +113,8 @@ export async function authorOf(tx: Tx, principal: Principal): Promise<VersionAut
     const user = await tx.user.findUnique({ where: { id: principal.userId }, select: { email: true } });
     return { kind: "user", id: principal.userId, name: user?.email ?? null };
   }
+  // A document's processing only inserts passages, which have no recorded author; named as the system is.
+  if (principal.kind === "document") return { kind: "integration", id: principal.documentId, name: "document" };
   const connection = await tx.integrationConnection.findFirst({
     where: { id: principal.connectionId, orgId: principal.orgId },
     select: { provider: true },

@@ -9,6 +9,7 @@ import {
 } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
+import { eraseDocuments } from "./document-erasure";
 import { newId } from "@/lib/ids";
 import type { ErasedNamespace } from "@/lib/erasures/receipts/erasure";
 import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
@@ -145,6 +146,11 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
         if (deleted < FORGET_BATCH) break;
       }
     }
+    // The identity's documents (originals and extracted text), processed or not, in every namespace reached.
+    const reachable = await prisma.namespace.findMany({ where: namespaceAccess(principal), select: { id: true } });
+    await prisma.$transaction((tx) =>
+      eraseDocuments(tx, { orgId, namespaceIds: reachable.map((ns) => ns.id), identityId, scopes: {} }),
+    );
   } catch (error) {
     if (total() > 0) await audit({ namespaces: done, deleted: total(), incomplete: true }).catch(() => undefined);
     throw error;

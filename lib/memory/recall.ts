@@ -2,6 +2,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { documentCitation } from "./document-citation";
 import { timedStage } from "@/lib/http/server-timing";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { CHUNK_MAX_CHARS } from "./chunking";
@@ -58,6 +59,7 @@ export function matchJson(match: RecalledMatch): MatchJson {
     occurred_at: match.occurredAt.toISOString(),
     created_at: match.createdAt.toISOString(),
     context: match.context.map(contextTurnJson),
+    document: documentCitation(match.metadata),
     match_reasons: match.reasons,
     entities: match.entities,
   };

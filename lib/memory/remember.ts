@@ -35,6 +35,8 @@ export interface RememberOptions {
   sessionId?: string;
   /** Store content identical to an existing memory again instead of returning that memory. */
   allowDuplicate?: boolean;
+  /** The items are passages of this document (lib/documents): deleted with it. */
+  documentId?: string;
 }
 
 interface PreparedMemory {
@@ -194,7 +196,17 @@ export async function remember(
             group.map((m) => m.id),
           );
         }
-        await writeMemories(tx, principal, namespace.id, provider.model, now, group, vectors, sessionOf);
+        await writeMemories(
+          tx,
+          principal,
+          namespace.id,
+          provider.model,
+          now,
+          group,
+          vectors,
+          sessionOf,
+          options.documentId,
+        );
         if (tracked && index === groups.length - 1) await intent.complete(tx);
       });
       crashPoint(`${options.sessionId !== undefined ? "conversation" : "remember"}.group.${index + 1}`);
@@ -248,6 +260,7 @@ async function writeMemories(
   memories: PreparedMemory[],
   vectors: number[][],
   sessionOf: (memory: PreparedMemory) => { id: string; position: number } | undefined,
+  documentId: string | undefined,
 ) {
   for (let i = 0; i < memories.length; i += ROWS_PER_STATEMENT) {
     await tx.memory.createMany({
@@ -259,6 +272,7 @@ async function writeMemories(
           namespaceId,
           apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
           contentHash: m.contentHash,
+          documentId: documentId ?? null,
         };
       }),
     });

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
+import { DocumentCitationSchema } from "./document-citation";
 import { EntitiesFilter, EntityRefSchema } from "./entities/entity-ref";
 import { unknownFields } from "./unknown-fields";
 
@@ -339,6 +340,7 @@ export const MatchSchema = z.object({
   context: z
     .array(ContextTurnSchema)
     .describe("with `context: n`, the turns around a conversation turn, in order; empty for a plain memory"),
+  document: DocumentCitationSchema.nullable(),
   match_reasons: z
     .object({
       terms: z
@@ -376,6 +378,7 @@ export const SourceSchema = z.object({
   role: z.string().nullable(),
   occurred_at: Timestamp.describe("when it happened: the answerers are given it"),
   context: z.array(ContextTurnSchema).describe("with `context: n`, the turns around it, read by the answerers too"),
+  document: DocumentCitationSchema.nullable(),
 });
 export type SourceJson = z.infer<typeof SourceSchema>;
 

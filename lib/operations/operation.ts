@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { ActivityNote, Operation as ActivityOperation } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import type { Permission } from "@/lib/auth/permissions";
+import type { UploadRules } from "@/lib/http/form-body";
 
 type Schema = z.ZodType;
 
@@ -48,8 +49,16 @@ export interface Operation<
   response: Response;
   /** A list: `true` pages by number (`page`), `"cursor"` by an opaque cursor (`pagination.nextCursor`). */
   paginated?: Paginated;
-  /** 201 for an operation that creates what it returns: its success's status, over HTTP and in the activity log. */
-  successStatus?: 200 | 201;
+  /**
+   * 201 for an operation that creates what it returns, 202 for one that queues the work: its success's status,
+   * over HTTP and in the activity log.
+   */
+  successStatus?: 200 | 201 | 202;
+  /**
+   * Takes a file: over HTTP its body may be multipart/form-data (a `file` part, the other fields beside it) or
+   * JSON up to the file limit, instead of the 5 MiB JSON body.
+   */
+  upload?: UploadRules;
   /**
    * NDJSON (one JSON value per line) instead of JSON, for what is too large to hold whole. `request`: the
    * schema of one line of the body, which the function reads itself as it arrives (`bodyStream`). `response`:

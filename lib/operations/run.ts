@@ -5,6 +5,7 @@ import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/
 import { getDatabase } from "@/lib/db";
 import { InvalidError, invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
+import { FileBody } from "@/lib/http/file-body";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
 import { Page, type Pagination } from "@/lib/http/pagination";
 import type { Operation, OperationContext, OperationData } from "./operation";
@@ -32,6 +33,8 @@ export interface OperationResult<Data = unknown> {
   pagination?: Pagination;
   /** An operation with `ndjson.response`: the items to send one per line, each already through its schema. */
   stream?: { items: AsyncIterable<unknown>; filename?: string };
+  /** An operation that answers with a file as it is (over HTTP; `data` is undefined). */
+  file?: FileBody;
 }
 
 /**
@@ -65,6 +68,7 @@ export async function runOperation<O extends Operation>(
     }
     // The schema's output is the operation's data by OperationData's definition; TypeScript cannot follow
     // a generic through `parse`.
+    if (result instanceof FileBody) return { status, data: undefined as OperationData<O>, file: result };
     if (result instanceof Page) {
       const items = result.items.map((item) => operation.response.parse(item));
       return { status, data: items as OperationData<O>, pagination: result.pagination };

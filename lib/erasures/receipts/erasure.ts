@@ -65,5 +65,7 @@ export interface Erasure {
 export function actorOfPrincipal(principal: Principal): { kind: ActorKind; id: string } {
   if (principal.kind === "api_key") return { kind: "api_key", id: principal.keyId };
   if (principal.kind === "integration") return { kind: "integration", id: principal.connectionId };
+  // Never reached (a document's processing replaces its own passages without a receipt); named as what runs it.
+  if (principal.kind === "document") return { kind: "integration", id: principal.documentId };
   return { kind: "user", id: principal.userId };
 }

@@ -12,7 +12,7 @@ import { erasedNamespaceJson } from "./erasure-json";
 async function actorNamed(tx: Tx, principal: Principal): Promise<ErasureActor> {
   const actor = actorOfPrincipal(principal);
   if (principal.kind === "api_key") return { ...actor, name: principal.name };
-  if (principal.kind === "integration") return { ...actor, name: null };
+  if (principal.kind === "integration" || principal.kind === "document") return { ...actor, name: null };
   const user = await tx.user.findUnique({ where: { id: principal.userId }, select: { email: true } });
   return { ...actor, name: user?.email ?? null };
 }

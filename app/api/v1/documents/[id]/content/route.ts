@@ -1,0 +1,6 @@
+// GET /api/v1/documents/{id}/content — the document's original bytes, as a download
+import { endpoints } from "@/lib/api/endpoints";
+import { withApiKey } from "@/lib/api/with-api-key";
+import { apiRoute } from "@/lib/http/methods";
+
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: withApiKey(endpoints.documentContent) });

@@ -1,0 +1,92 @@
+import type { ActivityNote } from "@/lib/activity/activity";
+import type { Principal } from "@/lib/auth/principal";
+import { setting } from "@/lib/config";
+import { db } from "@/lib/db";
+import { InvalidError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@/lib/errors";
+import { keepAnswerWithWrite } from "@/lib/http/request-writes";
+import { newId } from "@/lib/ids";
+import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
+import { effectiveScopes } from "@/lib/memory/scopes";
+import { resolveTarget } from "@/lib/namespaces/namespaces";
+import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
+import { DOCUMENT_FIELDS, documentJson } from "./document-json";
+import { ingestionJob } from "./ingestion-job";
+import { detectContentType, SUPPORTED_CONTENT_TYPES } from "./extract";
+import type { CreateDocumentBody } from "./schemas";
+
+/** What a document is made from: bytes given now, or a URL fetched by its processing. */
+type Source = { url: string } | { bytes: Buffer; contentType: string; filename: string | null };
+
+/**
+ * Takes a document (a file, inline content or a URL) into a namespace the principal may write to, within its
+ * scopes: checks it now (its type is one we read, its size within DOCUMENT_MAX_BYTES, a URL's destination
+ * public), then stores it queued with the job that processes it, in one transaction (under an
+ * Idempotency-Key, the answer too: a retry after a crash finds the same document).
+ */
+export async function createDocument(principal: Principal, body: CreateDocumentBody, activity: ActivityNote = {}) {
+  const namespace = await resolveTarget(principal, body);
+  activity.namespaceId = namespace.id;
+  activity.identityId = body.identity_id ?? null;
+  const scopes = effectiveScopes(principal.scopes, body.scopes);
+  const source = await sourceOf(body);
+  const prisma = await db();
+  const document = await prisma.$transaction(async (tx) => {
+    const created = await tx.document.create({
+      data: {
+        id: newId("doc"),
+        orgId: principal.orgId,
+        namespaceId: namespace.id,
+        identityId: body.identity_id ?? null,
+        apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
+        createdByUserId: principal.kind === "member" ? principal.userId : null,
+        title: body.title ?? null,
+        scopes,
+        metadata: body.metadata ?? {},
+        status: "queued",
+        ...("url" in source
+          ? { sourceUrl: source.url }
+          : {
+              original: new Uint8Array(source.bytes),
+              byteSize: source.bytes.length,
+              contentType: source.contentType,
+              filename: source.filename,
+            }),
+      },
+      select: DOCUMENT_FIELDS,
+    });
+    await enqueueJob(ingestionJob(created), tx);
+    await keepAnswerWithWrite(tx, 202, documentJson(created));
+    return created;
+  });
+  wakeJobWorkers();
+  return document;
+}
+
+async function sourceOf(body: CreateDocumentBody): Promise<Source> {
+  if (body.url !== undefined) return { url: (await checkOutboundDestination(body.url)).toString() };
+  const bytes = body.file ? body.file.bytes : contentBytes(body.content!, body.content_encoding ?? "utf8");
+  const maxBytes = setting("DOCUMENT_MAX_BYTES");
+  if (bytes.length > maxBytes) throw new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`);
+  if (bytes.length === 0) throw new InvalidError("The file is empty.", [{ field: "body.file", message: "is empty" }]);
+  const filename = body.filename ?? body.file?.name ?? null;
+  const declared = body.file ? body.file.type : body.content_type!;
+  const contentType = detectContentType(bytes, declared ?? null, filename);
+  if (!contentType) throw unsupported(declared ?? filename);
+  return { bytes, contentType, filename };
+}
+
+export function unsupported(given: string | null): UnsupportedMediaTypeError {
+  const what = given ? `This document (${given.slice(0, 100)})` : "This document";
+  return new UnsupportedMediaTypeError(
+    `${what} is not of a type we read. Supported: ${SUPPORTED_CONTENT_TYPES.join(", ")}.`,
+  );
+}
+
+function contentBytes(content: string, encoding: "utf8" | "base64"): Buffer {
+  if (encoding === "utf8") return Buffer.from(content, "utf8");
+  const compact = content.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
+    throw new InvalidError("The content is not valid base64.", [{ field: "body.content", message: "is not base64" }]);
+  }
+  return Buffer.from(compact, "base64");
+}

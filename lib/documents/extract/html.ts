@@ -1,0 +1,120 @@
+// HTML: the article only (Readability drops navigation, ads, headers, footers, banners), then read like DOCX.
+// linkedom builds a DOM and nothing else: no script runs, nothing is fetched.
+import { Readability } from "@mozilla/readability";
+import { parseHTML } from "linkedom";
+import { isKnownCharset, sniffHtmlCharset } from "./content-type";
+import { blocksFromHtml, textOf } from "./html-blocks";
+import { cleanText, decodeText } from "./text";
+import type { ExtractedDocument } from "./types";
+
+/** Removed before Readability scores the page, and from the <body> read when Readability finds no article. */
+const NEVER_CONTENT = "script, style, noscript, template, iframe, object, embed, [hidden], [aria-hidden='true']";
+const OUTSIDE_ARTICLE = "nav, header, footer, aside, form, [role='navigation'], [role='banner'], [role='contentinfo']";
+
+/**
+ * Class and id words of boilerplate that Readability's own list misses (it knows "sidebar" and "sponsor" but
+ * not a bare "ad"): matched as whole words of a class or id, so "add-to-cart" and "header" survive.
+ */
+const BOILERPLATE_WORDS = new Set([
+  "ad",
+  "ads",
+  "advert",
+  "adverts",
+  "advertisement",
+  "advertising",
+  "adsense",
+  "sponsored",
+  "promo",
+  "cookie",
+  "cookies",
+  "consent",
+  "gdpr",
+]);
+
+export async function extractHtml(
+  bytes: Uint8Array,
+  charset: string | null,
+  signal: AbortSignal,
+  baseUrl?: string,
+): Promise<ExtractedDocument> {
+  const html = decodeText(bytes, htmlCharset(bytes, charset));
+  const page = parseDocument(html, baseUrl);
+  const pageTitle = cleanText(page.querySelector("title")?.textContent ?? "") || null;
+  const firstHeading = cleanText(page.querySelector("h1")?.textContent ?? "") || null;
+
+  // Readability rewrites the document it reads: the fallback gets a fresh copy.
+  const article = readArticle(page);
+  signal.throwIfAborted();
+  const articleContent = article?.content ? parseDocument(article.content, baseUrl).body : null;
+  if (articleContent && textOf(articleContent)) {
+    const { blocks, firstH1 } = blocksFromHtml(articleContent);
+    const title = articleTitle(cleanText(article?.title ?? "") || pageTitle, firstHeading) ?? firstH1;
+    return { title, pageCount: null, blocks, ocrPages: [] };
+  }
+
+  const body = parseDocument(html, baseUrl).body;
+  for (const element of Array.from(body.querySelectorAll(OUTSIDE_ARTICLE))) element.remove();
+  const { blocks, firstH1 } = blocksFromHtml(body);
+  return { title: articleTitle(pageTitle, firstHeading) ?? firstH1, pageCount: null, blocks, ocrPages: [] };
+}
+
+/**
+ * Readability's article, or null. It runs synchronously, where no time limit can stop it: on a page with
+ * more elements than any article needs it gives up at once, and the page's body is read instead.
+ */
+function readArticle(page: Document) {
+  try {
+    return new Readability(page, { maxElemsToParse: 100_000 }).parse();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page's h1 when the <title> only adds the site's name to it ("Composting at home | Green Gazette"):
+ * Readability strips such a suffix only from titles of more than four words.
+ */
+function articleTitle(title: string | null, heading: string | null): string | null {
+  if (title && heading && heading.length < title.length && title.toLowerCase().includes(heading.toLowerCase())) {
+    return heading;
+  }
+  return title ?? heading;
+}
+
+function parseDocument(html: string, baseUrl: string | undefined): Document {
+  const { document } = parseHTML(html);
+  // A fragment (or a document linkedom could not place in <html><body>) is wrapped so `body` exists.
+  const parsed = document.body ? document : parseHTML(`<!doctype html><html><body>${html}</body></html>`).document;
+  for (const element of Array.from(parsed.querySelectorAll(NEVER_CONTENT))) element.remove();
+  const pageLength = (parsed.body.textContent ?? "").length;
+  for (const element of Array.from(parsed.querySelectorAll("[class], [id]"))) {
+    if (isBoilerplate(element, pageLength)) element.remove();
+  }
+  // Readability resolves the article's relative links against the page's own address (nothing is fetched).
+  if (baseUrl && URL.canParse(baseUrl) && parsed.head && !parsed.querySelector("base[href]")) {
+    const base = parsed.createElement("base");
+    base.setAttribute("href", baseUrl);
+    parsed.head.prepend(base);
+  }
+  return parsed;
+}
+
+function isBoilerplate(element: Element, pageLength: number): boolean {
+  // A word such as "ads" on a wrapper ("page has-ads") must not take the article with it.
+  if (/^(html|body|main|article)$/i.test(element.localName) || element.querySelector("main, article")) return false;
+  if ((element.textContent ?? "").length > pageLength / 2) return false;
+  const names = `${element.getAttribute("class") ?? ""} ${element.getAttribute("id") ?? ""}`;
+  return names
+    .toLowerCase()
+    .split(/[\s_-]+/)
+    .some((word) => BOILERPLATE_WORDS.has(word));
+}
+
+/** UTF-8 with a byte order mark, else the declared charset, else the page's <meta charset>, else UTF-8. */
+function htmlCharset(bytes: Uint8Array, declared: string | null): string | null {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  for (const charset of [declared, sniffHtmlCharset(bytes)]) {
+    if (charset && isKnownCharset(charset)) return charset;
+  }
+  return null;
+}

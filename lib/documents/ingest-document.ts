@@ -1,0 +1,158 @@
+// A document's processing, run as a durable job (lib/jobs/queue.ts): fetch (a URL), extract its text with its
+// structure, and store its passages as memories of its namespace, each with its page and section. A run a
+// crash cut short is run again from the start (the job is queued again at the next start, its half-written
+// remember rolled back by its write intent), and whatever an earlier run stored is replaced, so any number of
+// runs leave one copy of the passages.
+import type { DocumentPrincipal } from "@/lib/auth/principal";
+import { setting } from "@/lib/config";
+import { db } from "@/lib/db";
+import { PermanentJobError, type ClaimedJob } from "@/lib/jobs/queue";
+import { remember } from "@/lib/memory/remember";
+import { crashPoint } from "@/lib/http/request-writes";
+import { fetchOutbound, FetchRefusedError } from "@/lib/net/fetch-outbound";
+import { OutboundUrlError } from "@/lib/net/outbound";
+import { unsupported } from "./create-document";
+import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
+import { deleteDocumentPassages } from "./delete-document-passages";
+import { detectContentType, DocumentUnreadableError, extractDocument, type ExtractedDocument } from "./extract";
+import { DOCUMENT_JOB_KIND } from "./ingestion-job";
+import { passagesOf, sectionLabel } from "./passages";
+
+/** How long reading one document may take (OCR of its scanned pages included). */
+const EXTRACTION_TIMEOUT_MS = 15 * 60_000;
+
+/** The job runners of this area, for the worker (lib/startup.ts) and for tests (runDueJobs). */
+export const documentJobRunners = { [DOCUMENT_JOB_KIND]: (job: ClaimedJob) => runIngestion(job) };
+
+type Processing = DocumentRow & { original: Uint8Array | null };
+
+async function runIngestion(job: ClaimedJob): Promise<void> {
+  const prisma = await db();
+  const document = await prisma.document.findFirst({
+    where: { id: String(job.payload.documentId), ...(job.orgId && { orgId: job.orgId }) },
+    select: { ...DOCUMENT_FIELDS, original: true },
+  });
+  if (!document) return;
+  await setDocument(document, { status: "processing", error: null });
+  try {
+    await ingest(document, job.payload.refetch === true);
+  } catch (error) {
+    const message = (error as Error).message ?? String(error);
+    const permanent =
+      error instanceof DocumentUnreadableError ||
+      error instanceof FetchRefusedError ||
+      error instanceof OutboundUrlError ||
+      error instanceof UnreadableTypeError;
+    if (permanent || job.attempts >= job.maxAttempts) {
+      await setDocument(document, { status: "failed", error: message.slice(0, 1000), processedAt: new Date() });
+      throw new PermanentJobError(message);
+    }
+    console.error(`[memgw] processing document ${document.id} failed (it is tried again):`, error);
+    await setDocument(document, { status: "queued", error: `Processing failed and will be tried again: ${message}` });
+    throw error;
+  }
+}
+
+class UnreadableTypeError extends Error {}
+
+async function ingest(document: Processing, refetch: boolean) {
+  const { bytes, contentType } = await originalOf(document, refetch);
+  const extracted = await extractDocument(
+    bytes,
+    contentType,
+    {
+      maxPages: setting("DOCUMENT_MAX_PAGES"),
+      maxOcrPages: setting("DOCUMENT_MAX_OCR_PAGES"),
+      timeoutMs: EXTRACTION_TIMEOUT_MS,
+    },
+    { baseUrl: document.sourceUrl ?? undefined },
+  );
+  const passages = passagesOf(extracted.blocks);
+  if (passages.length === 0) throw new DocumentUnreadableError("No text was found in the document.");
+  const title = document.title ?? extracted.title ?? document.filename;
+  // What an earlier run stored (a refresh, or a run cut short) goes first: one copy of the passages.
+  await deleteDocumentPassages(document);
+  crashPoint("document.before-passages");
+  await remember(
+    documentPrincipal(document),
+    { namespace_id: document.namespaceId },
+    passages.map((passage) => ({
+      content: passage.content,
+      metadata: {
+        ...(document.metadata as Record<string, string | number | boolean | null>),
+        document_id: document.id,
+        document_title: title,
+        source_url: document.sourceUrl,
+        page: passage.page,
+        section: sectionLabel(passage.section) || null,
+      },
+      identity_id: document.identityId ?? undefined,
+    })),
+    {},
+    { allowDuplicate: true, documentId: document.id },
+  );
+  const finished = await setDocument(document, {
+    status: "ready",
+    error: null,
+    title,
+    pageCount: extracted.pageCount,
+    chunkCount: passages.length,
+    blocks: blocksJson(extracted),
+    processedAt: new Date(),
+  });
+  // Deleted while it was processed: what this run stored goes too.
+  if (finished === 0) await deleteDocumentPassages(document);
+}
+
+/** The bytes to read and their type: the upload, or (first run or refresh) what the URL answers now. */
+async function originalOf(document: Processing, refetch: boolean) {
+  if (document.original && document.contentType && !(refetch && document.sourceUrl)) {
+    return { bytes: document.original, contentType: document.contentType };
+  }
+  if (!document.sourceUrl) throw new DocumentUnreadableError("The document has no content.");
+  const fetched = await fetchOutbound(document.sourceUrl, {
+    maxBytes: setting("DOCUMENT_MAX_BYTES"),
+    timeoutMs: setting("DOCUMENT_FETCH_TIMEOUT_SECONDS") * 1000,
+  });
+  const contentType = detectContentType(fetched.bytes, fetched.contentType, new URL(fetched.finalUrl).pathname);
+  if (!contentType) throw new UnreadableTypeError(unsupported(fetched.contentType).message);
+  const prisma = await db();
+  await prisma.document.updateMany({
+    where: { id: document.id, orgId: document.orgId },
+    data: { original: new Uint8Array(fetched.bytes), contentType, byteSize: fetched.bytes.length },
+  });
+  return { bytes: fetched.bytes, contentType };
+}
+
+function blocksJson(extracted: ExtractedDocument) {
+  return extracted.blocks.map(({ page, section, text }) => ({ page, section, text }));
+}
+
+/** Who writes a document's passages: its namespace only, with its scopes, queued as whoever gave it. */
+function documentPrincipal(document: DocumentRow): DocumentPrincipal {
+  return {
+    kind: "document",
+    orgId: document.orgId,
+    documentId: document.id,
+    namespaceId: document.namespaceId,
+    requester: document.apiKeyId ?? (document.createdByUserId ? `user:${document.createdByUserId}` : document.id),
+    permissions: ["NAMESPACE_WRITE"],
+    scopes: document.scopes as Record<string, string>,
+  };
+}
+
+type DocumentChange = {
+  status: string;
+  error: string | null;
+  title?: string | null;
+  pageCount?: number | null;
+  chunkCount?: number;
+  blocks?: ReturnType<typeof blocksJson>;
+  processedAt?: Date;
+};
+
+async function setDocument(document: { id: string; orgId: string }, data: DocumentChange): Promise<number> {
+  const prisma = await db();
+  const { count } = await prisma.document.updateMany({ where: { id: document.id, orgId: document.orgId }, data });
+  return count;
+}

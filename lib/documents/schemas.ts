@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { PaginationQuery } from "@/lib/http/pagination";
+import {
+  exactlyOneTarget,
+  IdentityId,
+  Metadata,
+  ScopesInput,
+  TARGET_RULE,
+  TargetFields,
+  TargetId,
+} from "@/lib/memory/schemas";
+import { unknownFields } from "@/lib/memory/unknown-fields";
+import { named } from "@/lib/validation/named";
+import { identifier, text } from "@/lib/validation/strings";
+import { UploadedFile } from "@/lib/http/uploaded-file";
+
+export const DOCUMENT_STATUSES = ["queued", "processing", "ready", "failed"] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
+
+export const DocumentSchema = named(
+  z.object({
+    id: z.string(),
+    namespace_id: z.string(),
+    status: z
+      .enum(DOCUMENT_STATUSES)
+      .describe("queued, then processing; ready once its passages are memories, failed with `error` otherwise"),
+    title: z.string().nullable().describe("as given, or the file's own title once read"),
+    content_type: z
+      .string()
+      .nullable()
+      .describe("the type it is read as (sniffed from its bytes); null for a URL not fetched yet"),
+    source_url: z.string().nullable().describe("the URL it was fetched from"),
+    filename: z.string().nullable(),
+    size_bytes: z.number().int().nullable().describe("of the original; null for a URL not fetched yet"),
+    pages: z.number().int().nullable().describe("a PDF's pages (1 for an image); null for formats without pages"),
+    chunk_count: z.number().int().describe("the passages stored as memories, each with its page and section"),
+    error: z.string().nullable().describe("why processing failed, in a sentence"),
+    identity_id: z.string().nullable(),
+    scopes: z.record(z.string(), z.string()),
+    metadata: z.record(z.string(), z.unknown()),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    processed_at: Timestamp.nullable(),
+  }),
+  "Document",
+);
+export type DocumentJson = z.infer<typeof DocumentSchema>;
+
+export const DocumentIdParams = z.strictObject({ id: TargetId });
+
+export const ListDocumentsQuery = PaginationQuery.extend({
+  namespace_id: TargetId,
+  status: z.enum(DOCUMENT_STATUSES, { error: `must be one of ${DOCUMENT_STATUSES.join(", ")}` }).optional(),
+});
+export type ListDocumentsQuery = z.infer<typeof ListDocumentsQuery>;
+
+export const CONTENT_ENCODINGS = ["utf8", "base64"] as const;
+
+export const CreateDocumentBody = z
+  .strictObject(
+    {
+      ...TargetFields,
+      file: z
+        .instanceof(UploadedFile, { error: "send the file as a multipart/form-data part named `file`" })
+        .optional()
+        .describe("multipart/form-data only: the file"),
+      url: text({ max: 2048, notBlank: true })
+        .optional()
+        .describe("an https URL to fetch (public addresses only; redirects are followed and checked)"),
+      content: z
+        .string({ error: "must be a string" })
+        .min(1, "must not be empty")
+        .optional()
+        .describe("the document itself: text, or base64 with `content_encoding: base64` for binary formats"),
+      content_type: text({ max: 255, notBlank: true })
+        .optional()
+        .describe("with `content`: its type, e.g. text/markdown, text/html, application/pdf"),
+      content_encoding: z
+        .enum(CONTENT_ENCODINGS, { error: "must be utf8 or base64" })
+        .optional()
+        .describe("with `content`: utf8 (the default) or base64"),
+      title: text({ max: 500, notBlank: true }).optional().describe("shown and cited; the file's own title otherwise"),
+      filename: identifier({ max: 255 }).optional(),
+      metadata: Metadata.optional().describe("copied onto every passage's memory"),
+      scopes: ScopesInput.optional(),
+      identity_id: IdentityId.optional(),
+    },
+    { error: unknownFields() },
+  )
+  .superRefine((body, ctx) => {
+    exactlyOneTarget(body, ctx);
+    const sources = [body.file, body.url, body.content].filter((source) => source !== undefined);
+    if (sources.length !== 1) {
+      ctx.addIssue({ code: "custom", message: "send exactly one of file, url and content", path: [] });
+    }
+    if (body.content !== undefined && body.content_type === undefined) {
+      ctx.addIssue({ code: "custom", message: "say the content's type", path: ["content_type"] });
+    }
+    if (body.content === undefined && (body.content_type !== undefined || body.content_encoding !== undefined)) {
+      ctx.addIssue({ code: "custom", message: "goes with `content` only", path: ["content_type"] });
+    }
+  })
+  .meta(TARGET_RULE);
+export type CreateDocumentBody = z.infer<typeof CreateDocumentBody>;
+
+export const DocumentBlockSchema = z.object({
+  page: z.number().int().nullable(),
+  section: z.array(z.string()),
+  text: z.string(),
+});
+
+export const DocumentTextSchema = named(
+  z.object({
+    id: z.string(),
+    pages: z.number().int().nullable(),
+    blocks: z.array(DocumentBlockSchema).describe("the extracted text in reading order, with page and heading path"),
+  }),
+  "DocumentText",
+);
+
+export const DeletedDocumentSchema = z.object({
+  id: z.string(),
+  deleted: z.literal(true),
+  memories_deleted: z.number().int(),
+});
