@@ -441,3 +441,60 @@ describe("who may touch a document", () => {
     expect(recall.body.data).toEqual([]);
   });
 });
+
+describe("export and import", () => {
+  test("an export carries documents with their originals; the import processes them again", async () => {
+    const tenant = await createTenant("Docs Export");
+    const source = await createNamespace(tenant.key);
+    const target = await createNamespace(tenant.key);
+    const uploaded = await uploadDocument(
+      tenant.key,
+      { bytes: await pdfOf(HANDBOOK, "Northwind handbook"), name: "handbook.pdf", type: "application/pdf" },
+      { namespace_id: source.id, identity_id: "user-3" },
+    );
+    await processDocuments();
+    await api("POST", "/remember", { key: tenant.key, body: { namespace_id: source.id, content: "A plain note." } });
+
+    const exported = await routeRequest(
+      new Request(`http://gateway.test/api/v1/namespaces/${source.id}/export`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      }),
+    );
+    expect(exported.status).toBe(200);
+    const lines = (await exported.text())
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(lines.map((line) => line.type)).toEqual(["header", "document", "memory"]);
+    expect(lines[1]).toMatchObject({
+      id: uploaded.body.data.id,
+      content_type: "application/pdf",
+      identity_id: "user-3",
+    });
+
+    const imported = await api("POST", `/namespaces/${target.id}/import`, {
+      key: tenant.key,
+      rawBody: lines.map((line) => JSON.stringify(line)).join("\n") + "\n",
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(imported.status).toBe(201);
+    expect(imported.body.data).toMatchObject({ imported: 1, document_ids: [expect.any(String)] });
+    await processDocuments();
+    const copy = await documentOf(tenant.key, imported.body.data.document_ids[0]);
+    expect(copy).toMatchObject({ status: "ready", pages: 3, title: "Northwind handbook", namespace_id: target.id });
+    const recall = await api("POST", "/recall", {
+      key: tenant.key,
+      body: { namespace_id: target.id, query: "parental leave weeks" },
+    });
+    expect(recall.body.data[0].document).toMatchObject({ id: copy.id, page: 2 });
+
+    // A key bound to a scope imports no document outside it.
+    const scoped = await createKey(tenant.org.id, { scopes: { team: "a" }, namespaceIds: [target.id] });
+    const refused = await api("POST", `/namespaces/${target.id}/import`, {
+      key: scoped.secret,
+      rawBody: [lines[0], lines[1]].map((line) => JSON.stringify(line)).join("\n") + "\n",
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(refused.status).toBe(403);
+  });
+});

@@ -522,7 +522,11 @@ describe("over MCP", () => {
     // A key without the read permission is not offered them.
     const writer = await createKey(org.id, { permissions: ["NAMESPACE_WRITE"], namespaceIds: [ns.id] });
     const writerClient = await connect(ns.id, writer.secret);
-    expect((await writerClient.listTools()).tools.map((tool) => tool.name).sort()).toEqual(["forget", "remember"]);
+    expect((await writerClient.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+      "add_document",
+      "forget",
+      "remember",
+    ]);
   });
 
   test("recall_by_entity finds the memories naming an entity, by id or name, with or without a query", async () => {

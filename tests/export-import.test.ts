@@ -310,7 +310,12 @@ describe("import", () => {
     const target = await createNamespace(key);
     const imported = await importLines(key, target.id, source.text);
     expect(imported.status).toBe(201);
-    expect(imported.body.data).toEqual({ imported: 5, skipped_expired: 0, memory_ids: expect.any(Array) });
+    expect(imported.body.data).toEqual({
+      imported: 5,
+      skipped_expired: 0,
+      memory_ids: expect.any(Array),
+      document_ids: [],
+    });
     const copy = await exportLines(key, target.id);
     // memory_ids follow the lines of the import's body.
     const byId = new Map(copy.lines.slice(1).map((line) => [line.id, line]));
@@ -563,7 +568,7 @@ describe("import", () => {
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({ imported: 1, skipped_expired: 1 });
     const empty = await importLines(key, target.id, importBody([header()]));
-    expect(empty.body.data).toEqual({ imported: 0, skipped_expired: 0, memory_ids: [] });
+    expect(empty.body.data).toEqual({ imported: 0, skipped_expired: 0, memory_ids: [], document_ids: [] });
   });
 });
 

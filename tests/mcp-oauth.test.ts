@@ -207,6 +207,7 @@ test("the SDK client connects with the URL alone, is approved, recalls and remem
   expect(ACCESS_TOKEN_TTL_SECONDS).toBe(3600); // what docs/api.md says
   // A read-and-write connection is offered every tool.
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+    "add_document",
     "ask",
     "forget",
     "list_entities",

@@ -1,10 +1,13 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, storedCounts } from "./helpers/memory";
+import { processDocuments } from "./helpers/documents";
 
 const clients: Client[] = [];
 afterEach(async () => {
@@ -40,7 +43,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   };
 }
 
-test("lists the 6 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
+test("lists the 7 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
   const client = await connect(ns.id, key);
@@ -50,6 +53,7 @@ test("lists the 6 tools with descriptions, input schemas, hints, and tells the a
   const { tools } = await client.listTools();
   const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
   expect(Object.keys(byName).sort()).toEqual([
+    "add_document",
     "ask",
     "forget",
     "list_entities",
@@ -78,6 +82,43 @@ test("lists the 6 tools with descriptions, input schemas, hints, and tells the a
   expect(byName.recall.annotations).toMatchObject({ readOnlyHint: true });
   expect(byName.ask.annotations).toMatchObject({ readOnlyHint: true });
   expect(byName.remember.description).toContain("100,000 characters");
+  expect(byName.add_document.inputSchema.required).toEqual(["url"]);
+  expect(Object.keys(byName.add_document.inputSchema.properties ?? {}).sort()).toEqual([
+    "identity_id",
+    "metadata",
+    "scopes",
+    "title",
+    "url",
+  ]);
+});
+
+test("add_document fetches a URL into the namespace; a refused URL is a tool error that stores nothing", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const client = await connect(ns.id, key);
+  const page = http.createServer((_request, response) => {
+    response.setHeader("content-type", "text/markdown");
+    response.end("# Onboarding\n\nNew hires get their laptop from the IT desk on the third floor.\n");
+  });
+  await new Promise<void>((resolve) => page.listen(0, "127.0.0.1", resolve));
+  process.env.ALLOW_PRIVATE_OUTBOUND = "true";
+  try {
+    const url = `http://127.0.0.1:${(page.address() as AddressInfo).port}/onboarding.md`;
+    const added = await call(client, "add_document", { url, title: "Onboarding" });
+    expect(added.isError).toBe(false);
+    expect(added.json).toMatchObject({ namespace_id: ns.id, status: "queued", source_url: url, title: "Onboarding" });
+    await processDocuments();
+    const recalled = await call(client, "recall", { query: "where do new hires get a laptop?" });
+    expect(recalled.json[0].document).toMatchObject({ id: added.json.id, source_url: url, section: "Onboarding" });
+  } finally {
+    delete process.env.ALLOW_PRIVATE_OUTBOUND;
+    await new Promise<void>((resolve) => page.close(() => resolve()));
+  }
+  const refused = await call(client, "add_document", { url: "https://169.254.169.254/latest/meta-data/" });
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toMatch(/^BAD_REQUEST: .*metadata/);
+  const listed = await api("GET", `/documents?namespace_id=${ns.id}`, { key });
+  expect(listed.body.pagination.total).toBe(1);
 });
 
 test("a memory written over MCP is found over HTTP, and each tool works: remember, recall, ask, forget", async () => {

@@ -76,6 +76,7 @@ describe("npm start", { timeout: 300_000 }, () => {
     );
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "add_document",
         "ask",
         "forget",
         "list_entities",

@@ -9,6 +9,7 @@ import {
   IDEMPOTENCY_IN_PROGRESS,
   REPLAYED_HEADER,
 } from "@/lib/http/idempotency";
+import type { UploadRules } from "@/lib/http/form-body";
 import { NDJSON } from "@/lib/http/ndjson";
 import { CursorPaginationSchema, PaginationSchema } from "@/lib/http/pagination";
 import { IMPORT_LIMITS } from "@/lib/memory/export-format";
@@ -211,7 +212,10 @@ function operationOf(name: string, ep: Endpoint, components: Components) {
       ? {
           requestBody: {
             required: true,
-            content: { "application/json": { schema: jsonSchema(op.body, "input", components) } },
+            content: {
+              "application/json": { schema: jsonSchema(op.body, "input", components) },
+              ...(op.upload ? { "multipart/form-data": { schema: formSchema(op.body, op.upload, components) } } : {}),
+            },
           },
         }
       : {}),
@@ -220,14 +224,16 @@ function operationOf(name: string, ep: Endpoint, components: Components) {
       [String(op.successStatus ?? 200)]: {
         description: "Success",
         ...(ep.idempotent ? { headers: REPLAYED_HEADERS } : {}),
-        content: op.ndjson?.response
-          ? {
-              [NDJSON]: {
-                schema: jsonSchema(op.response, "output", components),
-                description: "each line is one of these",
-              },
-            }
-          : successContent(op.paginated ? z.array(op.response) : op.response, components, op.paginated),
+        content: op.download
+          ? { "application/octet-stream": { schema: { type: "string", format: "binary" } } }
+          : op.ndjson?.response
+            ? {
+                [NDJSON]: {
+                  schema: jsonSchema(op.response, "output", components),
+                  description: "each line is one of these",
+                },
+              }
+            : successContent(op.paginated ? z.array(op.response) : op.response, components, op.paginated),
       },
       ...errorResponses(errorStatuses),
       ...(ep.idempotent ? { "409": IDEMPOTENT_CONFLICT_RESPONSE } : {}),
@@ -235,6 +241,23 @@ function operationOf(name: string, ep: Endpoint, components: Components) {
     },
     ...(keyAuthenticated ? { security: [{ apiKey: [] }] } : {}),
   };
+}
+
+/**
+ * The form of an operation that takes a file (`upload`): the JSON body's fields as form fields, the file a
+ * binary part, and the fields that carry JSON (scopes, metadata) as JSON text.
+ */
+function formSchema(body: z.ZodType, upload: UploadRules, components: Components) {
+  const json = jsonSchema(body, "input", components) as { properties?: Record<string, object> };
+  const properties = Object.fromEntries(
+    Object.entries(json.properties ?? {}).map(([name, property]) => {
+      if (name === "file") return [name, { type: "string", format: "binary", description: "the file" }];
+      if (upload.jsonFields.includes(name))
+        return [name, { type: "string", description: "as JSON text", contentMediaType: "application/json" }];
+      return [name, property];
+    }),
+  );
+  return { ...json, properties };
 }
 
 /** GET /health: no key; the envelope's `data` says what is ready. */

@@ -10,7 +10,7 @@ import { effectiveScopes } from "@/lib/memory/scopes";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
 import { DOCUMENT_FIELDS, documentJson } from "./document-json";
-import { ingestionJob } from "./ingestion-job";
+import { ingestionJob } from "@/lib/memory/document-ingestion-job";
 import { detectContentType, SUPPORTED_CONTENT_TYPES } from "./extract";
 import type { CreateDocumentBody } from "./schemas";
 

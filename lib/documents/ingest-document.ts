@@ -15,7 +15,7 @@ import { unsupported } from "./create-document";
 import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
 import { deleteDocumentPassages } from "./delete-document-passages";
 import { detectContentType, DocumentUnreadableError, extractDocument, type ExtractedDocument } from "./extract";
-import { DOCUMENT_JOB_KIND } from "./ingestion-job";
+import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
 import { passagesOf, sectionLabel } from "./passages";
 
 /** How long reading one document may take (OCR of its scanned pages included). */

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
+import { SUPPORTED_CONTENT_TYPES } from "@/lib/documents/extract/content-type";
 import { text } from "@/lib/validation/strings";
 import { EMBEDDING_DIMENSIONS } from "./embeddings/provider";
 import { ImportedVersionSchema, MemoryVersionSchema } from "./history";
@@ -28,8 +29,8 @@ export const EXPORT_VERSION = 1;
 export const IMPORT_LIMITS = {
   bytes: 256 * 1024 * 1024,
   lines: 100_001, // the header and 100,000 memories
-  /** A memory with many long versions, or long content with its vectors, still fits. */
-  lineChars: 32 * 1024 * 1024,
+  /** A memory with many long versions, or long content with its vectors, or a 50 MB document in base64, fits. */
+  lineChars: 72 * 1024 * 1024,
   versions: 1_000,
 } as const;
 
@@ -140,6 +141,30 @@ export const ExportMemorySchema = z
   .describe("Every other line: one memory");
 export type ExportMemory = z.infer<typeof ExportMemorySchema>;
 
+/**
+ * A document (lib/documents) with its original bytes: imported, it is processed again from them (its passages
+ * are not memory lines of the export: they are made anew, with the importing server's extraction).
+ */
+export const ExportDocumentSchema = z
+  .strictObject(
+    {
+      type: z.literal("document"),
+      id: z.string().describe("the document's id where it was exported (import mints a new one)"),
+      title: text({ max: 500 }).nullable(),
+      content_type: z.enum(SUPPORTED_CONTENT_TYPES, { error: `must be one of ${SUPPORTED_CONTENT_TYPES.join(", ")}` }),
+      source_url: text({ max: 2048 }).nullable(),
+      filename: text({ max: 255 }).nullable(),
+      metadata: Metadata,
+      scopes: ScopesInput,
+      identity_id: IdentityId.nullable(),
+      created_at: Timestamp,
+      original: z.base64({ error: "must be the original bytes in base64" }),
+    },
+    { error: unknownFields() },
+  )
+  .describe("A document, before the memories: its original in base64");
+export type ExportDocument = z.infer<typeof ExportDocumentSchema>;
+
 /** What an import line from elsewhere may name differently, beyond other tools' names (unknown-fields.ts). */
 const FROM_ELSEWHERE_HINTS = {
   id: "every imported memory gets a new id (keep the old one in metadata)",
@@ -187,7 +212,12 @@ export type MemoryLine = z.infer<typeof MemoryLineSchema>;
  * One line of an import's body: an export's (its header first, then its memories), or a memory from
  * elsewhere (MemoryLineSchema), each validated as such by the import.
  */
-export const ImportLineSchema = z.union([ExportHeaderSchema, ExportMemorySchema, MemoryLineSchema]);
+export const ImportLineSchema = z.union([
+  ExportHeaderSchema,
+  ExportDocumentSchema,
+  ExportMemorySchema,
+  MemoryLineSchema,
+]);
 
 const OutputTimestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 
@@ -210,6 +240,19 @@ export const ExportLineSchema = z.discriminatedUnion("type", [
     embedding_model: z.string(),
     vectors: z.boolean(),
     scopes: z.record(z.string(), z.string()),
+  }),
+  z.object({
+    type: z.literal("document"),
+    id: z.string(),
+    title: z.string().nullable(),
+    content_type: z.string(),
+    source_url: z.string().nullable(),
+    filename: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    scopes: z.record(z.string(), z.string()),
+    identity_id: z.string().nullable(),
+    created_at: OutputTimestamp,
+    original: z.string().describe("the original bytes, base64"),
   }),
   z.object({
     type: z.literal("memory"),
@@ -248,6 +291,9 @@ export const ImportResultSchema = z.object({
   imported: z.number().describe("memories written"),
   skipped_expired: z.number().describe("memory lines whose expires_at had passed: not imported"),
   memory_ids: z.array(z.string()).describe("the new ids of the memories written, in the order of their lines"),
+  document_ids: z
+    .array(z.string())
+    .describe("the new ids of the documents, queued to be processed again from their originals"),
 });
 
 // The OpenAPI document's names for these schemas: its components, referenced wherever they are used.

@@ -80,6 +80,7 @@ async function* exportLines(namespace: Namespace, scopes: Scopes, options: Expor
     vectors: options.includeVectors,
     scopes,
   };
+  yield* documentLines(namespace, scopes);
   while (page.length > 0) {
     yield* page;
     const last = page[page.length - 1];
@@ -89,6 +90,37 @@ async function* exportLines(namespace: Namespace, scopes: Scopes, options: Expor
       position: last.position,
       id: last.id,
     });
+  }
+}
+
+/**
+ * The namespace's processed documents within the scopes, one line each with its original, read one at a time
+ * (an original may be 50 MB). Their passages are not memory lines: the import makes them again.
+ */
+async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenerator<ExportLine> {
+  const prisma = await db();
+  const within = Object.entries(scopes).map(([name, value]) => ({ scopes: { path: [name], equals: value } }));
+  const listed = await prisma.document.findMany({
+    where: { orgId: namespace.orgId, namespaceId: namespace.id, status: "ready", AND: within },
+    select: { id: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  for (const { id } of listed) {
+    const document = await prisma.document.findFirst({ where: { id, orgId: namespace.orgId } });
+    if (!document?.original || !document.contentType) continue;
+    yield {
+      type: "document",
+      id: document.id,
+      title: document.title,
+      content_type: document.contentType,
+      source_url: document.sourceUrl,
+      filename: document.filename,
+      metadata: document.metadata as Record<string, unknown>,
+      scopes: document.scopes as Record<string, string>,
+      identity_id: document.identityId,
+      created_at: document.createdAt.toISOString(),
+      original: Buffer.from(document.original).toString("base64"),
+    };
   }
 }
 
@@ -119,7 +151,7 @@ async function memoryPage(
             m.occurred_at, m.created_at, m.updated_at, m.expires_at, m.version,
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
-     FROM memories m WHERE ${where} ${keyset}
+     FROM memories m WHERE ${where} AND m.document_id IS NULL ${keyset}
      ORDER BY m.created_at, COALESCE(m.session_id, ''), COALESCE(m.session_position, -1), m.id
      LIMIT ${options.includeVectors ? PAGE_SIZE_WITH_VECTORS : PAGE_SIZE}`,
   );

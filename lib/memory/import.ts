@@ -7,7 +7,9 @@ import type { z } from "zod";
 import { requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
-import { ForbiddenError, InvalidError, issueDetails, notFound } from "@/lib/errors";
+import { setting } from "@/lib/config";
+import { ForbiddenError, InvalidError, issueDetails, notFound, PayloadTooLargeError } from "@/lib/errors";
+import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ndjsonLines } from "@/lib/http/ndjson";
 import { newId } from "@/lib/ids";
@@ -16,6 +18,8 @@ import { chunkText } from "./chunking";
 import { embedder } from "./embeddings";
 import type { EmbeddingRequester } from "./embeddings/provider";
 import {
+  type ExportDocument,
+  ExportDocumentSchema,
   ExportHeaderSchema,
   type ExportMemory,
   ExportMemorySchema,
@@ -25,6 +29,7 @@ import {
 } from "./export-format";
 import { type ImportedVersion, writeImportedHistory } from "./history";
 import { reservePositions } from "./conversation-positions";
+import { ingestionJob } from "./document-ingestion-job";
 import { contentHash } from "./memory-fields";
 import { effectiveScopes } from "./scopes";
 import { linkEntities } from "./entities/link-entities";
@@ -49,6 +54,7 @@ export interface ImportResult {
   imported: number;
   skipped_expired: number;
   memory_ids: string[];
+  document_ids: string[];
 }
 
 /**
@@ -88,7 +94,7 @@ async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>
   // The valid lines wait on disk between the two passes, so an import of any size is never held in memory.
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "memgw-import-"));
   try {
-    const spool = path.join(dir, "memories.ndjson");
+    const spool = { memories: path.join(dir, "memories.ndjson"), documents: path.join(dir, "documents.ndjson") };
     await validateLines(target, body, spool);
     return await writeLines(target, spool);
   } finally {
@@ -101,8 +107,9 @@ async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>
  * the first pass. A line from elsewhere (no `type`) becomes one as `remember` would store it now; its turn,
  * if any, has no position yet (the write appends it to its session).
  */
-async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Array>, spool: string) {
-  const out = fs.createWriteStream(spool, { mode: 0o600 });
+async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Array>, spool: Spool) {
+  const out = fs.createWriteStream(spool.memories, { mode: 0o600 });
+  const documentsOut = fs.createWriteStream(spool.documents, { mode: 0o600 });
   // Each conversation turn's (session, position), with its line: two turns may not share one.
   const turns = new Map<string, number>();
   // The sessions of turns from elsewhere, appended to: with the line that first named each.
@@ -135,6 +142,13 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
         continue;
       }
       first = false;
+      if (type === "document") {
+        requireHeader(header, line.number);
+        const document = parseLine(ExportDocumentSchema, value, line.number, "a document of an export");
+        assertDocumentAllowed(target.scopes, document, line.number);
+        if (!documentsOut.write(JSON.stringify(document) + "\n")) await once(documentsOut, "drain");
+        continue;
+      }
       let memory: ExportMemory;
       if (type === undefined) {
         memory = fromElsewhere(target, parseLine(MemoryLineSchema, value, line.number), line.number);
@@ -142,13 +156,7 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
           appended.set(memory.session_id, line.number);
         }
       } else {
-        // An export's lines are read by the format version its header states.
-        if (!header) {
-          const message =
-            'a line with "type" belongs to an export, whose header line comes first ' +
-            '(a memory from elsewhere leaves out "type")';
-          throw new InvalidError(`Line ${line.number}: ${message}.`, [{ field: `line.${line.number}.type`, message }]);
-        }
+        requireHeader(header, line.number);
         memory = parseLine(ExportMemorySchema, value, line.number, undefined, FULL_LINE_HINT);
         assertWithinScopes(target.scopes, memory, line.number);
       }
@@ -166,12 +174,40 @@ async function validateLines(target: ImportTarget, body: AsyncIterable<Uint8Arra
       );
     }
   } finally {
-    await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    for (const stream of [out, documentsOut]) {
+      await new Promise<void>((resolve, reject) =>
+        stream.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      );
+    }
   }
   assertSessionsApart(turns, appended);
   await assertTurnsFree(target.namespace, turns);
+}
+
+/** Where the valid lines wait between the two passes: memories, and documents with their originals. */
+interface Spool {
+  memories: string;
+  documents: string;
+}
+
+/** An export's lines are read by the format version its header states: a typed line needs one before it. */
+function requireHeader(header: boolean, number: number) {
+  if (header) return;
+  const message =
+    'a line with "type" belongs to an export, whose header line comes first ' +
+    '(a memory from elsewhere leaves out "type")';
+  throw new InvalidError(`Line ${number}: ${message}.`, [{ field: `line.${number}.type`, message }]);
+}
+
+/** A document within the key's scopes, and no larger than a document may be. */
+function assertDocumentAllowed(scopes: Scopes, document: ExportDocument, number: number) {
+  assertWithinScopes(scopes, { scopes: document.scopes, history: [] }, number);
+  const maxBytes = setting("DOCUMENT_MAX_BYTES");
+  if (Buffer.byteLength(document.original, "base64") > maxBytes) {
+    throw new PayloadTooLargeError(
+      `Line ${number}: the document is larger than ${maxBytes} bytes. Nothing was imported.`,
+    );
+  }
 }
 
 /** A line's `type`, when it is an object that has one. */
@@ -298,7 +334,11 @@ function parseLine<S extends z.ZodType>(
 }
 
 /** A key with scopes imports only memories, and versions, carrying every one of its scope pairs. */
-function assertWithinScopes(scopes: Scopes, memory: ExportMemory, number: number) {
+function assertWithinScopes(
+  scopes: Scopes,
+  memory: Pick<ExportMemory, "scopes"> & { history: Pick<ImportedVersion, "scopes">[] },
+  number: number,
+) {
   const pairs = Object.entries(scopes);
   if (pairs.length === 0) return;
   const within = (candidate: Record<string, string>) => pairs.every(([name, value]) => candidate[name] === value);
@@ -322,7 +362,7 @@ interface PreparedImport {
  * The second pass: reads the spooled lines back and writes them, a few memories per transaction, as one
  * write intent (lib/memory/write-intents.ts): a failure, or a process that dies, rolls back all of it.
  */
-async function writeLines(target: ImportTarget, spool: string): Promise<ImportResult> {
+async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportResult> {
   const provider = embedder();
   const prisma = await db();
   const intent = new WriteIntent(target.namespace.orgId, target.namespace.id, "import");
@@ -333,8 +373,13 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
   let group: PreparedImport[] = [];
   let groupChunks = 0;
   let groups = 0;
+  let documentIds: string[] = [];
   const flush = async (last: boolean) => {
-    if (group.length === 0 && !(last && intent.isOpen)) return;
+    if (group.length === 0 && !(last && intent.isOpen)) {
+      // No memory lines: the documents are the whole import, in a transaction of their own.
+      if (last) documentIds = await prisma.$transaction((tx) => queueImportedDocuments(tx, target, spool.documents));
+      return;
+    }
     const pending = group;
     group = [];
     groupChunks = 0;
@@ -350,14 +395,18 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
         pending.map((memory) => memory.id),
       );
       await writeGroup(tx, target, provider.model, pending, authors);
-      if (last) await intent.complete(tx);
+      if (last) {
+        // With the last memories, so that the import is whole or absent, across a crash too.
+        documentIds = await queueImportedDocuments(tx, target, spool.documents);
+        await intent.complete(tx);
+      }
     });
     written.push(...pending.map((memory) => memory.id));
     groups += 1;
     crashPoint(`import.group.${groups}`);
   };
   try {
-    const lines = readline.createInterface({ input: fs.createReadStream(spool), crlfDelay: Infinity });
+    const lines = readline.createInterface({ input: fs.createReadStream(spool.memories), crlfDelay: Infinity });
     for await (const text of lines) {
       const line = JSON.parse(text) as ExportMemory;
       if (line.expires_at !== null && Date.parse(line.expires_at) <= Date.now()) {
@@ -379,7 +428,40 @@ async function writeLines(target: ImportTarget, spool: string): Promise<ImportRe
     throw error;
   }
   noteSearchGrowth(target.namespace.id, chunkCount);
-  return { imported: written.length, skipped_expired: skippedExpired, memory_ids: written };
+  if (documentIds.length > 0) wakeJobWorkers();
+  return { imported: written.length, skipped_expired: skippedExpired, memory_ids: written, document_ids: documentIds };
+}
+
+/** The spooled documents as new documents of the namespace, each queued to be processed from its original. */
+async function queueImportedDocuments(tx: Tx, target: ImportTarget, spool: string): Promise<string[]> {
+  const ids: string[] = [];
+  const lines = readline.createInterface({ input: fs.createReadStream(spool), crlfDelay: Infinity });
+  for await (const text of lines) {
+    const line = JSON.parse(text) as ExportDocument;
+    const original = Buffer.from(line.original, "base64");
+    const document = await tx.document.create({
+      data: {
+        id: newId("doc"),
+        orgId: target.namespace.orgId,
+        namespaceId: target.namespace.id,
+        identityId: line.identity_id,
+        apiKeyId: target.apiKeyId,
+        title: line.title,
+        contentType: line.content_type,
+        sourceUrl: line.source_url,
+        filename: line.filename,
+        metadata: line.metadata,
+        scopes: line.scopes,
+        original: new Uint8Array(original),
+        byteSize: original.length,
+        status: "queued",
+      },
+      select: { id: true, orgId: true },
+    });
+    await enqueueJob(ingestionJob(document), tx);
+    ids.push(document.id);
+  }
+  return ids;
 }
 
 /**

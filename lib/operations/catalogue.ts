@@ -338,6 +338,7 @@ export const operations = {
     permission: "NAMESPACE_READ",
     params: DocumentIdParams,
     response: z.unknown(),
+    download: true,
     activity: "document_content",
     run: ({ principal, params, activity }) => documentContent(principal, params.id, activity),
   }),

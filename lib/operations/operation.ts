@@ -59,6 +59,8 @@ export interface Operation<
    * JSON up to the file limit, instead of the 5 MiB JSON body.
    */
   upload?: UploadRules;
+  /** Answers with a file as it is (the function returns a FileBody), not the envelope: `response` is unused. */
+  download?: true;
   /**
    * NDJSON (one JSON value per line) instead of JSON, for what is too large to hold whole. `request`: the
    * schema of one line of the body, which the function reads itself as it arrives (`bodyStream`). `response`:

@@ -1,3 +1,5 @@
+// The job that processes a document (lib/documents/ingest-document.ts runs it): here, below lib/documents, because
+// an import (lib/memory/import.ts) queues it too.
 import type { NewJob } from "@/lib/jobs/queue";
 
 export const DOCUMENT_JOB_KIND = "document.ingest";
