@@ -424,6 +424,8 @@ beforeAll(async () => {
   Object.assign(known, {
     redirect_uri: ["https://app.example.com/integrations/callback", "http://localhost:8080/cb"],
     repositories: ["octo-org/handbook"],
+    // A public address (no name to resolve offline): the document is queued, never fetched here.
+    url: ["https://198.51.101.7/handbook.html"],
     channels: ["C0123ABCD"],
     folder_id: ["1AbCdEfGh_ij-KL"],
     "/integrations/connections/{id}:id": [connectionId],

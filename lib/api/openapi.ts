@@ -10,6 +10,8 @@ import {
   REPLAYED_HEADER,
 } from "@/lib/http/idempotency";
 import type { UploadRules } from "@/lib/http/form-body";
+import type { Operation } from "@/lib/operations/operation";
+import { TARGET_RULE } from "@/lib/memory/schemas";
 import { NDJSON } from "@/lib/http/ndjson";
 import { CursorPaginationSchema, PaginationSchema } from "@/lib/http/pagination";
 import { IMPORT_LIMITS } from "@/lib/memory/export-format";
@@ -213,7 +215,7 @@ function operationOf(name: string, ep: Endpoint, components: Components) {
           requestBody: {
             required: true,
             content: {
-              "application/json": { schema: jsonSchema(op.body, "input", components) },
+              "application/json": { schema: jsonBodySchema(op, components) },
               ...(op.upload ? { "multipart/form-data": { schema: formSchema(op.body, op.upload, components) } } : {}),
             },
           },
@@ -243,21 +245,31 @@ function operationOf(name: string, ep: Endpoint, components: Components) {
   };
 }
 
+/** A JSON body; of an operation that takes a file, without the file (which only a multipart form carries). */
+function jsonBodySchema(op: Operation, components: Components) {
+  const json = jsonSchema(op.body!, "input", components) as { properties?: Record<string, object> };
+  if (!op.upload || !json.properties) return json;
+  const { file: _file, ...properties } = json.properties;
+  return { ...json, properties };
+}
+
 /**
- * The form of an operation that takes a file (`upload`): the JSON body's fields as form fields, the file a
- * binary part, and the fields that carry JSON (scopes, metadata) as JSON text.
+ * The form of an operation that takes a file (`upload`): the file a binary part, the fields that carry JSON
+ * (scopes, metadata) as JSON text, the others as they are in JSON; the source fields of a JSON body left out.
  */
 function formSchema(body: z.ZodType, upload: UploadRules, components: Components) {
-  const json = jsonSchema(body, "input", components) as { properties?: Record<string, object> };
+  const json = jsonSchema(body, "input", components) as { properties?: Record<string, object>; allOf?: object[] };
   const properties = Object.fromEntries(
-    Object.entries(json.properties ?? {}).map(([name, property]) => {
-      if (name === "file") return [name, { type: "string", format: "binary", description: "the file" }];
-      if (upload.jsonFields.includes(name))
-        return [name, { type: "string", description: "as JSON text", contentMediaType: "application/json" }];
-      return [name, property];
+    Object.entries(json.properties ?? {}).flatMap(([name, property]): [string, object][] => {
+      if (name === "file") return [[name, { type: "string", format: "binary", description: "the file" }]];
+      if (["url", "content", "content_type", "content_encoding"].includes(name)) return [];
+      if (upload.jsonFields.includes(name)) {
+        return [[name, { type: "string", description: "as JSON text", contentMediaType: "application/json" }]];
+      }
+      return [[name, property]];
     }),
   );
-  return { ...json, properties };
+  return { ...json, properties, required: ["file"], allOf: [TARGET_RULE] };
 }
 
 /** GET /health: no key; the envelope's `data` says what is ready. */

@@ -12,7 +12,7 @@ import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
 import { DOCUMENT_FIELDS, documentJson } from "./document-json";
 import { ingestionJob } from "@/lib/memory/document-ingestion-job";
 import { detectContentType, SUPPORTED_CONTENT_TYPES } from "./extract";
-import type { CreateDocumentBody } from "./schemas";
+import { BASE64, type CreateDocumentBody } from "./schemas";
 
 /** What a document is made from: bytes given now, or a URL fetched by its processing. */
 type Source = { url: string } | { bytes: Buffer; contentType: string; filename: string | null };
@@ -84,9 +84,8 @@ export function unsupported(given: string | null): UnsupportedMediaTypeError {
 
 function contentBytes(content: string, encoding: "utf8" | "base64"): Buffer {
   if (encoding === "utf8") return Buffer.from(content, "utf8");
-  const compact = content.replace(/\s+/g, "");
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(compact) || compact.length % 4 === 1) {
+  if (!BASE64.test(content)) {
     throw new InvalidError("The content is not valid base64.", [{ field: "body.content", message: "is not base64" }]);
   }
-  return Buffer.from(compact, "base64");
+  return Buffer.from(content.replace(/\s+/g, ""), "base64");
 }

@@ -58,6 +58,28 @@ export type ListDocumentsQuery = z.infer<typeof ListDocumentsQuery>;
 
 export const CONTENT_ENCODINGS = ["utf8", "base64"] as const;
 
+/** Base64, white space allowed between its characters (as line-wrapped encoders write it). */
+export const BASE64 = /^[A-Za-z0-9+/\s]*(=\s*){0,2}$/;
+
+/**
+ * The OpenAPI document's statement of the rules on a JSON body's source (a file comes as multipart only):
+ * a URL alone, or content with its type.
+ */
+const SOURCE_RULE = {
+  oneOf: [
+    {
+      required: ["url"],
+      not: { anyOf: [{ required: ["content"] }, { required: ["content_type"] }, { required: ["content_encoding"] }] },
+    },
+    {
+      required: ["content", "content_type"],
+      not: { required: ["url"] },
+      if: { required: ["content_encoding"], properties: { content_encoding: { const: "base64" } } },
+      then: { properties: { content: { pattern: BASE64.source } } },
+    },
+  ],
+};
+
 export const CreateDocumentBody = z
   .strictObject(
     {
@@ -66,12 +88,11 @@ export const CreateDocumentBody = z
         .instanceof(UploadedFile, { error: "send the file as a multipart/form-data part named `file`" })
         .optional()
         .describe("multipart/form-data only: the file"),
-      url: text({ max: 2048, notBlank: true })
+      url: text({ max: 2048 })
+        .regex(/^https?:\/\/\S+$/i, "must be an https URL, like https://example.com/handbook.pdf")
         .optional()
         .describe("an https URL to fetch (public addresses only; redirects are followed and checked)"),
-      content: z
-        .string({ error: "must be a string" })
-        .min(1, "must not be empty")
+      content: text({ notBlank: true })
         .optional()
         .describe("the document itself: text, or base64 with `content_encoding: base64` for binary formats"),
       content_type: text({ max: 255, notBlank: true })
@@ -102,7 +123,7 @@ export const CreateDocumentBody = z
       ctx.addIssue({ code: "custom", message: "goes with `content` only", path: ["content_type"] });
     }
   })
-  .meta(TARGET_RULE);
+  .meta({ allOf: [TARGET_RULE, SOURCE_RULE] });
 export type CreateDocumentBody = z.infer<typeof CreateDocumentBody>;
 
 export const DocumentBlockSchema = z.object({
