@@ -195,7 +195,12 @@ describe("refusals change nothing", () => {
 
     const exe = await api("POST", "/documents", {
       key: tenant.key,
-      body: { namespace_id: ns.id, content_type: "application/x-msdownload", content: "MZ\u0000\u0000binary" },
+      body: {
+        namespace_id: ns.id,
+        content_type: "application/x-msdownload",
+        content_encoding: "base64",
+        content: Buffer.from("MZ\u0000\u0000binary").toString("base64"),
+      },
     });
     expect(exe.status).toBe(415);
 
@@ -292,7 +297,8 @@ describe("URLs", () => {
       ["https://localhost/", /this server/],
       ["https://user:secret@example.com/", /user name or password/],
       ["file:///etc/passwd", /https/],
-      ["not a url", /absolute URL/],
+      ["not a url", /https URL/],
+      ["https://[::zz]/", /absolute URL/],
     ];
     for (const [url, reason] of cases) {
       const response = await api("POST", "/documents", { key: tenant.key, body: { namespace_id: ns.id, url } });
