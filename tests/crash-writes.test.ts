@@ -541,6 +541,15 @@ async function crashDocumentProcessing(deployment: Deployment) {
   expect(document.body.data).toMatchObject({ status: "ready", chunk_count: 80, error: null });
   const recall = await call(server, "POST", "/recall", { namespace_id: ns, query: "spare parts of bay 57", top_k: 3 });
   expect(recall.body.data[0].document).toMatchObject({ id: documentId, section: "Warehouse guide > Bay 57" });
+  // On PostgreSQL the dead process's write intent is swept once its lease ends (on the embedded database, at start).
+  if (deployment.postgres) {
+    await until(async () => {
+      const [left] = await deployment.inspect((query) =>
+        query<{ n: number }>(`SELECT count(*)::int AS n FROM write_intents`),
+      );
+      return left.n === 0;
+    }, "the abandoned write intent is rolled back");
+  }
   await server.stop();
   await deployment.inspect(async (query) => {
     const rows = await query<{ content: string }>(`SELECT content FROM memories WHERE document_id = $1`, [documentId]);
