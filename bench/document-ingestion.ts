@@ -7,7 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startServer } from "../tests/helpers/server";
-import { apiCaller, describeFigures, embeddingsReady, figures, type RecallFigures } from "./lib/api-client";
+import { apiCaller, describeFigures, embeddingsReady, type RecallFigures } from "./lib/api-client";
+import { RECALLED_MEMORIES, recallingClient } from "./lib/recalling-client";
 import { loadDataset } from "./lib/beir";
 import { renderPdf } from "./lib/render-documents";
 
@@ -26,27 +27,17 @@ export interface DocumentIngestionResult {
   ocr: IngestionFigures;
 }
 
-const MEMORIES = 2_000;
-const REMEMBER_BATCH = 100;
-const IDLE_QUERIES = 200;
-const WARM_UP_QUERIES = 20;
 const PDF_PAGES = 100;
 const OCR_IMAGES = 8;
-const STATUS_EVERY_MS = 1_000;
 const SCANNED_PAGE = path.resolve(import.meta.dirname, "../tests/fixtures/documents/scan-text.png");
-
-const shortQuery = (text: string) => text.split(/\s+/).slice(0, 8).join(" ");
 
 export async function measureDocumentIngestion(options: {
   datasetsDir: string;
   log: (line: string) => void;
 }): Promise<DocumentIngestionResult> {
   const scifact = loadDataset(options.datasetsDir, "scifact");
-  const recalled = scifact.docs.slice(0, MEMORIES).map((d) => (d.title ? `${d.title}\n${d.text}` : d.text));
-  const queries = scifact.queries.map((q) => shortQuery(q.text));
-  const measured = queries.slice(0, IDLE_QUERIES);
-  // Abstracts the recalled namespace does not hold, a page or more each: the first PDF_PAGES pages of them.
-  const rendered = await renderPdf(scifact.docs.slice(MEMORIES, MEMORIES + PDF_PAGES));
+  // Abstracts the recalled namespace does not hold, a page or more each.
+  const rendered = await renderPdf(scifact.docs.slice(RECALLED_MEMORIES, RECALLED_MEMORIES + PDF_PAGES));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-documents-"));
   const apiKey = "mgw_benchmarkDocumentsKey000000000000000000";
   const server = await startServer({
@@ -60,52 +51,25 @@ export async function measureDocumentIngestion(options: {
   try {
     const call = apiCaller(server.base, apiKey);
     await embeddingsReady(server.base);
-    const papers = await call("POST", "/namespaces", { name: "papers" });
+    const client = await recallingClient(call, scifact, options.log);
     const handbooks = await call("POST", "/namespaces", { name: "handbooks" });
-    for (let start = 0; start < recalled.length; start += REMEMBER_BATCH) {
-      const memories = recalled.slice(start, start + REMEMBER_BATCH).map((content) => ({ content }));
-      await call("POST", "/remember", { namespace_id: papers.id, memories });
-    }
-    const recallOnce = async (query: string) => {
-      const started = performance.now();
-      await call("POST", "/recall", { namespace_id: papers.id, query, top_k: 10 });
-      return performance.now() - started;
-    };
-    for (const query of queries.slice(IDLE_QUERIES, IDLE_QUERIES + WARM_UP_QUERIES)) await recallOnce(query);
-    const idleLatencies: number[] = [];
-    for (const query of measured) idleLatencies.push(await recallOnce(query));
-    const idle = figures(idleLatencies);
-    options.log(`  ${recalled.length} memories; recall idle: ${describeFigures(idle)}`);
 
     /** Adds documents, then recalls one query after another until every one is processed. */
     const whileProcessing = async (bodies: Record<string, unknown>[]): Promise<IngestionFigures> => {
       const ids: string[] = [];
       for (const body of bodies)
         ids.push((await call("POST", "/documents", { namespace_id: handbooks.id, ...body })).id);
-      const latencies: number[] = [];
-      let statusAsked = 0;
-      for (let next = 0; ; next += 1) {
-        if (Date.now() - statusAsked >= STATUS_EVERY_MS) {
-          statusAsked = Date.now();
-          const documents = await Promise.all(ids.map((id) => call("GET", `/documents/${id}`)));
-          const failed = documents.find((d) => d.status === "failed");
-          if (failed) throw new Error(`document failed: ${failed.error}`);
-          if (documents.every((d) => d.status === "ready")) {
-            const first = Math.min(...documents.map((d) => Date.parse(d.created_at)));
-            const last = Math.max(...documents.map((d) => Date.parse(d.processed_at)));
-            const pages = documents.reduce((sum, d) => sum + (d.pages ?? 0), 0);
-            const seconds = (last - first) / 1000;
-            return {
-              documents: ids.length,
-              pages,
-              seconds,
-              pagesPerSecond: pages / seconds,
-              recall: figures(latencies),
-            };
-          }
-        }
-        latencies.push(await recallOnce(measured[next % measured.length]));
-      }
+      const { done, recall } = await client.whileWorking(async () => {
+        const documents = await Promise.all(ids.map((id) => call("GET", `/documents/${id}`)));
+        const failed = documents.find((d) => d.status === "failed");
+        if (failed) throw new Error(`document failed: ${failed.error}`);
+        return documents.every((d) => d.status === "ready") ? documents : undefined;
+      });
+      const first = Math.min(...done.map((d) => Date.parse(d.created_at)));
+      const last = Math.max(...done.map((d) => Date.parse(d.processed_at)));
+      const pages = done.reduce((sum, d) => sum + (d.pages ?? 0), 0);
+      const seconds = (last - first) / 1000;
+      return { documents: ids.length, pages, seconds, pagesPerSecond: pages / seconds, recall };
     };
     const pdf = await whileProcessing([
       {
@@ -132,7 +96,7 @@ export async function measureDocumentIngestion(options: {
       `  scanned pages (OCR), ${ocr.pages}: ${ocr.seconds.toFixed(1)} s (${ocr.pagesPerSecond.toFixed(2)} pages/s); ` +
         `recall meanwhile: ${describeFigures(ocr.recall)}`,
     );
-    return { memories: recalled.length, idle, pdf, ocr };
+    return { memories: client.memories, idle: client.idle, pdf, ocr };
   } finally {
     await server.stop();
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -24,7 +24,8 @@ import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type LatencyResult, type
 import { answerSection, CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
-import { measureSync, SYNC_WARM_UP_QUERIES } from "./sync";
+import { measureSync } from "./sync";
+import { RECALL_WARM_UP_QUERIES } from "./lib/recalling-client";
 import { measureDocumentFidelity, type FidelityRow } from "./documents";
 import { measureDocumentIngestion, type DocumentIngestionResult } from "./document-ingestion";
 import { measureTenancy, type TenancyResult } from "./tenancy";
@@ -421,7 +422,7 @@ function writeReport() {
         "`BENCH_ONLY=sync npm run bench`: production build, embedded PGlite, over HTTP on loopback, local " +
         `embeddings. One namespace holds ${s.memories.toLocaleString("en")} SciFact abstracts; one client recalls ` +
         "from it, one request after another, with the first eight words of SciFact claims (after " +
-        `${SYNC_WARM_UP_QUERIES} unmeasured warm-up requests). Then a GitHub connection of the same organization ` +
+        `${RECALL_WARM_UP_QUERIES} unmeasured warm-up requests). Then a GitHub connection of the same organization ` +
         "(the tests' GitHub API on loopback, " +
         `its repository seeded with ${s.seededFiles} other abstracts as Markdown files) is completed, and its ` +
         "first sync embeds them into another namespace while the client goes on recalling until the sync is done.",

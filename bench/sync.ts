@@ -8,7 +8,8 @@ import path from "node:path";
 import { startGithubFake } from "../tests/helpers/providers/github";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset } from "./lib/beir";
-import { apiCaller, describeFigures, embeddingsReady, figures, figuresRow, type RecallFigures } from "./lib/api-client";
+import { apiCaller, describeFigures, embeddingsReady, figuresRow, type RecallFigures } from "./lib/api-client";
+import { RECALLED_MEMORIES, recallingClient } from "./lib/recalling-client";
 
 export interface SyncResult {
   /** Memories of the namespace recalled from. */
@@ -24,31 +25,16 @@ export interface SyncResult {
   duringSync: RecallFigures;
 }
 
-const MEMORIES = 2_000;
 const SEEDED_FILES = 500;
-const REMEMBER_BATCH = 100;
-const IDLE_QUERIES = 200;
-/** Unmeasured recalls before the idle measure, so that neither measure pays for first-use compilation. */
-export const SYNC_WARM_UP_QUERIES = 20;
-/** How often the recalling client asks for the connection's status, between two of its recalls. */
-const STATUS_EVERY_MS = 1_000;
-
-/** A recall query as a person types it: the claim's first eight words. */
-const shortQuery = (text: string) => text.split(/\s+/).slice(0, 8).join(" ");
 
 export async function measureSync(options: { datasetsDir: string; log: (line: string) => void }): Promise<SyncResult> {
   const scifact = loadDataset(options.datasetsDir, "scifact");
-  const abstract = (d: { title: string; text: string }) => (d.title ? `${d.title}\n${d.text}` : d.text);
-  const recalled = scifact.docs.slice(0, MEMORIES).map(abstract);
   // Distinct abstracts for the repository, so that the sync embeds prose the recalled namespace does not hold.
   const extraMarkdownFiles = Object.fromEntries(
     scifact.docs
-      .slice(MEMORIES, MEMORIES + SEEDED_FILES)
+      .slice(RECALLED_MEMORIES, RECALLED_MEMORIES + SEEDED_FILES)
       .map((d) => [`papers/${d.id}.md`, `# ${d.title || d.id}\n\n${d.text}\n`]),
   );
-  const queries = scifact.queries.map((q) => shortQuery(q.text));
-  const measured = queries.slice(0, IDLE_QUERIES);
-  const warmUp = queries.slice(IDLE_QUERIES, IDLE_QUERIES + SYNC_WARM_UP_QUERIES);
 
   const github = await startGithubFake({ extraMarkdownFiles });
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-sync-"));
@@ -70,28 +56,8 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     const call = apiCaller(server.base, apiKey);
     await embeddingsReady(server.base);
 
-    const notes = await call("POST", "/namespaces", { name: "papers" });
+    const client = await recallingClient(call, scifact, options.log);
     const synced = await call("POST", "/namespaces", { name: "github" });
-    const loadStarted = performance.now();
-    for (let start = 0; start < recalled.length; start += REMEMBER_BATCH) {
-      const memories = recalled.slice(start, start + REMEMBER_BATCH).map((content) => ({ content }));
-      await call("POST", "/remember", { namespace_id: notes.id, memories });
-    }
-    options.log(
-      `  ${recalled.length} memories stored in ${((performance.now() - loadStarted) / 1000).toFixed(0)} s; ` +
-        `${SYNC_WARM_UP_QUERIES} unmeasured warm-up recalls`,
-    );
-    const recallOnce = async (query: string) => {
-      const started = performance.now();
-      await call("POST", "/recall", { namespace_id: notes.id, query, top_k: 10 });
-      return performance.now() - started;
-    };
-    for (const query of warmUp) await recallOnce(query);
-
-    const idleLatencies: number[] = [];
-    for (const query of measured) idleLatencies.push(await recallOnce(query));
-    const idle = figures(idleLatencies);
-    options.log(`  recall idle: ${describeFigures(idle)}`);
 
     const started = await call("POST", "/integrations/connections", {
       provider: "github",
@@ -106,29 +72,23 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
     });
     // The same client, still one request at a time: recalls, and between them the sync's status now and then,
     // until the sync has run (syncing, then active with its time) — the recalls are those made meanwhile.
-    const duringLatencies: number[] = [];
-    let statusAsked = 0;
-    const done: { last_sync_at: string; documents_synced: number } = await (async () => {
-      for (let next = 0; ; next += 1) {
-        if (Date.now() - statusAsked >= STATUS_EVERY_MS) {
-          statusAsked = Date.now();
-          const status = await call("GET", `/integrations/connections/${connection.id}`);
-          if (status.status === "error" || status.status === "revoked")
-            throw new Error(`sync failed: ${status.last_error}`);
-          if (status.status === "active" && status.last_sync_at) return status;
-        }
-        duringLatencies.push(await recallOnce(measured[next % measured.length]));
-      }
-    })();
+    const { done, recall: duringSync } = await client.whileWorking(async () => {
+      const status: { status: string; last_error: string; last_sync_at: string; documents_synced: number } = await call(
+        "GET",
+        `/integrations/connections/${connection.id}`,
+      );
+      if (status.status === "error" || status.status === "revoked")
+        throw new Error(`sync failed: ${status.last_error}`);
+      return status.status === "active" && status.last_sync_at ? status : undefined;
+    });
     const syncSeconds = (Date.parse(done.last_sync_at) - completeSent) / 1000;
-    const duringSync = figures(duringLatencies);
     const result: SyncResult = {
-      memories: recalled.length,
+      memories: client.memories,
       seededFiles: SEEDED_FILES,
       documentsSynced: done.documents_synced,
       syncSeconds,
       documentsPerSecond: done.documents_synced / syncSeconds,
-      idle,
+      idle: client.idle,
       duringSync,
     };
     options.log(
@@ -137,7 +97,7 @@ export async function measureSync(options: { datasetsDir: string; log: (line: st
         `  recall during the sync: ${describeFigures(duringSync)}\n\n` +
         "  | recall, 1 client, sequential | requests | p50 ms | p95 ms | p99 ms |\n" +
         "  |---|---|---|---|---|\n" +
-        `  | idle | ${figuresRow(idle)} |\n` +
+        `  | idle | ${figuresRow(client.idle)} |\n` +
         `  | during the sync | ${figuresRow(duringSync)} |`,
     );
     return result;
