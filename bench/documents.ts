@@ -120,6 +120,7 @@ export async function measureDocumentFidelity(options: {
   // PDF's standard fonts draw Latin-1 only: the PDF is compared with the same characters sent as text.
   const standard: Dataset = {
     ...scifact,
+    name: "scifact-standard-font",
     docs: scifact.docs.map((d) => ({ ...d, title: standardFontText(d.title), text: standardFontText(d.text) })),
   };
   await textRow("text (standard-font characters)", standard);

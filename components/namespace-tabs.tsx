@@ -1,13 +1,14 @@
-// The tabs of a namespace's pages: its overview, its memories and its entities. Each tab is a page of its
+// The tabs of a namespace's pages: its overview, memories, documents and entities. Each tab is a page of its
 // own (a URL to share, a server-rendered list), so they are links in a navigation landmark marked with
 // aria-current, not an ARIA tablist (which is for panels switched inside one page).
 import Link from "next/link";
 
-export type NamespaceTab = "overview" | "memories" | "entities";
+export type NamespaceTab = "overview" | "memories" | "documents" | "entities";
 
 const TABS: { tab: NamespaceTab; label: string; path: string }[] = [
   { tab: "overview", label: "Overview", path: "" },
   { tab: "memories", label: "Memories", path: "/memories" },
+  { tab: "documents", label: "Documents", path: "/documents" },
   { tab: "entities", label: "Entities", path: "/entities" },
 ];
 

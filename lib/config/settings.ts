@@ -196,9 +196,9 @@ export const SETTINGS = {
   ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
     fallback: false,
     description:
-      "URLs that organizations type (the SSO issuer, documents' URLs) must be `https` and reach only public addresses, checked " +
-      "when connecting. `true` also allows plain `http` and loopback/private addresses (tests, an identity " +
-      "provider on your internal network); cloud metadata addresses stay refused",
+      "URLs that organizations type (the SSO issuer, documents' URLs) must be `https` and reach only public " +
+      "addresses, checked when connecting. `true` also allows plain `http` and loopback/private addresses " +
+      "(tests, an identity provider on your internal network); cloud metadata addresses stay refused",
   }),
   DOCUMENT_MAX_BYTES: wholeNumber({
     fallback: 50 * 1024 * 1024,

@@ -14,7 +14,8 @@ import { OutboundUrlError } from "@/lib/net/outbound";
 import { unsupported } from "./create-document";
 import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
 import { deleteDocumentPassages } from "./delete-document-passages";
-import { detectContentType, DocumentUnreadableError, extractDocument, type ExtractedDocument } from "./extract";
+import { detectContentType, DocumentUnreadableError, type ExtractedDocument } from "./extract";
+import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
 import { passagesOf, sectionLabel } from "./passages";
 
@@ -57,7 +58,7 @@ class UnreadableTypeError extends Error {}
 
 async function ingest(document: Processing, refetch: boolean) {
   const { bytes, contentType } = await originalOf(document, refetch);
-  const extracted = await extractDocument(
+  const extracted = await extractInWorker(
     bytes,
     contentType,
     {
@@ -69,7 +70,8 @@ async function ingest(document: Processing, refetch: boolean) {
   );
   const passages = passagesOf(extracted.blocks);
   if (passages.length === 0) throw new DocumentUnreadableError("No text was found in the document.");
-  const title = document.title ?? extracted.title ?? document.filename;
+  // A file's own title is as long as one given to the API may be (it is repeated in every passage's metadata).
+  const title = document.title ?? cutTitle(extracted.title) ?? document.filename;
   // What an earlier run stored (a refresh, or a run cut short) goes first: one copy of the passages.
   await deleteDocumentPassages(document);
   crashPoint("document.before-passages");
@@ -122,6 +124,13 @@ async function originalOf(document: Processing, refetch: boolean) {
     data: { original: new Uint8Array(fetched.bytes), contentType, byteSize: fetched.bytes.length },
   });
   return { bytes: fetched.bytes, contentType };
+}
+
+const TITLE_MAX_CHARS = 500;
+
+function cutTitle(title: string | null): string | null {
+  if (title === null || title.length <= TITLE_MAX_CHARS) return title;
+  return `${title.slice(0, TITLE_MAX_CHARS - 1).trimEnd()}…`;
 }
 
 function blocksJson(extracted: ExtractedDocument) {

@@ -9,9 +9,18 @@ export interface Passage {
   content: string;
 }
 
-/** How a heading path reads in a passage and in its metadata: "Benefits > Parental leave". */
+/** The longest heading a passage or its metadata repeats, and the longest heading path (a long "heading" is text). */
+const HEADING_MAX_CHARS = 200;
+const SECTION_MAX_CHARS = 500;
+
+/** How a heading path reads in a passage and in its metadata: "Benefits > Parental leave", cut to length. */
 export function sectionLabel(section: readonly string[]): string {
-  return section.join(" > ");
+  const label = section.map((heading) => cut(heading, HEADING_MAX_CHARS)).join(" > ");
+  return cut(label, SECTION_MAX_CHARS);
+}
+
+function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
 /**
@@ -31,6 +40,7 @@ export function passagesOf(blocks: readonly ExtractedBlock[]): Passage[] {
     current = null;
   };
   for (const block of blocks) {
+    // The heading path is at most SECTION_MAX_CHARS: a passage always has room for three times as much text.
     const room = CHUNK_MAX_CHARS - sectionLabel(block.section).length - 1;
     const pieces =
       block.text.length > room ? chunkText(block.text).flatMap((piece) => split(piece, room)) : [block.text];
@@ -57,8 +67,8 @@ function split(text: string, room: number): string[] {
   const pieces: string[] = [];
   let rest = text;
   while (rest.length > room) {
-    const cut = rest.lastIndexOf(" ", room);
-    const at = cut > room / 2 ? cut : room;
+    const space = rest.lastIndexOf(" ", room);
+    const at = space > room / 2 ? space : room;
     pieces.push(rest.slice(0, at).trim());
     rest = rest.slice(at).trim();
   }

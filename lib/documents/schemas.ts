@@ -56,6 +56,9 @@ export const ListDocumentsQuery = PaginationQuery.extend({
 });
 export type ListDocumentsQuery = z.infer<typeof ListDocumentsQuery>;
 
+const Filename = identifier({ min: 1, max: 255 });
+const MediaType = text({ max: 255 });
+
 export const CONTENT_ENCODINGS = ["utf8", "base64"] as const;
 
 /** Base64, white space allowed between its characters (as line-wrapped encoders write it). */
@@ -86,6 +89,12 @@ export const CreateDocumentBody = z
       ...TargetFields,
       file: z
         .instanceof(UploadedFile, { error: "send the file as a multipart/form-data part named `file`" })
+        .refine((file) => file.name === null || Filename.safeParse(file.name).success, {
+          error: "the file's name must be 1 to 255 characters, without control or invisible characters",
+        })
+        .refine((file) => file.type === null || MediaType.safeParse(file.type).success, {
+          error: "the file's type must be at most 255 characters, without control characters",
+        })
         .optional()
         .describe("multipart/form-data only: the file"),
       url: text({ max: 2048 })
@@ -103,7 +112,7 @@ export const CreateDocumentBody = z
         .optional()
         .describe("with `content`: utf8 (the default) or base64"),
       title: text({ max: 500, notBlank: true }).optional().describe("shown and cited; the file's own title otherwise"),
-      filename: identifier({ max: 255 }).optional(),
+      filename: Filename.optional(),
       metadata: Metadata.optional().describe("copied onto every passage's memory"),
       scopes: ScopesInput.optional(),
       identity_id: IdentityId.optional(),
