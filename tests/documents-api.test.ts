@@ -5,6 +5,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { db } from "@/lib/db";
 import { api, routeRequest } from "./helpers/api";
 import { addDocument, pdfOf, processDocuments, uploadDocument } from "./helpers/documents";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -502,5 +503,47 @@ describe("export and import", () => {
       headers: { "content-type": "application/x-ndjson" },
     });
     expect(refused.status).toBe(403);
+  });
+});
+
+describe("what could stop the server", () => {
+  test("a heading longer than a passage is cut, not looped on", async () => {
+    const tenant = await createTenant("Docs Heading");
+    const ns = await createNamespace(tenant.key);
+    const document = await addDocument(tenant.key, {
+      namespace_id: ns.id,
+      content_type: "text/markdown",
+      content: `# ${"A".repeat(2100)}\n\nThe boiler is serviced every October.\n`,
+    });
+    await processDocuments();
+    expect(await documentOf(tenant.key, document.id)).toMatchObject({ status: "ready", chunk_count: 1 });
+    const recall = await api("POST", "/recall", {
+      key: tenant.key,
+      body: { namespace_id: ns.id, query: "when is the boiler serviced" },
+    });
+    expect(recall.body.data[0].document.section.length).toBeLessThanOrEqual(200);
+    expect(recall.body.data[0].content).toContain("The boiler is serviced every October.");
+  });
+
+  test("a document whose processing took the process down at every attempt fails instead of running again", async () => {
+    const tenant = await createTenant("Docs Exhausted");
+    const ns = await createNamespace(tenant.key);
+    const document = await addDocument(tenant.key, {
+      namespace_id: ns.id,
+      content_type: "text/plain",
+      content: "Imagine this file crashed the server.",
+    });
+    // Three claims whose process died each time: what the queue sees after three crashes and restarts.
+    const prisma = await db();
+    await prisma.job.updateMany({
+      where: { key: `document:${document.id}` },
+      data: { attempts: 3, status: "queued" },
+    });
+    await processDocuments();
+    const failed = await documentOf(tenant.key, document.id);
+    expect(failed).toMatchObject({ status: "failed", chunk_count: 0 });
+    expect(failed.error).toMatch(/stopped the server each time/);
+    const [job] = await prisma.job.findMany({ where: { key: `document:${document.id}` } });
+    expect(job).toMatchObject({ status: "failed" });
   });
 });

@@ -14,6 +14,9 @@ import { ingestionJob } from "@/lib/memory/document-ingestion-job";
 import { detectContentType, SUPPORTED_CONTENT_TYPES } from "./extract";
 import { BASE64, type CreateDocumentBody } from "./schemas";
 
+/** Writing a 50 MB original takes longer than a transaction's default 5 s on a busy embedded database. */
+const LARGE_WRITE = { timeout: 120_000 };
+
 /** What a document is made from: bytes given now, or a URL fetched by its processing. */
 type Source = { url: string } | { bytes: Buffer; contentType: string; filename: string | null };
 
@@ -57,7 +60,7 @@ export async function createDocument(principal: Principal, body: CreateDocumentB
     await enqueueJob(ingestionJob(created), tx);
     await keepAnswerWithWrite(tx, 202, documentJson(created));
     return created;
-  });
+  }, LARGE_WRITE);
   wakeJobWorkers();
   return document;
 }

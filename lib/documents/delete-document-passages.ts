@@ -27,3 +27,14 @@ export async function deleteDocumentPassages(document: { id: string; orgId: stri
     deleted += memories.length;
   }
 }
+
+/** The passages of a document that no longer exists, in whatever namespace they are. */
+export async function deleteOrphanedPassages(orgId: string, documentId: string) {
+  const prisma = await db();
+  const namespaces = await prisma.memory.findMany({
+    where: { orgId, documentId },
+    select: { namespaceId: true },
+    distinct: ["namespaceId"],
+  });
+  for (const { namespaceId } of namespaces) await deleteDocumentPassages({ id: documentId, orgId, namespaceId });
+}

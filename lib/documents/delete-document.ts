@@ -13,8 +13,9 @@ import { ingestionJob } from "@/lib/memory/document-ingestion-job";
 export async function deleteDocument(principal: Principal, id: string, activity: ActivityNote = {}) {
   const document = await getDocument(principal, id, activity);
   await cancelQueuedJob(ingestionJob(document).key!);
+  // The passages first: a crash in between leaves a document to delete again, never passages without one.
+  const memoriesDeleted = await deleteDocumentPassages(document);
   const prisma = await db();
   await prisma.document.deleteMany({ where: { id: document.id, orgId: principal.orgId } });
-  const memoriesDeleted = await deleteDocumentPassages(document);
   return { id: document.id, deleted: true as const, memories_deleted: memoriesDeleted };
 }

@@ -6,14 +6,14 @@
 import type { DocumentPrincipal } from "@/lib/auth/principal";
 import { setting } from "@/lib/config";
 import { db } from "@/lib/db";
-import { PermanentJobError, type ClaimedJob } from "@/lib/jobs/queue";
+import { PermanentJobError, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { remember } from "@/lib/memory/remember";
 import { crashPoint } from "@/lib/http/request-writes";
 import { fetchOutbound, FetchRefusedError } from "@/lib/net/fetch-outbound";
 import { OutboundUrlError } from "@/lib/net/outbound";
 import { unsupported } from "./create-document";
 import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
-import { deleteDocumentPassages } from "./delete-document-passages";
+import { deleteDocumentPassages, deleteOrphanedPassages } from "./delete-document-passages";
 import { detectContentType, DocumentUnreadableError, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
@@ -23,7 +23,19 @@ import { passagesOf, sectionLabel } from "./passages";
 const EXTRACTION_TIMEOUT_MS = 15 * 60_000;
 
 /** The job runners of this area, for the worker (lib/startup.ts) and for tests (runDueJobs). */
-export const documentJobRunners = { [DOCUMENT_JOB_KIND]: (job: ClaimedJob) => runIngestion(job) };
+export const documentJobRunners: Record<string, JobRunner> = {
+  [DOCUMENT_JOB_KIND]: Object.assign((job: ClaimedJob) => runIngestion(job), {
+    exhausted: (job: ClaimedJob) =>
+      setDocument(
+        { id: String(job.payload.documentId), orgId: job.orgId ?? "" },
+        {
+          status: "failed",
+          error: "Reading this document stopped the server each time it was tried; it is not read again.",
+          processedAt: new Date(),
+        },
+      ).then(() => undefined),
+  }),
+};
 
 type Processing = DocumentRow & { original: Uint8Array | null };
 
@@ -33,7 +45,11 @@ async function runIngestion(job: ClaimedJob): Promise<void> {
     where: { id: String(job.payload.documentId), ...(job.orgId && { orgId: job.orgId }) },
     select: { ...DOCUMENT_FIELDS, original: true },
   });
-  if (!document) return;
+  if (!document) {
+    // Deleted: passages a run stored before the process died are deleted too.
+    if (job.orgId) await deleteOrphanedPassages(job.orgId, String(job.payload.documentId));
+    return;
+  }
   await setDocument(document, { status: "processing", error: null });
   try {
     await ingest(document, job.payload.refetch === true);

@@ -1,7 +1,7 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { ConflictError, InvalidError } from "@/lib/errors";
+import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { DOCUMENT_FIELDS } from "./document-json";
 import { getDocument } from "./get-document";
@@ -18,7 +18,9 @@ export async function refreshDocument(principal: Principal, id: string, activity
     const queued = await enqueueJob({ ...job, payload: { ...job.payload, refetch: true } }, tx);
     if (!queued) throw new ConflictError(`Document ${id} is being processed; refresh it once it is done.`);
     await tx.document.updateMany({ where: { id, orgId: principal.orgId }, data: { status: "queued", error: null } });
-    return tx.document.findFirstOrThrow({ where: { id, orgId: principal.orgId }, select: DOCUMENT_FIELDS });
+    const refreshed = await tx.document.findFirst({ where: { id, orgId: principal.orgId }, select: DOCUMENT_FIELDS });
+    if (!refreshed) throw notFound(`Document ${id}`);
+    return refreshed;
   });
   wakeJobWorkers();
   return refreshed;

@@ -29,7 +29,12 @@ export interface ClaimedJob {
   maxAttempts: number;
 }
 
-export type JobRunner = (job: ClaimedJob) => Promise<void>;
+/**
+ * Runs a job. `exhausted`, if given, is told of a job taken again after every one of its attempts ended with
+ * its process (killed or crashed while running it: no error was ever thrown), before the job is failed
+ * without running again, so that what waits for the job can say it failed.
+ */
+export type JobRunner = ((job: ClaimedJob) => Promise<void>) & { exhausted?: (job: ClaimedJob) => Promise<void> };
 
 /** Thrown by a runner: run the job again after `delayMs`, without counting this attempt. */
 export class RetryLaterError extends Error {
@@ -149,6 +154,20 @@ function backoffMs(attempts: number): number {
 
 /** Runs one claimed job, renewing its lease meanwhile, and records how it ended. */
 export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise<void> {
+  // Claimed once more than it may be: its earlier attempts took their process down with them (a job that
+  // crashes the server must not crash it again at every start).
+  if (job.attempts > job.maxAttempts) {
+    const message = `The process running it stopped (killed, crashed) during each of its ${job.maxAttempts} attempts.`;
+    await runner
+      .exhausted?.(job)
+      .catch((error) => console.error(`[memgw] job ${job.id}'s exhausted hook failed:`, error));
+    const prisma = await db();
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = ${message}, updated_at = now()
+                 WHERE ${owned(job)}`,
+    );
+    return;
+  }
   const renewal = setInterval(() => {
     renewLease(job).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
   }, LEASE_RENEWAL_MS);

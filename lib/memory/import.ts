@@ -38,6 +38,9 @@ import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
 import { crashPoint, WriteIntent } from "./write-intents";
 
+/** The last transaction also writes the documents' originals (50 MB each at most): more than the default 5 s. */
+const DOCUMENTS_WRITE = { timeout: 300_000 };
+
 /** Memories written per transaction, at most: as remember, a short hold of the one embedded connection. */
 const CHUNKS_PER_TRANSACTION = 32;
 const CHUNKS_PER_STATEMENT = 32;
@@ -377,7 +380,12 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
   const flush = async (last: boolean) => {
     if (group.length === 0 && !(last && intent.isOpen)) {
       // No memory lines: the documents are the whole import, in a transaction of their own.
-      if (last) documentIds = await prisma.$transaction((tx) => queueImportedDocuments(tx, target, spool.documents));
+      if (last) {
+        documentIds = await prisma.$transaction(
+          (tx) => queueImportedDocuments(tx, target, spool.documents),
+          DOCUMENTS_WRITE,
+        );
+      }
       return;
     }
     const pending = group;
@@ -400,7 +408,7 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
         documentIds = await queueImportedDocuments(tx, target, spool.documents);
         await intent.complete(tx);
       }
-    });
+    }, DOCUMENTS_WRITE);
     written.push(...pending.map((memory) => memory.id));
     groups += 1;
     crashPoint(`import.group.${groups}`);
