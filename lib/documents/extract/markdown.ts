@@ -4,7 +4,9 @@ import { BlockCollector, cleanText, decodeText, SectionPath } from "./text";
 import type { ExtractedDocument } from "./types";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
-const ATX_HEADING = /^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$/;
+// The opening only: the closing sequence is taken off by atxHeading, as a lazy `(.*?)` before an optional
+// `[ \t]+#+` backtracks quadratically over a long line of blanks.
+const ATX_OPENING = /^ {0,3}(#{1,6})(?=[ \t]|$)/;
 const SETEXT_H1 = /^ {0,3}=+[ \t]*$/;
 const SETEXT_H2 = /^ {0,3}-+[ \t]*$/;
 const THEMATIC_BREAK = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
@@ -55,10 +57,10 @@ export function extractMarkdown(bytes: Uint8Array, charset: string | null): Extr
       flush();
       continue;
     }
-    const atx = ATX_HEADING.exec(line);
+    const atx = atxHeading(line);
     if (atx) {
       flush();
-      heading(atx[1].length, atx[2] ?? "");
+      heading(atx.level, atx.text);
       continue;
     }
     const underline = SETEXT_H1.test(line) ? 1 : SETEXT_H2.test(line) ? 2 : 0;
@@ -108,14 +110,47 @@ function tableRow(row: string): string {
 const HOLD_START = "\uE000";
 const HOLD_END = "\uE001";
 
+/** An ATX heading's level and text (`## Text ##`), or null; in one pass over the line. */
+function atxHeading(line: string): { level: number; text: string } | null {
+  const opening = ATX_OPENING.exec(line);
+  if (!opening) return null;
+  let text = line.slice(opening[0].length).trim();
+  let end = text.length;
+  while (end > 0 && text[end - 1] === "#") end -= 1;
+  // A closing sequence of #s counts only after a blank (or as the whole text): "C#" keeps its #.
+  if (end < text.length && (end === 0 || text[end - 1] === " " || text[end - 1] === "\t"))
+    text = text.slice(0, end).trimEnd();
+  return { level: opening[1].length, text };
+}
+
+/** Inline HTML comments removed, with one scan (a regex retries every unclosed `<!--` to the end). */
+function withoutComments(text: string): string {
+  let out = "";
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf("<!--", from);
+    if (open < 0) return out + text.slice(from);
+    const close = text.indexOf("-->", open + 4);
+    if (close < 0) return out + text.slice(from);
+    out += text.slice(from, open);
+    from = close + 3;
+  }
+}
+
+const INLINE_MARKUP_MAX_CHARS = 10_000;
+
 /** The text of inline Markdown: emphasis markers, link and image syntax, backticks and inline HTML removed. */
 export function inlineText(markdown: string): string {
+  // Markup is for people's paragraphs: a longer "paragraph" is kept as it is written, since the patterns below
+  // retry from every opening marker (quadratic in its length).
+  if (markdown.length > INLINE_MARKUP_MAX_CHARS) return decodeEntities(markdown);
   const held: string[] = [];
   const hold = (text: string) => `${HOLD_START}${held.push(text) - 1}${HOLD_END}`;
-  let text = markdown
-    .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) => hold(code))
-    .replace(/\\([!-/:-@[-`{-~])/g, (_, character: string) => hold(character))
-    .replace(/<!--[\s\S]*?-->/g, "")
+  let text = withoutComments(
+    markdown
+      .replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (_, _ticks: string, code: string) => hold(code))
+      .replace(/\\([!-/:-@[-`{-~])/g, (_, character: string) => hold(character)),
+  )
     .replace(/!\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])/g, "$1")
     .replace(/\[([^\]]+)\]\((?:[^()]|\([^)]*\))*\)/g, "$1")
     .replace(/\[([^\]]+)\]\[[^\]]*\]/g, "$1")
