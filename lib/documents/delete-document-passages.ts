@@ -4,17 +4,38 @@ import { deleteMemories } from "@/lib/memory/deletion";
 /** Memories deleted per transaction: a large document's passages never hold the database for long. */
 const PASSAGES_PER_TRANSACTION = 500;
 
-/** Deletes the memories a document's processing stored (its chunks and search statistics with them). */
-export async function deleteDocumentPassages(document: { id: string; orgId: string; namespaceId: string }) {
+type DocumentRef = { id: string; orgId: string; namespaceId: string };
+
+/** The ids of a document's passages now. */
+export async function passageIds(document: DocumentRef): Promise<string[]> {
+  const prisma = await db();
+  const memories = await prisma.memory.findMany({
+    where: { orgId: document.orgId, namespaceId: document.namespaceId, documentId: document.id },
+    select: { id: true },
+  });
+  return memories.map((memory) => memory.id);
+}
+
+/**
+ * Deletes the memories a document's processing stored (its chunks and search statistics with them): all of
+ * them, or those of `only` (the passages of an earlier run).
+ */
+export async function deleteDocumentPassages(document: DocumentRef, only?: string[]) {
   const prisma = await db();
   let deleted = 0;
-  for (;;) {
+  for (let offset = 0; ; offset += PASSAGES_PER_TRANSACTION) {
+    if (only && offset >= only.length) return deleted;
     const memories = await prisma.memory.findMany({
-      where: { orgId: document.orgId, namespaceId: document.namespaceId, documentId: document.id },
+      where: {
+        orgId: document.orgId,
+        namespaceId: document.namespaceId,
+        documentId: document.id,
+        ...(only && { id: { in: only.slice(offset, offset + PASSAGES_PER_TRANSACTION) } }),
+      },
       select: { id: true },
       take: PASSAGES_PER_TRANSACTION,
     });
-    if (memories.length === 0) return deleted;
+    if (!only && memories.length === 0) return deleted;
     await prisma.$transaction((tx) =>
       deleteMemories(
         tx,

@@ -13,7 +13,7 @@ import { fetchOutbound, FetchRefusedError } from "@/lib/net/fetch-outbound";
 import { OutboundUrlError } from "@/lib/net/outbound";
 import { unsupported } from "./create-document";
 import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
-import { deleteDocumentPassages, deleteOrphanedPassages } from "./delete-document-passages";
+import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./delete-document-passages";
 import { detectContentType, DocumentUnreadableError, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
@@ -88,8 +88,9 @@ async function ingest(document: Processing, refetch: boolean) {
   if (passages.length === 0) throw new DocumentUnreadableError("No text was found in the document.");
   // A file's own title is as long as one given to the API may be (it is repeated in every passage's metadata).
   const title = document.title ?? cutTitle(extracted.title) ?? document.filename;
-  // What an earlier run stored (a refresh, or a run cut short) goes first: one copy of the passages.
-  await deleteDocumentPassages(document);
+  // What an earlier run stored (a refresh, or a run cut short) goes once the new passages are in: recall has
+  // no gap meanwhile, a failed run leaves the old ones, and any number of runs leaves one copy.
+  const earlier = await passageIds(document);
   crashPoint("document.before-passages");
   await remember(
     documentPrincipal(document),
@@ -118,6 +119,7 @@ async function ingest(document: Processing, refetch: boolean) {
     blocks: blocksJson(extracted),
     processedAt: new Date(),
   });
+  await deleteDocumentPassages(document, earlier);
   // Deleted while it was processed: what this run stored goes too.
   if (finished === 0) await deleteDocumentPassages(document);
 }

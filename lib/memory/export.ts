@@ -94,14 +94,15 @@ async function* exportLines(namespace: Namespace, scopes: Scopes, options: Expor
 }
 
 /**
- * The namespace's processed documents within the scopes, one line each with its original, read one at a time
+ * The namespace's documents within the scopes, one line each with its original, read one at a time
  * (an original may be 50 MB). Their passages are not memory lines: the import makes them again.
  */
 async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenerator<ExportLine> {
   const prisma = await db();
   const within = Object.entries(scopes).map(([name, value]) => ({ scopes: { path: [name], equals: value } }));
   const listed = await prisma.document.findMany({
-    where: { orgId: namespace.orgId, namespaceId: namespace.id, status: "ready", AND: within },
+    // Any document with its original, processed or not (a failed one, a URL being refreshed): backups keep it.
+    where: { orgId: namespace.orgId, namespaceId: namespace.id, NOT: { original: null }, AND: within },
     select: { id: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
