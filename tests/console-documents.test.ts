@@ -82,7 +82,7 @@ describe("the Documents tab's actions", () => {
     expect(await documentCount(nsA.id)).toBe(1);
   });
 
-  test("forged ids: another organization's namespace or document, another namespace's document: not found", async () => {
+  test("forged ids: another organization's namespace or document, another namespace's: not found", async () => {
     const documentA = await addDocument(a.key, { namespace_id: nsA.id, content_type: "text/plain", content: "Acme." });
     const documentB = await addDocument(b.key, { namespace_id: nsB.id, content_type: "text/plain", content: "Beta." });
     const attempts: [{ id: string }, string, Record<string, unknown>][] = [
