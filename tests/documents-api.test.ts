@@ -525,7 +525,7 @@ describe("what could stop the server", () => {
     expect(recall.body.data[0].content).toContain("The boiler is serviced every October.");
   });
 
-  test("a document whose processing took the process down at every attempt fails instead of running again", async () => {
+  test("a document whose processing took its process down at every attempt fails, not run again", async () => {
     const tenant = await createTenant("Docs Exhausted");
     const ns = await createNamespace(tenant.key);
     const document = await addDocument(tenant.key, {
