@@ -204,6 +204,11 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual([
       "/ask",
+      "/documents",
+      "/documents/{id}",
+      "/documents/{id}/content",
+      "/documents/{id}/refresh",
+      "/documents/{id}/text",
       "/entities",
       "/entities/{id}",
       "/erasures",
