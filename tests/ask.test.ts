@@ -331,6 +331,7 @@ describe("with a chat model on an OpenAI-compatible endpoint", () => {
           role: null,
           occurred_at: occurredAt,
           context: [],
+          document: null,
         },
       ],
       model: "test-chat-1-2026",

@@ -276,6 +276,7 @@ describe("recall", () => {
       "content",
       "context",
       "created_at",
+      "document",
       "entities",
       "identity_id",
       "match_reasons",
