@@ -1,11 +1,11 @@
 // The Documents tab in a real browser, on the production build: a PDF (three pages, each a heading and
-// paragraphs, written with pdf-lib here) chosen with the file input and a Markdown file dropped on the upload
+// paragraphs, written with pdf-lib) chosen with the file input and a Markdown file dropped on the upload
 // area are each uploaded, queued and read, and the list follows them to ready with their pages and passages; the
 // PDF's page shows its text by page and heading, its passages and a download of the original; the namespace's
 // try-it panel answers from it, citing the page ("[1, p. 2]"); deleted, it is gone. A .zip is refused with the
 // API's 415 and the types it reads; an upload from another site is refused; another id is a 404 page.
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { PDFDocument, StandardFonts } from "pdf-lib";
+import { pdfOf } from "../tests/helpers/pdf";
 import { expectNoSidewaysScroll, openPage, signInOnce, signUp, unique } from "./console";
 
 /** Where to photograph the pages at desktop and phone width; unset (CI), no photographs. */
@@ -51,41 +51,6 @@ const OFFICE_GUIDE = [
   "Rooms are booked in the calendar; the large room on the third floor seats twenty people.",
   "",
 ].join("\n");
-
-/** A PDF of these pages, each a heading in a large bold font and paragraphs of body text. */
-async function pdfOf(pages: typeof HANDBOOK, title: string): Promise<Buffer> {
-  const pdf = await PDFDocument.create();
-  pdf.setTitle(title);
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
-  for (const { heading, paragraphs } of pages) {
-    const page = pdf.addPage([612, 792]);
-    let y = 720;
-    page.drawText(heading, { x: 72, y, size: 22, font: bold });
-    y -= 40;
-    for (const paragraph of paragraphs) {
-      for (const line of wrap(paragraph, 80)) {
-        page.drawText(line, { x: 72, y, size: 11, font });
-        y -= 15;
-      }
-      y -= 12;
-    }
-  }
-  return Buffer.from(await pdf.save());
-}
-
-function wrap(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line) lines.push(line);
-  return lines;
-}
 
 /** Drops files on `target` as a person dragging them from their desktop would (dragover, then drop). */
 async function dropFiles(page: Page, target: Locator, files: { name: string; mimeType: string; buffer: Buffer }[]) {
@@ -141,7 +106,7 @@ test("upload a PDF and a dropped Markdown file, read them by page, ask with page
   await page.getByLabel("Or choose files").setInputFiles({
     name: pdfName,
     mimeType: "application/pdf",
-    buffer: await pdfOf(HANDBOOK, "Northwind handbook"),
+    buffer: Buffer.from(await pdfOf(HANDBOOK, "Northwind handbook", 22)),
   });
   await dropFiles(page, page.getByTestId("document-drop-zone"), [
     { name: "office-guide.md", mimeType: "text/markdown", buffer: Buffer.from(OFFICE_GUIDE) },
@@ -301,7 +266,7 @@ test("a long PDF is read ten pages at a time; a long file name wraps", async ({ 
   await page.getByLabel("Or choose files").setInputFiles({
     name,
     mimeType: "application/pdf",
-    buffer: await pdfOf(chapters, "Annual report"),
+    buffer: Buffer.from(await pdfOf(chapters, "Annual report", 22)),
   });
   const row = rowOf(page, name);
   await expect(row.getByTestId("document-status")).toHaveAttribute("data-status", "ready", { timeout: 120_000 });
