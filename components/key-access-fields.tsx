@@ -24,6 +24,7 @@ const PERMISSION_HINTS: Record<Permission, string> = {
   NAMESPACE_WRITE: "remember, forget",
   NAMESPACE_MANAGE: "manage namespaces: create, rename, delete, grant access",
   INTEGRATION_MANAGE: "manage integrations",
+  WEBHOOK_MANAGE: "manage webhook endpoints",
 };
 
 function presets(

@@ -35,7 +35,10 @@ export type IdPrefix =
   | "job"
   | "era"
   | "wri"
-  | "ent";
+  | "ent"
+  | "evt"
+  | "whk"
+  | "dlv";
 
 /** A random, prefixed identifier such as `ns_5HueCGU8rMjxEXxiPuD5BD`, readable in logs and support tickets. */
 export function newId(prefix: IdPrefix): string {

@@ -17,6 +17,8 @@ import {
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
 import { issueDetails } from "@/lib/errors";
 import { documentJobRunners } from "@/lib/documents/ingest-document";
+import { pruneEvents } from "@/lib/events/prune-events";
+import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
 import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
@@ -166,6 +168,7 @@ export async function startGateway(): Promise<void> {
     if ((await database.prisma.organization.count()) === 0) lines.push(firstRunHelp());
     stopActivityPruning = startActivityPruning(retentionDays, [
       { name: "deleting expired OAuth codes, tokens and sessions", run: () => sweepExpiredOauthRecords() },
+      { name: "deleting events past EVENT_RETENTION_DAYS", run: () => pruneEvents() },
     ]);
     // On the embedded database this process alone holds the data directory: a job left running was this
     // directory's previous process's (killed), so it is due again now. PostgreSQL waits for its lease to end.
@@ -185,6 +188,8 @@ export async function startGateway(): Promise<void> {
     stopJobWorker = startJobWorker({ ...integrationJobRunners, ...entityJobRunners, ...documentJobRunners });
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
+    // Webhook deliveries have workers of their own: a slow receiver never holds up syncs or documents.
+    stopWebhookDelivery = startWebhookDelivery();
     gateway = { announce: () => announce(lines), stop: stopGateway };
   } catch (error) {
     giveUpDatabase(error as Error);
@@ -209,12 +214,14 @@ let stopActivityPruning: (() => Promise<void>) | undefined;
 let stopJobWorker: (() => Promise<void>) | undefined;
 let stopExpirySweeps: (() => Promise<void>) | undefined;
 let stopWriteIntentSweeps: (() => Promise<void>) | undefined;
+let stopWebhookDelivery: (() => Promise<void>) | undefined;
 
 async function stopGateway(): Promise<void> {
   await stopActivityPruning?.();
   await stopJobWorker?.();
   await stopExpirySweeps?.();
   await stopWriteIntentSweeps?.();
+  await stopWebhookDelivery?.();
   await closeEmbedder();
   await closeDatabase();
 }

@@ -41,6 +41,10 @@ const ELEMENTS = [
   // requests built on lib/memory (forget with its receipt) above them. The inner folder first: the first
   // match wins.
   ["lib/erasures/receipts", "domain"],
+  // Events: recording one (in the transaction of the change it tells of) sits below every domain folder that
+  // changes memory; the feed and the webhooks that read them sit above. The inner folder first.
+  ["lib/events/recording", "domain"],
+  ["lib/events", "domain"],
   ["lib/erasures", "domain"],
 
   ["lib/http", "platform"],

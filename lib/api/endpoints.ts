@@ -300,4 +300,76 @@ export const endpoints = {
       "every memory it brought",
     errors: [404],
   }),
+  listEvents: endpoint(operations.listEvents, {
+    method: "GET",
+    path: "/events",
+    tag: "Events",
+    summary:
+      "The changes to the memory the key may read, oldest first, after a cursor: poll with next_cursor to follow " +
+      "them (kept EVENT_RETENTION_DAYS, 30 by default)",
+    errors: [404],
+  }),
+  listWebhooks: endpoint(operations.listWebhooks, {
+    method: "GET",
+    path: "/webhooks",
+    tag: "Webhooks",
+    summary: "The organization's webhook endpoints (a key sees those it made)",
+  }),
+  createWebhook: endpoint(operations.createWebhook, {
+    method: "POST",
+    path: "/webhooks",
+    tag: "Webhooks",
+    summary: "Add an endpoint that receives events, signed the Standard Webhooks way; its secret is returned this once",
+    errors: [404],
+  }),
+  getWebhook: endpoint(operations.getWebhook, {
+    method: "GET",
+    path: "/webhooks/{id}",
+    tag: "Webhooks",
+    summary: "One endpoint: its filters, whether it is enabled and why not",
+    errors: [404],
+  }),
+  updateWebhook: endpoint(operations.updateWebhook, {
+    method: "PATCH",
+    path: "/webhooks/{id}",
+    tag: "Webhooks",
+    summary: "Change an endpoint; enabling a disabled one resumes its deliveries where they stopped",
+    errors: [404],
+  }),
+  deleteWebhook: endpoint(operations.deleteWebhook, {
+    method: "DELETE",
+    path: "/webhooks/{id}",
+    tag: "Webhooks",
+    summary: "Delete an endpoint with its delivery log",
+    errors: [404],
+  }),
+  rotateWebhookSecret: endpoint(operations.rotateWebhookSecret, {
+    method: "POST",
+    path: "/webhooks/{id}/rotate-secret",
+    tag: "Webhooks",
+    summary:
+      "A new signing secret, returned this once; the old one keeps signing beside it for overlap_hours (24 by default)",
+    errors: [404],
+  }),
+  testWebhook: endpoint(operations.testWebhook, {
+    method: "POST",
+    path: "/webhooks/{id}/test",
+    tag: "Webhooks",
+    summary: "Send a signed webhook.test message now and say how the endpoint answered",
+    errors: [404],
+  }),
+  listWebhookDeliveries: endpoint(operations.listWebhookDeliveries, {
+    method: "GET",
+    path: "/webhooks/{id}/deliveries",
+    tag: "Webhooks",
+    summary: "An endpoint's delivery log, newest first: status, answer, latency, attempts and payload",
+    errors: [404],
+  }),
+  redeliverWebhookDelivery: endpoint(operations.redeliverWebhookDelivery, {
+    method: "POST",
+    path: "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    tag: "Webhooks",
+    summary: "Send a delivery again, now, with the same webhook-id",
+    errors: [404],
+  }),
 } satisfies Record<keyof typeof operations, unknown>;

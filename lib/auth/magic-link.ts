@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { serverSecret } from "@/lib/secrets";
-import { sendMail } from "./mail";
+import { escapeHtml, sendMail } from "./mail";
 
 export const MAGIC_LINK_MAX_AGE_SECONDS = 10 * 60;
 
@@ -79,8 +79,4 @@ export async function sendInvitation(input: {
     text: `${intro}\n\nJoin: ${url}\n\n${expiry}`,
     html: `<p>${escapeHtml(intro)}</p><p><a href="${url}">Join ${escapeHtml(input.orgName)}</a></p><p>${expiry}</p>`,
   });
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -27,3 +27,8 @@ export async function sendMail(mail: Mail): Promise<void> {
     ...mail,
   });
 }
+
+/** Text put into a mail's HTML part. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}

@@ -1,7 +1,13 @@
 import { z } from "zod";
 import { Role } from "@/lib/generated/prisma/enums";
 
-export const PERMISSIONS = ["NAMESPACE_READ", "NAMESPACE_WRITE", "NAMESPACE_MANAGE", "INTEGRATION_MANAGE"] as const;
+export const PERMISSIONS = [
+  "NAMESPACE_READ",
+  "NAMESPACE_WRITE",
+  "NAMESPACE_MANAGE",
+  "INTEGRATION_MANAGE",
+  "WEBHOOK_MANAGE",
+] as const;
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;
 

@@ -142,6 +142,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   NAMESPACE_WRITE: "write",
   NAMESPACE_MANAGE: "manage",
   INTEGRATION_MANAGE: "integrations",
+  WEBHOOK_MANAGE: "webhooks",
 };
 
 /**

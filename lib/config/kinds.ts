@@ -158,3 +158,22 @@ export function addressList(options: Documentation): SettingDefinition<ProxyEntr
     allowed: "comma-separated IP addresses or CIDR ranges",
   };
 }
+
+/** Whole numbers of seconds, comma-separated (a retry schedule): at least one, each from `min` to `max`. */
+export function secondsList(
+  options: Documentation & { fallback: readonly number[]; min: number; max: number },
+): SettingDefinition<number[]> {
+  const { fallback, min, max } = options;
+  return {
+    ...options,
+    schema: z
+      .string()
+      .trim()
+      .transform((value) => value.split(",").map((part) => Number(part.trim())))
+      .pipe(z.array(z.number().int().min(min).max(max)).min(1))
+      .default([...fallback]),
+    refusal: `must be whole numbers of seconds from ${min} to ${max}, separated by commas`,
+    shownDefault: `\`${fallback.join(",")}\``,
+    allowed: `whole numbers of seconds, ${min} to ${max}, comma-separated`,
+  };
+}

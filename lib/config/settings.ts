@@ -12,6 +12,7 @@ import {
   oneOf,
   type SettingDefinition,
   text,
+  secondsList,
   wholeNumber,
 } from "./kinds";
 
@@ -305,6 +306,31 @@ export const SETTINGS = {
     description:
       "days an invitation link (mailed to the invited person, or copied from the Members page) signs them in " +
       "once; a new link for the same invitation replaces the last (the sign-in page's magic link lasts 10 minutes)",
+  }),
+  EVENT_RETENTION_DAYS: wholeNumber({
+    fallback: 30,
+    min: 1,
+    max: 3_650,
+    unit: "days",
+    description:
+      "days events (GET /events, webhook deliveries and their log) are kept; older ones are deleted in the " +
+      "background, every hour",
+  }),
+  WEBHOOK_RETRY_SCHEDULE: secondsList({
+    fallback: [5, 30, 120, 600, 1800, 3600, 7200, 14400, 28800, 43200, 43200, 43200, 43200, 43200],
+    min: 0,
+    max: 86_400,
+    description:
+      "seconds to wait before each retry of a webhook delivery that failed, in order (the default adds up to " +
+      "about 3 days); when the last retry fails too, the endpoint is disabled and its organization's owners " +
+      "are emailed",
+  }),
+  WEBHOOK_TIMEOUT_SECONDS: wholeNumber({
+    fallback: 10,
+    min: 1,
+    max: 60,
+    unit: "seconds",
+    description: "how long a webhook endpoint may take to answer a delivery before the attempt counts as failed",
   }),
   ACTIVITY_RETENTION_DAYS: wholeNumber({
     fallback: 90,

@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import type { DeletionReason } from "@/lib/events/recording/event-types";
 import { deleteMemories } from "@/lib/memory/deletion";
 
 /** Memories deleted per transaction: a large document's passages never hold the database for long. */
@@ -18,9 +19,10 @@ export async function passageIds(document: DocumentRef): Promise<string[]> {
 
 /**
  * Deletes the memories a document's processing stored (its chunks and search statistics with them): all of
- * them, or those of `only` (the passages of an earlier run).
+ * them, or those of `only` (the passages of an earlier run, replaced: their events say so).
  */
 export async function deleteDocumentPassages(document: DocumentRef, only?: string[]) {
+  const reason: DeletionReason = only ? "document_replaced" : "document_deleted";
   const prisma = await db();
   let deleted = 0;
   for (let offset = 0; ; offset += PASSAGES_PER_TRANSACTION) {
@@ -42,7 +44,7 @@ export async function deleteDocumentPassages(document: DocumentRef, only?: strin
         document.orgId,
         document.namespaceId,
         memories.map((m) => m.id),
-        { keepDocuments: true },
+        { reason, keepDocuments: true },
       ),
     );
     deleted += memories.length;

@@ -45,7 +45,7 @@ export async function forgetInEveryNamespace(principal: Principal, body: ForgetB
         metadata: body.metadata,
       });
       if (ids.length === 0) continue;
-      const chunksDeleted = await deleteMemories(tx, orgId, namespace.id, ids);
+      const chunksDeleted = await deleteMemories(tx, orgId, namespace.id, ids, { reason: "erasure" });
       erased.push({ namespaceId: namespace.id, name: namespace.name, memoriesDeleted: ids.length, chunksDeleted });
       memoryIds.push(...ids);
     }

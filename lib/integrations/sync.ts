@@ -8,6 +8,7 @@
 import { createHash } from "node:crypto";
 import { integrationPrincipal, type IntegrationPrincipal } from "@/lib/auth/principal";
 import { NotFoundError } from "@/lib/errors";
+import { recordEvents, type NewEvent } from "@/lib/events/recording/record-events";
 import { db } from "@/lib/db";
 import { Prisma, type IntegrationConnection } from "@/lib/generated/prisma/client";
 import { PermanentJobError, RetryLaterError, type ClaimedJob } from "@/lib/jobs/queue";
@@ -60,21 +61,25 @@ async function runSyncJob(job: ClaimedJob): Promise<void> {
   await setStatus(connection, { status: "syncing" });
   try {
     const report = await syncConnection(connection);
-    await setStatus(connection, {
-      status: "active",
-      lastSyncAt: new Date(),
-      documentCount: report.documents,
-      lastError: null,
-    });
+    await setStatus(
+      connection,
+      { status: "active", lastSyncAt: new Date(), documentCount: report.documents, lastError: null },
+      { type: "integration.sync.completed", data: { ...syncEventData(connection), ...report } },
+    );
   } catch (error) {
     if (error instanceof ConnectionGoneError) return;
     const message = redact(connection, (error as Error).message ?? String(error));
     if (error instanceof ReconnectError) {
       // Unless the connection was reconnected meanwhile (its tokens are no longer the ones refused).
       const prisma = await db();
-      await prisma.integrationConnection.updateMany({
-        where: { id: connection.id, orgId: connection.orgId, accessTokenEncrypted: connection.accessTokenEncrypted },
-        data: { status: error.status, lastError: message },
+      await prisma.$transaction(async (tx) => {
+        await tx.integrationConnection.updateMany({
+          where: { id: connection.id, orgId: connection.orgId, accessTokenEncrypted: connection.accessTokenEncrypted },
+          data: { status: error.status, lastError: message },
+        });
+        await recordEvents(tx, connection.orgId, [
+          { type: "integration.sync.failed", data: { ...syncEventData(connection), error: message, retrying: false } },
+        ]);
       });
       throw new PermanentJobError(message);
     }
@@ -83,7 +88,14 @@ async function runSyncJob(job: ClaimedJob): Promise<void> {
       throw error;
     }
     console.error(`[memgw] sync of ${connection.provider} connection ${connection.id} failed: ${message}`);
-    await setStatus(connection, { status: "error", lastError: `The last sync failed: ${message}` });
+    await setStatus(
+      connection,
+      { status: "error", lastError: `The last sync failed: ${message}` },
+      {
+        type: "integration.sync.failed",
+        data: { ...syncEventData(connection), error: message, retrying: job.attempts < job.maxAttempts },
+      },
+    );
     throw new Error(message, { cause: error });
   }
 }
@@ -111,9 +123,26 @@ type ConnectionChange = Partial<
   >
 >;
 
-async function setStatus(connection: IntegrationConnection, data: ConnectionChange) {
+/** Changes the connection's status, and records `event` with the change when given. */
+async function setStatus(
+  connection: IntegrationConnection,
+  data: ConnectionChange,
+  event?: Omit<NewEvent, "namespaceId">,
+) {
   const prisma = await db();
-  await prisma.integrationConnection.updateMany({ where: { id: connection.id, orgId: connection.orgId }, data });
+  await prisma.$transaction(async (tx) => {
+    const { count } = await tx.integrationConnection.updateMany({
+      where: { id: connection.id, orgId: connection.orgId },
+      data,
+    });
+    if (event && count > 0)
+      await recordEvents(tx, connection.orgId, [{ ...event, namespaceId: connection.namespaceId }]);
+  });
+}
+
+/** What a sync's events say of its connection. */
+function syncEventData(connection: IntegrationConnection) {
+  return { connection_id: connection.id, provider: connection.provider };
 }
 
 /** An error message as it may be shown and logged: never a token, whatever a provider or SDK put in it. */
@@ -319,7 +348,7 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
       } catch (error) {
         // The connection was deleted while the memory was embedded: the memory goes with it.
         await prisma.$transaction((tx) =>
-          deleteMemories(tx, connection.orgId, connection.namespaceId, [memories[0].id]),
+          deleteMemories(tx, connection.orgId, connection.namespaceId, [memories[0].id], { reason: "sync" }),
         );
         await assertConnectionExists(connection);
         throw error;
@@ -335,6 +364,7 @@ async function applyDocuments(connection: IntegrationConnection, reader: Provide
         connection.orgId,
         connection.namespaceId,
         gone.map((document) => document.memoryId),
+        { reason: "sync" },
       );
       await tx.integrationDocument.deleteMany({
         where: { connectionId: connection.id, orgId: connection.orgId, sourceId: { in: gone.map((d) => d.sourceId) } },
@@ -387,6 +417,7 @@ async function removeUnrecordedMemories(connection: IntegrationConnection) {
       connection.orgId,
       connection.namespaceId,
       orphans.map((row) => row.id),
+      { reason: "sync" },
     );
   });
 }

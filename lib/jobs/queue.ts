@@ -241,9 +241,13 @@ const STOP_WAIT_MS = 5_000;
 /**
  * Polls for due jobs and runs them one at a time until the returned function is called (which waits a
  * few seconds for the job under way). A job queued by this process starts at once; others within
- * POLL_INTERVAL_MS.
+ * `pollIntervalMs` (POLL_INTERVAL_MS unless given).
  */
-export function startJobWorker(runners: Record<string, JobRunner>): () => Promise<void> {
+export function startJobWorker(
+  runners: Record<string, JobRunner>,
+  options: { pollIntervalMs?: number } = {},
+): () => Promise<void> {
+  const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS;
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -269,7 +273,7 @@ export function startJobWorker(runners: Record<string, JobRunner>): () => Promis
       } finally {
         busy = false;
         if (!stopped) {
-          timer = setTimeout(tick, POLL_INTERVAL_MS);
+          timer = setTimeout(tick, pollIntervalMs);
           timer.unref();
         }
       }

@@ -5,6 +5,8 @@ import type { Tx } from "@/lib/db";
 import { deleteEmptiedDocuments, documentsOfMemories } from "./document-erasure";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { unlinkEntities } from "./entities/link-entities";
+import type { DeletionReason } from "@/lib/events/recording/event-types";
+import { recordDeletionEvents } from "@/lib/events/recording/record-events";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 
@@ -58,15 +60,15 @@ export async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunk
 
 /**
  * Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term
- * statistics: the one deletion path (forget, a failed batch, forgetting an identity). Returns how many
- * chunks went (an erasure receipt counts them).
+ * statistics: the one deletion path (forget, a failed batch, forgetting an identity). Each deletion is an
+ * event (memory.deleted, with `reason`). Returns how many chunks went (an erasure receipt counts them).
  */
 export async function deleteMemories(
   tx: Tx,
   orgId: string,
   namespaceId: string,
   memoryIds: string[],
-  options: { keepDocuments?: boolean } = {},
+  options: { reason: DeletionReason; keepDocuments?: boolean },
 ) {
   let chunksDeleted = 0;
   for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
@@ -82,6 +84,7 @@ export async function deleteMemories(
       chunks.map((c) => c.id),
     );
     await unlinkEntities(tx, orgId, namespaceId, batch);
+    await recordDeletionEvents(tx, orgId, batch, options.reason);
     await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });
     await withdrawKeptAnswers(tx, orgId, batch);
     await deleteEmptiedDocuments(tx, orgId, documentIds);

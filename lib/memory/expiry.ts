@@ -49,7 +49,8 @@ export async function sweepExpiredMemories(
         group.ids.push(row.id);
         byNamespace.set(row.namespace_id, group);
       }
-      for (const group of byNamespace.values()) await deleteMemories(tx, group.orgId, group.namespaceId, group.ids);
+      for (const group of byNamespace.values())
+        await deleteMemories(tx, group.orgId, group.namespaceId, group.ids, { reason: "expiry" });
       return expired.length;
     });
     deleted += swept;

@@ -43,7 +43,7 @@ export async function forget(
       metadata: body.metadata,
       memoryIds: body.memory_ids,
     });
-    const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds);
+    const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds, { reason: "forget" });
     // Forgetting an identity's memories, or every memory within some scopes, takes their documents too.
     if (body.memory_ids === undefined && body.metadata === undefined) {
       await eraseDocuments(tx, {

@@ -100,16 +100,23 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
   const erasureId = newId("era");
   // What the receipt says: only batches whose transaction committed.
   const erased: ErasedNamespace[] = [];
-  const writeReceipt = (tx: Tx, namespaces: ErasedNamespace[]) =>
+  const writeReceipt = (tx: Tx, namespaces: ErasedNamespace[], partial?: true) =>
     recordErasure(
       tx,
       principal,
-      { kind: "forget", namespaceId: null, namespaces, selector: { identity_id: identityId, all_namespaces: true } },
+      {
+        kind: "forget",
+        namespaceId: null,
+        namespaces,
+        selector: { identity_id: identityId, all_namespaces: true },
+        partial,
+      },
       erasureId,
     );
   const audit = (details: Record<string, unknown>) =>
     prisma.$transaction(async (tx) => {
-      await writeReceipt(tx, erased);
+      // An erasure that stopped part-way is not completed: its receipt says what went, no event says it is done.
+      await writeReceipt(tx, erased, details.incomplete === true ? true : undefined);
       await recordAudit(tx, {
         orgId,
         actor: actorOf(principal),
@@ -136,9 +143,10 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
             orgId,
             namespace.id,
             batch.map((memory) => memory.id),
+            { reason: "erasure" },
           );
           const next = withBatch(erased, namespace, batch.length, chunksDeleted);
-          if (batch.length > 0) await writeReceipt(tx, next);
+          if (batch.length > 0) await writeReceipt(tx, next, true);
           return { deleted: batch.length, next };
         });
         erased.splice(0, erased.length, ...next);

@@ -12,6 +12,7 @@ import { ForbiddenError, InvalidError, issueDetails, notFound, PayloadTooLargeEr
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ndjsonLines } from "@/lib/http/ndjson";
+import { recordEvents, recordMemoryEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { chunkText } from "./chunking";
@@ -100,6 +101,19 @@ async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>
     const spool = { memories: path.join(dir, "memories.ndjson"), documents: path.join(dir, "documents.ndjson") };
     await validateLines(target, body, spool);
     return await writeLines(target, spool);
+  } catch (error) {
+    // Nothing of it stays (a failed import is rolled back): the event says so and why.
+    const { orgId, id: namespaceId } = target.namespace;
+    await (
+      await db()
+    )
+      .$transaction((tx) =>
+        recordEvents(tx, orgId, [
+          { type: "import.failed", namespaceId, data: { error: (error as Error).message.slice(0, 1_000) } },
+        ]),
+      )
+      .catch((failure) => console.error("[memgw] recording a failed import's event failed:", failure));
+    throw error;
   } finally {
     await fs.promises.rm(dir, { recursive: true, force: true });
   }
@@ -381,10 +395,15 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
     if (group.length === 0 && !(last && intent.isOpen)) {
       // No memory lines: the documents are the whole import, in a transaction of their own.
       if (last) {
-        documentIds = await prisma.$transaction(
-          (tx) => queueImportedDocuments(tx, target, spool.documents),
-          DOCUMENTS_WRITE,
-        );
+        documentIds = await prisma.$transaction(async (tx) => {
+          const ids = await queueImportedDocuments(tx, target, spool.documents);
+          await recordImportCompleted(tx, target, {
+            imported: 0,
+            skipped_expired: skippedExpired,
+            documents: ids.length,
+          });
+          return ids;
+        }, DOCUMENTS_WRITE);
       }
       return;
     }
@@ -406,6 +425,11 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
       if (last) {
         // With the last memories, so that the import is whole or absent, across a crash too.
         documentIds = await queueImportedDocuments(tx, target, spool.documents);
+        await recordImportCompleted(tx, target, {
+          imported: written.length + pending.length,
+          skipped_expired: skippedExpired,
+          documents: documentIds.length,
+        });
         await intent.complete(tx);
       }
     }, DOCUMENTS_WRITE);
@@ -438,6 +462,16 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
   noteSearchGrowth(target.namespace.id, chunkCount);
   if (documentIds.length > 0) wakeJobWorkers();
   return { imported: written.length, skipped_expired: skippedExpired, memory_ids: written, document_ids: documentIds };
+}
+
+function recordImportCompleted(
+  tx: Tx,
+  target: ImportTarget,
+  counts: { imported: number; skipped_expired: number; documents: number },
+) {
+  return recordEvents(tx, target.namespace.orgId, [
+    { type: "import.completed", namespaceId: target.namespace.id, data: counts },
+  ]);
 }
 
 /** The spooled documents as new documents of the namespace, each queued to be processed from its original. */
@@ -587,6 +621,13 @@ async function writeGroup(
   }
   await writeStatement();
   await linkEntities(tx, namespace.orgId, namespace.id, rows);
+  await recordMemoryEvents(
+    tx,
+    namespace.orgId,
+    "memory.created",
+    rows.map((row) => row.id),
+    { source: "import" },
+  );
   // The history's order was checked with the line (ExportMemorySchema): the writer finds nothing to refuse.
   for (const memory of memories) {
     await writeImportedHistory(

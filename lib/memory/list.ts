@@ -12,7 +12,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
 import { exactlyOneTarget, IdentityId, LIMITS, SessionId, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
-import { listingFingerprint, signedCursors } from "./signed-cursor";
+import { listingFingerprint, signedCursors } from "@/lib/http/signed-cursor";
 import { memoryFilter } from "./sql";
 
 const PAIR_FORM = "key:value (split at the first colon); repeat the parameter for several pairs, all must match";

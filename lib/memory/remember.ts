@@ -2,6 +2,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import { requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
+import { recordEvents, recordMemoryEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { chunkText } from "./chunking";
@@ -292,4 +293,29 @@ async function writeMemories(
     await insertChunks(tx, principal.orgId, namespaceId, model, now, rows.slice(i, i + CHUNKS_PER_STATEMENT));
   }
   await linkEntities(tx, principal.orgId, namespaceId, memories);
+  await recordMemoryEvents(
+    tx,
+    principal.orgId,
+    "memory.created",
+    memories.map((memory) => memory.id),
+  );
+  const turns = memories.filter((memory) => sessionOf(memory));
+  if (turns.length > 0) {
+    const positions = turns.map((memory) => sessionOf(memory)!.position);
+    await recordEvents(tx, principal.orgId, [
+      {
+        type: "conversation.appended",
+        namespaceId,
+        identityId: turns[0].identityId,
+        scopes: turns[0].scopes,
+        data: {
+          session_id: sessionOf(turns[0])!.id,
+          memory_ids: turns.map((memory) => memory.id),
+          count: turns.length,
+          first_position: Math.min(...positions),
+          last_position: Math.max(...positions),
+        },
+      },
+    ]);
+  }
 }

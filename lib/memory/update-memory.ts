@@ -5,6 +5,7 @@ import { db } from "@/lib/db";
 import { ConflictError, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
+import { recordMemoryEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { chunkText } from "./chunking";
 import { subtractTermStatistics } from "./deletion";
@@ -113,6 +114,7 @@ export async function updateMemory(
                        version_author_name = ${author.name}, version_changed_fields = ${changedFields}::text[]
                    WHERE id = ${memoryId} AND org_id = ${principal.orgId}`,
       );
+      await recordMemoryEvents(tx, principal.orgId, "memory.updated", [memoryId], { changed_fields: changedFields });
       const oldChunkIds = (
         await tx.$queryRaw<{ id: string }[]>(
           Prisma.sql`SELECT id FROM memory_chunks WHERE org_id = ${principal.orgId} AND memory_id = ${memoryId}`,

@@ -225,7 +225,7 @@ async function rollBackIntent(id: string, { wait }: { wait: boolean }): Promise<
       );
       const memoryIds = memories.map((row) => row.memory_id);
       if (memoryIds.length > 0) {
-        await deleteMemories(tx, intent.org_id, intent.namespace_id, memoryIds);
+        await deleteMemories(tx, intent.org_id, intent.namespace_id, memoryIds, { reason: "write_rolled_back" });
         await tx.$executeRaw(
           Prisma.sql`DELETE FROM write_intent_memories
                      WHERE intent_id = ${id} AND memory_id = ANY(${memoryIds}::text[])`,

@@ -6,6 +6,8 @@ import { deleteOauthGrants } from "@/lib/auth/api-keys/delete-oauth-grants";
 import { dropNamespaceVectorIndex } from "./vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
+import { revokedKeyEvent } from "@/lib/events/recording/key-events";
+import { recordDeletionEvents, recordEvents } from "@/lib/events/recording/record-events";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { cachedAccessRead } from "@/lib/auth/access-reads";
@@ -105,6 +107,9 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
       targetId: namespace.id,
       details: { name: namespace.name },
     });
+    await recordEvents(tx, principal.orgId, [
+      { type: "namespace.created", namespaceId: namespace.id, data: namespaceEventData(namespace) },
+    ]);
     if (principal.kind === "api_key") {
       const grant = await tx.namespaceGrant.create({
         data: { id: newId("grt"), orgId: principal.orgId, namespaceId: namespace.id, ...grantsOf(principal) },
@@ -152,6 +157,15 @@ export async function updateNamespace(principal: Principal, id: string, input: U
         changed.map((field) => [fields[field], { before: before[field], after: updated[field] }]),
       ),
     });
+    if (changed.length > 0) {
+      await recordEvents(tx, principal.orgId, [
+        {
+          type: "namespace.updated",
+          namespaceId: id,
+          data: { ...namespaceEventData(updated), changed_fields: changed.map((field) => fields[field]) },
+        },
+      ]);
+    }
     return updated;
   });
 }
@@ -183,13 +197,19 @@ export async function deleteNamespace(principal: Principal, id: string) {
     // A connected MCP client reaches this one namespace: it ends with it.
     const connections = await tx.apiKey.findMany({
       where: { orgId, oauthClientId: { not: null }, revokedAt: null, grants: { some: { namespaceId: id } } },
-      select: { id: true, oauthGrantId: true },
+      select: { id: true, name: true, oauthClientId: true, oauthGrantId: true },
     });
     await tx.apiKey.updateMany({
       where: { orgId, id: { in: connections.map((key) => key.id) } },
       data: { revokedAt: new Date() },
     });
     await deleteOauthGrants(tx, connections);
+    await recordEvents(
+      tx,
+      orgId,
+      connections.map((key) => revokedKeyEvent(key, "its namespace was deleted", id)),
+    );
+    await recordDeletionEvents(tx, orgId, { namespaceId: id }, "namespace_deletion");
     await tx.namespace.delete({ where: { id, orgId } });
     const erasure = await recordErasure(tx, principal, {
       kind: "namespace.delete",
@@ -212,6 +232,13 @@ export async function deleteNamespace(principal: Principal, id: string) {
         chunks_deleted: erasure.chunksDeleted,
       },
     });
+    await recordEvents(tx, orgId, [
+      {
+        type: "namespace.deleted",
+        namespaceId: id,
+        data: { ...namespaceEventData(namespace), erasure_id: erasure.id, memories_deleted: counts.memories },
+      },
+    ]);
     crashPoint("namespace-delete.in-transaction");
     return { id, deleted: true as const };
   });
@@ -320,4 +347,9 @@ export async function namespacesForMember(orgId: string, userId: string, role: R
     select: { id: true, name: true },
     orderBy: { name: "asc" },
   });
+}
+
+/** What a namespace's events say of it (its description is the organization's text: not sent). */
+function namespaceEventData(namespace: { id: string; name: string; externalReferenceId: string | null }) {
+  return { namespace_id: namespace.id, name: namespace.name, external_reference_id: namespace.externalReferenceId };
 }

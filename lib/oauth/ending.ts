@@ -1,5 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
+import { revokedKeyEvent } from "@/lib/events/recording/key-events";
+import { recordEvents } from "@/lib/events/recording/record-events";
 
 /**
  * The authorization server revoked a grant by itself (a refresh token used twice: the chain is presumed
@@ -13,7 +15,7 @@ export async function endConnectionOfGrant(grantId: string, reason: string) {
 
 /** Ends connections: each key revoked, its grant and tokens deleted, one audit entry each. */
 export async function endConnectionKeys(
-  keys: { id: string; orgId: string; name: string; oauthGrantId: string | null }[],
+  keys: { id: string; orgId: string; name: string; oauthClientId: string | null; oauthGrantId: string | null }[],
   actor: Actor,
   reason: string,
 ) {
@@ -31,6 +33,7 @@ export async function endConnectionKeys(
         targetId: key.id,
         details: { name: key.name, reason },
       });
+      await recordEvents(tx, key.orgId, [revokedKeyEvent(key, reason)]);
     }
   });
 }

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, InvalidError, RateLimitedError } from "@/lib/errors";
 import { clearFailedSignIns, lockedUntil, recordFailedSignIn } from "@/lib/auth/lockout";
 import { consumeEmailToken, createEmailToken, emailTokenValid } from "@/lib/auth/magic-link";
-import { sendMail } from "@/lib/auth/mail";
+import { escapeHtml, sendMail } from "@/lib/auth/mail";
 import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { rateLimitMessage, SIGN_IN_RULES, signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
 import { publicUrl, setting } from "@/lib/config";
@@ -153,8 +153,4 @@ function alreadyRegisteredMail(to: string) {
       `<p>${text}</p><p><a href="${signIn}">Sign in</a> · <a href="${magicLink}">Email me a sign-in link</a></p>` +
       `<p>${notYou}</p>`,
   };
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,6 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
+import { recordEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import type { Permission } from "../permissions";
 import type { Scopes } from "../scopes";
@@ -81,6 +82,14 @@ export async function createApiKey(input: CreateApiKeyInput, actor: Actor) {
         ...(input.oauth ? { client_id: input.oauth.clientId } : {}),
       },
     });
+    if (!input.oauth) {
+      await recordEvents(tx, input.orgId, [
+        {
+          type: "api_key.created",
+          data: { api_key_id: key.id, name: key.name, permissions: key.permissions, namespace_ids: namespaceIds },
+        },
+      ]);
+    }
     return { key, secret, namespaceIds };
   });
 }

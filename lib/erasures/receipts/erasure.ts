@@ -39,6 +39,8 @@ export interface ErasureInput {
   namespaceId: string | null;
   namespaces: ErasedNamespace[];
   selector: ErasureSelector;
+  /** A receipt written part-way through a deletion of several transactions: erasure.completed comes later. */
+  partial?: true;
 }
 
 export type ActorKind = "api_key" | "user" | "integration";

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { recordEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { actorOfPrincipal, type Erasure, type ErasureActor, type ErasureInput } from "./erasure";
 import { erasedNamespaceJson } from "./erasure-json";
@@ -52,6 +53,25 @@ export async function recordErasure(
                      chunks_deleted = EXCLUDED.chunks_deleted
                  WHERE erasures.org_id = EXCLUDED.org_id`,
   );
+  if (!input.partial) {
+    await recordEvents(tx, principal.orgId, [
+      {
+        type: "erasure.completed",
+        namespaceId: erasure.namespaceId,
+        identityId: erasure.selector.identity_id ?? null,
+        data: {
+          erasure_id: erasure.id,
+          kind: erasure.kind,
+          selector: erasure.selector,
+          memories_deleted: erasure.memoriesDeleted,
+          namespaces: erasure.namespaces.map((ns) => ({
+            namespace_id: ns.namespaceId,
+            memories_deleted: ns.memoriesDeleted,
+          })),
+        },
+      },
+    ]);
+  }
   return erasure;
 }
 

@@ -55,7 +55,9 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
     const memoryIds = await memoriesOfConnection(tx, connection);
     const chunksDeleted = keepMemories
       ? 0
-      : await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds);
+      : await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds, {
+          reason: "integration_deleted",
+        });
     const { count } = await tx.integrationConnection.deleteMany({
       where: { id: connection.id, orgId: connection.orgId },
     });

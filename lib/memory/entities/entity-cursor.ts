@@ -1,6 +1,6 @@
-// Where a page of entities ends: a signed cursor bound to its listing (lib/memory/signed-cursor.ts).
+// Where a page of entities ends: a signed cursor bound to its listing (lib/http/signed-cursor.ts).
 import { z } from "zod";
-import { listingFingerprint, signedCursors } from "../signed-cursor";
+import { listingFingerprint, signedCursors } from "@/lib/http/signed-cursor";
 
 /** The last entity of a page in the listing's order (memory count descending, name, id), and the next page's number. */
 export interface EntityCursorPosition {

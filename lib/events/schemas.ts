@@ -1,0 +1,66 @@
+import { z } from "zod";
+import { TargetId } from "@/lib/memory/schemas";
+import { named } from "@/lib/validation/named";
+import { text } from "@/lib/validation/strings";
+import { EVENT_TYPES, EventType } from "./recording/event-types";
+
+const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
+
+export const EventSchema = named(
+  z.object({
+    id: z.string().describe("the same id in the feed and as a webhook's `webhook-id`: deduplicate on it"),
+    type: z.enum(EVENT_TYPES),
+    created_at: Timestamp,
+    namespace_id: z.string().nullable().describe("null for the organization's own events (API keys, connections)"),
+    identity_id: z.string().nullable(),
+    scopes: z.record(z.string(), z.string()).describe("the memory's scopes, for a memory's events"),
+    data: z
+      .record(z.string(), z.unknown())
+      .describe("what the change is about: ids, counts, a deletion's reason; never a memory's content"),
+    content: z
+      .string()
+      .nullable()
+      .optional()
+      .describe(
+        "with include_content, for a memory's events: its content now (null once it is deleted); absent otherwise",
+      ),
+  }),
+  "Event",
+);
+export type EventJson = z.infer<typeof EventSchema>;
+
+export const EventFeedSchema = named(
+  z.object({
+    events: z.array(EventSchema),
+    next_cursor: z
+      .string()
+      .describe("pass it as `after` to read on from the last event here (also when there was none: poll with it)"),
+    has_more: z.boolean().describe("more events are there now: read again at once"),
+  }),
+  "EventFeed",
+);
+
+const Flag = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .optional()
+  .transform((value) => value === "true");
+
+export const EventFeedQuery = z.strictObject({
+  namespace_id: TargetId.optional().describe("only this namespace's events"),
+  type: z
+    .preprocess(
+      (input) => (typeof input === "string" || Array.isArray(input) ? [input].flat().join(",").split(",") : input),
+      z.array(EventType).max(EVENT_TYPES.length, "names too many types"),
+    )
+    .optional()
+    .describe("only events of these types: comma-separated, or the parameter repeated"),
+  after: text({ min: 1, max: 512 }).optional().describe("the `next_cursor` of an earlier read: events after it"),
+  limit: z.coerce
+    .number({ error: "must be a whole number from 1 to 500" })
+    .int("must be a whole number from 1 to 500")
+    .min(1, "must be a whole number from 1 to 500")
+    .max(500, "must be a whole number from 1 to 500")
+    .default(100),
+  include_content: Flag.describe("true: a memory's events carry its content (within your scopes)"),
+});
+export type EventFeedQuery = z.infer<typeof EventFeedQuery>;

@@ -1,0 +1,248 @@
+// Delivery: one job per endpoint (its key: lib/events/recording/webhook-delivery-job.ts) sends what is pending,
+// namespace by namespace in the order of the events, each namespace stopping at its first failure until that
+// delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
+// it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
+import { setting } from "@/lib/config";
+import { db } from "@/lib/db";
+import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
+import { claimScheduledRun } from "@/lib/jobs/schedule";
+import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
+import { SETTLED } from "../event-access";
+import { EVENT_COLUMNS, type EventRow } from "../event-json";
+import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
+import { disableEndpoint } from "./disable-endpoint";
+import { webhookHeaders } from "./webhook-secret";
+import { endpointContentJoin, webhookMessage } from "./webhook-message";
+
+/** Deliveries read per namespace at a time (each namespace's are sent one after another). */
+const BATCH_PER_NAMESPACE = 100;
+/** Namespaces delivered to at once, for one endpoint. */
+const PARALLEL_NAMESPACES = 8;
+
+type PendingDelivery = EventRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
+
+export const webhookJobRunners: Record<string, JobRunner> = {
+  [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) => deliverPending(String(job.payload.endpoint_id), job.orgId),
+};
+
+/** Sends an endpoint's due deliveries until none is due; then waits (RetryLaterError) for the next retry, if any. */
+export async function deliverPending(endpointId: string, orgId: string | null): Promise<void> {
+  const prisma = await db();
+  for (;;) {
+    const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: endpointId, ...(orgId && { orgId }) } });
+    if (!endpoint?.enabled) return;
+    if (!(await creatorKeyActive(endpoint))) {
+      await disableEndpoint(endpoint, "The API key that made this endpoint was revoked or expired.");
+      return;
+    }
+    const pending = await pendingByNamespace(endpoint);
+    if (pending.length === 0) return;
+    const now = Date.now();
+    const due = pending.filter((group) => group[0].next_attempt_at.getTime() <= now);
+    if (due.length === 0) {
+      const next = Math.min(...pending.map((group) => group[0].next_attempt_at.getTime()));
+      throw new RetryLaterError(Math.max(0, next - now), "Waiting for the next retry of a failed delivery.");
+    }
+    const outcomes = await inParallel(due, PARALLEL_NAMESPACES, (group) => deliverInOrder(endpoint, group));
+    if (outcomes.includes("disabled")) return;
+  }
+}
+
+/** An endpoint made with a key receives nothing once the key is revoked or expired. */
+async function creatorKeyActive(endpoint: WebhookEndpoint): Promise<boolean> {
+  if (!endpoint.apiKeyId) return true;
+  const prisma = await db();
+  const key = await prisma.apiKey.findFirst({
+    where: {
+      id: endpoint.apiKeyId,
+      orgId: endpoint.orgId,
+      revokedAt: null,
+      OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
+    },
+    select: { id: true },
+  });
+  return key !== null;
+}
+
+/**
+ * The first pending deliveries of each namespace (its ordering group), oldest first: each namespace's are
+ * found by an index walk (a recursive query over the distinct groups), so a namespace that waits for a retry
+ * with thousands behind it does not hide the others.
+ */
+async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDelivery[][]> {
+  const prisma = await db();
+  const rows = await prisma.$queryRaw<PendingDelivery[]>(
+    Prisma.sql`WITH RECURSIVE groups AS (
+       (SELECT order_key FROM webhook_deliveries
+        WHERE endpoint_id = ${endpoint.id} AND status = 'pending' ORDER BY order_key LIMIT 1)
+       UNION ALL
+       SELECT (SELECT d.order_key FROM webhook_deliveries d
+               WHERE d.endpoint_id = ${endpoint.id} AND d.status = 'pending' AND d.order_key > groups.order_key
+               ORDER BY d.order_key LIMIT 1)
+       FROM groups WHERE groups.order_key IS NOT NULL
+     )
+     SELECT batch.* FROM groups CROSS JOIN LATERAL (
+       SELECT d.id AS delivery_id, d.order_key, d.attempts, d.next_attempt_at, ${Prisma.raw(EVENT_COLUMNS)}
+       FROM webhook_deliveries d
+       JOIN events e ON e.id = d.event_id
+       ${endpointContentJoin(endpoint)}
+       WHERE d.endpoint_id = ${endpoint.id} AND d.status = 'pending' AND d.order_key = groups.order_key AND ${SETTLED}
+       ORDER BY d.txid, d.seq
+       LIMIT ${BATCH_PER_NAMESPACE}
+     ) batch
+     WHERE groups.order_key IS NOT NULL`,
+  );
+  const groups = new Map<string, PendingDelivery[]>();
+  for (const row of rows) groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
+  return [...groups.values()];
+}
+
+/** One namespace's deliveries, one after another, until one fails (it is retried before any after it). */
+async function deliverInOrder(endpoint: WebhookEndpoint, group: PendingDelivery[]) {
+  for (const delivery of group) {
+    if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
+    const outcome = await attemptDelivery(endpoint, delivery);
+    if (outcome !== "delivered") return outcome;
+  }
+  return "delivered" as const;
+}
+
+/** The seconds to wait after each failed attempt; past the last, the endpoint is disabled. */
+function retrySchedule(): number[] {
+  return setting("WEBHOOK_RETRY_SCHEDULE");
+}
+
+async function attemptDelivery(endpoint: WebhookEndpoint, delivery: PendingDelivery) {
+  const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
+  const result = await send(endpoint, delivery.id, body);
+  const prisma = await db();
+  if (result.delivered) {
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE webhook_deliveries
+                 SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
+                     latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
+                 WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
+    );
+    return "delivered" as const;
+  }
+  const schedule = retrySchedule();
+  const attempts = delivery.attempts + 1;
+  const givingUp = attempts > schedule.length;
+  const waitSeconds = givingUp ? 0 : schedule[attempts - 1];
+  await prisma.$executeRaw(
+    Prisma.sql`UPDATE webhook_deliveries
+               SET status = ${givingUp ? "failed" : "pending"}, attempts = ${attempts},
+                   response_status = ${result.status}, latency_ms = ${result.latencyMs}, last_error = ${result.error},
+                   next_attempt_at = now() + ${waitSeconds} * interval '1 second', updated_at = now()
+               WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
+  );
+  if (!givingUp) return "failed" as const;
+  await disableEndpoint(
+    endpoint,
+    `Delivering event ${delivery.id} failed ${attempts} times over ${describeSpan(schedule)}; the last ` +
+      `attempt: ${result.error}`,
+  );
+  return "disabled" as const;
+}
+
+function describeSpan(schedule: number[]): string {
+  const seconds = schedule.reduce((sum, wait) => sum + wait, 0);
+  if (seconds >= 2 * 86_400) return `${Math.round(seconds / 86_400)} days`;
+  if (seconds >= 2 * 3_600) return `${Math.round(seconds / 3_600)} hours`;
+  return `${seconds} seconds`;
+}
+
+export interface SendResult {
+  delivered: boolean;
+  status: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+/** POSTs a signed message to the endpoint: delivered on a 2xx answer; anything else fails, said in a sentence. */
+export async function send(
+  endpoint: Pick<
+    WebhookEndpoint,
+    "id" | "orgId" | "url" | "secretEncrypted" | "previousSecretEncrypted" | "previousSecretExpiresAt"
+  >,
+  messageId: string,
+  body: string,
+): Promise<SendResult> {
+  try {
+    const answer = await postOutbound(
+      endpoint.url,
+      body,
+      webhookHeaders(endpoint, messageId, body),
+      setting("WEBHOOK_TIMEOUT_SECONDS") * 1000,
+    );
+    const delivered = answer.status >= 200 && answer.status < 300;
+    const redirect = answer.status >= 300 && answer.status < 400;
+    return {
+      delivered,
+      status: answer.status,
+      latencyMs: answer.latencyMs,
+      error: delivered
+        ? null
+        : redirect
+          ? `HTTP ${answer.status}: redirects are not followed (give the final URL).`
+          : `HTTP ${answer.status}.`,
+    };
+  } catch (error) {
+    const latencyMs = error instanceof PostFailedError ? error.latencyMs : 0;
+    return { delivered: false, status: null, latencyMs, error: (error as Error).message };
+  }
+}
+
+async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  });
+  await Promise.all(lanes);
+  return results;
+}
+
+/**
+ * Queues the delivery job of every enabled endpoint with a due delivery and no job: what a job that had just
+ * finished when its endpoint's next events were written left behind, and what waits after a restart.
+ */
+export async function queueLeftBehindDeliveries(): Promise<void> {
+  const prisma = await db();
+  await prisma.$executeRaw(
+    Prisma.sql`INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
+     SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), w.org_id, ${WEBHOOK_DELIVERY_JOB},
+            ${webhookJobKey(Prisma.sql`w.id`)}, jsonb_build_object('endpoint_id', w.id), now(), 5, now()
+     FROM webhook_endpoints w
+     WHERE w.enabled AND EXISTS (SELECT 1 FROM webhook_deliveries d
+                                 WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= now())
+     ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING`,
+  );
+}
+
+/** Delivery workers of this process (several: a slow receiver holds one, not the others). */
+const WORKERS = 4;
+/** How often workers look for delivery jobs queued elsewhere (another instance, or before a commit). */
+const DELIVERY_POLL_MS = 250;
+const SWEEP_MS = 2_000;
+
+/** Starts this process's delivery workers and the sweep for left-behind deliveries; returns what stops them. */
+export function startWebhookDelivery(): () => Promise<void> {
+  const stops = Array.from({ length: WORKERS }, () =>
+    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS }),
+  );
+  const sweep = setInterval(() => {
+    void (async () => {
+      if (await claimScheduledRun("webhook-delivery-sweep", SWEEP_MS)) await queueLeftBehindDeliveries();
+    })().catch((error) => console.error("[memgw] the webhook delivery sweep failed (it runs again):", error));
+  }, SWEEP_MS);
+  sweep.unref();
+  return async () => {
+    clearInterval(sweep);
+    await Promise.all(stops.map((stop) => stop()));
+  };
+}

@@ -1,0 +1,17 @@
+import type { Tx } from "@/lib/db";
+import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
+import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
+
+/** Queues the endpoint's delivery job (unless one is queued or running), to run once `tx` commits. */
+export async function queueDeliveryJob(tx: Tx, endpoint: { id: string; orgId: string }) {
+  await enqueueJob(
+    {
+      kind: WEBHOOK_DELIVERY_JOB,
+      orgId: endpoint.orgId,
+      key: webhookJobKey(endpoint.id),
+      payload: { endpoint_id: endpoint.id },
+    },
+    tx,
+  );
+  setTimeout(wakeJobWorkers, 20).unref();
+}

@@ -1,0 +1,46 @@
+import { actorOf, type Principal } from "@/lib/auth/principal";
+import { recordAudit } from "@/lib/audit/audit";
+import { db } from "@/lib/db";
+import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
+import type { UpdateWebhookBody } from "./schemas";
+import { assertNamespacesUsable, findEndpoint } from "./webhook-access";
+import { queueDeliveryJob } from "./queue-delivery-job";
+
+/**
+ * Changes an endpoint. Disabling keeps its undelivered events, which wait; enabling (a person's fix after it
+ * was disabled for failing) resumes them where they stopped and clears the reason.
+ */
+export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
+  if (body.url !== undefined) await checkOutboundDestination(body.url);
+  const prisma = await db();
+  const updated = await prisma.$transaction(async (tx) => {
+    const before = await findEndpoint(principal, id, tx);
+    if (body.namespace_ids) await assertNamespacesUsable(principal, body.namespace_ids, tx);
+    const enabling = body.enabled === true && !before.enabled;
+    const disabling = body.enabled === false && before.enabled;
+    const endpoint = await tx.webhookEndpoint.update({
+      where: { id: before.id, orgId: principal.orgId },
+      data: {
+        url: body.url,
+        description: body.description,
+        eventTypes: body.event_types,
+        namespaceIds: body.namespace_ids,
+        includeContent: body.include_content,
+        enabled: body.enabled,
+        ...(enabling && { disabledReason: null, disabledAt: null }),
+        ...(disabling && { disabledReason: "Disabled by a person.", disabledAt: new Date() }),
+      },
+    });
+    await recordAudit(tx, {
+      orgId: principal.orgId,
+      actor: actorOf(principal),
+      action: "webhook.update",
+      targetType: "webhook_endpoint",
+      targetId: id,
+      details: { changed: Object.keys(body), ...(body.url !== undefined && { url: body.url }) },
+    });
+    if (enabling) await queueDeliveryJob(tx, endpoint);
+    return endpoint;
+  });
+  return updated;
+}

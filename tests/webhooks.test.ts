@@ -1,0 +1,319 @@
+// Webhooks end to end against a real receiver on loopback that verifies every signature with `standardwebhooks`:
+// every event type arrives, in order per namespace, content only when asked for and readable; a failing receiver
+// is retried with backoff, then its endpoint is disabled (audit entry, owners told); rotation signs with both
+// secrets for the overlap; redelivery keeps the webhook-id.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { memberPrincipal } from "@/lib/auth/principal";
+import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
+import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { db } from "@/lib/db";
+import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
+import { runDueJobs } from "@/lib/jobs/queue";
+import { sweepExpiredMemories } from "@/lib/memory/expiry";
+import { runOperation } from "@/lib/operations/run";
+import { operations } from "@/lib/operations/catalogue";
+import { addMember } from "@/lib/orgs/members";
+import { createUser } from "@/lib/orgs/users";
+import { api } from "./helpers/api";
+import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { connect, forgetFake, runSyncs, useFake } from "./helpers/integrations";
+import { startNotionFake } from "./helpers/providers/notion";
+import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+});
+afterAll(() => receiver.stop());
+beforeEach(() => {
+  // The receiver is on loopback over http: what the operator setting allows (tests, private deployments).
+  process.env.ALLOW_PRIVATE_OUTBOUND = "true";
+  process.env.WEBHOOK_RETRY_SCHEDULE = "0,0";
+  receiver.messages.length = 0;
+  receiver.requests.length = 0;
+  receiver.secrets.length = 0;
+  receiver.answer = 200;
+});
+afterEach(() => {
+  delete process.env.ALLOW_PRIVATE_OUTBOUND;
+  delete process.env.WEBHOOK_RETRY_SCHEDULE;
+});
+
+const deliver = () => runDueJobs(webhookJobRunners);
+
+async function addEndpoint(key: string, body: Record<string, unknown> = {}) {
+  const created = await api("POST", "/webhooks", { key, body: { url: receiver.url, ...body } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const { endpoint, secret } = created.body.data as { endpoint: { id: string }; secret: string };
+  receiver.secrets.push(secret);
+  return { id: endpoint.id, secret };
+}
+
+/** An owner of a new organization, acting in the console: their endpoints receive the whole organization's events. */
+async function ownerOf(name: string) {
+  const tenant = await createTenant(name);
+  const user = await createUser({ email: `${name.replace(/\W/g, "").toLowerCase()}-${Date.now()}@example.com` });
+  await addMember({ orgId: tenant.org.id, userId: user.id, role: "owner" }, SYSTEM_ACTOR);
+  return {
+    ...tenant,
+    owner: memberPrincipal({ orgId: tenant.org.id, userId: user.id, role: "owner" }),
+    email: user.email,
+  };
+}
+
+describe("event types", () => {
+  test("every kind of change reaches an organization-wide endpoint, signed, in order per namespace", async () => {
+    const tenant = await ownerOf("Every Event");
+    const created = await runOperation(operations.createWebhook, tenant.owner, {
+      body: async () => ({ url: receiver.url }),
+    });
+    expect(created.status).toBe(201);
+    const secret = (created.data as { secret: string }).secret;
+    expect(secret).toMatch(/^whsec_/);
+    receiver.secrets.push(secret);
+    const key = tenant.key;
+
+    const ns = await createNamespace(key);
+    await api("PATCH", `/namespaces/${ns.id}`, { key, body: { name: "renamed" } });
+    const remembered = await api("POST", "/remember", {
+      key,
+      body: { namespace_id: ns.id, content: "Ada prefers tea.", identity_id: "ada" },
+    });
+    const memoryId = remembered.body.data.id as string;
+    await api("PATCH", `/memories/${memoryId}`, { key, body: { content: "Ada prefers green tea." } });
+    await api("POST", "/remember", {
+      key,
+      body: {
+        namespace_id: ns.id,
+        session_id: "s1",
+        messages: [
+          { role: "user", content: "Hello there." },
+          { role: "assistant", content: "Hi, how can I help?" },
+        ],
+      },
+    });
+    const short = await api("POST", "/remember", {
+      key,
+      body: { namespace_id: ns.id, content: "Brief.", ttl_seconds: 1 },
+    });
+    expect(short.status).toBe(201);
+    await api("POST", "/forget", { key, body: { namespace_id: ns.id, memory_ids: [memoryId] } });
+    await api("POST", "/forget", { key, body: { namespace_id: ns.id, identity_id: "nobody" } });
+    const imported = await api("POST", `/namespaces/${ns.id}/import`, {
+      key,
+      rawBody: JSON.stringify({ content: "Imported line." }) + "\n",
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    const badImport = await api("POST", `/namespaces/${ns.id}/import`, {
+      key,
+      rawBody: "not json\n",
+      headers: { "content-type": "application/x-ndjson" },
+    });
+    expect(badImport.status).toBe(400);
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await sweepExpiredMemories();
+
+    const other = await createKey(tenant.org.id, { name: "short-lived" });
+    await revokeApiKey(other.id, SYSTEM_ACTOR);
+    const connection = await createApiKey(
+      {
+        orgId: tenant.org.id,
+        name: "Claude Desktop",
+        permissions: ["NAMESPACE_READ"],
+        namespaceIds: [ns.id],
+        oauth: { clientId: "client-1", grantId: `grant-${Date.now()}` },
+      },
+      SYSTEM_ACTOR,
+    );
+    await revokeApiKey(connection.key.id, SYSTEM_ACTOR);
+
+    const fake = await startNotionFake();
+    useFake(fake);
+    try {
+      const synced = await createNamespace(key);
+      await connect(key, fake, { namespace_id: synced.id });
+      await runSyncs();
+      fake.expireAccessTokens();
+      fake.refuseRefreshTokens();
+      const conn = (await api("GET", "/integrations/connections", { key })).body.data[0];
+      await api("POST", `/integrations/connections/${conn.id}/sync`, { key });
+      await runSyncs();
+    } finally {
+      forgetFake("notion");
+      await fake.stop();
+    }
+    await api("DELETE", `/namespaces/${ns.id}`, { key });
+    await deliver();
+
+    const types = new Set(receiver.messages.map((message) => message.type));
+    for (const type of [
+      "memory.created",
+      "memory.updated",
+      "memory.deleted",
+      "memory.expired",
+      "conversation.appended",
+      "namespace.created",
+      "namespace.updated",
+      "namespace.deleted",
+      "erasure.completed",
+      "import.completed",
+      "import.failed",
+      "integration.sync.completed",
+      "integration.sync.failed",
+      "connection.revoked",
+      "api_key.created",
+      "api_key.revoked",
+    ])
+      expect(types, type).toContain(type);
+    expect(receiver.requests.every((request) => request.verified)).toBe(true);
+
+    const reasons = receiver.ofType("memory.deleted").map((message) => message.data.data.reason);
+    expect(reasons).toEqual(expect.arrayContaining(["forget", "expiry", "namespace_deletion"]));
+    const updated = receiver.ofType("memory.updated")[0].data;
+    expect(updated).toMatchObject({ namespace_id: ns.id, identity_id: "ada", data: { memory_id: memoryId } });
+    expect(updated.data.changed_fields).toEqual(["content"]);
+    // No content unless the endpoint asks for it.
+    expect(receiver.messages.some((message) => "content" in message.data)).toBe(false);
+    // Each namespace's events arrive in the order they happened, each once.
+    const ofNamespace = receiver.messages.filter((message) => message.data.namespace_id === ns.id);
+    expect(ofNamespace[0].type).toBe("namespace.created");
+    expect(ofNamespace.at(-1)!.type).toBe("namespace.deleted");
+    const created1 = ofNamespace.findIndex((m) => m.type === "memory.created");
+    const updated1 = ofNamespace.findIndex((m) => m.type === "memory.updated");
+    const deleted1 = ofNamespace.findIndex((m) => m.type === "memory.deleted");
+    expect(created1).toBeLessThan(updated1);
+    expect(updated1).toBeLessThan(deleted1);
+    const ids = receiver.messages.map((message) => message.id);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+});
+
+describe("filters and content", () => {
+  test("an endpoint receives its types and namespaces only; content only when it asks", async () => {
+    const { key } = await createTenant("Filters");
+    const a = await createNamespace(key);
+    const b = await createNamespace(key);
+    await addEndpoint(key, { event_types: ["memory.created"], namespace_ids: [a.id], include_content: true });
+    await api("POST", "/remember", { key, body: { namespace_id: a.id, content: "In A." } });
+    await api("POST", "/remember", { key, body: { namespace_id: b.id, content: "In B." } });
+    await api("PATCH", `/namespaces/${a.id}`, { key, body: { name: "a2" } });
+    await deliver();
+    expect(receiver.messages.map((m) => [m.type, m.data.namespace_id, m.data.content])).toEqual([
+      ["memory.created", a.id, "In A."],
+    ]);
+  });
+
+  test("an endpoint made by a key with scopes receives only what the key can read, its namespaces only", async () => {
+    const tenant = await createTenant("Scoped Endpoint");
+    const a = await createNamespace(tenant.key);
+    const b = await createNamespace(tenant.key);
+    const scoped = await createKey(tenant.org.id, {
+      permissions: ["NAMESPACE_READ", "NAMESPACE_WRITE", "WEBHOOK_MANAGE"],
+      scopes: { team: "red" },
+      namespaceIds: [a.id],
+    });
+    await addEndpoint(scoped.secret, { include_content: true });
+    const write = (namespaceId: string, content: string, scopes?: Record<string, string>) =>
+      api("POST", "/remember", { key: tenant.key, body: { namespace_id: namespaceId, content, scopes } });
+    await write(a.id, "Red team note.", { team: "red" });
+    await write(a.id, "Blue team note.", { team: "blue" });
+    await write(a.id, "Unscoped note.");
+    await write(b.id, "Red in another namespace.", { team: "red" });
+    await deliver();
+    expect(receiver.messages.map((m) => m.data.content)).toEqual(["Red team note."]);
+    // Its key revoked, the endpoint receives nothing more and is disabled, saying why.
+    await revokeApiKey(scoped.id, SYSTEM_ACTOR);
+    await write(a.id, "After the key ended.", { team: "red" });
+    await deliver();
+    expect(receiver.messages).toHaveLength(1);
+  });
+});
+
+describe("retries, disabling, rotation, redelivery", () => {
+  test("a failing receiver is retried, then its endpoint is disabled, with an audit entry, owners mailed", async () => {
+    const tenant = await ownerOf("Failing Receiver");
+    const ns = await createNamespace(tenant.key);
+    const endpoint = await addEndpoint(tenant.key, { namespace_ids: [ns.id] });
+    receiver.answer = 500;
+    await api("POST", "/remember", { key: tenant.key, body: { namespace_id: ns.id, content: "Lost?" } });
+    await deliver();
+    // The first attempt and the schedule's two retries, then it gave up.
+    expect(receiver.requests.map((request) => request.status)).toEqual([500, 500, 500]);
+    const state = await api("GET", `/webhooks/${endpoint.id}`, { key: tenant.key });
+    expect(state.body.data.enabled).toBe(false);
+    expect(state.body.data.disabled_reason).toMatch(/failed 3 times.*HTTP 500/);
+    const log = await api("GET", `/webhooks/${endpoint.id}/deliveries`, { key: tenant.key });
+    expect(log.body.data[0]).toMatchObject({ status: "failed", attempts: 3, response_status: 500 });
+    const prisma = await db();
+    const audit = await prisma.auditLog.findFirst({ where: { orgId: tenant.org.id, action: "webhook.disable" } });
+    expect(audit?.targetId).toBe(endpoint.id);
+
+    // Disabled, it receives nothing; fixed and enabled again, a redelivery arrives with the same webhook-id.
+    receiver.answer = 200;
+    await api("POST", "/remember", { key: tenant.key, body: { namespace_id: ns.id, content: "While disabled." } });
+    await deliver();
+    expect(receiver.messages).toHaveLength(0);
+    const enabled = await api("PATCH", `/webhooks/${endpoint.id}`, { key: tenant.key, body: { enabled: true } });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabled_reason: null });
+    const redelivered = await api("POST", `/webhooks/${endpoint.id}/deliveries/${log.body.data[0].id}/redeliver`, {
+      key: tenant.key,
+    });
+    expect(redelivered.status).toBe(202);
+    await deliver();
+    expect(receiver.messages.map((m) => m.id)).toEqual([log.body.data[0].event_id]);
+  });
+
+  test("a receiver down for a while gets every event once it is back, in order, none twice", async () => {
+    process.env.WEBHOOK_RETRY_SCHEDULE = "1,1,1,1,1,1,1,1,1,1";
+    const { key } = await createTenant("Outage");
+    const ns = await createNamespace(key);
+    await addEndpoint(key, { namespace_ids: [ns.id], event_types: ["memory.created"] });
+    receiver.answer = 503;
+    for (let i = 1; i <= 5; i++)
+      await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: `Note ${i}.` } });
+    await deliver();
+    // Only the first was tried: the others wait behind it (order per namespace).
+    expect(new Set(receiver.requests.map((r) => r.id)).size).toBe(1);
+    receiver.answer = 200;
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    await deliver();
+    const contents = receiver.messages.map((m) => m.data.data.memory_id);
+    expect(contents).toHaveLength(5);
+    expect(new Set(receiver.messages.map((m) => m.id)).size).toBe(5);
+  });
+
+  test("a rotated secret signs beside the old one for the overlap; a redirect is not followed", async () => {
+    const { key } = await createTenant("Rotation");
+    const ns = await createNamespace(key);
+    const endpoint = await addEndpoint(key, { namespace_ids: [ns.id] });
+    const rotated = await api("POST", `/webhooks/${endpoint.id}/rotate-secret`, { key, body: { overlap_hours: 1 } });
+    expect(rotated.status).toBe(200);
+    const newSecret = rotated.body.data.secret as string;
+    expect(newSecret).not.toBe(endpoint.secret);
+    expect(rotated.body.data.endpoint.previous_secret_expires_at).not.toBeNull();
+    // A receiver that knows only the old secret, then only the new one: both verify.
+    receiver.secrets.splice(0, receiver.secrets.length, endpoint.secret);
+    await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "During the overlap." } });
+    await deliver();
+    receiver.secrets.splice(0, receiver.secrets.length, newSecret);
+    await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Still during it." } });
+    await deliver();
+    expect(receiver.messages.map((m) => m.signatures)).toEqual([2, 2]);
+    // Rotated without overlap, the old secret no longer verifies.
+    const again = await api("POST", `/webhooks/${endpoint.id}/rotate-secret`, { key, body: { overlap_hours: 0 } });
+    receiver.secrets.splice(0, receiver.secrets.length, newSecret);
+    const ping = await api("POST", `/webhooks/${endpoint.id}/test`, { key });
+    expect(ping.body.data).toMatchObject({ delivered: false, response_status: 401 });
+    receiver.secrets.push(again.body.data.secret);
+    const ping2 = await api("POST", `/webhooks/${endpoint.id}/test`, { key });
+    expect(ping2.body.data).toMatchObject({ delivered: true, response_status: 200, error: null });
+
+    // A redirect (here to the metadata address) is an answer, never followed.
+    receiver.answer = 302;
+    const redirected = await api("POST", `/webhooks/${endpoint.id}/test`, { key });
+    expect(redirected.body.data).toMatchObject({ delivered: false, response_status: 302 });
+    expect(redirected.body.data.error).toMatch(/redirects are not followed/);
+  });
+});
