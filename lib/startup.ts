@@ -98,7 +98,7 @@ function firstRunHelp(): string {
     "  npx memgw user create --email you@example.com --password 'choose-a-password'",
     "  npx memgw member add --org acme --user you@example.com --role owner",
     '  npx memgw key create --org acme --name "my app" ' +
-      "--permissions NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE",
+      "--permissions NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE,WEBHOOK_MANAGE",
     "(or set MEMGW_INIT_ORG_NAME, MEMGW_INIT_USER_EMAIL, MEMGW_INIT_USER_PASSWORD and MEMGW_INIT_API_KEY " +
       "before starting)",
   ];

@@ -315,7 +315,7 @@ function parametersValid(op: Operation, request: Pick<FuzzRequest, "params" | "q
 function undecidedByDocument(declared: Set<string>, query: Record<string, string>): boolean {
   const targets = ["namespace_id", "external_reference_id"].filter((name) => name in query).length;
   if (declared.has("namespace_id") && targets !== 1) return true;
-  return ["scope", "metadata", "cursor"].some((name) => name in query);
+  return ["scope", "metadata", "cursor", "after"].some((name) => name in query);
 }
 
 const MCP_MESSAGES: Json[] = [

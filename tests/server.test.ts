@@ -212,6 +212,7 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/entities",
       "/entities/{id}",
       "/erasures",
+      "/events",
       "/forget",
       "/health",
       "/identities/{id}/entities",
@@ -235,6 +236,12 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/openapi.json",
       "/recall",
       "/remember",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+      "/webhooks/{id}/rotate-secret",
+      "/webhooks/{id}/test",
     ]);
     const create = doc.paths["/namespaces"].post;
     expect(component(doc, create.requestBody.content["application/json"].schema).properties.name).toMatchObject({

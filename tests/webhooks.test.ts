@@ -2,6 +2,8 @@
 // every event type arrives, in order per namespace, content only when asked for and readable; a failing receiver
 // is retried with backoff, then its endpoint is disabled (audit entry, owners told); rotation signs with both
 // secrets for the overlap; redelivery keeps the webhook-id.
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { memberPrincipal } from "@/lib/auth/principal";
 import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
@@ -22,10 +24,33 @@ import { startNotionFake } from "./helpers/providers/notion";
 import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
 
 let receiver: Receiver;
+// The owners' mail goes over SMTP to this server, as it would to a real one.
+const mails: { to: string; text: string }[] = [];
+const smtp = new SMTPServer({
+  authOptional: true,
+  disabledCommands: ["STARTTLS", "AUTH"],
+  onData(stream, session, callback) {
+    const chunks: Buffer[] = [];
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("end", () => {
+      mails.push({
+        to: session.envelope.rcptTo.map((r) => r.address).join(","),
+        text: Buffer.concat(chunks).toString(),
+      });
+      callback();
+    });
+  },
+});
 beforeAll(async () => {
   receiver = await startReceiver();
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  process.env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}`;
 });
-afterAll(() => receiver.stop());
+afterAll(async () => {
+  await receiver.stop();
+  await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  delete process.env.SMTP_URL;
+});
 beforeEach(() => {
   // The receiver is on loopback over http: what the operator setting allows (tests, private deployments).
   process.env.ALLOW_PRIVATE_OUTBOUND = "true";
@@ -228,6 +253,11 @@ describe("filters and content", () => {
     await write(a.id, "After the key ended.", { team: "red" });
     await deliver();
     expect(receiver.messages).toHaveLength(1);
+    const prisma = await db();
+    const endpoints = await prisma.webhookEndpoint.findMany({ where: { orgId: tenant.org.id } });
+    expect(endpoints.map((endpoint) => [endpoint.enabled, endpoint.disabledReason])).toEqual([
+      [false, "The API key that made this endpoint was revoked."],
+    ]);
   });
 });
 
@@ -249,6 +279,9 @@ describe("retries, disabling, rotation, redelivery", () => {
     const prisma = await db();
     const audit = await prisma.auditLog.findFirst({ where: { orgId: tenant.org.id, action: "webhook.disable" } });
     expect(audit?.targetId).toBe(endpoint.id);
+    const mail = mails.find((sent) => sent.to === tenant.email);
+    expect(mail?.text).toMatch(/Webhook endpoint disabled in Failing Receiver/);
+    expect(mail?.text).toMatch(/HTTP 500/);
 
     // Disabled, it receives nothing; fixed and enabled again, a redelivery arrives with the same webhook-id.
     receiver.answer = 200;

@@ -12,6 +12,7 @@ import type { EventFeedQuery } from "./schemas";
 const cursors = signedCursors(
   "events",
   z.object({ l: z.string(), t: z.string().regex(/^\d+$/), s: z.string().regex(/^\d+$/) }),
+  { name: "after", source: "the next_cursor of an earlier read" },
 );
 
 /**

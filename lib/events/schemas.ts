@@ -45,15 +45,17 @@ const Flag = z
   .optional()
   .transform((value) => value === "true");
 
+const TYPE_NAME = `(?:${EVENT_TYPES.map((type) => type.replace(/\./g, "\\.")).join("|")})`;
+const TYPE_LIST = new RegExp(`^${TYPE_NAME}(?:,${TYPE_NAME}){0,${EVENT_TYPES.length - 1}}$`);
+
 export const EventFeedQuery = z.strictObject({
   namespace_id: TargetId.optional().describe("only this namespace's events"),
   type: z
-    .preprocess(
-      (input) => (typeof input === "string" || Array.isArray(input) ? [input].flat().join(",").split(",") : input),
-      z.array(EventType).max(EVENT_TYPES.length, "names too many types"),
-    )
+    .string({ error: "must be event types, comma-separated" })
+    .regex(TYPE_LIST, `must be event types, comma-separated: ${EVENT_TYPES.join(", ")}`)
+    .transform((value) => value.split(",").map((type) => EventType.parse(type)))
     .optional()
-    .describe("only events of these types: comma-separated, or the parameter repeated"),
+    .describe("only events of these types, comma-separated (memory.created,memory.deleted)"),
   after: text({ min: 1, max: 512 }).optional().describe("the `next_cursor` of an earlier read: events after it"),
   limit: z.coerce
     .number({ error: "must be a whole number from 1 to 500" })

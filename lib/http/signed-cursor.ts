@@ -12,15 +12,21 @@ export function listingFingerprint(parts: unknown[]): string {
   return createHash("sha256").update(canonicalJson(parts)).digest("base64url").slice(0, 22);
 }
 
-function invalidCursor(message: string): InvalidError {
-  return new InvalidError(`Invalid request query. query.cursor: ${message}`, [{ field: "query.cursor", message }]);
+function invalidCursor(message: string, parameter: string): InvalidError {
+  const field = `query.${parameter}`;
+  return new InvalidError(`Invalid request query. ${field}: ${message}`, [{ field, message }]);
 }
 
 /**
  * The cursors of one listing kind: each signed with a key of its own, derived from the server's pepper (rotating
  * the pepper voids old cursors), its payload read back through `payload` (which carries the listing as `l`).
  */
-export function signedCursors<Payload extends { l: string }>(purpose: string, payload: z.ZodType<Payload>) {
+export function signedCursors<Payload extends { l: string }>(
+  purpose: string,
+  payload: z.ZodType<Payload>,
+  /** The query parameter that carries it, and where the caller got it from (said when it is refused). */
+  parameter = { name: "cursor", source: "pagination.nextCursor of the previous page" },
+) {
   let signingKey: Buffer | undefined;
   const signature = (text: string) => {
     signingKey ??= createHmac("sha256", serverSecret("KEY_PEPPER")).update(`memgw ${purpose} cursor v1`).digest();
@@ -33,7 +39,7 @@ export function signedCursors<Payload extends { l: string }>(purpose: string, pa
     },
     /** The position a cursor of this listing names, or a 400 saying why it cannot be used. */
     read(cursor: string, listing: string): Payload {
-      const malformed = invalidCursor("is not a cursor this API made: pass pagination.nextCursor of the previous page");
+      const malformed = invalidCursor(`is not a cursor this API made: pass ${parameter.source}`, parameter.name);
       const [text, mac, ...rest] = cursor.split(".");
       if (rest.length > 0 || !text || !mac || !/^[\w-]+$/.test(text) || !/^[\w-]+$/.test(mac)) throw malformed;
       const expected = signature(text);
@@ -50,6 +56,7 @@ export function signedCursors<Payload extends { l: string }>(purpose: string, pa
       if (parsed.data.l !== listing) {
         throw invalidCursor(
           "was made for another listing (namespace or filters): start again without a cursor, or keep the filters",
+          parameter.name,
         );
       }
       return parsed.data;

@@ -6,7 +6,7 @@ import { deleteOauthGrants } from "@/lib/auth/api-keys/delete-oauth-grants";
 import { dropNamespaceVectorIndex } from "./vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
-import { revokedKeyEvent } from "@/lib/events/recording/key-events";
+import { recordKeysEnded } from "@/lib/events/recording/key-events";
 import { recordDeletionEvents, recordEvents } from "@/lib/events/recording/record-events";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -204,11 +204,7 @@ export async function deleteNamespace(principal: Principal, id: string) {
       data: { revokedAt: new Date() },
     });
     await deleteOauthGrants(tx, connections);
-    await recordEvents(
-      tx,
-      orgId,
-      connections.map((key) => revokedKeyEvent(key, "its namespace was deleted", id)),
-    );
+    await recordKeysEnded(tx, orgId, connections, "its namespace was deleted", id);
     await recordDeletionEvents(tx, orgId, { namespaceId: id }, "namespace_deletion");
     await tx.namespace.delete({ where: { id, orgId } });
     const erasure = await recordErasure(tx, principal, {

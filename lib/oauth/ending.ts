@@ -1,7 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
-import { revokedKeyEvent } from "@/lib/events/recording/key-events";
-import { recordEvents } from "@/lib/events/recording/record-events";
+import { recordKeysEnded } from "@/lib/events/recording/key-events";
 
 /**
  * The authorization server revoked a grant by itself (a refresh token used twice: the chain is presumed
@@ -33,7 +32,7 @@ export async function endConnectionKeys(
         targetId: key.id,
         details: { name: key.name, reason },
       });
-      await recordEvents(tx, key.orgId, [revokedKeyEvent(key, reason)]);
+      await recordKeysEnded(tx, key.orgId, [key], reason);
     }
   });
 }

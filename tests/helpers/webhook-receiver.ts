@@ -7,7 +7,14 @@ import { Webhook } from "standardwebhooks";
 export interface ReceivedMessage {
   id: string;
   type: string;
-  data: Record<string, unknown> & { namespace_id: string | null; content?: string | null };
+  /** The event, as GET /events shows it. */
+  data: {
+    id: string;
+    namespace_id: string | null;
+    identity_id: string | null;
+    data: Record<string, unknown>;
+    content?: string | null;
+  };
   signatures: number;
 }
 

@@ -1,8 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { revokedKeyEvent } from "@/lib/events/recording/key-events";
-import { recordEvents } from "@/lib/events/recording/record-events";
+import { recordKeysEnded } from "@/lib/events/recording/key-events";
 import { deleteOauthGrants } from "./delete-oauth-grants";
 
 /**
@@ -25,7 +24,7 @@ export async function revokeApiKey(keyId: string, actor: Actor, within: { orgId?
       targetId: key.id,
       details: { name: key.name },
     });
-    await recordEvents(tx, key.orgId, [revokedKeyEvent(key, "revoked")]);
+    await recordKeysEnded(tx, key.orgId, [key], "revoked");
     return revoked;
   });
 }

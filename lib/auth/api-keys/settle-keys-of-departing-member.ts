@@ -1,7 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import type { Tx } from "@/lib/db";
-import { revokedKeyEvent } from "@/lib/events/recording/key-events";
-import { recordEvents } from "@/lib/events/recording/record-events";
+import { recordKeysEnded } from "@/lib/events/recording/key-events";
 import { activeKeyWhere } from "./active-keys";
 import { deleteOauthGrants } from "./delete-oauth-grants";
 
@@ -30,11 +29,7 @@ export async function settleKeysOfDepartingMember(
     const where = { id: { in: revoked.map((key) => key.id) }, orgId: input.orgId };
     await tx.apiKey.updateMany({ where, data: { revokedAt: new Date() } });
     await deleteOauthGrants(tx, revoked);
-    await recordEvents(
-      tx,
-      input.orgId,
-      revoked.map((key) => revokedKeyEvent(key, "creator removed from the organization")),
-    );
+    await recordKeysEnded(tx, input.orgId, revoked, "creator removed from the organization");
   }
   for (const key of keys) {
     const transfer = transferred.includes(key);

@@ -13,11 +13,11 @@ import { encryptWebhookSecret, newWebhookSecret } from "./webhook-secret";
  * key may read, for as long as the key is active (lib/events/recording/record-events.ts).
  */
 export async function createWebhook(principal: Principal, body: CreateWebhookBody) {
-  await checkOutboundDestination(body.url);
   const namespaceIds = body.namespace_ids ?? [];
+  await assertNamespacesUsable(principal, namespaceIds);
+  await checkOutboundDestination(body.url);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
-    await assertNamespacesUsable(principal, namespaceIds, tx);
     const id = newId("whk");
     const secret = newWebhookSecret();
     const endpoint = await tx.webhookEndpoint.create({

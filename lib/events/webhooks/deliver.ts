@@ -33,7 +33,7 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: endpointId, ...(orgId && { orgId }) } });
     if (!endpoint?.enabled) return;
     if (!(await creatorKeyActive(endpoint))) {
-      await disableEndpoint(endpoint, "The API key that made this endpoint was revoked or expired.");
+      await disableEndpoint(endpoint, "The API key that made this endpoint has expired or was revoked.");
       return;
     }
     const pending = await pendingByNamespace(endpoint);

@@ -73,7 +73,8 @@ export const CreateWebhookBody = z.strictObject(
 export type CreateWebhookBody = z.infer<typeof CreateWebhookBody>;
 
 export const UpdateWebhookBody = CreateWebhookBody.partial()
-  .refine((body) => Object.keys(body).length > 0, { error: "change at least one field" })
+  .refine((body) => Object.values(body).some((value) => value !== undefined), "send at least one field to change")
+  .meta({ minProperties: 1 })
   .describe("enabling a disabled endpoint resumes its deliveries where they stopped");
 export type UpdateWebhookBody = z.infer<typeof UpdateWebhookBody>;
 

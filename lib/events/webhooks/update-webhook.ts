@@ -11,11 +11,12 @@ import { queueDeliveryJob } from "./queue-delivery-job";
  * was disabled for failing) resumes them where they stopped and clears the reason.
  */
 export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
+  await findEndpoint(principal, id);
+  if (body.namespace_ids) await assertNamespacesUsable(principal, body.namespace_ids);
   if (body.url !== undefined) await checkOutboundDestination(body.url);
   const prisma = await db();
   const updated = await prisma.$transaction(async (tx) => {
     const before = await findEndpoint(principal, id, tx);
-    if (body.namespace_ids) await assertNamespacesUsable(principal, body.namespace_ids, tx);
     const enabling = body.enabled === true && !before.enabled;
     const disabling = body.enabled === false && before.enabled;
     const endpoint = await tx.webhookEndpoint.update({

@@ -21,9 +21,9 @@ export async function findEndpoint(principal: Principal, id: string, tx?: Tx) {
 }
 
 /** A namespace filter may name only namespaces the principal may use (404 for another's, as everywhere). */
-export async function assertNamespacesUsable(principal: Principal, namespaceIds: readonly string[], tx?: Tx) {
+export async function assertNamespacesUsable(principal: Principal, namespaceIds: readonly string[]) {
   if (namespaceIds.length === 0) return;
-  const prisma = tx ?? (await db());
+  const prisma = await db();
   const found = await prisma.namespace.findMany({
     where: { id: { in: [...namespaceIds] }, ...namespaceAccess(principal) },
     select: { id: true },
