@@ -162,7 +162,7 @@ async function crashDuringDelivery(env: Record<string, string>) {
   expect([...new Set(firstDelivered)]).toEqual(events);
 }
 
-test("embedded: kill -9 while a delivery waits; after the restart every event arrives, the unanswered one twice", async () => {
+test("embedded: kill -9 while a delivery waits; after a restart every event arrives, only that one twice", async () => {
   const dataDir = newDataDir("memgw-webhook-crash-");
   cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
   await crashDuringDelivery({ DATA_DIR: dataDir, DATABASE_URL: "" });
