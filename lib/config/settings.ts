@@ -168,7 +168,8 @@ export const SETTINGS = {
   ENCRYPTION_KEY: text({
     shownDefault: "generated",
     description:
-      "encrypts each organization's SSO client secret, integration OAuth clients and provider tokens " +
+      "encrypts each organization's SSO client secret, integration OAuth clients, provider tokens and webhook " +
+      "signing secrets " +
       "(AES-256-GCM; generated into `DATA_DIR/secrets.json` like `KEY_PEPPER`)",
   }),
   ENCRYPTION_KEYS_RETIRED: commaList({
@@ -197,7 +198,8 @@ export const SETTINGS = {
   ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
     fallback: false,
     description:
-      "URLs that organizations type (the SSO issuer, documents' URLs) must be `https` and reach only public " +
+      "URLs that organizations type (the SSO issuer, documents' URLs, webhook endpoints) must be `https` and reach " +
+      "only public " +
       "addresses, checked when connecting. `true` also allows plain `http` and loopback/private addresses " +
       "(tests, an identity provider on your internal network); cloud metadata addresses stay refused",
   }),

@@ -206,7 +206,7 @@ export async function deleteNamespace(principal: Principal, id: string) {
     await deleteOauthGrants(tx, connections);
     await recordKeysEnded(tx, orgId, connections, "its namespace was deleted", id);
     await recordDeletionEvents(tx, orgId, { namespaceId: id }, "namespace_deletion");
-    await tx.namespace.delete({ where: { id, orgId } });
+    // Its events are written before the row goes: the grants the cascade deletes decide who receives them.
     const erasure = await recordErasure(tx, principal, {
       kind: "namespace.delete",
       namespaceId: id,
@@ -235,6 +235,7 @@ export async function deleteNamespace(principal: Principal, id: string) {
         data: { ...namespaceEventData(namespace), erasure_id: erasure.id, memories_deleted: counts.memories },
       },
     ]);
+    await tx.namespace.delete({ where: { id, orgId } });
     crashPoint("namespace-delete.in-transaction");
     return { id, deleted: true as const };
   });

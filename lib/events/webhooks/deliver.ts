@@ -33,7 +33,7 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     const endpoint = await prisma.webhookEndpoint.findFirst({ where: { id: endpointId, ...(orgId && { orgId }) } });
     if (!endpoint?.enabled) return;
     if (!(await creatorKeyActive(endpoint))) {
-      await disableEndpoint(endpoint, "The API key that made this endpoint has expired or was revoked.");
+      await disableEndpoint(endpoint, KEY_ENDED);
       return;
     }
     const pending = await pendingByNamespace(endpoint);
@@ -48,6 +48,8 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     if (outcomes.includes("disabled")) return;
   }
 }
+
+const KEY_ENDED = "The API key that made this endpoint has expired or was revoked.";
 
 /** An endpoint made with a key receives nothing once the key is revoked or expired. */
 async function creatorKeyActive(endpoint: WebhookEndpoint): Promise<boolean> {
@@ -209,10 +211,20 @@ async function inParallel<T, R>(items: T[], limit: number, work: (item: T) => Pr
 
 /**
  * Queues the delivery job of every enabled endpoint with a due delivery and no job: what a job that had just
- * finished when its endpoint's next events were written left behind, and what waits after a restart.
+ * finished when its endpoint's next events were written left behind, and what waits after a restart. Endpoints
+ * whose key expired are disabled (a revoked key's are disabled with the revocation).
  */
 export async function queueLeftBehindDeliveries(): Promise<void> {
   const prisma = await db();
+  const orphaned = await prisma.$queryRaw<{ id: string; org_id: string; url: string }[]>(
+    Prisma.sql`SELECT w.id, w.org_id, w.url FROM webhook_endpoints w
+               WHERE w.enabled AND w.api_key_id IS NOT NULL AND NOT EXISTS (
+                 SELECT 1 FROM api_keys k
+                 WHERE k.id = w.api_key_id AND k.org_id = w.org_id AND k.revoked_at IS NULL
+                   AND (k.expires_at IS NULL OR k.expires_at > now()))`,
+  );
+  for (const endpoint of orphaned)
+    await disableEndpoint({ id: endpoint.id, orgId: endpoint.org_id, url: endpoint.url }, KEY_ENDED);
   await prisma.$executeRaw(
     Prisma.sql`INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
      SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), w.org_id, ${WEBHOOK_DELIVERY_JOB},

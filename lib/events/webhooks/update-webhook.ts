@@ -8,7 +8,8 @@ import { queueDeliveryJob } from "./queue-delivery-job";
 
 /**
  * Changes an endpoint. Disabling keeps its undelivered events, which wait; enabling (a person's fix after it
- * was disabled for failing) resumes them where they stopped and clears the reason.
+ * was disabled for failing) resumes them where they stopped, the delivery that failed for good first, and
+ * clears the reason.
  */
 export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
   await findEndpoint(principal, id);
@@ -40,7 +41,19 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
       targetId: id,
       details: { changed: Object.keys(body), ...(body.url !== undefined && { url: body.url }) },
     });
-    if (enabling) await queueDeliveryJob(tx, endpoint);
+    if (enabling) {
+      // What failed through every retry when it was disabled is tried again first (it is the oldest pending).
+      await tx.webhookDelivery.updateMany({
+        where: {
+          endpointId: endpoint.id,
+          orgId: principal.orgId,
+          status: "failed",
+          ...(before.disabledAt && { updatedAt: { gte: new Date(before.disabledAt.getTime() - 60_000) } }),
+        },
+        data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
+      });
+      await queueDeliveryJob(tx, endpoint);
+    }
     return endpoint;
   });
   return updated;
