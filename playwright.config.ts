@@ -54,6 +54,8 @@ export default defineConfig({
       ALLOW_PRIVATE_OUTBOUND: "true",
       // Every test signs up from this one address: the suite makes more sign-ups an hour than one person would.
       SIGN_UP_RATE_LIMIT_PER_HOUR: "200",
+      // A failed webhook delivery is retried twice at once, then the endpoint is disabled (e2e/webhooks.spec.ts).
+      WEBHOOK_RETRY_SCHEDULE: "0,0",
       // GitHub is e2e/github-provider.ts on loopback (started by the global setup).
       ...GITHUB_SETTINGS,
     },

@@ -59,7 +59,7 @@ test("signed out: the home page, sign-in (each method), sign-up and finishing it
 });
 
 test("signed in: every page of the console", async ({ page, request }) => {
-  // Seventeen pages and dialogs, each analysed and photographed twice: longer than one page's default minute.
+  // Two dozen pages and dialogs, each analysed and photographed twice: longer than one page's default minute.
   test.setTimeout(240_000);
   const namespace = await request.post("/api/v1/namespaces", { headers, data: { name: `a11y-${unique()}` } });
   expect(namespace.status()).toBe(201);
@@ -89,6 +89,14 @@ test("signed in: every page of the console", async ({ page, request }) => {
   const entities = await request.get(`/api/v1/entities?namespace_id=${namespaceId}&q=Caroline`, { headers });
   const entityId = (await entities.json()).data[0].id as string;
 
+  // A webhook endpoint, created disabled (nothing is sent): its card, its reason and its page.
+  const webhook = await request.post("/api/v1/webhooks", {
+    headers,
+    data: { url: "http://127.0.0.1:9/a11y-hooks", namespace_ids: [namespaceId], enabled: false },
+  });
+  expect(webhook.status()).toBe(201);
+  const webhookId = (await webhook.json()).data.endpoint.id as string;
+
   const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
   const pages: [string, string][] = [
     ["overview", `/${slug}`],
@@ -100,12 +108,15 @@ test("signed in: every page of the console", async ({ page, request }) => {
     ["conversation", `/${slug}/namespaces/${namespaceId}/memories?session=a11y-chat`],
     ["entities", `/${slug}/namespaces/${namespaceId}/entities`],
     ["entity", `/${slug}/namespaces/${namespaceId}/entities/${entityId}`],
+    ["namespace-events", `/${slug}/namespaces/${namespaceId}/events`],
     ["identities", `/${slug}/identities`],
     ["identity", `/${slug}/identities/${encodeURIComponent(identity)}`],
     ["scopes", `/${slug}/scopes`],
     ["keys", `/${slug}/keys`],
     ["members", `/${slug}/members`],
     ["integrations", `/${slug}/integrations`],
+    ["webhooks", `/${slug}/webhooks`],
+    ["webhook", `/${slug}/webhooks/${webhookId}`],
     ["audit", `/${slug}/audit`],
     ["settings", `/${slug}/settings`],
     ["account", "/account"],
@@ -124,4 +135,8 @@ test("signed in: every page of the console", async ({ page, request }) => {
   await page.goto(`/${slug}/namespaces`);
   await page.getByRole("button", { name: "New namespace" }).click();
   await expectAccessible(page, "namespaces: new namespace dialog");
+  await page.goto(`/${slug}/webhooks`);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  await page.getByRole("dialog").getByRole("group", { name: "Event types" }).getByLabel("Only these:").check();
+  await expectAccessible(page, "webhooks: add endpoint dialog");
 });

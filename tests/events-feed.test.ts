@@ -97,6 +97,12 @@ describe("GET /events", () => {
     expect(new Set(ids).size).toBe(6);
     const end = await feed(key, `after=${encodeURIComponent(cursor)}`);
     expect(end).toMatchObject({ events: [], has_more: false, next_cursor: cursor });
+    // The newest few, in order, and a cursor that follows from there.
+    const latest = await feed(key, "latest=true&limit=2");
+    expect(latest.events.map((event) => event.id)).toEqual(ids.slice(-2));
+    expect((await feed(key, `after=${encodeURIComponent(latest.next_cursor)}`)).events).toEqual([]);
+    const both = await api("GET", `/events?latest=true&after=${encodeURIComponent(cursor)}`, { key });
+    expect(both.status).toBe(400);
     await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Later." } });
     const later = await feed(key, `after=${encodeURIComponent(cursor)}`);
     expect(later.events.map((event) => event.type)).toEqual(["memory.created"]);

@@ -427,6 +427,8 @@ beforeAll(async () => {
     // A public address (no name to resolve offline): the document is queued, never fetched here.
     url: ["https://198.51.101.7/handbook.html"],
     channels: ["C0123ABCD"],
+    // The feed's event types, comma-separated.
+    type: ["memory.created", "memory.created,memory.deleted,namespace.updated"],
     folder_id: ["1AbCdEfGh_ij-KL"],
     "/integrations/connections/{id}:id": [connectionId],
     "/integrations/connections/{id}/complete:id": [connectionId],

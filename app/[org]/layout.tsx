@@ -35,6 +35,7 @@ export default async function OrganizationLayout({
     { path: "identities", label: "Identities" },
     { path: "scopes", label: "Scopes" },
     ...(ROLE_PERMISSIONS[role].includes("INTEGRATION_MANAGE") ? [{ path: "integrations", label: "Integrations" }] : []),
+    ...(ROLE_PERMISSIONS[role].includes("WEBHOOK_MANAGE") ? [{ path: "webhooks", label: "Webhooks" }] : []),
     { path: "keys", label: "API keys" },
     { path: "members", label: "Members" },
     ...(admin ? [{ path: "audit", label: "Audit log" }] : []),

@@ -21,21 +21,24 @@ const cursors = signedCursors(
  */
 export async function listEvents(principal: Principal, query: EventFeedQuery) {
   const listing = listingFingerprint(["events", principal.orgId]);
-  const position = query.after ? cursors.read(query.after, listing) : { t: "0", s: "0" };
   const visible = await visibleEvents(principal);
   if (query.namespace_id !== undefined)
     await assertNamespaceReadable(visible.namespaceIds, principal.orgId, query.namespace_id);
+  const position = query.after ? cursors.read(query.after, listing) : { t: "0", s: "0" };
   const prisma = await db();
-  const rows = await prisma.$queryRaw<EventRow[]>(
+  // The newest `limit` (read newest first, then put back in order), or the oldest after the cursor.
+  const direction = query.latest ? Prisma.sql`DESC` : Prisma.sql`ASC`;
+  const read = await prisma.$queryRaw<EventRow[]>(
     Prisma.sql`SELECT ${Prisma.raw(EVENT_COLUMNS)}
      FROM events e ${contentJoin(principal, query.include_content)}
      WHERE ${visible.where} AND ${SETTLED}
        AND (e.txid, e.seq) > (${position.t}::bigint, ${position.s}::bigint)
        ${query.namespace_id !== undefined ? Prisma.sql`AND e.namespace_id = ${query.namespace_id}` : Prisma.empty}
        ${query.type ? Prisma.sql`AND e.type = ANY(${query.type}::text[])` : Prisma.empty}
-     ORDER BY e.txid, e.seq
-     LIMIT ${query.limit + 1}`,
+     ORDER BY e.txid ${direction}, e.seq ${direction}
+     LIMIT ${query.latest ? query.limit : query.limit + 1}`,
   );
+  const rows = query.latest ? read.reverse() : read;
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

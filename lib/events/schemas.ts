@@ -48,21 +48,30 @@ const Flag = z
 const TYPE_NAME = `(?:${EVENT_TYPES.map((type) => type.replace(/\./g, "\\.")).join("|")})`;
 const TYPE_LIST = new RegExp(`^${TYPE_NAME}(?:,${TYPE_NAME}){0,${EVENT_TYPES.length - 1}}$`);
 
-export const EventFeedQuery = z.strictObject({
-  namespace_id: TargetId.optional().describe("only this namespace's events"),
-  type: z
-    .string({ error: "must be event types, comma-separated" })
-    .regex(TYPE_LIST, `must be event types, comma-separated: ${EVENT_TYPES.join(", ")}`)
-    .transform((value) => value.split(",").map((type) => EventType.parse(type)))
-    .optional()
-    .describe("only events of these types, comma-separated (memory.created,memory.deleted)"),
-  after: text({ min: 1, max: 512 }).optional().describe("the `next_cursor` of an earlier read: events after it"),
-  limit: z.coerce
-    .number({ error: "must be a whole number from 1 to 500" })
-    .int("must be a whole number from 1 to 500")
-    .min(1, "must be a whole number from 1 to 500")
-    .max(500, "must be a whole number from 1 to 500")
-    .default(100),
-  include_content: Flag.describe("true: a memory's events carry its content (within your scopes)"),
-});
+export const EventFeedQuery = z
+  .strictObject({
+    namespace_id: TargetId.optional().describe("only this namespace's events"),
+    type: z
+      .string({ error: "must be event types, comma-separated" })
+      .regex(TYPE_LIST, `must be event types, comma-separated: ${EVENT_TYPES.join(", ")}`)
+      .transform((value) => value.split(",").map((type) => EventType.parse(type)))
+      .optional()
+      .describe("only events of these types, comma-separated (memory.created,memory.deleted)"),
+    after: text({ min: 1, max: 512 }).optional().describe("the `next_cursor` of an earlier read: events after it"),
+    limit: z.coerce
+      .number({ error: "must be a whole number from 1 to 500" })
+      .int("must be a whole number from 1 to 500")
+      .min(1, "must be a whole number from 1 to 500")
+      .max(500, "must be a whole number from 1 to 500")
+      .default(100),
+    include_content: Flag.describe("true: a memory's events carry its content (within your scopes)"),
+    latest: Flag.describe(
+      "true: the newest `limit` events (still oldest first), and next_cursor after the newest: to show what " +
+        "happened lately, then follow from there; not with `after`",
+    ),
+  })
+  .refine((query) => !(query.latest && query.after !== undefined), {
+    error: "latest reads the newest events: send it without `after`",
+    path: ["latest"],
+  });
 export type EventFeedQuery = z.infer<typeof EventFeedQuery>;
