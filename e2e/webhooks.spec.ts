@@ -5,71 +5,12 @@
 // owners are mailed), then a test passes, Enable delivers what failed and Redeliver sends it again; rotating
 // the secret; deleting. A member gets 404 pages. The server retries a failed delivery twice at once
 // (WEBHOOK_RETRY_SCHEDULE in playwright.config.ts).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { Webhook } from "standardwebhooks";
+import { startReceiver, type Receiver } from "../tests/helpers/webhook-receiver";
 import { generateKey, openPage, PASSWORD, screenshots, signInOnce, signUp, unique } from "./console";
 import { mailsTo, nextLinkTo } from "./mail";
 
 const DELIVERY_TIMEOUT = 30_000;
-
-interface Message {
-  id: string;
-  type: string;
-  data: Record<string, unknown>;
-}
-
-/** A receiver as an application would run one: a message whose signature does not verify is answered 401. */
-interface Receiver {
-  url: string;
-  secrets: string[];
-  /** Verified messages answered 2xx, in order. */
-  messages: Message[];
-  answer: number;
-  ofType(type: string): Message[];
-  stop(): Promise<void>;
-}
-
-async function startReceiver(): Promise<Receiver> {
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const headers = {
-        "webhook-id": String(request.headers["webhook-id"] ?? ""),
-        "webhook-timestamp": String(request.headers["webhook-timestamp"] ?? ""),
-        "webhook-signature": String(request.headers["webhook-signature"] ?? ""),
-      };
-      const verified = receiver.secrets.some((secret) => {
-        try {
-          new Webhook(secret).verify(body, headers);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      const status = verified ? receiver.answer : 401;
-      if (verified && status < 300) {
-        const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
-        receiver.messages.push({ id: headers["webhook-id"], type: parsed.type, data: parsed.data });
-      }
-      response.statusCode = status;
-      response.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const receiver: Receiver = {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/memory`,
-    secrets: [],
-    messages: [],
-    answer: 200,
-    ofType: (type) => receiver.messages.filter((message) => message.type === type),
-    stop: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-  return receiver;
-}
 
 const run = unique();
 const email = `webhooks-${run}@example.com`;

@@ -10,6 +10,7 @@ import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
+import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
@@ -173,25 +174,7 @@ describe("event types", () => {
     await deliver();
 
     const types = new Set(receiver.messages.map((message) => message.type));
-    for (const type of [
-      "memory.created",
-      "memory.updated",
-      "memory.deleted",
-      "memory.expired",
-      "conversation.appended",
-      "namespace.created",
-      "namespace.updated",
-      "namespace.deleted",
-      "erasure.completed",
-      "import.completed",
-      "import.failed",
-      "integration.sync.completed",
-      "integration.sync.failed",
-      "connection.revoked",
-      "api_key.created",
-      "api_key.revoked",
-    ])
-      expect(types, type).toContain(type);
+    for (const type of EVENT_TYPES) expect(types, type).toContain(type);
     expect(receiver.requests.every((request) => request.verified)).toBe(true);
 
     const reasons = receiver.ofType("memory.deleted").map((message) => message.data.data.reason);
