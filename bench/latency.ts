@@ -133,7 +133,7 @@ export function describeStages(stages: StageBreakdown): string {
  * thread (as the server's start-up line names it), and its other threads (embedding workers, libuv, V8's
  * collector).
  */
-function processCpuMs(pid: number, databaseThread?: number): { main: number; database: number; other: number } {
+export function processCpuMs(pid: number, databaseThread?: number): { main: number; database: number; other: number } {
   const ticksPerMs = 100 / 1000; // USER_HZ is 100 on Linux
   const cpu = { main: 0, database: 0, other: 0 };
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {

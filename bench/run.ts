@@ -2,13 +2,16 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
-// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|documents|databases|report
+// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|documents|webhooks|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
 // bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md), BENCH_DATABASE_URL (a
 // PostgreSQL server with pgvector, for the databases section: the same load and recalls as on the embedded
-// database, with one and two instances).
+// database, with one and two instances), BENCH_WEBHOOK_OUTAGE_SECONDS (default 60: the webhooks section's receiver
+// outage; issue 35 asks for 600), BENCH_WEBHOOK_RATE and BENCH_WEBHOOK_RATE_SECONDS (default 100 writes/s for 20 s:
+// the webhooks section's event-to-delivery measure), BENCH_WEBHOOK_SUSTAINED_RATE (its second stream; default 60%
+// of the rate the first achieved).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -29,13 +32,15 @@ import { RECALL_WARM_UP_QUERIES } from "./lib/recalling-client";
 import { measureDocumentFidelity, type FidelityRow } from "./documents";
 import { measureDocumentIngestion, type DocumentIngestionResult } from "./document-ingestion";
 import { measureTenancy, type TenancyResult } from "./tenancy";
+import { measureWebhooks, type StreamFigures, type WebhooksResult } from "./webhooks";
 
 const root = path.resolve(import.meta.dirname, "..");
 const datasetsDir = configuredDatasetsDir();
 const only = process.env.BENCH_ONLY;
 if (only !== "report") {
   try {
-    const scifactOnly = only === "fairness" || only === "console" || only === "sync" || only === "documents";
+    const scifactOnly =
+      only === "fairness" || only === "console" || only === "sync" || only === "documents" || only === "webhooks";
     if (only !== "conversations" && only !== "entities")
       assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
     if (only === undefined || only === "conversations" || only === "entities") conversationSets(datasetsDir);
@@ -174,6 +179,13 @@ if (only === undefined || only === "documents") {
     path.join(resultsDir, "documents.json"),
     JSON.stringify({ ...meta, fidelity, ingestion }, null, 2) + "\n",
   );
+}
+
+if (only === undefined || only === "webhooks") {
+  console.log("\nWebhooks — production build, receivers on loopback:");
+  buildIfNeeded();
+  const webhooks = await measureWebhooks({ datasetsDir, log: console.log });
+  fs.writeFileSync(path.join(resultsDir, "webhooks.json"), JSON.stringify({ ...meta, ...webhooks }, null, 2) + "\n");
 }
 
 if (only === undefined || only === "databases") {
@@ -446,6 +458,8 @@ function writeReport() {
   }
   const docs: (DocumentsResult & typeof meta) | undefined = read("documents.json");
   if (docs) lines.push(...documentsSection(docs));
+  const hooks: (WebhooksResult & typeof meta) | undefined = read("webhooks.json");
+  if (hooks) lines.push(...webhooksSection(hooks));
   const d: (DatabasesResult & typeof meta) | undefined = read("databases.json");
   if (d) lines.push(...databasesSection(d));
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });
@@ -502,6 +516,69 @@ function documentsSection(r: DocumentsResult & Meta): string[] {
     "",
   ];
   return lines;
+}
+
+/** Webhooks: what subscribed endpoints cost a write, event-to-delivery latency, an outage, a kill -9. */
+function webhooksSection(r: WebhooksResult & Meta): string[] {
+  const { overhead: o, outage: u, kill: k } = r;
+  const { offered, sustained } = r.delivery;
+  const mark = (met: boolean) => (met ? "met" : "**not met**");
+  const pct = (ratio: number) => `${ratio >= 1 ? "+" : ""}${((ratio - 1) * 100).toFixed(1)}%`;
+  const cpu = (c: WebhooksResult["overhead"]["serverCpuMsPerWrite"]["withEndpoints"]) =>
+    `${(c.main + c.database + c.other).toFixed(1)} ms`;
+  const stream = (f: StreamFigures) =>
+    `| ${f.targetPerSecond}/s offered for ${f.seconds} s | ${f.achievedPerSecond.toFixed(1)}/s | ` +
+    `${f.write.p50.toFixed(0)} / ${f.write.p95.toFixed(0)} ms | ` +
+    `${f.sentToDelivery.p50.toFixed(0)} / ${f.sentToDelivery.p95.toFixed(0)} ms | ` +
+    `${f.answeredToDelivery.p50.toFixed(0)} / ${f.answeredToDelivery.p95.toFixed(0)} ms |`;
+  return [
+    "## Webhooks",
+    "",
+    `Commit ${r.commit}, ${r.date}; ${r.machine.cpu}, ${r.machine.cores} cores. ` +
+      "`BENCH_ONLY=webhooks npm run bench`: production build, embedded PGlite, receivers on loopback verifying every " +
+      "signature with the `standardwebhooks` package (failures: " +
+      `${r.signatureFailures}). Writes are POST /remember of one memory (a SciFact abstract's first 300 characters); ` +
+      "each memory.created message is matched to its write by the memory id it carries.",
+    "",
+    "| target | figure | |",
+    "|---|---|---|",
+    `| a write with ${o.endpoints} subscribed endpoints within 10% of one with none (${o.withEndpoints.requests} ` +
+      `sequential writes each, alternating blocks of ${o.blockSize}) | p50 ${o.withEndpoints.p50.toFixed(1)} vs ` +
+      `${o.withoutEndpoints.p50.toFixed(1)} ms (${pct(o.p50Ratio)}), p95 ${o.withEndpoints.p95.toFixed(1)} vs ` +
+      `${o.withoutEndpoints.p95.toFixed(1)} ms (${pct(o.p95Ratio)}); server CPU per write ` +
+      `${cpu(o.serverCpuMsPerWrite.withEndpoints)} vs ${cpu(o.serverCpuMsPerWrite.withoutEndpoints)} | ` +
+      `${mark(o.p50Ratio <= 1.1 && o.p95Ratio <= 1.1)} |`,
+    `| event-to-delivery p95 ≤ 2 s at ${offered.targetPerSecond} writes/s | ` +
+      `${offered.achievedPerSecond.toFixed(1)} writes/s achieved; write sent → received p95 ` +
+      `${(offered.sentToDelivery.p95 / 1000).toFixed(1)} s | ` +
+      `${mark(offered.sentToDelivery.p95 <= 2000 && offered.achievedPerSecond >= offered.targetPerSecond * 0.95)} |`,
+    `| … at ${sustained.targetPerSecond} writes/s (what this machine sustains) | write sent → received p95 ` +
+      `${(sustained.sentToDelivery.p95 / 1000).toFixed(2)} s | ${mark(sustained.sentToDelivery.p95 <= 2000)} |`,
+    `| a ${u.seconds} s outage (503, then refused) across ${u.namespaces} namespaces: every event, in order, none ` +
+      `again after a 2xx | ${u.delivered} of ${u.written} delivered, ${u.outOfOrder} out of order, ` +
+      `${u.againAfter2xx} again after a 2xx; backlog of ${u.backlogAtRecovery} drained ` +
+      `${u.drainedSeconds.toFixed(1)} s after the receiver's return | ` +
+      `${mark(u.missing === 0 && u.outOfOrder === 0 && u.againAfter2xx === 0)} |`,
+    `| kill -9 during delivery: every event at least once, a duplicate only when the kill cut its first delivery | ` +
+      `${k.delivered} of ${k.events} delivered; ${k.duplicates} duplicates: ${k.duplicatesUnansweredAtKill} cut by ` +
+      `the kill, ${k.duplicatesAnsweredNotRecorded} answered but not yet recorded, ${k.duplicatesUnexplained} ` +
+      `unexplained | ${mark(k.missing === 0 && k.duplicatesUnexplained === 0)} |`,
+    "",
+    "Event-to-delivery, writes to one namespace sent on schedule (open loop, at most 64 under way), p50 / p95:",
+    "",
+    "| stream | achieved | write latency | write sent → received | write answered → received |",
+    "|---|---|---|---|---|",
+    stream(offered),
+    stream(sustained),
+    "",
+    ...(u.seconds < 600
+      ? [
+          `The outage lasted ${u.seconds} s; issue 35 asks for 600 s: ` +
+            "`BENCH_WEBHOOK_OUTAGE_SECONDS=600 BENCH_ONLY=webhooks npm run bench`.",
+          "",
+        ]
+      : []),
+  ];
 }
 
 /** The same load and recalls on the embedded database and on PostgreSQL, with one and two instances. */
