@@ -210,6 +210,7 @@ test("the console's pages fit a phone screen; wide tables scroll inside their ow
     "Identities",
     "Scopes",
     "Integrations",
+    "Webhooks",
     "API keys",
     "Members",
     "Audit log",
