@@ -78,7 +78,7 @@ export async function enqueueJob(job: NewJob, tx?: Tx): Promise<{ id: string } |
      ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
      RETURNING id`,
   );
-  if (rows.length > 0 && !tx) wakeJobWorkers();
+  if (rows.length > 0 && !tx) wakeJobWorkers(job.kind);
   return rows[0] ?? null;
 }
 
@@ -228,11 +228,12 @@ export async function requeueAbandonedJobs(): Promise<number> {
   );
 }
 
-const wakers = new Set<() => void>();
+/** Each worker of this process, with the kinds it runs. */
+const wakers = new Map<() => void, readonly string[]>();
 
-/** Starts this process's workers on what was queued now rather than at their next poll. */
-export function wakeJobWorkers() {
-  for (const wake of wakers) wake();
+/** Starts this process's workers (those that run `kind`, or all) on what was queued now, not at their next poll. */
+export function wakeJobWorkers(kind?: string) {
+  for (const [wake, kinds] of wakers) if (kind === undefined || kinds.includes(kind)) wake();
 }
 
 /** How long stopping waits for the job under way; one still running then is run again after the restart. */
@@ -279,7 +280,7 @@ export function startJobWorker(
       }
     })();
   };
-  wakers.add(tick);
+  wakers.set(tick, Object.keys(runners));
   timer = setTimeout(tick, 0);
   timer.unref();
   return async () => {

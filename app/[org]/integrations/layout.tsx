@@ -1,20 +1,4 @@
-// Integrations are managed by the roles with INTEGRATION_MANAGE (owners and admins): for a member the page
-// does not exist (404, as the audit log), decided here, outside the page's loading boundary, so that the
-// status says so too.
-import { notFound } from "next/navigation";
-import type { ReactNode } from "react";
-import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
-import { memberAccess } from "@/lib/console/session";
+// Integrations are managed by the roles with INTEGRATION_MANAGE (owners and admins): a member gets a 404 page.
+import { permissionGate } from "@/components/permission-gate";
 
-export default async function IntegrationsGate({
-  children,
-  params,
-}: {
-  children: ReactNode;
-  params: Promise<{ org: string }>;
-}) {
-  const access = await memberAccess((await params).org);
-  if (!access) return null;
-  if (!ROLE_PERMISSIONS[access.membership.role].includes("INTEGRATION_MANAGE")) notFound();
-  return children;
-}
+export default permissionGate("INTEGRATION_MANAGE");

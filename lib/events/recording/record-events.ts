@@ -116,5 +116,5 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
      SELECT count(*) AS queued FROM jobs_queued`,
   );
   // The workers look once the change has committed (a moment from now); their poll finds it otherwise.
-  if (queued[0].queued > 0n) setTimeout(wakeJobWorkers, 20).unref();
+  if (queued[0].queued > 0n) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB), 20).unref();
 }
