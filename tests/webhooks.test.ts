@@ -12,7 +12,8 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { runDueJobs } from "@/lib/jobs/queue";
+import { claimJob, runClaimedJob, runDueJobs, type JobRunner } from "@/lib/jobs/queue";
+import { WEBHOOK_DELIVERY_JOB } from "@/lib/events/recording/webhook-delivery-job";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { runOperation } from "@/lib/operations/run";
 import { operations } from "@/lib/operations/catalogue";
@@ -301,6 +302,51 @@ describe("retries, disabling, rotation, redelivery", () => {
     const contents = receiver.messages.map((m) => m.data.data.memory_id);
     expect(contents).toHaveLength(5);
     expect(new Set(receiver.messages.map((m) => m.id)).size).toBe(5);
+  });
+
+  test("a namespace waiting for its retry does not hold back another namespace's new events", async () => {
+    process.env.WEBHOOK_RETRY_SCHEDULE = "600,600";
+    const { key } = await createTenant("Head Of Line");
+    const failing = await createNamespace(key);
+    const working = await createNamespace(key);
+    await addEndpoint(key, { event_types: ["memory.created"] });
+    receiver.answer = (message) => (message.data.namespace_id === failing.id ? 503 : 200);
+    await api("POST", "/remember", { key, body: { namespace_id: failing.id, content: "Refused." } });
+    await deliver();
+    expect(receiver.requests.map((r) => r.status)).toEqual([503]);
+    // The endpoint's job now waits ten minutes for that retry; a write elsewhere makes it due at once.
+    await api("POST", "/remember", { key, body: { namespace_id: working.id, content: "Accepted." } });
+    await deliver();
+    expect(receiver.messages.map((m) => m.data.namespace_id)).toEqual([working.id]);
+    // The refused one waits for its retry: it was not tried again.
+    expect(receiver.requests.map((r) => r.status)).toEqual([503, 200]);
+  });
+
+  test("an event written while its endpoint's job runs is delivered when that run ends, not at a later sweep", async () => {
+    const { key } = await createTenant("Run Again");
+    const ns = await createNamespace(key);
+    await addEndpoint(key, { namespace_ids: [ns.id] });
+    await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Before the run." } });
+    const job = await claimJob([WEBHOOK_DELIVERY_JOB]);
+    expect(job).not.toBeNull();
+    // The run has read what is pending; then another write commits before it ends.
+    let wroteDuringRun = false;
+    const runner: JobRunner = async (claimed) => {
+      await webhookJobRunners[WEBHOOK_DELIVERY_JOB](claimed);
+      await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "During the run." } });
+      wroteDuringRun = true;
+    };
+    await runClaimedJob(job!, runner);
+    expect(wroteDuringRun).toBe(true);
+    expect(receiver.messages).toHaveLength(1);
+    // The job was asked for again while it ran: it is due now, and the next run delivers the second event.
+    const prisma = await db();
+    const queued = await prisma.job.findFirst({ where: { key: job!.key, status: "queued" } });
+    expect(queued).toMatchObject({ id: job!.id, runAgain: false, attempts: 0 });
+    expect(queued!.runAfter.getTime()).toBeLessThanOrEqual(Date.now());
+    await deliver();
+    expect(receiver.messages.map((m) => m.data.data.memory_id)).toHaveLength(2);
+    expect(await prisma.job.count({ where: { key: job!.key, status: { in: ["queued", "running"] } } })).toBe(0);
   });
 
   test("a rotated secret signs beside the old one for the overlap; a redirect is not followed", async () => {

@@ -58,24 +58,42 @@ export class PermanentJobError extends Error {
 export interface NewJob {
   kind: string;
   orgId?: string;
-  /** At most one queued or running job per key: enqueuing another returns null. */
+  /** At most one queued or running job per key: enqueuing another returns null (unless `runAgain`). */
   key?: string;
+  /**
+   * A job of the key already queued is due now instead, and one running runs again once it ends: for a job
+   * whose work grew after it read it (a webhook endpoint's new events).
+   */
+  runAgain?: boolean;
   payload?: Record<string, unknown>;
   runAfter?: Date;
   maxAttempts?: number;
 }
 
 /**
- * Queues a job; null when a job with the same key is already queued or running. Within `tx` (queued with the
- * change that needs it, so neither exists without the other), the caller wakes the workers once it commits.
+ * The conflict clause of a job insert (`INSERT INTO jobs …`) whose key may have a job queued or running that
+ * must not miss what the insert was for: the queued one becomes due now; the running one, which may have read
+ * its work before this change, runs again when it ends (finishJob). The row stays locked until the inserting
+ * transaction ends, so a runner finishing meanwhile sees the request.
+ */
+export const RUN_AGAIN_ON_CONFLICT = Prisma.sql`ON CONFLICT (key) WHERE status IN ('queued', 'running') DO UPDATE
+  SET run_again = jobs.status = 'running', run_after = LEAST(jobs.run_after, now()), updated_at = now()`;
+
+/**
+ * Queues a job; null when a job with the same key is already queued or running (unless `runAgain`: then the
+ * id of that job). Within `tx` (queued with the change that needs it, so neither exists without the other),
+ * the caller wakes the workers once it commits.
  */
 export async function enqueueJob(job: NewJob, tx?: Tx): Promise<{ id: string } | null> {
   const prisma = tx ?? (await db());
+  const onConflict = job.runAgain
+    ? RUN_AGAIN_ON_CONFLICT
+    : Prisma.sql`ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING`;
   const rows = await prisma.$queryRaw<{ id: string }[]>(
     Prisma.sql`INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
      VALUES (${newId("job")}, ${job.orgId ?? null}, ${job.kind}, ${job.key ?? null},
              ${JSON.stringify(job.payload ?? {})}::jsonb, ${job.runAfter ?? new Date()}, ${job.maxAttempts ?? 5}, now())
-     ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
+     ${onConflict}
      RETURNING id`,
   );
   if (rows.length > 0 && !tx) wakeJobWorkers(job.kind);
@@ -175,14 +193,16 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
   const prisma = await db();
   try {
     await runner(job);
-    await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE ${owned(job)}`);
+    await finishJob(job);
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     if (error instanceof RetryLaterError) {
+      // Asked for again meanwhile: what it waits for is not all there is.
       await prisma.$executeRaw(
         Prisma.sql`UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL,
-                         last_error = ${message}, run_after = now() + ${error.delayMs} * interval '1 millisecond',
-                         updated_at = now()
+                         last_error = ${message}, updated_at = now(), run_again = false,
+                         run_after = CASE WHEN run_again THEN now()
+                                          ELSE now() + ${error.delayMs} * interval '1 millisecond' END
          WHERE ${owned(job)}`,
       );
     } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
@@ -200,6 +220,20 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
   } finally {
     clearInterval(renewal);
   }
+}
+
+/** Deletes a job that ended well, unless it was asked for again while it ran: that one is due again now. */
+async function finishJob(job: ClaimedJob): Promise<void> {
+  const prisma = await db();
+  // The delete waits for a transaction that asks for the job again (its row lock) and then sees the request.
+  const deleted = await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE ${owned(job)} AND NOT run_again`);
+  if (deleted > 0) return;
+  const requeued = await prisma.$executeRaw(
+    Prisma.sql`UPDATE jobs SET status = 'queued', run_again = false, attempts = 0, locked_until = NULL,
+                     last_error = NULL, run_after = now(), updated_at = now()
+               WHERE ${owned(job)}`,
+  );
+  if (requeued > 0) wakeJobWorkers(job.kind);
 }
 
 /**

@@ -3,7 +3,7 @@
 // so a crash after the commit loses nothing and nothing is delivered for a change that rolled back.
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { wakeJobWorkers } from "@/lib/jobs/queue";
+import { RUN_AGAIN_ON_CONFLICT, wakeJobWorkers } from "@/lib/jobs/queue";
 import type { DeletionReason, EventType } from "./event-types";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "./webhook-delivery-job";
 
@@ -83,8 +83,9 @@ export async function recordDeletionEvents(
 /**
  * Inserts the events `rows` selects (id, txid, org, type, namespace, identity, scopes, memory, data), then a
  * delivery of each to every enabled endpoint of the organization whose filters take it, and the endpoints'
- * delivery jobs. An endpoint made with an API key takes only what that key may read now: events of namespaces
- * granted to it (not the organization's own), whose scopes hold the key's, while the key is active.
+ * delivery jobs (due now; one running reads the new deliveries when it runs again). An endpoint made with an
+ * API key takes only what that key may read now: events of namespaces granted to it (not the organization's
+ * own), whose scopes hold the key's, while the key is active.
  */
 async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
   const queued = await tx.$queryRaw<{ queued: bigint }[]>(
@@ -110,7 +111,7 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
        SELECT ${newIdSql("job")}, d.org_id, ${WEBHOOK_DELIVERY_JOB}, ${webhookJobKey(Prisma.sql`d.endpoint_id`)},
               jsonb_build_object('endpoint_id', d.endpoint_id), now(), 5, now()
        FROM (SELECT DISTINCT org_id, endpoint_id FROM deliveries) d
-       ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING
+       ${RUN_AGAIN_ON_CONFLICT}
        RETURNING id
      )
      SELECT count(*) AS queued FROM jobs_queued`,

@@ -46,6 +46,9 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     }
     const outcomes = await inParallel(due, PARALLEL_NAMESPACES, (group) => deliverInOrder(endpoint, group));
     if (outcomes.includes("disabled")) return;
+    // Everything pending was read and delivered: what was written since asked for the job again (finishJob).
+    const drained = outcomes.every((outcome) => outcome === "delivered") && due.length === pending.length;
+    if (drained && pending.every((group) => group.length < BATCH_PER_NAMESPACE)) return;
   }
 }
 
@@ -68,12 +71,15 @@ async function creatorKeyActive(endpoint: WebhookEndpoint): Promise<boolean> {
 }
 
 /**
- * The first pending deliveries of each namespace (its ordering group), oldest first: each namespace's are
- * found by an index walk (a recursive query over the distinct groups), so a namespace that waits for a retry
- * with thousands behind it does not hide the others.
+ * The first pending deliveries of each namespace (its ordering group), oldest first; of a namespace whose
+ * first one waits for its retry, that one alone. Each namespace's are found by an index walk (a recursive query
+ * over the distinct groups), so a namespace that waits for a retry with thousands behind it does not hide the
+ * others, and costs one row.
  */
 async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDelivery[][]> {
   const prisma = await db();
+  const ofGroup = Prisma.sql`d.endpoint_id = ${endpoint.id} AND d.status = 'pending'
+                             AND d.order_key = groups.order_key`;
   const rows = await prisma.$queryRaw<PendingDelivery[]>(
     Prisma.sql`WITH RECURSIVE groups AS (
        (SELECT order_key FROM webhook_deliveries
@@ -84,14 +90,19 @@ async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDel
                ORDER BY d.order_key LIMIT 1)
        FROM groups WHERE groups.order_key IS NOT NULL
      )
-     SELECT batch.* FROM groups CROSS JOIN LATERAL (
+     SELECT batch.* FROM groups
+     CROSS JOIN LATERAL (
+       SELECT d.next_attempt_at <= now() AS due FROM webhook_deliveries d
+       WHERE ${ofGroup} ORDER BY d.txid, d.seq LIMIT 1
+     ) head
+     CROSS JOIN LATERAL (
        SELECT d.id AS delivery_id, d.order_key, d.attempts, d.next_attempt_at, ${Prisma.raw(EVENT_COLUMNS)}
        FROM webhook_deliveries d
        JOIN events e ON e.id = d.event_id
        ${endpointContentJoin(endpoint)}
-       WHERE d.endpoint_id = ${endpoint.id} AND d.status = 'pending' AND d.order_key = groups.order_key AND ${SETTLED}
+       WHERE ${ofGroup} AND ${SETTLED}
        ORDER BY d.txid, d.seq
-       LIMIT ${BATCH_PER_NAMESPACE}
+       LIMIT CASE WHEN head.due THEN ${BATCH_PER_NAMESPACE} ELSE 1 END
      ) batch
      WHERE groups.order_key IS NOT NULL`,
   );
@@ -100,14 +111,70 @@ async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDel
   return [...groups.values()];
 }
 
-/** One namespace's deliveries, one after another, until one fails (it is retried before any after it). */
+/**
+ * One namespace's deliveries, one after another, until one fails (it is retried before any after it). Each 2xx
+ * is recorded while the next is sent (recordDelivered), not before.
+ */
 async function deliverInOrder(endpoint: WebhookEndpoint, group: PendingDelivery[]) {
-  for (const delivery of group) {
-    if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
-    const outcome = await attemptDelivery(endpoint, delivery);
-    if (outcome !== "delivered") return outcome;
+  const delivered = deliveredRecorder();
+  try {
+    for (const delivery of group) {
+      if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
+      const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
+      const result = await send(endpoint, delivery.id, body);
+      if (result.delivered) {
+        delivered.add(delivery.delivery_id, result);
+        continue;
+      }
+      await delivered.settled();
+      return await recordFailure(endpoint, delivery, result);
+    }
+    return "delivered" as const;
+  } finally {
+    await delivered.settled();
   }
-  return "delivered" as const;
+}
+
+type Answered = { deliveryId: string; status: number | null; latencyMs: number };
+
+/**
+ * Records 2xx answers as deliveries go on: one statement at a time, for every answer that came while the one
+ * before ran. A receiver's answers are not held up by a busy database, and the answers a crash would leave
+ * unrecorded (to be sent again) are those of one statement's time, as when each waited for its own.
+ */
+function deliveredRecorder() {
+  let waiting: Answered[] = [];
+  let scheduled = false;
+  let chain: Promise<void> = Promise.resolve();
+  return {
+    add(deliveryId: string, result: SendResult) {
+      waiting.push({ deliveryId, status: result.status, latencyMs: result.latencyMs });
+      if (scheduled) return;
+      scheduled = true;
+      chain = chain.then(async () => {
+        scheduled = false;
+        const answered = waiting;
+        waiting = [];
+        await recordDelivered(answered);
+      });
+      // Awaited by settled(); until then a failure must not count as unhandled (it would end the process).
+      chain.catch(() => undefined);
+    },
+    settled: () => chain,
+  };
+}
+
+async function recordDelivered(answered: Answered[]) {
+  const prisma = await db();
+  await prisma.$executeRaw(
+    Prisma.sql`UPDATE webhook_deliveries d
+               SET status = 'delivered', attempts = d.attempts + 1, response_status = a.status,
+                   latency_ms = a.latency_ms, last_error = NULL, delivered_at = now(), updated_at = now()
+               FROM jsonb_to_recordset(${JSON.stringify(
+                 answered.map((a) => ({ id: a.deliveryId, status: a.status, latency_ms: a.latencyMs })),
+               )}::jsonb) AS a(id text, status int, latency_ms int)
+               WHERE d.id = a.id AND d.status = 'pending'`,
+  );
 }
 
 /** The seconds to wait after each failed attempt; past the last, the endpoint is disabled. */
@@ -115,19 +182,8 @@ function retrySchedule(): number[] {
   return setting("WEBHOOK_RETRY_SCHEDULE");
 }
 
-async function attemptDelivery(endpoint: WebhookEndpoint, delivery: PendingDelivery) {
-  const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
-  const result = await send(endpoint, delivery.id, body);
+async function recordFailure(endpoint: WebhookEndpoint, delivery: PendingDelivery, result: SendResult) {
   const prisma = await db();
-  if (result.delivered) {
-    await prisma.$executeRaw(
-      Prisma.sql`UPDATE webhook_deliveries
-                 SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
-                     latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
-                 WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
-    );
-    return "delivered" as const;
-  }
   const schedule = retrySchedule();
   const attempts = delivery.attempts + 1;
   const givingUp = attempts > schedule.length;

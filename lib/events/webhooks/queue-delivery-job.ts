@@ -2,7 +2,7 @@ import type { Tx } from "@/lib/db";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 
-/** Queues the endpoint's delivery job (unless one is queued or running), to run once `tx` commits. */
+/** Queues the endpoint's delivery job (or makes its job due now, or run again), to run once `tx` commits. */
 export async function queueDeliveryJob(tx: Tx, endpoint: { id: string; orgId: string }) {
   await enqueueJob(
     {
@@ -10,6 +10,7 @@ export async function queueDeliveryJob(tx: Tx, endpoint: { id: string; orgId: st
       orgId: endpoint.orgId,
       key: webhookJobKey(endpoint.id),
       payload: { endpoint_id: endpoint.id },
+      runAgain: true,
     },
     tx,
   );
