@@ -38,7 +38,7 @@ export interface WebhooksResult {
     deliveriesReceived: number;
   };
   /** Writes sent at the rate asked for, then at one the server keeps up with (a share of what it achieved). */
-  delivery: { offered: StreamFigures; sustained: StreamFigures };
+  delivery: { offered: StreamFigures; sustained: StreamFigures; batched: StreamFigures };
   outage: {
     seconds: number;
     retrySchedule: number[];
@@ -90,8 +90,12 @@ export interface WebhooksResult {
 type ThreadCpu = ReturnType<typeof processCpuMs>;
 
 export interface StreamFigures {
+  /** Memories per second (each one event). */
   targetPerSecond: number;
+  /** Memories per request: 1, or a `remember` batch of this many. */
+  perRequest: number;
   seconds: number;
+  /** Memories written (each one event). */
   writes: number;
   failedWrites: number;
   achievedPerSecond: number;
@@ -113,6 +117,11 @@ const OVERHEAD_BLOCK = 20;
 const OVERHEAD_ROUNDS = 10;
 const DELIVERY_RATE = Number(process.env.BENCH_WEBHOOK_RATE || 100);
 const DELIVERY_SECONDS = Number(process.env.BENCH_WEBHOOK_RATE_SECONDS || 20);
+/**
+ * The rate asked for once more, as `remember` batches of this many memories (each one event): the events/s a
+ * receiver must take, from fewer requests than a small machine cannot make one memory at a time.
+ */
+const DELIVERY_BATCH = Number(process.env.BENCH_WEBHOOK_BATCH || 10);
 /** The sustained stream's rate, as a share of the rate the offered one achieved (unless set). */
 const SUSTAINED_SHARE = 0.6;
 /** The open-loop writer never has more requests than this under way (it falls behind the rate instead). */
@@ -156,9 +165,23 @@ interface Write {
 }
 
 async function write(call: Call, namespaceId: string, content: string): Promise<Write> {
+  return (await writeBatch(call, namespaceId, [content]))[0];
+}
+
+/** One request: a single memory, or a `remember` batch of several (each its own event). */
+async function writeBatch(call: Call, namespaceId: string, contents: string[]): Promise<Write[]> {
   const sentAt = performance.now();
-  const memory = await call("POST", "/remember", { namespace_id: namespaceId, content });
-  return { memoryId: memory.id, namespaceId, sentAt, answeredAt: performance.now() };
+  const ids: string[] =
+    contents.length === 1
+      ? [(await call("POST", "/remember", { namespace_id: namespaceId, content: contents[0] })).id]
+      : (
+          await call("POST", "/remember", {
+            namespace_id: namespaceId,
+            memories: contents.map((content) => ({ content })),
+          })
+        ).map((memory: { id: string }) => memory.id);
+  const answeredAt = performance.now();
+  return ids.map((memoryId) => ({ memoryId, namespaceId, sentAt, answeredAt }));
 }
 
 /** An endpoint for `receiver`, of memory.created in these namespaces; the receiver verifies with its secret. */
@@ -184,6 +207,7 @@ async function fixedRateStream(
   rate: number,
   seconds: number,
   nextContent: () => string,
+  perRequest = 1,
 ): Promise<StreamFigures> {
   const writes: Write[] = [];
   let failedWrites = 0;
@@ -191,16 +215,17 @@ async function fixedRateStream(
   const start = performance.now();
   const end = start + seconds * 1000;
   for (let i = 0; ; i++) {
-    const due = start + (i * 1000) / rate;
+    const due = start + (i * 1000 * perRequest) / rate;
     if (due >= end) break;
     const wait = due - performance.now();
     if (wait > 0) await sleep(wait);
     while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     if (performance.now() >= end) break;
-    const request: Promise<void> = write(call, namespaceId, nextContent())
+    const contents = Array.from({ length: perRequest }, nextContent);
+    const request: Promise<void> = writeBatch(call, namespaceId, contents)
       .then(
-        (w) => void writes.push(w),
-        () => void (failedWrites += 1),
+        (written) => void writes.push(...written),
+        () => void (failedWrites += perRequest),
       )
       .finally(() => inFlight.delete(request));
     inFlight.add(request);
@@ -217,6 +242,7 @@ async function fixedRateStream(
   const answeredToDelivery = writes.map((w) => deliveredAt(w) - w.answeredAt);
   return {
     targetPerSecond: rate,
+    perRequest,
     seconds,
     writes: writes.length,
     failedWrites,
@@ -364,11 +390,11 @@ export async function measureWebhooks(options: {
 
     // 2. Event-to-delivery latency with writes sent at a fixed rate: the rate asked for, then one the server
     // keeps up with (on a small machine the first may be past what it can write).
-    const streamAt = async (name: string, rate: number) => {
+    const streamAt = async (name: string, rate: number, perRequest = 1) => {
       const receiver = await newReceiver();
       const namespace = await call("POST", "/namespaces", { name });
       await subscribe(call, receiver, [namespace.id]);
-      return fixedRateStream(call, receiver, namespace.id, rate, DELIVERY_SECONDS, nextContent);
+      return fixedRateStream(call, receiver, namespace.id, rate, DELIVERY_SECONDS, nextContent, perRequest);
     };
     const offered = await streamAt("stream", DELIVERY_RATE);
     const sustainedRate = Number(
@@ -376,13 +402,16 @@ export async function measureWebhooks(options: {
         Math.max(1, Math.floor(Math.min(DELIVERY_RATE, offered.achievedPerSecond) * SUSTAINED_SHARE)),
     );
     const sustained = await streamAt("sustained stream", sustainedRate);
-    const delivery: WebhooksResult["delivery"] = { offered, sustained };
+    const batched = await streamAt("batched stream", DELIVERY_RATE, DELIVERY_BATCH);
+    const delivery: WebhooksResult["delivery"] = { offered, sustained, batched };
     const ms = (f: RecallFigures & { max?: number }) =>
       `p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms` +
       (f.max === undefined ? "" : `, max ${f.max.toFixed(0)} ms`);
     const describeStream = (f: StreamFigures, label: string) =>
-      `     ${label}: ${f.targetPerSecond} writes/s offered for ${f.seconds} s → ${f.writes} answered ` +
-      `(${f.failedWrites} failed), achieved ${f.achievedPerSecond.toFixed(1)} writes/s; meanwhile ` +
+      `     ${label}: ${f.targetPerSecond} memories/s offered` +
+      (f.perRequest > 1 ? ` (${f.targetPerSecond / f.perRequest} requests/s of ${f.perRequest})` : "") +
+      ` for ${f.seconds} s → ${f.writes} answered (${f.failedWrites} failed), achieved ` +
+      `${f.achievedPerSecond.toFixed(1)} memories/s; meanwhile ` +
       `${f.deliveredPerSecondWhileWriting.toFixed(1)} events/s delivered\n` +
       `       write latency: ${ms(f.write)}\n` +
       `       write sent → message received: ${ms(f.sentToDelivery)} (target p95 ≤ 2 s: ` +
@@ -394,6 +423,8 @@ export async function measureWebhooks(options: {
         describeStream(offered, "the rate asked for") +
         "\n" +
         describeStream(sustained, `${Math.round(SUSTAINED_SHARE * 100)}% of the rate achieved`) +
+        "\n" +
+        describeStream(batched, `the rate asked for, in remember batches of ${DELIVERY_BATCH}`) +
         (offered.achievedPerSecond < DELIVERY_RATE * 0.95
           ? `\n     (this server writes at most ~${offered.achievedPerSecond.toFixed(0)} single-memory writes/s: ` +
             `${DELIVERY_RATE}/s is past it, and the first figures measure the queue of writes as much as delivery)`

@@ -322,7 +322,7 @@ describe("retries, disabling, rotation, redelivery", () => {
     expect(receiver.requests.map((r) => r.status)).toEqual([503, 200]);
   });
 
-  test("an event written while its endpoint's job runs is delivered when that run ends, not at a later sweep", async () => {
+  test("an event written while its endpoint's job runs is delivered when that run ends, not later", async () => {
     const { key } = await createTenant("Run Again");
     const ns = await createNamespace(key);
     await addEndpoint(key, { namespace_ids: [ns.id] });
