@@ -124,6 +124,9 @@ test("signed in: every page of the console", async ({ page, request }) => {
   for (const [name, path] of pages) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    // A page's layout (its heading) shows before its content has replaced the loading placeholder: check that.
+    await expect(page.getByRole("status", { name: "Loading" })).toHaveCount(0);
+    await page.waitForLoadState("networkidle");
     await check(page, name);
   }
 
