@@ -19,8 +19,7 @@ const { addMember } = await import("@/lib/orgs/members");
 const { memberPrincipal } = await import("@/lib/auth/principal");
 const { createNamespace } = await import("@/lib/namespaces/namespaces");
 const { remember } = await import("@/lib/memory/remember");
-const { runDueJobs } = await import("@/lib/jobs/queue");
-const { webhookJobRunners } = await import("@/lib/events/webhooks/deliver");
+const { deliverWebhooks } = await import("./helpers/deliver-webhooks");
 const { startReceiver } = await import("./helpers/webhook-receiver");
 
 type Role = "owner" | "admin" | "member";
@@ -72,7 +71,7 @@ beforeAll(async () => {
   endpointB = created.data.endpoint.id;
   receiver.secrets.push(created.data.secret);
   await remember(principalB, { namespace_id: namespaceB.id }, [{ content: "Beta's note." }]);
-  await runDueJobs(webhookJobRunners);
+  await deliverWebhooks();
   deliveryB = (await (await db()).webhookDelivery.findFirstOrThrow({ where: { endpointId: endpointB } })).id;
 });
 beforeEach(() => getServerSession.mockReset());

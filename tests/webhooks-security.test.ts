@@ -6,10 +6,9 @@ import dns from "node:dns";
 import dnsPromises from "node:dns/promises";
 import { afterEach, beforeAll, afterAll, describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
-import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { runDueJobs } from "@/lib/jobs/queue";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { deliverWebhooks } from "./helpers/deliver-webhooks";
 import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
 
 let receiver: Receiver;
@@ -38,7 +37,7 @@ async function tenantWithDelivery(name: string) {
   const created = await api("POST", "/webhooks", { key: tenant.key, body: { url: receiver.url } });
   receiver.secrets.push(created.body.data.secret);
   await api("POST", "/remember", { key: tenant.key, body: { namespace_id: ns.id, content: "Hello." } });
-  await runDueJobs(webhookJobRunners);
+  await deliverWebhooks();
   const log = await api("GET", `/webhooks/${created.body.data.endpoint.id}/deliveries`, { key: tenant.key });
   delete process.env.ALLOW_PRIVATE_OUTBOUND;
   return {
@@ -167,7 +166,7 @@ describe("where an endpoint may point", () => {
     ) => callback(null, [{ address: "127.0.0.1", family: 4 }])) as never);
     await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Private?" } });
     process.env.WEBHOOK_RETRY_SCHEDULE = "3600";
-    await runDueJobs(webhookJobRunners);
+    await deliverWebhooks();
     delete process.env.WEBHOOK_RETRY_SCHEDULE;
     const log = await api("GET", `/webhooks/${created.body.data.endpoint.id}/deliveries`, { key });
     expect(log.body.data[0]).toMatchObject({ status: "pending", attempts: 1, response_status: null });

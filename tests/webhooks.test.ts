@@ -12,8 +12,8 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { claimJob, runClaimedJob, runDueJobs, type JobRunner } from "@/lib/jobs/queue";
-import { WEBHOOK_DELIVERY_JOB } from "@/lib/events/recording/webhook-delivery-job";
+import { claimJob, runClaimedJob, type JobRunner } from "@/lib/jobs/queue";
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { runOperation } from "@/lib/operations/run";
 import { operations } from "@/lib/operations/catalogue";
@@ -23,6 +23,7 @@ import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { connect, forgetFake, runSyncs, useFake } from "./helpers/integrations";
 import { startNotionFake } from "./helpers/providers/notion";
+import { deliverWebhooks } from "./helpers/deliver-webhooks";
 import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
 
 let receiver: Receiver;
@@ -67,7 +68,7 @@ afterEach(() => {
   delete process.env.WEBHOOK_RETRY_SCHEDULE;
 });
 
-const deliver = () => runDueJobs(webhookJobRunners);
+const deliver = deliverWebhooks;
 
 async function addEndpoint(key: string, body: Record<string, unknown> = {}) {
   const created = await api("POST", "/webhooks", { key, body: { url: receiver.url, ...body } });
@@ -327,6 +328,7 @@ describe("retries, disabling, rotation, redelivery", () => {
     const ns = await createNamespace(key);
     await addEndpoint(key, { namespace_ids: [ns.id] });
     await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Before the run." } });
+    await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS));
     const job = await claimJob([WEBHOOK_DELIVERY_JOB]);
     expect(job).not.toBeNull();
     // The run has read what is pending; then another write commits before it ends.

@@ -5,7 +5,7 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { RUN_AGAIN_ON_CONFLICT, wakeJobWorkers } from "@/lib/jobs/queue";
 import type { DeletionReason, EventType } from "./event-types";
-import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "./webhook-delivery-job";
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS, webhookJobKey } from "./webhook-delivery-job";
 
 /** An event that is not one memory's (those are read from their rows: recordMemoryEvents). */
 export interface NewEvent {
@@ -109,13 +109,14 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
      ), jobs_queued AS (
        INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
        SELECT ${newIdSql("job")}, d.org_id, ${WEBHOOK_DELIVERY_JOB}, ${webhookJobKey(Prisma.sql`d.endpoint_id`)},
-              jsonb_build_object('endpoint_id', d.endpoint_id), now(), 5, now()
+              jsonb_build_object('endpoint_id', d.endpoint_id),
+              now() + ${WEBHOOK_GATHER_MS} * interval '1 millisecond', 5, now()
        FROM (SELECT DISTINCT org_id, endpoint_id FROM deliveries) d
        ${RUN_AGAIN_ON_CONFLICT}
-       RETURNING id
+       RETURNING status
      )
-     SELECT count(*) AS queued FROM jobs_queued`,
+     SELECT count(*) FILTER (WHERE status = 'queued') AS queued FROM jobs_queued`,
   );
-  // The workers look once the change has committed (a moment from now); their poll finds it otherwise.
-  if (queued[0].queued > 0n) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB), 20).unref();
+  // The workers look once the job is due (the change has committed by then); their poll finds it otherwise.
+  if (queued[0].queued > 0n) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB), WEBHOOK_GATHER_MS + 5).unref();
 }

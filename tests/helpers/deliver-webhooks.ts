@@ -1,0 +1,9 @@
+import { WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
+import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
+import { runDueJobs } from "@/lib/jobs/queue";
+
+/** Runs the webhook delivery jobs of what was written so far, once they are due (after the gathering window). */
+export async function deliverWebhooks(): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS));
+  return runDueJobs(webhookJobRunners);
+}
