@@ -112,69 +112,25 @@ async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDel
 }
 
 /**
- * One namespace's deliveries, one after another, until one fails (it is retried before any after it). Each 2xx
- * is recorded while the next is sent (recordDelivered), not before.
+ * One namespace's deliveries, one after another, until one fails (it is retried before any after it). A 2xx is
+ * recorded before the next is sent: a crash sends again only what was not answered (or whose answer was
+ * still being recorded), never a run of answered ones.
  */
 async function deliverInOrder(endpoint: WebhookEndpoint, group: PendingDelivery[]) {
-  const delivered = deliveredRecorder();
-  try {
-    for (const delivery of group) {
-      if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
-      const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
-      const result = await send(endpoint, delivery.id, body);
-      if (result.delivered) {
-        delivered.add(delivery.delivery_id, result);
-        continue;
-      }
-      await delivered.settled();
-      return await recordFailure(endpoint, delivery, result);
-    }
-    return "delivered" as const;
-  } finally {
-    await delivered.settled();
-  }
-}
-
-type Answered = { deliveryId: string; status: number | null; latencyMs: number };
-
-/**
- * Records 2xx answers as deliveries go on: one statement at a time, for every answer that came while the one
- * before ran. A receiver's answers are not held up by a busy database, and the answers a crash would leave
- * unrecorded (to be sent again) are those of one statement's time, as when each waited for its own.
- */
-function deliveredRecorder() {
-  let waiting: Answered[] = [];
-  let scheduled = false;
-  let chain: Promise<void> = Promise.resolve();
-  return {
-    add(deliveryId: string, result: SendResult) {
-      waiting.push({ deliveryId, status: result.status, latencyMs: result.latencyMs });
-      if (scheduled) return;
-      scheduled = true;
-      chain = chain.then(async () => {
-        scheduled = false;
-        const answered = waiting;
-        waiting = [];
-        await recordDelivered(answered);
-      });
-      // Awaited by settled(); until then a failure must not count as unhandled (it would end the process).
-      chain.catch(() => undefined);
-    },
-    settled: () => chain,
-  };
-}
-
-async function recordDelivered(answered: Answered[]) {
   const prisma = await db();
-  await prisma.$executeRaw(
-    Prisma.sql`UPDATE webhook_deliveries d
-               SET status = 'delivered', attempts = d.attempts + 1, response_status = a.status,
-                   latency_ms = a.latency_ms, last_error = NULL, delivered_at = now(), updated_at = now()
-               FROM jsonb_to_recordset(${JSON.stringify(
-                 answered.map((a) => ({ id: a.deliveryId, status: a.status, latency_ms: a.latencyMs })),
-               )}::jsonb) AS a(id text, status int, latency_ms int)
-               WHERE d.id = a.id AND d.status = 'pending'`,
-  );
+  for (const delivery of group) {
+    if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
+    const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
+    const result = await send(endpoint, delivery.id, body);
+    if (!result.delivered) return await recordFailure(endpoint, delivery, result);
+    await prisma.$executeRaw(
+      Prisma.sql`UPDATE webhook_deliveries
+                 SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
+                     latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
+                 WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
+    );
+  }
+  return "delivered" as const;
 }
 
 /** The seconds to wait after each failed attempt; past the last, the endpoint is disabled. */
