@@ -14,13 +14,23 @@ export function serverSecret(name: SecretName): string {
   const fromEnv = setting(name);
   if (fromEnv) return fromEnv;
   const file = path.join(dataDir(), "secrets.json");
+  const known = storedSecrets.get(file)?.[name];
+  if (known) return known;
   const stored = readSecrets(file);
-  if (stored[name]) return stored[name];
-  stored[name] = randomBytes(32).toString("base64url");
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
+  if (!stored[name]) {
+    stored[name] = randomBytes(32).toString("base64url");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, JSON.stringify(stored, null, 2) + "\n", { mode: 0o600 });
+  }
+  storedSecrets.set(file, stored);
   return stored[name];
 }
+
+/**
+ * The secrets files read so far: a stored secret never changes, and it is asked for with every API key checked
+ * and every webhook signed (the file would be read each time).
+ */
+const storedSecrets = new Map<string, Record<string, string>>();
 
 function readSecrets(file: string): Record<string, string> {
   try {

@@ -27,6 +27,8 @@ export interface ClaimedJob {
   payload: Record<string, unknown>;
   attempts: number;
   maxAttempts: number;
+  /** Whether other jobs of the kinds asked for were due when this one was claimed. */
+  moreDue: boolean;
 }
 
 /**
@@ -97,7 +99,7 @@ export async function enqueueJob(job: NewJob, tx?: Tx): Promise<{ id: string } |
      ${onConflict}
      RETURNING id`,
   );
-  if (rows.length > 0 && !tx) wakeJobWorkers(job.kind);
+  if (rows.length > 0 && !tx) wakeJobWorkers(job.kind, 1);
   return rows[0] ?? null;
 }
 
@@ -128,6 +130,7 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
       payload: Record<string, unknown>;
       attempts: number;
       max_attempts: number;
+      more_due: boolean;
     }[]
   >(
     Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1,
@@ -139,7 +142,10 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
        ORDER BY run_after, created_at
        LIMIT 1
        FOR UPDATE SKIP LOCKED)
-     RETURNING id, org_id, kind, key, payload, attempts, max_attempts`,
+     RETURNING id, org_id, kind, key, payload, attempts, max_attempts,
+               EXISTS (SELECT 1 FROM jobs due
+                       WHERE due.kind = ANY(${kinds}::text[]) AND due.status = 'queued' AND due.run_after <= now()
+                         AND due.id <> jobs.id) AS more_due`,
   );
   const row = rows[0];
   if (!row) return null;
@@ -151,6 +157,7 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
     payload: row.payload,
     attempts: row.attempts,
     maxAttempts: row.max_attempts,
+    moreDue: row.more_due,
   };
 }
 
@@ -234,7 +241,7 @@ async function finishJob(job: ClaimedJob): Promise<void> {
                      last_error = NULL, run_after = now(), updated_at = now()
                WHERE ${owned(job)}`,
   );
-  if (requeued > 0) wakeJobWorkers(job.kind);
+  if (requeued > 0) wakeJobWorkers(job.kind, 1);
 }
 
 /**
@@ -263,12 +270,31 @@ export async function requeueAbandonedJobs(): Promise<number> {
   );
 }
 
-/** Each worker of this process, with the kinds it runs. */
-const wakers = new Map<() => void, readonly string[]>();
+interface Waker {
+  kinds: readonly string[];
+  busy(): boolean;
+  /** Starts an idle worker; a busy one looks again once its job is done. */
+  wake(): void;
+}
 
-/** Starts this process's workers (those that run `kind`, or all) on what was queued now, not at their next poll. */
-export function wakeJobWorkers(kind?: string) {
-  for (const [wake, kinds] of wakers) if (kind === undefined || kinds.includes(kind)) wake();
+/** Each worker of this process. */
+const wakers = new Set<Waker>();
+
+/**
+ * Starts this process's workers (those that run `kind`, or all) on what was queued now, not at their next poll:
+ * as many idle ones as `jobs` were queued (a worker that claims a job while more are due starts another), and
+ * every busy one looks again when its job is done.
+ */
+export function wakeJobWorkers(kind?: string, jobs = Infinity) {
+  let idleToWake = jobs;
+  for (const waker of wakers) {
+    if (kind !== undefined && !waker.kinds.includes(kind)) continue;
+    if (waker.busy()) waker.wake();
+    else if (idleToWake > 0) {
+      idleToWake -= 1;
+      waker.wake();
+    }
+  }
 }
 
 /** How long stopping waits for the job under way; one still running then is run again after the restart. */
@@ -288,17 +314,27 @@ export function startJobWorker(
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   let busy = false;
+  /** Woken while busy: something was queued during the job. */
+  let wokenWhileBusy = false;
   let lastCleanup = 0;
   const tick = () => {
-    if (stopped || busy) return;
+    if (stopped) return;
+    if (busy) {
+      wokenWhileBusy = true;
+      return;
+    }
     busy = true;
     clearTimeout(timer);
     running = (async () => {
       try {
         while (!stopped) {
+          wokenWhileBusy = false;
           const job = await claimJob(Object.keys(runners));
           if (!job) break;
+          if (job.moreDue) wakeJobWorkers(job.kind, 1);
           await runClaimedJob(job, runners[job.kind]);
+          // Claiming again finds nothing unless more were due or were queued meanwhile (the poll finds the rest).
+          if (!job.moreDue && !wokenWhileBusy) break;
         }
         if (Date.now() - lastCleanup > 3_600_000) {
           lastCleanup = Date.now();
@@ -315,12 +351,13 @@ export function startJobWorker(
       }
     })();
   };
-  wakers.set(tick, Object.keys(runners));
+  const waker: Waker = { kinds: Object.keys(runners), busy: () => busy, wake: tick };
+  wakers.add(waker);
   timer = setTimeout(tick, 0);
   timer.unref();
   return async () => {
     stopped = true;
-    wakers.delete(tick);
+    wakers.delete(waker);
     clearTimeout(timer);
     await Promise.race([running, new Promise((resolve) => setTimeout(resolve, STOP_WAIT_MS).unref())]);
   };

@@ -118,5 +118,6 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
      SELECT count(*) FILTER (WHERE status = 'queued') AS queued FROM jobs_queued`,
   );
   // The workers look once the job is due (the change has committed by then); their poll finds it otherwise.
-  if (queued[0].queued > 0n) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB), WEBHOOK_GATHER_MS + 5).unref();
+  const jobs = Number(queued[0].queued);
+  if (jobs > 0) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB, jobs), WEBHOOK_GATHER_MS + 5).unref();
 }

@@ -14,5 +14,5 @@ export async function queueDeliveryJob(tx: Tx, endpoint: { id: string; orgId: st
     },
     tx,
   );
-  setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB), 20).unref();
+  setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB, 1), 20).unref();
 }
