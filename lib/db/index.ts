@@ -10,6 +10,8 @@ import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 import { PGliteThread } from "./pglite-thread";
 
+export { aheadOfWaitingTransactions } from "./pglite-thread";
+
 export { Prisma } from "@/lib/generated/prisma/client";
 
 // What pgvector needs to choose well (measured on PGlite): the HNSW candidate list at least as long as

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import type { Worker as WorkerThread } from "node:worker_threads";
 import { parse, PGlite, protocol, types, type QueryOptions, type Results } from "@electric-sql/pglite";
@@ -24,16 +25,28 @@ export interface PGliteTransaction extends PGliteSession {
   readonly closed: boolean;
 }
 
+const aheadOfTransactions = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work` with its statements outside transactions going ahead of the embedded database's waiting
+ * transactions (after the one running): for background work that must keep pace with a stream of writes,
+ * such as webhook deliveries, each recorded before the next is sent, which would otherwise wait behind every
+ * queued write. Its transactions wait their turn; on PostgreSQL nothing changes.
+ */
+export function aheadOfWaitingTransactions<T>(work: () => Promise<T>): Promise<T> {
+  return aheadOfTransactions.run(true, work);
+}
+
 /**
  * Statements outside a transaction share the session: each is sent as soon as it comes, and the thread
  * runs them in that order, so that it never waits for this thread between two statements. A transaction
  * has the session to itself from BEGIN to its end; it waits for the statements sent before it, and those
- * that come meanwhile wait for it.
+ * that come meanwhile wait for it (unless sent aheadOfWaitingTransactions).
  */
 class SessionLock {
   private statements = 0;
   private transaction = false;
-  private readonly waiting: { exclusive: boolean; start(): void }[] = [];
+  private readonly waiting: { exclusive: boolean; ahead: boolean; start(): void }[] = [];
 
   shared<T>(task: () => Promise<T>): Promise<T> {
     return this.run(false, task);
@@ -45,7 +58,9 @@ class SessionLock {
 
   private run<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     return new Promise<void>((start) => {
-      this.waiting.push({ exclusive, start });
+      const ahead = !exclusive && aheadOfTransactions.getStore() === true;
+      const behind = ahead ? this.waiting.findIndex((waiting) => !waiting.ahead) : -1;
+      this.waiting.splice(behind === -1 ? this.waiting.length : behind, 0, { exclusive, ahead, start });
       this.startWaiting();
     })
       .then(task)

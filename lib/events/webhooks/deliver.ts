@@ -3,7 +3,7 @@
 // delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
 // it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
 import { setting } from "@/lib/config";
-import { db } from "@/lib/db";
+import { aheadOfWaitingTransactions, db } from "@/lib/db";
 import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
@@ -23,7 +23,10 @@ const PARALLEL_NAMESPACES = 8;
 type PendingDelivery = EventRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
 
 export const webhookJobRunners: Record<string, JobRunner> = {
-  [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) => deliverPending(String(job.payload.endpoint_id), job.orgId),
+  // Each 2xx is recorded before the next event is sent: on the embedded database, behind every queued write,
+  // an endpoint would receive a few events a second while the server is busy writing.
+  [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) =>
+    aheadOfWaitingTransactions(() => deliverPending(String(job.payload.endpoint_id), job.orgId)),
 };
 
 /** Sends an endpoint's due deliveries until none is due; then waits (RetryLaterError) for the next retry, if any. */
