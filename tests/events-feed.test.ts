@@ -10,6 +10,7 @@ import { runOperation } from "@/lib/operations/run";
 import { addMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api } from "./helpers/api";
+import { settled } from "./helpers/settled";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 
 interface FeedEvent {
@@ -27,6 +28,7 @@ interface Feed {
 }
 
 async function feed(key: string, query = "") {
+  await settled();
   const response = await api("GET", `/events${query ? `?${query}` : ""}`, { key });
   expect(response.status, JSON.stringify(response.body)).toBe(200);
   return response.body.data as Feed;
