@@ -75,9 +75,9 @@ export interface NewJob {
 /**
  * The conflict clause of a job insert (`INSERT INTO jobs …`) whose key may have a job queued or running that
  * must not miss what the insert was for: the queued one becomes due by the insert's time (if it was to run
- * later); the running one, which may have read
- * its work before this change, runs again when it ends (finishJob). The row stays locked until the inserting
- * transaction ends, so a runner finishing meanwhile sees the request.
+ * later); the running one, which may have read its work before this change, runs again when it ends
+ * (finishJob). The row stays locked until the inserting transaction ends, so a runner finishing meanwhile
+ * sees the request.
  */
 export const RUN_AGAIN_ON_CONFLICT = Prisma.sql`ON CONFLICT (key) WHERE status IN ('queued', 'running') DO UPDATE
   SET run_again = jobs.status = 'running', run_after = LEAST(jobs.run_after, EXCLUDED.run_after), updated_at = now()`;
