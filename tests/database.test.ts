@@ -4,10 +4,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, test } from "vitest";
 import { dataDir } from "@/lib/config";
-import { db, getDatabase, queryRows } from "@/lib/db";
+import { closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
@@ -313,5 +314,27 @@ describe.skipIf(onPostgres())("one process per data directory", () => {
     );
     expect(openElsewhere(dir)).toEqual({ opened: true });
     expect(fs.existsSync(lockPath(dir))).toBe(false);
+  });
+});
+
+describe.runIf(onPostgres())("connections the PostgreSQL server ends", () => {
+  test("an idle connection ended by the server (a restart, a proxy's timeout) does not end the process", async () => {
+    // Reopened, with only statements sent straight to the pool (recall's): no Prisma query has run on it yet.
+    await closeDatabase();
+    const statement = Prisma.sql`SELECT 1 AS one FROM pg_sleep(0.05)`;
+    await Promise.all([queryRows(statement), queryRows(statement)]);
+    // The pool now holds idle connections; the server ends every one of them.
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const ended = await admin.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+       WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+    );
+    await admin.end();
+    expect(ended.rowCount).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The next statements get new connections.
+    expect(await queryRows<{ one: number }>(statement)).toEqual([{ one: 1 }]);
+    expect(await (await db()).organization.count()).toBeGreaterThanOrEqual(0);
   });
 });

@@ -121,6 +121,15 @@ async function openDatabase(): Promise<Database> {
  */
 const TRANSACTION_OPTIONS = { maxWait: 30_000 };
 
+/**
+ * A connection the server ended while this process was not using it (a restart, a failover, an idle timeout
+ * of a proxy, a terminated backend): the pool drops it and opens another for the next statement; a statement
+ * under way on it fails with its own error. Unhandled, the client's error event would end the process.
+ */
+function connectionLost(error: Error) {
+  console.error(`[memgw] the database ended a connection (another is opened when needed): ${error.message}`);
+}
+
 async function openPostgres(url: string): Promise<Database> {
   const { pooled, directUrl } = databasePooling();
   const migrations = await migrateThrough(directUrl ?? url, pooled);
@@ -133,6 +142,7 @@ async function openPostgres(url: string): Promise<Database> {
       if (!pooled) await client.query(SEARCH_SETTINGS);
     },
   });
+  pool.on("error", connectionLost);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const closing = closeTasks();
   return {
@@ -153,6 +163,7 @@ async function openPostgres(url: string): Promise<Database> {
     // A session lock on a connection of its own (through a pooler, on PostgreSQL itself).
     async oneAtATime(task) {
       const client = new pg.Client({ connectionString: directUrl ?? url });
+      client.on("error", connectionLost);
       await client.connect();
       try {
         await client.query("SELECT pg_advisory_lock($1)", [ONE_AT_A_TIME_LOCK_KEY]);
@@ -175,6 +186,7 @@ async function openPostgres(url: string): Promise<Database> {
  */
 async function migrateThrough(url: string, pooled: boolean): Promise<MigrationResult> {
   const client = new pg.Client({ connectionString: url });
+  client.on("error", connectionLost);
   await client.connect();
   try {
     const migrations = await applyMigrations({
