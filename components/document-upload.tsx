@@ -11,7 +11,7 @@ import type { ActionResult } from "@/lib/console/action";
 import { addDocumentUrl } from "@/lib/console/actions/documents";
 import { useActionForm, UNREACHABLE } from "./action-form";
 import { documentsPath, formatBytes } from "./document-parts";
-import { Button, Field, Input, Notice } from "./ui";
+import { Button, Field, Input, Notice, useHydrated } from "./ui";
 
 type Added = { id: string; status: string };
 
@@ -50,6 +50,7 @@ export function DocumentUpload({
   const inputId = useId();
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [dragging, setDragging] = useState(false);
+  const hydrated = useHydrated();
   // Files are sent one at a time, in the order they were given: each waits for the one before it.
   const queue = useRef<Promise<void>>(Promise.resolve());
   const nextKey = useRef(0);
@@ -126,6 +127,8 @@ export function DocumentUpload({
             type="file"
             multiple
             accept={ACCEPT}
+            // Before the page's script runs, a chosen file would go nowhere.
+            disabled={!hydrated}
             onChange={(event) => {
               add(event.currentTarget.files);
               // The same file chosen again is a new upload.

@@ -103,6 +103,7 @@ test("upload a PDF and a dropped Markdown file, read them by page, ask with page
 
   // The PDF through the file input, the Markdown file dropped on the upload area: each is sent in turn.
   const pdfName = "northwind-employee-handbook-2025-final-version-for-all-staff-and-contractors.pdf";
+  await expect(page.getByLabel("Or choose files")).toBeEnabled();
   await page.getByLabel("Or choose files").setInputFiles({
     name: pdfName,
     mimeType: "application/pdf",
@@ -133,6 +134,7 @@ test("upload a PDF and a dropped Markdown file, read them by page, ask with page
   await screenshots(page, "list");
 
   // A file of a type it does not read: the API's 415, with the types it does.
+  await expect(page.getByLabel("Or choose files")).toBeEnabled();
   await page.getByLabel("Or choose files").setInputFiles({
     name: "archive.zip",
     mimeType: "application/zip",
@@ -263,6 +265,7 @@ test("a long PDF is read ten pages at a time; a long file name wraps", async ({ 
   }));
   // One word of 130 letters: only wrapping anywhere keeps it on a phone's screen.
   const name = `annual-report-${"x".repeat(130)}.pdf`;
+  await expect(page.getByLabel("Or choose files")).toBeEnabled();
   await page.getByLabel("Or choose files").setInputFiles({
     name,
     mimeType: "application/pdf",
