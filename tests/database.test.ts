@@ -6,9 +6,9 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { dataDir } from "@/lib/config";
-import { closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
+import { aheadOfWaitingTransactions, closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
@@ -233,6 +233,36 @@ describe("the shared PGlite session", () => {
       const i = Number(row.id.split("-").pop());
       expect(row.name).toBe(i % 3 === 0 ? `${row.id}-updated` : row.id);
     }
+  });
+});
+
+describe.skipIf(onPostgres())("the embedded database's one session", () => {
+  test("a statement sent aheadOfWaitingTransactions runs after the running transaction, before waiting", async () => {
+    const prisma = await db();
+    const order: string[] = [];
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 30));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const running = prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1`;
+      order.push("running");
+      await held;
+    });
+    await vi.waitFor(() => expect(order).toEqual(["running"]), { timeout: 10_000 });
+    // Each reaches the session while the first transaction holds it, in this order.
+    const waiting = prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT 1`;
+      order.push("waiting transaction");
+    });
+    await pause();
+    const plain = prisma.$queryRaw`SELECT 1`.then(() => order.push("plain statement"));
+    await pause();
+    const ahead = aheadOfWaitingTransactions(() => queryRows(Prisma.sql`SELECT 1`)).then(() => order.push("ahead"));
+    await pause();
+    expect(order).toEqual(["running"]);
+    release();
+    await Promise.all([running, waiting, plain, ahead]);
+    expect(order).toEqual(["running", "ahead", "waiting transaction", "plain statement"]);
   });
 });
 

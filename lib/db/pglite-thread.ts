@@ -31,7 +31,8 @@ const aheadOfTransactions = new AsyncLocalStorage<true>();
  * Runs `work` with its statements outside transactions going ahead of the embedded database's waiting
  * transactions (after the one running): for background work that must keep pace with a stream of writes,
  * such as webhook deliveries, each recorded before the next is sent, which would otherwise wait behind every
- * queued write. Its transactions wait their turn; on PostgreSQL nothing changes.
+ * queued write. Only statements sent with `queryRows` are: Prisma's client does not keep the async context
+ * through to this session. Its transactions wait their turn; on PostgreSQL nothing changes.
  */
 export function aheadOfWaitingTransactions<T>(work: () => Promise<T>): Promise<T> {
   return aheadOfTransactions.run(true, work);

@@ -3,7 +3,7 @@
 // delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
 // it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
 import { setting } from "@/lib/config";
-import { aheadOfWaitingTransactions, db } from "@/lib/db";
+import { aheadOfWaitingTransactions, db, queryRows } from "@/lib/db";
 import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
@@ -120,13 +120,14 @@ async function pendingByNamespace(endpoint: WebhookEndpoint): Promise<PendingDel
  * still being recorded), never a run of answered ones.
  */
 async function deliverInOrder(endpoint: WebhookEndpoint, group: PendingDelivery[]) {
-  const prisma = await db();
   for (const delivery of group) {
     if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
     const result = await send(endpoint, delivery.id, body);
     if (!result.delivered) return await recordFailure(endpoint, delivery, result);
-    await prisma.$executeRaw(
+    // Sent straight to the database (not through Prisma, which loses the async context) so that it goes
+    // ahead of waiting transactions (webhookJobRunners).
+    await queryRows(
       Prisma.sql`UPDATE webhook_deliveries
                  SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
                      latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
