@@ -7,7 +7,7 @@ import { signUpAllowed } from "@/lib/orgs/sign-up";
 
 export const dynamic = "force-dynamic";
 
-const primaryLink = "rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-500";
+const primaryLink = "rounded-md bg-indigo-600 px-5 py-2.5 font-medium text-white hover:bg-indigo-700";
 const secondaryLink = "rounded-md border border-slate-300 bg-white px-5 py-2.5 font-medium hover:bg-slate-100";
 
 export default async function HomePage() {

@@ -353,7 +353,7 @@ function ConnectDialog(props: {
             </Button>
             <Link
               href={`/${props.orgSlug}/namespaces`}
-              className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500"
+              className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-700"
             >
               Create a namespace
             </Link>

@@ -109,7 +109,7 @@ export function ExplorerFilterForm({ action, filters }: { action: string; filter
       <div className="mt-4 flex flex-wrap items-center gap-3">
         <button
           type="submit"
-          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-700"
         >
           {filters.q ? "Search" : "Apply"}
         </button>

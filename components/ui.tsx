@@ -34,9 +34,9 @@ export function Button({
   ...props
 }: ButtonHTMLAttributes<HTMLButtonElement> & { variant?: "primary" | "secondary" | "danger" }) {
   const styles = {
-    primary: "bg-indigo-600 text-white hover:bg-indigo-500 disabled:bg-indigo-300",
+    primary: "bg-indigo-600 text-white hover:bg-indigo-700 disabled:bg-indigo-300",
     secondary: "border border-slate-300 bg-white text-slate-800 hover:bg-slate-50 disabled:text-slate-400",
-    danger: "bg-rose-600 text-white hover:bg-rose-500 disabled:bg-rose-300",
+    danger: "bg-rose-600 text-white hover:bg-rose-700 disabled:bg-rose-300",
   }[variant];
   // A click handler does nothing until hydration; a button that looks live but ignores the click is worse
   // than one that is briefly disabled. Submit buttons need no guard: React replays early form submissions.

@@ -67,7 +67,7 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
             <Link
               href={`${base}/memories`}
               className={
-                "rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-500"
+                "rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-indigo-700"
               }
             >
               Browse memories
