@@ -175,6 +175,11 @@ class OutboundHttpsAgent extends https.Agent {
   }
 }
 
+/** The guarded https agent with the given options (a keep-alive one for webhook deliveries). */
+export function guardedHttpsAgent(options: https.AgentOptions): https.Agent {
+  return new OutboundHttpsAgent(options);
+}
+
 let agent: OutboundHttpsAgent | undefined;
 
 /**
