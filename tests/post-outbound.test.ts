@@ -69,7 +69,7 @@ test("a kept connection reset as the next POST arrives: the POST is sent again o
   }
 });
 
-test("a receiver that resets a new connection: the POST fails once, with the reason, and is not sent again", async () => {
+test("a receiver that resets a new connection: the POST fails, with the reason, and is not sent again", async () => {
   let attempts = 0;
   const server = net.createServer((socket) => {
     socket.on("data", () => {
