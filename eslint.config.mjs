@@ -16,6 +16,8 @@ export default defineConfig(
     "**/node_modules/**",
     "**/.next*/**",
     "lib/generated/**",
+    "packages/*/dist/**",
+    "packages/client/src/generated/**",
     "native/*/build/**",
     "bench/.cache/**",
     "bench/results/tmp/**",

@@ -12,6 +12,8 @@ const DATABASE_FREE = [
   "tests/start-builds.test.ts",
   "tests/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
+  "tests/client-types.test.ts",
+  "packages/client/test/types.test.ts",
 ];
 
 // The files that take longest (they start production servers, CLI processes or both, and the first of them
@@ -37,9 +39,14 @@ class LongestFirst extends BaseSequencer {
 }
 
 export default defineConfig({
-  resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      "@memory-gateway/client": path.resolve(import.meta.dirname, "packages/client/src/index.ts"),
+      "@": path.resolve(import.meta.dirname),
+    },
+  },
   test: {
-    include: ["tests/**/*.test.ts"],
+    include: ["tests/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     exclude: [...configDefaults.exclude, ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? DATABASE_FREE : [])],
     environment: "node",
     globalSetup: ["tests/helpers/global-setup.ts"],
