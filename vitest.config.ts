@@ -42,6 +42,8 @@ export default defineConfig({
   resolve: {
     alias: {
       "@memory-gateway/client": path.resolve(import.meta.dirname, "packages/client/src/index.ts"),
+      "@memory-gateway/ai-sdk": path.resolve(import.meta.dirname, "packages/ai-sdk/src/index.ts"),
+      "@memory-gateway/langchain": path.resolve(import.meta.dirname, "packages/langchain/src/index.ts"),
       "@": path.resolve(import.meta.dirname),
     },
   },

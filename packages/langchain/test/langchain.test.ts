@@ -1,0 +1,260 @@
+// The LangChain adapters against a real server (`npm start`, the production build, over HTTP): the retriever,
+// the vector store and LangGraph's long-term memory store.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Document } from "@langchain/core/documents";
+import { MemoryGateway } from "@memory-gateway/client";
+import { MemoryGatewayRetriever, MemoryGatewayStore, MemoryGatewayVectorStore } from "@memory-gateway/langchain";
+import { buildIfNeeded } from "../../../scripts/build-if-needed.mjs";
+import { newDataDir } from "../../../tests/helpers/embedded-template";
+import { freePort, startServer, type RunningServer } from "../../../tests/helpers/server";
+
+process.env.MEMGW_DIST_DIR = ".next-test-server";
+const API_KEY = "mgw_langchainTestsBootstrapKey0123456789";
+let server: RunningServer;
+let mg: MemoryGateway;
+
+beforeAll(async () => {
+  buildIfNeeded({ quiet: true });
+  server = await startServer({
+    DATA_DIR: newDataDir("memgw-langchain-"),
+    PORT: String(await freePort()),
+    MEMGW_INIT_ORG_NAME: "LangChain Tests",
+    MEMGW_INIT_USER_EMAIL: "langchain@tests.example",
+    MEMGW_INIT_USER_PASSWORD: "a long password for the langchain tests",
+    MEMGW_INIT_API_KEY: API_KEY,
+  });
+  mg = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
+}, 600_000);
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+let names = 0;
+const newNamespace = async () =>
+  (await mg.namespaces.create({ name: `langchain-${Date.now().toString(36)}-${names++}` })).id;
+
+/** Runs `call`, expecting it to throw; returns what it threw. */
+async function thrown(call: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await call();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the call to throw");
+}
+
+describe("MemoryGatewayRetriever", () => {
+  test("a query returns the identity's best match first as a Document with where it came from", async () => {
+    const namespaceId = await newNamespace();
+    const [ferry] = await mg.remember({
+      namespace_id: namespaceId,
+      memories: [
+        { content: "Ada takes the ferry to Helsinki every June.", identity_id: "ada", metadata: { source: "crm" } },
+        { content: "Ada prefers aisle seats.", identity_id: "ada" },
+        { content: "Grace takes the ferry to Helsinki every July.", identity_id: "grace" },
+      ],
+    });
+    await mg.remember({
+      namespace_id: namespaceId,
+      session_id: "chat-7",
+      identity_id: "ada",
+      messages: [{ role: "user", content: "Book the usual ferry cabin for Helsinki, please." }],
+    });
+    const retriever = new MemoryGatewayRetriever({ client: mg, namespaceId, identityId: "ada", topK: 3 });
+    const documents = await retriever.invoke("When does Ada take the ferry to Helsinki?");
+
+    expect(documents[0].pageContent).toBe("Ada takes the ferry to Helsinki every June.");
+    expect(documents[0].id).toBe(ferry.id);
+    expect(documents[0].metadata).toMatchObject({
+      source: "crm",
+      memory_id: ferry.id,
+      identity_id: "ada",
+      session_id: null,
+      occurred_at: ferry.occurred_at,
+      document: null,
+    });
+    expect(documents[0].metadata.score).toBeGreaterThan(0);
+    expect(documents.map((document) => document.pageContent)).not.toContain(
+      "Grace takes the ferry to Helsinki every July.",
+    );
+    const turn = documents.find((document) => document.metadata.session_id === "chat-7");
+    expect(turn?.pageContent).toBe("Book the usual ferry cabin for Helsinki, please.");
+  });
+
+  test("a passage of a document carries its citation", async () => {
+    const namespaceId = await newNamespace();
+    const added = await mg.documents.create({
+      namespace_id: namespaceId,
+      title: "Travel policy",
+      content_type: "text/plain",
+      content: "Employees book rail journeys under six hours instead of flights.",
+    });
+    // The document is read in the background: wait until its passage can be found.
+    for (let attempt = 0; (await mg.documents.get(added.id)).status !== "ready"; attempt++) {
+      expect(attempt).toBeLessThan(100);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const retriever = new MemoryGatewayRetriever({ client: mg, namespaceId });
+    const [passage] = await retriever.invoke("When should employees book rail journeys?");
+    expect(passage.pageContent).toContain("rail journeys under six hours");
+    expect(passage.metadata.document).toMatchObject({ id: added.id, title: "Travel policy" });
+  });
+});
+
+describe("MemoryGatewayVectorStore", () => {
+  test("added documents keep their scalar metadata; found best first, with scores, by filter; deleted", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayVectorStore({ client: mg, namespaceId });
+    const ids = await store.addDocuments([
+      new Document({
+        pageContent: "The rooftop garden grows tomatoes and basil.",
+        // A text splitter's `loc` is an object: the API stores only scalar values, so it is left out.
+        metadata: { source: "garden.md", page: 2, draft: false, loc: { lines: { from: 1, to: 3 } } },
+      }),
+      new Document({ pageContent: "The basement stores bicycles.", metadata: { source: "building.md" } }),
+    ]);
+    expect(ids).toHaveLength(2);
+    expect((await mg.memories.get(ids[0])).metadata).toEqual({ source: "garden.md", page: 2, draft: false });
+
+    const [best] = await store.similaritySearch("What grows in the rooftop garden?", 2);
+    expect(best.pageContent).toBe("The rooftop garden grows tomatoes and basil.");
+    expect(best.id).toBe(ids[0]);
+    expect(best.metadata).toMatchObject({ source: "garden.md", page: 2, draft: false });
+
+    const scored = await store.similaritySearchWithScore("bicycles in the basement", 2);
+    expect(scored[0][0].pageContent).toBe("The basement stores bicycles.");
+    expect(scored[0][1]).toBeGreaterThan(scored[1]?.[1] ?? 0);
+
+    const filtered = await store.similaritySearch("What is in the rooftop garden and the basement?", 2, {
+      source: "building.md",
+    });
+    expect(filtered.map((document) => document.pageContent)).toEqual(["The basement stores bicycles."]);
+
+    await store.delete({ ids: [ids[0]] });
+    const listed = await mg.memories.list({ namespace_id: namespaceId });
+    expect(listed.data.map((memory) => memory.id)).toEqual([ids[1]]);
+  });
+
+  test("addTexts and fromTexts store texts with their metadata; vectors are refused", async () => {
+    const namespaceId = await newNamespace();
+    const store = await MemoryGatewayVectorStore.fromTexts(
+      ["Invoices are due within 30 days.", "Refunds take five working days."],
+      [{ topic: "billing" }, { topic: "refunds" }],
+      undefined,
+      { client: mg, namespaceId, identityId: "acme" },
+    );
+    const listed = await mg.memories.list({ namespace_id: namespaceId });
+    expect(listed.data.map((memory) => [memory.content, memory.metadata, memory.identity_id]).sort()).toEqual([
+      ["Invoices are due within 30 days.", { topic: "billing" }, "acme"],
+      ["Refunds take five working days.", { topic: "refunds" }, "acme"],
+    ]);
+    const [found] = await store.similaritySearch("How long do refunds take?", 1);
+    expect(found.metadata.topic).toBe("refunds");
+    expect(String(await thrown(() => store.addVectors()))).toMatch(/takes texts, not vectors/);
+    expect(String(await thrown(() => store.similaritySearchVectorWithScore()))).toMatch(/takes texts, not vectors/);
+  });
+});
+
+describe("MemoryGatewayStore (LangGraph)", () => {
+  test("put, get, update, search by query and by filter, and delete round-trip", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    await store.put(["users", "ada", "memories"], "diet", { text: "Ada is vegetarian.", kind: "preference", rank: 1 });
+    await store.put(["users", "ada", "memories"], "trip", {
+      text: "Ada visits Kyoto in April.",
+      kind: "plan",
+      rank: 2,
+    });
+    await store.put(["users", "grace", "memories"], "diet", { text: "Grace is vegan.", kind: "preference", rank: 1 });
+
+    const diet = await store.get(["users", "ada", "memories"], "diet");
+    expect(diet).toMatchObject({
+      namespace: ["users", "ada", "memories"],
+      key: "diet",
+      value: { text: "Ada is vegetarian.", kind: "preference", rank: 1 },
+    });
+    expect(diet?.createdAt).toBeInstanceOf(Date);
+    expect(await store.get(["users", "ada", "memories"], "missing")).toBeNull();
+    expect(await store.get(["users", "ada"], "diet")).toBeNull();
+
+    await store.put(["users", "ada", "memories"], "diet", { text: "Ada is pescatarian.", kind: "preference", rank: 1 });
+    const updated = await store.get(["users", "ada", "memories"], "diet");
+    expect(updated?.value.text).toBe("Ada is pescatarian.");
+    expect(updated?.updatedAt.getTime()).toBeGreaterThan(diet!.updatedAt.getTime());
+    const memories = await mg.memories.list({ namespace_id: namespaceId });
+    expect(memories.data).toHaveLength(3);
+
+    const byQuery = await store.search(["users", "ada"], { query: "When does Ada travel to Kyoto?" });
+    expect(byQuery[0]).toMatchObject({ key: "trip", value: { text: "Ada visits Kyoto in April." } });
+    expect(byQuery[0].score).toBeGreaterThan(0);
+    expect(byQuery.map((item) => item.namespace[1])).not.toContain("grace");
+
+    const preferences = await store.search(["users"], { filter: { kind: "preference" } });
+    expect(preferences.map((item) => item.value.text).sort()).toEqual(["Ada is pescatarian.", "Grace is vegan."]);
+    const ranked = await store.search(["users", "ada"], { filter: { rank: { $eq: 2 } } });
+    expect(ranked.map((item) => item.key)).toEqual(["trip"]);
+    const rankedByQuery = await store.search(["users"], { query: "preference", filter: { rank: 1 } });
+    expect(rankedByQuery.map((item) => item.value.text).sort()).toEqual(["Ada is pescatarian.", "Grace is vegan."]);
+    const paged = await store.search(["users"], { limit: 1, offset: 1 });
+    expect(paged).toHaveLength(1);
+    expect(paged[0].key).toBe("trip");
+
+    await store.delete(["users", "ada", "memories"], "diet");
+    expect(await store.get(["users", "ada", "memories"], "diet")).toBeNull();
+    expect(await store.get(["users", "grace", "memories"], "diet")).not.toBeNull();
+  });
+
+  test("two keys with equal values are two items", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    await store.put(["notes"], "a", { text: "Water the plants." });
+    await store.put(["notes"], "b", { text: "Water the plants." });
+    await store.delete(["notes"], "a");
+    expect(await store.get(["notes"], "b")).toMatchObject({ key: "b", value: { text: "Water the plants." } });
+  });
+
+  test("listNamespaces lists each namespace once, by prefix, suffix and depth", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    await store.put(["users", "ada", "memories"], "one", { text: "one" });
+    await store.put(["users", "ada", "memories"], "two", { text: "two" });
+    await store.put(["users", "grace", "memories"], "one", { text: "one" });
+    await store.put(["users", "grace", "profile"], "one", { text: "one" });
+    await store.put(["teams", "core"], "one", { text: "one" });
+    // A memory stored some other way is no item of the store.
+    await mg.remember({ namespace_id: namespaceId, content: "Not an item." });
+
+    expect(await store.listNamespaces()).toEqual([
+      ["teams", "core"],
+      ["users", "ada", "memories"],
+      ["users", "grace", "memories"],
+      ["users", "grace", "profile"],
+    ]);
+    expect(await store.listNamespaces({ prefix: ["users", "grace"] })).toEqual([
+      ["users", "grace", "memories"],
+      ["users", "grace", "profile"],
+    ]);
+    expect(await store.listNamespaces({ suffix: ["memories"] })).toEqual([
+      ["users", "ada", "memories"],
+      ["users", "grace", "memories"],
+    ]);
+    expect(await store.listNamespaces({ prefix: ["users", "*", "memories"] })).toHaveLength(2);
+    expect(await store.listNamespaces({ maxDepth: 1 })).toEqual([["teams"], ["users"]]);
+    expect(await store.listNamespaces({ limit: 1, offset: 1 })).toEqual([["users", "ada", "memories"]]);
+  });
+
+  test("what the gateway cannot do is refused with an error saying so", async () => {
+    const store = new MemoryGatewayStore({ client: mg, namespaceId: await newNamespace() });
+    expect(String(await thrown(() => store.search(["users"], { filter: { rank: { $gt: 1 } } })))).toMatch(
+      /\$gt.*not supported/,
+    );
+    expect(String(await thrown(() => store.search(["users"], { filter: { tags: ["a"] } })))).toMatch(
+      /cannot filter on "tags"/,
+    );
+    expect(String(await thrown(() => store.put(["users"], "k", { text: "x" }, false)))).toMatch(/`index`/);
+    expect(String(await thrown(() => store.search(["users"], { query: "x", limit: 100, offset: 1 })))).toMatch(
+      /at most 100/,
+    );
+  });
+});
