@@ -16,6 +16,10 @@ const DATABASE_FREE = [
   "packages/client/test/types.test.ts",
 ];
 
+// The client libraries and their examples: they test what a client does with the server's answers over HTTP,
+// which the database behind the server does not change; the API itself runs on PostgreSQL in every other file.
+const CLIENT_SIDE = ["packages/*/test/**/*.test.ts", "tests/sdk-python.test.ts", "tests/example-*.test.ts"];
+
 // The files that take longest (they start production servers, CLI processes or both, and the first of them
 // builds) start first: run last, one of them kept a worker busy alone for minutes after the other finished.
 const LONGEST_FIRST = [
@@ -49,7 +53,10 @@ export default defineConfig({
   },
   test: {
     include: ["tests/**/*.test.ts", "packages/*/test/**/*.test.ts"],
-    exclude: [...configDefaults.exclude, ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? DATABASE_FREE : [])],
+    exclude: [
+      ...configDefaults.exclude,
+      ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? [...DATABASE_FREE, ...CLIENT_SIDE] : []),
+    ],
     environment: "node",
     globalSetup: ["tests/helpers/global-setup.ts"],
     setupFiles: ["tests/helpers/setup.ts"],

@@ -127,6 +127,7 @@ export class Transport {
     headers: Record<string, string>,
     options: CallOptions,
   ): Promise<Response | MemoryGatewayError> {
+    options.signal?.throwIfAborted();
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timer = setTimeout(
@@ -134,7 +135,6 @@ export class Transport {
       timeoutMs,
     );
     const stopForCaller = () => controller.abort(options.signal?.reason);
-    options.signal?.throwIfAborted();
     options.signal?.addEventListener("abort", stopForCaller, { once: true });
     const init: RequestInit & { duplex?: "half" } = {
       method: spec.method,

@@ -1,7 +1,10 @@
 // The TypeScript SDK against a real server (`npm start`, the production build, over HTTP): every method, the
 // typed errors, retries (through a proxy that fails chosen requests), pagination and cursors, streaming
 // export and import, timeouts and aborts.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import fs from "node:fs";
+import http from "node:http";
+import type net from "node:net";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import {
   AuthenticationError,
   BadRequestError,
@@ -31,6 +34,8 @@ let server: RunningServer;
 let proxy: FaultProxy;
 let mg: MemoryGateway;
 let orgId: string;
+let pages: http.Server;
+let pagesServed = 0;
 
 beforeAll(async () => {
   buildIfNeeded({ quiet: true });
@@ -42,7 +47,14 @@ beforeAll(async () => {
     MEMGW_INIT_USER_PASSWORD: "a long password for the sdk tests",
     MEMGW_INIT_API_KEY: API_KEY,
     API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+    // The document fetched from a URL is served by this test, on loopback.
+    ALLOW_PRIVATE_OUTBOUND: "true",
   });
+  pages = http.createServer((request, response) => {
+    response.writeHead(200, { "content-type": "text/markdown" });
+    response.end(`# Page\n\nServed ${++pagesServed} times; Pierre Curie shared the prize.`);
+  });
+  await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   proxy = await startFaultProxy(server.base);
   mg = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
   orgId = (await mg.namespaces.create({ name: "first" })).org_id;
@@ -50,6 +62,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await proxy?.close();
+  pages?.close();
   await server?.stop();
 });
 
@@ -101,7 +114,8 @@ describe("every method", () => {
     const granted = new MemoryGateway({ apiKey: keys.json.secret, baseUrl: server.base });
     expect((await granted.namespaces.get(created.id)).id).toBe(created.id);
     await mg.namespaces.grants.delete(created.id, grant.id);
-    expect(await mg.namespaces.grants.list(created.id)).toEqual([]);
+    expect((await mg.namespaces.grants.list(created.id)).map((g) => g.id)).not.toContain(grant.id);
+    expect(await thrown(() => granted.namespaces.get(created.id))).toBeInstanceOf(NotFoundError);
 
     await mg.namespaces.delete(created.id);
     expect(await thrown(() => mg.namespaces.get(created.id))).toBeInstanceOf(NotFoundError);
@@ -177,12 +191,15 @@ describe("every method", () => {
     await expect.poll(async () => (await mg.documents.get(uploaded.id)).status, { timeout: 60_000 }).toBe("ready");
     const listed = await mg.documents.list({ namespace_id: ns.id });
     expect(listed.data.map((document) => document.id).sort()).toEqual([created.id, uploaded.id].sort());
-    const all = [];
-    for await (const document of mg.documents.iterate({ namespace_id: ns.id, page_size: 1 })) all.push(document.id);
-    expect(all.sort()).toEqual([created.id, uploaded.id].sort());
     expect(JSON.stringify(await mg.documents.text(created.id))).toContain("radium institute");
     expect(await (await mg.documents.content(uploaded.id)).text()).toBe("Plain notes about the garden.");
-    expect(await mg.documents.refresh(created.id)).toMatchObject({ id: created.id });
+    const fetched = await mg.documents.create({
+      namespace_id: ns.id,
+      url: `http://127.0.0.1:${(pages.address() as net.AddressInfo).port}/page.md`,
+    });
+    await expect.poll(async () => (await mg.documents.get(fetched.id)).status, { timeout: 60_000 }).toBe("ready");
+    expect(await mg.documents.refresh(fetched.id)).toMatchObject({ id: fetched.id });
+    await expect.poll(() => pagesServed, { timeout: 60_000 }).toBe(2);
 
     const entities = await mg.entities.list({ namespace_id: ns.id, q: "Marie" });
     const curie = entities.data.find((entity) => entity.name.includes("Curie"));
@@ -192,16 +209,43 @@ describe("every method", () => {
     for await (const entity of mg.entities.iterate({ namespace_id: ns.id })) iterated.push(entity.id);
     expect(iterated).toContain(curie!.id);
 
+    const all = [];
+    for await (const document of mg.documents.iterate({ namespace_id: ns.id, page_size: 1 })) all.push(document.id);
+    expect(all.sort()).toEqual([created.id, uploaded.id, fetched.id].sort());
     await mg.documents.delete(uploaded.id);
     expect(await thrown(() => mg.documents.get(uploaded.id))).toBeInstanceOf(NotFoundError);
 
     const feed = await mg.events.list({ namespace_id: ns.id, limit: 2 });
     expect(feed.events).toHaveLength(2);
-    const types = [];
-    for await (const event of mg.events.iterate({ namespace_id: ns.id, limit: 2 })) types.push(event.type);
-    expect(types).toContain("document.created");
-    expect(types).toContain("document.deleted");
+    const events = [];
+    for await (const event of mg.events.iterate({ namespace_id: ns.id, limit: 2 })) events.push(event);
+    expect(events.slice(0, 2)).toEqual(feed.events);
+    expect(new Set(events.map((event) => event.id)).size).toBe(events.length);
+    expect(events[0].type).toBe("namespace.created");
+    // The passages of the deleted upload were memories: their deletion is the feed's last news.
+    expect(events.at(-1)?.type).toBe("memory.deleted");
   });
+});
+
+test("the README's TypeScript walk-through runs as written", async () => {
+  const readme = fs.readFileSync("README.md", "utf8");
+  const block = /<!-- walkthrough-ts[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)![1];
+  const [imports, ...code] = block.split("\n\n");
+  expect(imports).toBe('import { MemoryGateway } from "@memory-gateway/client";');
+  // The block's own code, with its import given and its localhost address pointing at the test's server.
+  const body = code.join("\n\n").replace("http://localhost:3000", server.base);
+  const printed: unknown[][] = [];
+  const log = vi.spyOn(console, "log").mockImplementation((...values) => void printed.push(values));
+  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+  try {
+    await new AsyncFunction("MemoryGateway", "process", body)(MemoryGateway, { env: { MEMGW_KEY: API_KEY } });
+  } finally {
+    log.mockRestore();
+  }
+  expect(printed[0][0]).toBe("I adopted a golden retriever named Max last spring.");
+  expect(printed[0][1]).toBeGreaterThan(0);
+  expect(printed[1][0]).toContain("Max");
+  expect(printed[1][1]).toBeGreaterThan(0);
 });
 
 describe("typed errors", () => {
