@@ -131,7 +131,7 @@ export class Transport {
     const controller = new AbortController();
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timer = setTimeout(
-      () => controller.abort(new TimeoutError(`No answer within ${timeoutMs} ms.`, noAnswer)),
+      () => controller.abort(new TimeoutError(`No answer within ${timeoutMs} ms.`, { status: null, code: "TIMEOUT" })),
       timeoutMs,
     );
     const stopForCaller = () => controller.abort(options.signal?.reason);
@@ -162,7 +162,10 @@ export class Transport {
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       if (controller.signal.reason instanceof TimeoutError) return controller.signal.reason;
-      return new ConnectionError(`The request failed: ${(error as Error).message}`, noAnswer);
+      return new ConnectionError(`The request failed: ${(error as Error).message}`, {
+        status: null,
+        code: "CONNECTION_ERROR",
+      });
     } finally {
       clearTimeout(timer);
       if (!streaming) options.signal?.removeEventListener("abort", stopForCaller);
@@ -178,8 +181,6 @@ export class Transport {
     return url.toString();
   }
 }
-
-const noAnswer = { status: null, code: "NO_ANSWER" };
 
 /** Exponential backoff with jitter: about 0.5 s, 1 s, 2 s, … up to 8 s. */
 function backoff(attempt: number): number {
