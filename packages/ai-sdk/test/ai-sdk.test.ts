@@ -3,7 +3,7 @@
 // scripted model.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { generateText, stepCountIs } from "ai";
-import { MockLanguageModelV4 } from "ai/test";
+import { MockLanguageModelV3 } from "ai/test";
 import { MemoryGateway } from "@memory-gateway/client";
 import { memoryTools, recalledContext, rememberConversation } from "@memory-gateway/ai-sdk";
 import { buildIfNeeded } from "../../../scripts/build-if-needed.mjs";
@@ -66,7 +66,7 @@ describe("memoryTools", () => {
   test("remember stores a memory for the identity, which GET /memories then lists", async () => {
     const namespaceId = await newNamespace();
     const tools = memoryTools({ client: mg, namespaceId, identityId: "ada", scopes: { app: "tests" } });
-    const stored = await executed(tools.remember.execute({ content: "Ada is allergic to peanuts." }, callOptions));
+    const stored = await executed(tools.remember.execute!({ content: "Ada is allergic to peanuts." }, callOptions));
     expect(stored).toMatchObject({ content: "Ada is allergic to peanuts.", deduplicated: false });
 
     const listed = await mg.memories.list({ namespace_id: namespaceId });
@@ -87,7 +87,7 @@ describe("memoryTools", () => {
     });
     const tools = memoryTools({ client: mg, namespaceId, identityId: "grace" });
     const matches = await executed(
-      tools.recall.execute({ query: "When is the train to Vienna?", top_k: 5 }, callOptions),
+      tools.recall.execute!({ query: "When is the train to Vienna?", top_k: 5 }, callOptions),
     );
     expect(matches[0].content).toBe("Grace takes the night train to Vienna on Friday.");
     expect(Object.keys(matches[0]).sort()).toEqual(["content", "memory_id", "occurred_at", "score"]);
@@ -103,7 +103,9 @@ describe("memoryTools", () => {
     });
     await mg.remember({ namespace_id: namespaceId, content: "Grace's cat is called Hopper.", identity_id: "grace" });
     const tools = memoryTools({ client: mg, namespaceId, identityId: "ada" });
-    const { answer, sources } = await executed(tools.ask.execute({ question: "What is the cat called?" }, callOptions));
+    const { answer, sources } = await executed(
+      tools.ask.execute!({ question: "What is the cat called?" }, callOptions),
+    );
     expect(answer).toContain("Byron");
     expect(answer).not.toContain("Hopper");
     expect(sources.map((source) => source.memory_id)).toEqual([memory.id]);
@@ -112,7 +114,7 @@ describe("memoryTools", () => {
   test("generateText runs the recall tool a scripted model calls and answers from its result", async () => {
     const namespaceId = await newNamespace();
     await mg.remember({ namespace_id: namespaceId, content: "Ada's favourite colour is teal.", identity_id: "ada" });
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: [toolCallStep("recall", { query: "favourite colour" }), textStep("Your favourite colour is teal.")],
     });
     const result = await generateText({
@@ -137,7 +139,7 @@ describe("memoryTools", () => {
 
   test("generateText runs the remember tool a scripted model calls, storing for the identity", async () => {
     const namespaceId = await newNamespace();
-    const model = new MockLanguageModelV4({
+    const model = new MockLanguageModelV3({
       doGenerate: [toolCallStep("remember", { content: "Ada moved to Lisbon in May." }), textStep("Noted.")],
     });
     await generateText({

@@ -113,9 +113,8 @@ class Namespaces {
     return this.transport.data({ method: "GET", path: path("/namespaces/{id}", id), retry: "safe" }, options);
   }
 
-  /** Sets the given fields (setting the same values twice changes nothing, so it is retried like a read). */
   update(id: string, body: BodyOf<"updateNamespace">, options?: CallOptions): Promise<DataOf<"updateNamespace">> {
-    const spec: RequestSpec = { method: "PATCH", path: path("/namespaces/{id}", id), json: body, retry: "safe" };
+    const spec: RequestSpec = { method: "PATCH", path: path("/namespaces/{id}", id), json: body, retry: "unsafe" };
     return this.transport.data(spec, options);
   }
 
