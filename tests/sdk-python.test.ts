@@ -90,6 +90,20 @@ describe.skipIf(skipped || onPostgres())("the Python SDK", { timeout: 600_000 },
     expect(pytest.code, pytest.output).toBe(0);
   });
 
+  test("the README's Python walk-through runs as written", async () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const block = /<!-- walkthrough-py[^>]*-->\s*```python\n([\s\S]*?)```/.exec(readme)![1];
+    const script = block.replace('"http://localhost:3000"', JSON.stringify(server!.base));
+    const walk = await run(PYTHON, ["-c", script], {
+      PYTHONPATH: "sdks/python",
+      MEMGW_KEY: INIT.MEMGW_INIT_API_KEY,
+    });
+    expect(walk.code, walk.output).toBe(0);
+    const [match, answer] = walk.output.trim().split("\n");
+    expect(match).toMatch(/^I adopted a golden retriever named Max last spring\. 0\.\d+$/);
+    expect(answer).toContain("Max");
+  });
+
   test("mypy --strict passes on the SDK and the example agent", async () => {
     expect(missing, `install them: ${INSTALL}`).toEqual([]);
     const mypy = await run(

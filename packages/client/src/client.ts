@@ -135,12 +135,14 @@ class Namespaces {
       stream: true,
     };
     const response = await this.transport.send(spec, options);
-    yield* parseNdjson<ExportLine>(response.body!);
+    const idleTimeoutMs = options?.timeoutMs ?? this.transport.timeoutMs;
+    yield* parseNdjson<ExportLine>(response.body!, { signal: options?.signal, idleTimeoutMs });
   }
 
   /**
    * Imports memories into the namespace: an export (`namespaces.export` of another, piped straight in), or
-   * values from elsewhere, streamed as NDJSON. A stream or an iterator is sent once, never retried.
+   * values from elsewhere, streamed as NDJSON. A stream or an iterator is sent once, never retried; text,
+   * bytes or an array may be sent again after a 429.
    */
   import(id: string, source: NdjsonSource, options?: CallOptions): Promise<DataOf<"importNamespace">> {
     const body = { ...ndjsonBody(source), contentType: "application/x-ndjson" };
@@ -313,7 +315,7 @@ class Entities {
     query: Without<QueryOf<"listEntities">, "cursor">,
     options?: CallOptions,
   ): Items<DataOf<"listEntities">[number]> {
-    return everyCursorPage((cursor) => this.list({ ...query, cursor }, options));
+    return everyCursorPage((cursor) => this.list({ page_size: 100, ...query, cursor }, options));
   }
 
   get(id: string, options?: CallOptions): Promise<DataOf<"getEntity">> {

@@ -74,7 +74,7 @@ const BY_STATUS: Record<number, typeof MemoryGatewayError> = {
 export async function errorFromResponse(response: Response): Promise<MemoryGatewayError> {
   const requestId = response.headers.get("request-id");
   const text = await response.text().catch(() => "");
-  let envelope: { error?: { code?: unknown; message?: unknown; details?: unknown } } = {};
+  let envelope: { error?: { code?: unknown; message?: unknown; details?: unknown; request_id?: unknown } } = {};
   try {
     envelope = JSON.parse(text);
   } catch {
@@ -87,7 +87,7 @@ export async function errorFromResponse(response: Response): Promise<MemoryGatew
     status: response.status,
     code: typeof error.code === "string" ? error.code : `HTTP_${response.status}`,
     details: Array.isArray(error.details) ? (error.details as ErrorDetail[]) : [],
-    requestId,
+    requestId: requestId ?? (typeof error.request_id === "string" ? error.request_id : null),
   };
   if (response.status === 429) return new RateLimitError(message, { ...init, retryAfter: retryAfterSeconds(response) });
   if (response.status >= 500) return new ServerError(message, init);

@@ -59,8 +59,9 @@ function fromEnvironment(name: string): string | undefined {
 
 export class Transport {
   readonly baseUrl: string;
+  /** How long one attempt may take, and a streamed answer may go without a byte, unless a call says otherwise. */
+  readonly timeoutMs: number;
   private readonly apiKey: string;
-  private readonly timeoutMs: number;
   private readonly maxRetries: number;
   private readonly maxRetryAfterSeconds: number;
   private readonly fetch: typeof fetch;
@@ -150,12 +151,10 @@ export class Transport {
       // Node's fetch sends a stream only when told the answer may start before the body ends.
       if (!spec.body.replayable) init.duplex = "half";
     }
-    let streaming = false;
     try {
       const response = await this.fetch(this.url(spec), init);
-      // A streamed answer stays the caller's to abort while it is read; the attempt's timeout ends here.
-      streaming = spec.stream === true && response.ok;
-      if (streaming) return response;
+      // A streamed answer is read by the caller, who stops it with the same signal and an idle timeout.
+      if (spec.stream && response.ok) return response;
       // Read now, within the attempt's time: a body cut short is a failed attempt like any other.
       const body = await response.arrayBuffer();
       return new Response(response.status === 204 ? null : body, response);
@@ -168,7 +167,7 @@ export class Transport {
       });
     } finally {
       clearTimeout(timer);
-      if (!streaming) options.signal?.removeEventListener("abort", stopForCaller);
+      options.signal?.removeEventListener("abort", stopForCaller);
     }
   }
 
