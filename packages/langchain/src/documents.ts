@@ -15,8 +15,13 @@ export interface MemoryTarget {
   scopes?: Record<string, string>;
 }
 
+/**
+ * The request fields naming a target. Empty scopes are left out: they narrow nothing, and POST /forget refuses
+ * `scopes: {}` (a selector must name at least one pair).
+ */
 export function targetOf({ namespaceId, identityId, scopes }: MemoryTarget) {
-  return { namespace_id: namespaceId, identity_id: identityId, scopes };
+  const someScopes = scopes && Object.keys(scopes).length > 0 ? scopes : undefined;
+  return { namespace_id: namespaceId, identity_id: identityId, scopes: someScopes };
 }
 
 const isScalar = (value: unknown): value is MetadataValue =>

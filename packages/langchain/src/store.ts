@@ -22,29 +22,98 @@ const NAMESPACE = "langgraph.namespace";
 const LABEL = (depth: number) => `langgraph.ns.${depth}`;
 const KEY = "langgraph.key";
 const FIELD = (name: string) => `value.${name}`;
-// Metadata names are at most 128 characters, and all of it at most 8 KiB as JSON: fields with longer names,
-// and strings longer than this, are not copied (and cannot be filtered on).
+// Set (to "true", a string, so that GET /memories can match it) on an item some of whose filterable fields were
+// not copied because the metadata was full: a search with a filter on such a field refuses rather than miss it.
+const PARTIAL = "langgraph.partial";
+const PARTIAL_VALUE = "true";
+// The API's metadata: at most 64 keys and 8 KiB as JSON (lib/memory/schemas.ts), names at most 128 characters.
+const MAX_METADATA_KEYS = 64;
+const MAX_METADATA_BYTES = 8_192;
+// Fields with longer names, and strings longer than this, are not copied (and cannot be filtered on).
 const MAX_FIELD_NAME = 128 - FIELD("").length;
 const MAX_FILTERED_STRING = 256;
+// GET /memories, which reads items back by namespace and key, takes `metadata=key:value` values of at most
+// 1,000 characters (lib/memory/list.ts), and the whole request line must fit in Node's 16 KiB of headers
+// beside the key's identity and scopes: a longer namespace or key could be stored but never read back.
+const MAX_QUERY_VALUE = 1_000;
+const MAX_ADDRESS_BYTES = 8_192;
 // recall's top_k: a search with a query reads offset + limit matches at most.
 const MAX_RECALL = 100;
 
+// What the API refuses in a metadata name (lib/validation/strings.ts: controls, NUL among them, unpaired
+// surrogates, invisible characters) and in a metadata value (NUL, unpaired surrogates).
+const UNSTORABLE_NAME = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}\u2800\uD800-\uDFFF]/u;
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+const unstorableText = (text: string) => text.includes("\u0000") || LONE_SURROGATE.test(text);
+
+const utf8 = new TextEncoder();
+const jsonBytes = (value: unknown) => utf8.encode(JSON.stringify(value)).length;
+
 const isScalar = (value: unknown): value is MetadataValue =>
   value === null || ["string", "number", "boolean"].includes(typeof value);
-const isFilterable = (name: string, value: unknown): value is MetadataValue =>
-  name.length <= MAX_FIELD_NAME &&
-  isScalar(value) &&
-  (typeof value !== "string" || value.length <= MAX_FILTERED_STRING);
 
+/** Why a field cannot be filtered on (so is not copied into the metadata), or undefined if it can. */
+function unfilterable(name: string, value: unknown): string | undefined {
+  // GET /memories splits `metadata=key:value` at the first colon: "value.a:b" would be read as key "value.a".
+  if (name.includes(":")) return "field names containing a colon cannot be matched";
+  if (name.length > MAX_FIELD_NAME) return `field names are at most ${MAX_FIELD_NAME} characters`;
+  if (UNSTORABLE_NAME.test(name)) return "field names with control or invisible characters cannot be stored";
+  if (!isScalar(value)) return "filters match a string, number, boolean or null";
+  if (typeof value === "string" && value.length > MAX_FILTERED_STRING) {
+    return `filtered strings are at most ${MAX_FILTERED_STRING} characters`;
+  }
+  if (typeof value === "string" && unstorableText(value)) return "the string cannot be stored";
+  return undefined;
+}
+
+const isFilterable = (name: string, value: unknown): value is MetadataValue => !unfilterable(name, value);
+
+/** Why an item at this address could not be read back (so is not stored), or undefined if it can. */
+function addressProblem(namespace: string[], key: string): string | undefined {
+  const whole = JSON.stringify(namespace);
+  if (whole.length > MAX_QUERY_VALUE) return `its namespace is ${whole.length} characters as JSON`;
+  if (key.length > MAX_QUERY_VALUE) return `its key is ${key.length} characters`;
+  if (encodeURIComponent(whole).length + encodeURIComponent(key).length > MAX_ADDRESS_BYTES) {
+    return `its namespace and key are over ${MAX_ADDRESS_BYTES} bytes in a URL`;
+  }
+  return undefined;
+}
+
+/**
+ * The item's metadata: the store's own keys, then the value's filterable fields in their order until the next
+ * would pass the API's 64 keys or 8 KiB (room for PARTIAL is kept); from there on none is copied, and PARTIAL
+ * is set. Which fields an item's metadata holds is thus the record of which were copied.
+ */
 function itemMetadata(namespace: string[], key: string, value: Record<string, unknown>): Metadata {
-  const fields = Object.entries(value).filter(([name, field]) => isFilterable(name, field));
-  return {
+  const own: Metadata = {
     [MARKER]: MARKER_VALUE,
     [NAMESPACE]: JSON.stringify(namespace),
     ...Object.fromEntries(namespace.map((label, depth) => [LABEL(depth), label])),
     [KEY]: key,
-    ...Object.fromEntries(fields.map(([name, field]) => [FIELD(name), field])),
   };
+  let keys = Object.keys(own).length + 1;
+  let bytes = jsonBytes({ ...own, [PARTIAL]: PARTIAL_VALUE });
+  if (keys > MAX_METADATA_KEYS || bytes > MAX_METADATA_BYTES) {
+    throw new Error(
+      `MemoryGatewayStore cannot store an item in a namespace of ${namespace.length} labels with this key: ` +
+        `the namespace and key alone pass the gateway's metadata limits (${MAX_METADATA_KEYS} keys, ` +
+        `${MAX_METADATA_BYTES} bytes as JSON)`,
+    );
+  }
+  const fields: Metadata = {};
+  let partial = false;
+  for (const [name, field] of Object.entries(value)) {
+    if (!isFilterable(name, field)) continue;
+    const entryBytes = jsonBytes(FIELD(name)) + jsonBytes(field) + 2; // ,"value.name":field
+    if (keys + 1 > MAX_METADATA_KEYS || bytes + entryBytes > MAX_METADATA_BYTES) {
+      partial = true;
+      break;
+    }
+    keys += 1;
+    bytes += entryBytes;
+    fields[FIELD(name)] = field;
+  }
+  return { ...own, ...(partial ? { [PARTIAL]: PARTIAL_VALUE } : {}), ...fields };
 }
 
 function itemAddress(namespace: string[], key: string): Metadata {
@@ -56,21 +125,25 @@ function prefixMetadata(prefix: string[]): Metadata {
   return { [MARKER]: MARKER_VALUE, ...Object.fromEntries(labels) };
 }
 
-/** A search filter as exact metadata values: the gateway matches exact values, not comparisons. */
-function filterMetadata(filter: Record<string, unknown> = {}): Metadata {
+/** A search filter as exact values of top-level fields: the gateway matches exact values, not comparisons. */
+function filterValues(filter: Record<string, unknown> = {}): Metadata {
   return Object.fromEntries(
     Object.entries(filter).map(([name, condition]) => {
       const value = exactValueOf(condition);
-      if (!isFilterable(name, value)) {
+      const problem = unfilterable(name, value);
+      if (problem) {
         throw new Error(
-          `MemoryGatewayStore cannot filter on "${name}": filters match a top-level field of the value exactly, ` +
-            `with a string, number, boolean or null (strings up to ${MAX_FILTERED_STRING} characters)`,
+          `MemoryGatewayStore cannot filter on "${name}": ${problem} (filters match a top-level field of the ` +
+            `value exactly, with a string, number, boolean or null)`,
         );
       }
-      return [FIELD(name), value];
+      return [name, value as MetadataValue];
     }),
   );
 }
+
+const asFieldMetadata = (values: Metadata): Metadata =>
+  Object.fromEntries(Object.entries(values).map(([name, value]) => [FIELD(name), value]));
 
 const isOperators = (condition: unknown): condition is Record<string, unknown> =>
   typeof condition === "object" && condition !== null && Object.keys(condition).some((name) => name.startsWith("$"));
@@ -154,17 +227,28 @@ export class MemoryGatewayStore extends BaseStore {
   }
 
   private async getItem({ namespace, key }: GetOperation): Promise<Item | null> {
+    // put stores no item that could not be read back (and GET /memories would refuse the query).
+    if (addressProblem(namespace, key)) return null;
     const memory = await this.findMemory(namespace, key);
     return memory ? this.toItem(memory) : null;
   }
 
   private async putItem({ namespace, key, value, index }: PutOperation): Promise<void> {
+    const problem = addressProblem(namespace, key);
     if (value === null) {
+      // Within the store's identity and scopes, as every forget selector given must match (docs/api.md).
+      if (problem) return;
       await this.target.client.forget({ ...targetOf(this.target), metadata: itemAddress(namespace, key) });
       return;
     }
     if (index !== undefined) {
       throw new Error("MemoryGatewayStore does not take put's `index`: the gateway indexes every value whole");
+    }
+    if (problem) {
+      throw new Error(
+        `MemoryGatewayStore cannot store this item: ${problem}, and GET /memories, which reads items back, ` +
+          `takes metadata values of at most ${MAX_QUERY_VALUE} characters (and a URL under Node's header limit)`,
+      );
     }
     const content = JSON.stringify(value);
     const metadata = itemMetadata(namespace, key, value);
@@ -186,13 +270,15 @@ export class MemoryGatewayStore extends BaseStore {
   }
 
   private async searchItems({ namespacePrefix, filter, limit = 10, offset = 0, query }: SearchOperation) {
-    const metadata = { ...prefixMetadata(namespacePrefix), ...filterMetadata(filter) };
+    const values = filterValues(filter);
+    const metadata = { ...prefixMetadata(namespacePrefix), ...asFieldMetadata(values) };
+    if (query !== undefined && offset + limit > MAX_RECALL) {
+      throw new RangeError(
+        `MemoryGatewayStore searches with a query read at most ${MAX_RECALL} items (offset + limit)`,
+      );
+    }
+    await this.refuseUncopiedFilters(namespacePrefix, values);
     if (query !== undefined) {
-      if (offset + limit > MAX_RECALL) {
-        throw new RangeError(
-          `MemoryGatewayStore searches with a query read at most ${MAX_RECALL} items (offset + limit)`,
-        );
-      }
       const matches = await this.target.client.recall({
         ...targetOf(this.target),
         query,
@@ -216,6 +302,34 @@ export class MemoryGatewayStore extends BaseStore {
       if (found.length === limit) break;
     }
     return found;
+  }
+
+  /**
+   * Throws if an item under the prefix holds a filtered field that its metadata did not have room for (see
+   * itemMetadata): the gateway matches the metadata, so the search would leave that item out without a word.
+   * Reads only the items marked PARTIAL (usually none: one request).
+   */
+  private async refuseUncopiedFilters(namespacePrefix: string[], values: Metadata): Promise<void> {
+    const names = Object.keys(values);
+    if (names.length === 0) return;
+    for await (const memory of this.target.client.memories.iterate({
+      ...this.listFilters({ ...prefixMetadata(namespacePrefix), [PARTIAL]: PARTIAL_VALUE }),
+      page_size: this.pageSize,
+    })) {
+      const value = parsedObject(memory.content) ?? {};
+      const uncopied = names.find(
+        (name) => Object.hasOwn(value, name) && isFilterable(name, value[name]) && !(FIELD(name) in memory.metadata),
+      );
+      if (uncopied !== undefined) {
+        throw new Error(
+          `MemoryGatewayStore cannot filter on "${uncopied}" under ${JSON.stringify(namespacePrefix)}: the item ` +
+            `${JSON.stringify(namespaceOf(memory.metadata))} "${String(memory.metadata[KEY])}" holds it, but its ` +
+            `value has more fields than the gateway's metadata takes (${MAX_METADATA_KEYS} keys, ` +
+            `${MAX_METADATA_BYTES} bytes as JSON), so it was not copied and a filter would miss that item ` +
+            "(fields are copied in the value's order: put the fields to filter on first)",
+        );
+      }
+    }
   }
 
   private async listNamespacesOf({ matchConditions = [], maxDepth, limit, offset }: ListNamespacesOperation) {

@@ -27,6 +27,19 @@ class GatewayEmbeddings extends Embeddings {
   }
 }
 
+type AddOptions = { ids?: unknown } & Record<string, unknown>;
+
+/** The gateway assigns memory ids: a LangChain upsert by id (`options.ids`) would silently be an insert. */
+function refuseIds(options?: AddOptions): void {
+  if (options?.ids !== undefined) {
+    throw new Error(
+      "MemoryGatewayVectorStore cannot store documents under given ids (options.ids): the gateway assigns " +
+        "memory ids, so there is no upsert by id; leave ids out (addDocuments answers the ids it assigned), " +
+        "or delete({ ids }) and add again",
+    );
+  }
+}
+
 const notVectors = () =>
   new Error(
     "MemoryGatewayVectorStore takes texts, not vectors: the gateway embeds them with its own model " +
@@ -36,7 +49,8 @@ const notVectors = () =>
 /**
  * A LangChain vector store over a Memory Gateway namespace. Each document is a memory (its scalar metadata
  * kept, see storableMetadata); a search is a `recall`, the gateway's hybrid search of words and meaning, with
- * `filter` as exact metadata values; `delete({ ids })` forgets memories by id.
+ * `filter` as exact metadata values; `delete({ ids })` forgets memories by id, only those of the store's identity
+ * and scopes.
  *
  * Content identical to a memory already stored for the same identity and scopes is not stored twice: adding it
  * again answers that memory's id (and keeps its metadata).
@@ -54,8 +68,12 @@ export class MemoryGatewayVectorStore extends VectorStore {
     this.target = target;
   }
 
-  /** Stores the documents (a `remember` per 100) and answers their memory ids, in the same order. */
-  async addDocuments(documents: DocumentInterface[]): Promise<string[]> {
+  /**
+   * Stores the documents (a `remember` per 100) and answers their memory ids, in the same order. `options.ids`
+   * is refused (see refuseIds).
+   */
+  async addDocuments(documents: DocumentInterface[], options?: AddOptions): Promise<string[]> {
+    refuseIds(options);
     const ids: string[] = [];
     for (let start = 0; start < documents.length; start += REMEMBER_BATCH) {
       const memories = documents.slice(start, start + REMEMBER_BATCH).map((document) => ({
@@ -69,14 +87,16 @@ export class MemoryGatewayVectorStore extends VectorStore {
   }
 
   /** Stores each text with its metadata (`metadatas[i]` for `texts[i]`). */
-  addTexts(texts: string[], metadatas: object[] = []): Promise<string[]> {
+  addTexts(texts: string[], metadatas: object[] = [], options?: AddOptions): Promise<string[]> {
     return this.addDocuments(
       texts.map((pageContent, index) => new Document({ pageContent, metadata: { ...metadatas[index] } })),
+      options,
     );
   }
 
-  addVectors(): Promise<string[]> {
-    return Promise.reject(notVectors());
+  async addVectors(_vectors?: number[][], _documents?: DocumentInterface[], options?: AddOptions): Promise<string[]> {
+    refuseIds(options);
+    throw notVectors();
   }
 
   similaritySearchVectorWithScore(): Promise<[DocumentInterface, number][]> {
@@ -98,11 +118,19 @@ export class MemoryGatewayVectorStore extends VectorStore {
     return matches.map((match) => [matchToDocument(match), match.score]);
   }
 
-  /** Forgets the memories with these ids (an erasure receipt is recorded for each call, as for every forget). */
+  /**
+   * Forgets the memories with these ids that belong to the store's identity and scopes (an erasure receipt is
+   * recorded for each call, as for every forget). POST /forget deletes the memories matching every selector
+   * given (docs/api.md), so sending the store's identity_id and scopes beside memory_ids narrows the ids to
+   * them on the server: an id of another identity's memory, or of one outside the scopes, is left in place
+   * (and is not in the receipt's memory_ids). No read beforehand, which a concurrent change could outdate.
+   * A store without an identity reaches every identity's memories, as its searches do.
+   */
   async delete({ ids }: { ids: string[] }): Promise<void> {
+    if (!Array.isArray(ids)) throw new Error("MemoryGatewayVectorStore deletes by id: delete({ ids: [...] })");
     for (let start = 0; start < ids.length; start += FORGET_BATCH) {
       await this.target.client.forget({
-        namespace_id: this.target.namespaceId,
+        ...targetOf(this.target),
         memory_ids: ids.slice(start, start + FORGET_BATCH),
       });
     }

@@ -154,6 +154,48 @@ describe("MemoryGatewayVectorStore", () => {
     expect(String(await thrown(() => store.addVectors()))).toMatch(/takes texts, not vectors/);
     expect(String(await thrown(() => store.similaritySearchVectorWithScore()))).toMatch(/takes texts, not vectors/);
   });
+  test("delete forgets only the memories of the store's identity and scopes", async () => {
+    const namespaceId = await newNamespace();
+    const alice = new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "alice" });
+    const bob = new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "bob" });
+    const [aliceId] = await alice.addTexts(["Alice keeps bees on the roof."]);
+    const [bobId] = await bob.addTexts(["Bob keeps goats in the yard."]);
+
+    await alice.delete({ ids: [bobId] });
+    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+    // Bob's own store, narrowed to scopes his memory does not carry, does not reach it either.
+    const bobInTeam = new MemoryGatewayVectorStore({
+      client: mg,
+      namespaceId,
+      identityId: "bob",
+      scopes: { team: "a" },
+    });
+    await bobInTeam.delete({ ids: [bobId] });
+    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+
+    await alice.delete({ ids: [aliceId, bobId] });
+    expect((await thrown(() => mg.memories.get(aliceId))) as { status: number }).toMatchObject({ status: 404 });
+    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+    // A store with empty scopes is one without: forget is sent no `scopes: {}` (which it refuses).
+    await new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "bob", scopes: {} }).delete({
+      ids: [bobId],
+    });
+    expect((await thrown(() => mg.memories.get(bobId))) as { status: number }).toMatchObject({ status: 404 });
+  });
+
+  test("ids to store documents under are refused: the gateway assigns memory ids", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayVectorStore({ client: mg, namespaceId });
+    const document = new Document({ pageContent: "The lift is serviced on Mondays." });
+    expect(String(await thrown(() => store.addDocuments([document], { ids: ["lift"] })))).toMatch(
+      /cannot store documents under given ids \(options\.ids\)/,
+    );
+    expect(String(await thrown(() => store.addTexts(["The lift."], [], { ids: ["lift"] })))).toMatch(/options\.ids/);
+    expect(String(await thrown(() => store.addVectors([[0.1]], [document], { ids: ["lift"] })))).toMatch(
+      /options\.ids/,
+    );
+    expect((await mg.memories.list({ namespace_id: namespaceId })).data).toEqual([]);
+  });
 });
 
 describe("MemoryGatewayStore (LangGraph)", () => {
@@ -214,6 +256,51 @@ describe("MemoryGatewayStore (LangGraph)", () => {
     expect(await store.get(["notes"], "b")).toMatchObject({ key: "b", value: { text: "Water the plants." } });
   });
 
+  test("another identity's or scope's item is not reached by its namespace and key", async () => {
+    const namespaceId = await newNamespace();
+    const alice = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "alice" });
+    const bob = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "bob" });
+    const bobInTeam = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "bob", scopes: { team: "a" } });
+    await bob.put(["notes"], "k", { text: "Bob's note." });
+    expect(await alice.get(["notes"], "k")).toBeNull();
+    expect(await bobInTeam.get(["notes"], "k")).toBeNull();
+
+    await alice.put(["notes"], "k", { text: "Alice's note." });
+    await alice.delete(["notes"], "k");
+    await bobInTeam.delete(["notes"], "k");
+    expect(await alice.get(["notes"], "k")).toBeNull();
+    expect((await bob.get(["notes"], "k"))?.value).toEqual({ text: "Bob's note." });
+    expect(await alice.search(["notes"], { query: "note" })).toEqual([]);
+  });
+
+  test("values with more fields than metadata takes are stored whole; filters on fields left out throw", async () => {
+    const namespaceId = await newNamespace();
+    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    const many = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`f${index}`, index]));
+    const long = Object.fromEntries(
+      Array.from({ length: 40 }, (_, index) => [`s${index}`, String(index).padEnd(250, "x")]),
+    );
+    await store.put(["wide"], "many", many);
+    await store.put(["wide"], "long", long);
+    expect((await store.get(["wide"], "many"))?.value).toEqual(many);
+    expect((await store.get(["wide"], "long"))?.value).toEqual(long);
+
+    // The first fields are copied: filters on them work, with and without a query.
+    expect((await store.search(["wide"], { filter: { f0: 0 } })).map((item) => item.key)).toEqual(["many"]);
+    expect((await store.search(["wide"], { filter: { s1: long.s1 } })).map((item) => item.key)).toEqual(["long"]);
+    expect((await store.search(["wide"], { query: "1", filter: { f1: 1 } })).map((item) => item.key)).toEqual(["many"]);
+    // The last ones were not: a filter on them would miss the item, and says so.
+    expect(String(await thrown(() => store.search(["wide"], { filter: { f99: 99 } })))).toMatch(
+      /cannot filter on "f99" under \["wide"\]: the item \["wide"\] "many" holds it/,
+    );
+    expect(String(await thrown(() => store.search(["wide"], { query: "x", filter: { s39: long.s39 } })))).toMatch(
+      /cannot filter on "s39"/,
+    );
+    // An update that fits again is copied whole, and is no longer refused.
+    await store.put(["wide"], "many", { f99: 99 });
+    expect((await store.search(["wide"], { filter: { f99: 99 } })).map((item) => item.key)).toEqual(["many"]);
+  });
+
   test("listNamespaces lists each namespace once, by prefix, suffix and depth", async () => {
     const namespaceId = await newNamespace();
     const store = new MemoryGatewayStore({ client: mg, namespaceId });
@@ -256,5 +343,18 @@ describe("MemoryGatewayStore (LangGraph)", () => {
     expect(String(await thrown(() => store.search(["users"], { query: "x", limit: 100, offset: 1 })))).toMatch(
       /at most 100/,
     );
+    // GET /memories splits metadata=key:value at the first colon.
+    expect(String(await thrown(() => store.search(["users"], { filter: { "a:b": "c" } })))).toMatch(
+      /cannot filter on "a:b": field names containing a colon/,
+    );
+    // Keys and namespaces GET /memories could not be asked for (over 1,000 characters) are never stored.
+    expect(String(await thrown(() => store.put(["users"], "k".repeat(1_001), { text: "x" })))).toMatch(
+      /cannot store this item: its key is 1001 characters/,
+    );
+    expect(String(await thrown(() => store.put(["users", "u".repeat(1_000)], "k", { text: "x" })))).toMatch(
+      /its namespace is 1012 characters as JSON/,
+    );
+    expect(await store.get(["users"], "k".repeat(1_001))).toBeNull();
+    await store.delete(["users"], "k".repeat(1_001));
   });
 });
