@@ -1,6 +1,7 @@
 // The TypeScript SDK against a real server (`npm start`, the production build, over HTTP): every method, the
 // typed errors, retries (through a proxy that fails chosen requests), pagination and cursors, streaming
 // export and import, timeouts and aborts.
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type net from "node:net";
@@ -246,6 +247,36 @@ test("the README's TypeScript walk-through runs as written", async () => {
   expect(printed[0][1]).toBeGreaterThan(0);
   expect(printed[1][0]).toContain("Max");
   expect(printed[1][1]).toBeGreaterThan(0);
+});
+
+// Bun and Deno, as .ci/run installs them from the npm registry (@oven/bun-linux-x64, @deno/linux-x64-glibc).
+const RUNTIMES = { bun: process.env.MEMGW_TEST_BUN, deno: process.env.MEMGW_TEST_DENO };
+const missingRuntimes = Object.entries(RUNTIMES)
+  .filter(([, binary]) => !binary)
+  .map(([name]) => `MEMGW_TEST_${name.toUpperCase()}`);
+if (missingRuntimes.length && process.env.CI !== "true") {
+  const which = missingRuntimes.join(" and ");
+  console.warn(`[memgw tests] the SDK's Bun and Deno runs are skipped: set ${which} to their binaries.`);
+}
+
+describe.skipIf(missingRuntimes.length > 0 && process.env.CI !== "true")("other runtimes", () => {
+  test.each(["bun", "deno"] as const)(
+    "the SDK's source runs unchanged on %s: remember, recall, export, errors",
+    async (name) => {
+      const binary = RUNTIMES[name];
+      expect(binary, `MEMGW_TEST_${name.toUpperCase()}`).toBeTruthy();
+      const ns = await newNamespace(name);
+      const script = "packages/client/test/runtime-smoke.ts";
+      const args = name === "deno" ? ["run", "--allow-net", "--allow-env", "--no-config", script] : [script];
+      const env = { ...process.env, MEMGW_BASE_URL: server.base, MEMGW_API_KEY: API_KEY, MEMGW_NAMESPACE_ID: ns.id };
+      const output = await new Promise<string>((resolve, reject) =>
+        execFile(binary!, args, { env }, (error, stdout, stderr) =>
+          error ? reject(new Error(stderr)) : resolve(stdout),
+        ),
+      );
+      expect(JSON.parse(output)).toEqual({ stored: true, lines: ["header", "memory"], missing: true });
+    },
+  );
 });
 
 describe("typed errors", () => {

@@ -31,7 +31,8 @@ test("NDJSON cut into pieces anywhere, even inside a character, parses to the sa
     { content: "crlf ends this line" },
     { content: "the last line has no newline" },
   ];
-  const text = `${JSON.stringify(values[0])}\n${JSON.stringify(values[1])}\n\n${JSON.stringify(values[2])}\r\n${JSON.stringify(values[3])}`;
+  const [header, separators, crlf, last] = values.map((value) => JSON.stringify(value));
+  const text = `${header}\n${separators}\n\n${crlf}\r\n${last}`;
   for (const size of [1, 2, 3, 7, 64, text.length]) expect(await parsed(text, size)).toEqual(values);
 });
 
