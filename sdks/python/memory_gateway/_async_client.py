@@ -11,6 +11,7 @@ from typing import (
     AsyncIterator,
     Callable,
     Iterable,
+    Iterator,
     List,
     Mapping,
     Optional,
@@ -62,14 +63,31 @@ def _id(value: str) -> str:
     return quote(value, safe="")
 
 
+def _next_item(iterator: Iterator[ImportLine]) -> List[ImportLine]:
+    """The iterator's next item as a one-item list, or an empty list when it is exhausted."""
+    for item in iterator:
+        return [item]
+    return []
+
+
 async def _encoded(lines: Union[Iterable[ImportLine], AsyncIterable[ImportLine]]) -> AsyncIterator[bytes]:
-    """NDJSON bytes for the async client, which streams a request body only from an async iterator."""
+    """NDJSON bytes for the async client, which streams a request body only from an async iterator.
+
+    A list or tuple is in memory and read in place. Any other sync iterable (a file object, a generator that
+    reads one) may block, so each of its items is taken in a worker thread, never on the event loop."""
     if isinstance(lines, AsyncIterable):
         async for item in lines:
             yield _base.ndjson_line(item)
-    else:
+    elif isinstance(lines, (list, tuple)):
         for item in lines:
             yield _base.ndjson_line(item)
+    else:
+        iterator = iter(lines)
+        while True:
+            taken = await asyncio.to_thread(_next_item, iterator)
+            if not taken:
+                return
+            yield _base.ndjson_line(taken[0])
 
 
 class AsyncMemoryGateway:
@@ -396,10 +414,13 @@ class AsyncMemoryGateway:
     async def _stream_ndjson(self, spec: RequestSpec) -> AsyncGenerator[ExportRecord, None]:
         response = await self._send(spec, stream=True)
         try:
-            async for line in response.aiter_lines():
-                record = _base.ndjson_record(line)
-                if record is not None:
+            # Bytes split at b"\n" only: aiter_lines() would also cut at U+2028, U+2029 and U+0085 in strings.
+            reader = _base.NDJSONReader()
+            async for chunk in response.aiter_bytes():
+                for record in reader.feed(chunk):
                     yield record
+            for record in reader.finish():
+                yield record
         except httpx.TimeoutException as cause:
             raise APITimeoutError(f"The stream of {spec.path} stopped coming in time.") from cause
         except httpx.TransportError as cause:
@@ -598,8 +619,8 @@ class Namespaces(_Resource):
             max_retries=max_retries,
         )
         if replay is not None:
-            replayable_lines = replay
-            response = await self._client._send(spec, content=lambda: _encoded(replayable_lines()))
+            # A list or tuple: encoded again for each attempt.
+            response = await self._client._send(spec, content=lambda: _encoded(lines))
         else:
             response = await self._client._send(spec, content=lambda: _encoded(lines), replayable=False)
         return cast(ImportResult, _base.unwrap(response))
@@ -762,7 +783,9 @@ class Documents(_Resource):
             max_retries=max_retries,
         )
         if file is not None:
-            spec.files = {"file": _base.file_part(file, filename, content_type)}
+            # Reading a path or a file object blocks: done in a worker thread, off the event loop.
+            part = await asyncio.to_thread(_base.file_part, file, filename, content_type)
+            spec.files = {"file": part}
             spec.form = _base.form_fields(
                 **target, title=title, filename=filename, metadata=metadata, scopes=scopes, identity_id=identity_id
             )

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Seque
 import httpx
 
 from .errors import APIStatusError, ConflictError, MemoryGatewayError, RateLimitError, retry_after_seconds
+from .types import DateLike as DateLike  # re-exported for the clients' signatures
 
 VERSION = "0.1.0"
 DEFAULT_BASE_URL = "http://localhost:3000"
@@ -42,7 +43,6 @@ NOT_GIVEN = NotGiven()
 Timeout = Union[float, httpx.Timeout, None]
 """Seconds (or an httpx.Timeout); None waits for ever."""
 
-DateLike = Union[str, datetime, date]
 QueryParams = List[Tuple[str, str]]
 
 
@@ -161,19 +161,50 @@ def _envelope(response: httpx.Response) -> Dict[str, Any]:
 
 
 def body(**fields: Any) -> Dict[str, Any]:
-    """A JSON body of the fields given: None leaves a field out, NOT_GIVEN too; dates become ISO 8601."""
-    return {name: _json_value(value) for name, value in fields.items() if value is not None and value is not NOT_GIVEN}
+    """A JSON body of the fields given: None leaves a field out, NOT_GIVEN too; dates become ISO 8601 (those
+    of the `memories` and `messages` items too). A naive datetime raises ValueError."""
+    return {
+        name: _json_value(name, value)
+        for name, value in fields.items()
+        if value is not None and value is not NOT_GIVEN
+    }
 
 
 def patch_body(**fields: Any) -> Dict[str, Any]:
     """A PATCH body: NOT_GIVEN leaves a field out, None is sent as null (which clears the field)."""
-    return {name: _json_value(value) for name, value in fields.items() if value is not NOT_GIVEN}
+    return {name: _json_value(name, value) for name, value in fields.items() if value is not NOT_GIVEN}
 
 
-def _json_value(value: Any) -> Any:
+# The body fields whose items are objects with dates of their own (`occurred_at`, `expires_at`).
+_ITEM_LIST_FIELDS = ("memories", "messages")
+
+
+def _json_value(name: str, value: Any) -> Any:
     if isinstance(value, (datetime, date)):
-        return value.isoformat()
+        return iso_date(name, value)
+    if name in _ITEM_LIST_FIELDS and isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return [_json_item(f"{name}.{index}", item) for index, item in enumerate(value)]
     return value
+
+
+def _json_item(name: str, item: Any) -> Any:
+    if not isinstance(item, Mapping):
+        return item
+    return {
+        key: iso_date(f"{name}.{key}", value) if isinstance(value, (datetime, date)) else value
+        for key, value in item.items()
+    }
+
+
+def iso_date(name: str, value: Union[datetime, date]) -> str:
+    """A date or an aware datetime in ISO 8601. A naive datetime (no tzinfo) is refused with ValueError: the
+    server cannot tell which instant it means, and guessing the machine's zone would store a wrong time."""
+    if isinstance(value, datetime) and (value.tzinfo is None or value.utcoffset() is None):
+        raise ValueError(
+            f"{name}: a datetime needs a timezone: use datetime.now(timezone.utc), or "
+            f"datetime(..., tzinfo=timezone.utc), instead of the naive {value.isoformat()}"
+        )
+    return value.isoformat()
 
 
 def query(**fields: Any) -> QueryParams:
@@ -185,7 +216,7 @@ def query(**fields: Any) -> QueryParams:
         if isinstance(value, bool):
             params.append((name, "true" if value else "false"))
         elif isinstance(value, (datetime, date)):
-            params.append((name, value.isoformat()))
+            params.append((name, iso_date(name, value)))
         else:
             params.append((name, str(value)))
     return params
@@ -209,11 +240,73 @@ def ndjson_line(item: Union[Mapping[str, Any], bytes]) -> bytes:
     return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n"
 
 
-def ndjson_record(line: str) -> Optional[Dict[str, Any]]:
-    stripped = line.strip()
+class LineSplitter:
+    """Cuts a byte stream into lines at b"\n" only, whatever the chunks' boundaries.
+
+    Not `str.splitlines()`: the server writes U+2028, U+2029 and U+0085 unescaped inside JSON strings (valid
+    JSON), and splitting there would cut a record in two. Only the new chunk is searched for b"\n"; the
+    partial tail is kept as a list of pieces joined once when its line ends, so a long line (a document's
+    base64, tens of MB) costs time linear in its length.
+    """
+
+    def __init__(self) -> None:
+        self._tail: List[bytes] = []
+
+    def feed(self, chunk: bytes) -> List[bytes]:
+        """The lines `chunk` completes (without their b"\n"); the rest is kept for the next chunk."""
+        lines: List[bytes] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            if self._tail:
+                self._tail.append(chunk[start:end])
+                lines.append(b"".join(self._tail))
+                self._tail = []
+            else:
+                lines.append(chunk[start:end])
+            start = end + 1
+        if start < len(chunk):
+            self._tail.append(chunk[start:])
+        return lines
+
+    def finish(self) -> List[bytes]:
+        """The last line, when the stream does not end with b"\n"."""
+        tail = b"".join(self._tail)
+        self._tail = []
+        return [tail] if tail else []
+
+
+class NDJSONReader:
+    """The records of an NDJSON byte stream fed chunk by chunk: lines split at b"\n" only, each decoded as
+    UTF-8 once complete (so a character cut between chunks is whole), blank lines skipped."""
+
+    def __init__(self) -> None:
+        self._lines = LineSplitter()
+
+    def feed(self, chunk: bytes) -> List[Dict[str, Any]]:
+        return _records(self._lines.feed(chunk))
+
+    def finish(self) -> List[Dict[str, Any]]:
+        return _records(self._lines.finish())
+
+
+def _records(lines: List[bytes]) -> List[Dict[str, Any]]:
+    records: List[Dict[str, Any]] = []
+    for line in lines:
+        record = ndjson_record(line)
+        if record is not None:
+            records.append(record)
+    return records
+
+
+def ndjson_record(line: bytes) -> Optional[Dict[str, Any]]:
+    """One NDJSON line (UTF-8, without its b"\n") as a dict; None for a blank line."""
+    stripped = line.strip()  # ASCII whitespace only (a "\r" before the "\n"), never U+2028 or U+0085
     if not stripped:
         return None
-    record: Dict[str, Any] = json.loads(stripped)
+    record: Dict[str, Any] = json.loads(stripped.decode("utf-8"))
     return record
 
 

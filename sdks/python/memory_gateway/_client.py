@@ -385,10 +385,11 @@ class MemoryGateway:
     def _stream_ndjson(self, spec: RequestSpec) -> Generator[ExportRecord, None, None]:
         response = self._send(spec, stream=True)
         try:
-            for line in response.iter_lines():
-                record = _base.ndjson_record(line)
-                if record is not None:
-                    yield record
+            # Bytes split at b"\n" only: iter_lines() would also cut at U+2028, U+2029 and U+0085 in strings.
+            reader = _base.NDJSONReader()
+            for chunk in response.iter_bytes():
+                yield from reader.feed(chunk)
+            yield from reader.finish()
         except httpx.TimeoutException as cause:
             raise APITimeoutError(f"The stream of {spec.path} stopped coming in time.") from cause
         except httpx.TransportError as cause:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any, Dict, List, Mapping, Optional, Type
 
 import httpx
@@ -175,16 +177,28 @@ _DEFAULT_CODES: Dict[int, str] = {
 }
 
 
-def retry_after_seconds(response: httpx.Response) -> Optional[float]:
-    """The `Retry-After` header in seconds; None when absent or not a number of seconds."""
+def retry_after_seconds(response: httpx.Response, *, now: Optional[datetime] = None) -> Optional[float]:
+    """The `Retry-After` header in seconds: a number of seconds, or an HTTP date (RFC 9110, such as
+    `Wed, 21 Oct 2015 07:28:00 GMT`) counted from `now` (a date already past is 0). None when absent or
+    neither."""
     value = response.headers.get("retry-after")
     if value is None:
         return None
+    value = value.strip()
     try:
         seconds = float(value)
     except ValueError:
+        pass
+    else:
+        return seconds if seconds >= 0 else None
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):  # not a date (Python < 3.10 raises TypeError)
         return None
-    return seconds if seconds >= 0 else None
+    if when.tzinfo is None:  # "-0000" in the date: UTC, as RFC 9110 dates are
+        when = when.replace(tzinfo=timezone.utc)
+    current = now if now is not None else datetime.now(timezone.utc)
+    return max(0.0, (when - current).total_seconds())
 
 
 def error_from_response(response: httpx.Response) -> APIStatusError:

@@ -6,9 +6,11 @@ Field names are the API's (snake_case, except `pageSize` and `totalPages` in `pa
 from __future__ import annotations
 
 import sys
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any, Dict, Generic, List, Literal, Mapping, Optional, TypedDict, TypeVar, Union
 
 __all__ = [
+    "DateLike",
     "MetadataValue",
     "Metadata",
     "Scopes",
@@ -48,6 +50,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+DateLike = Union[str, datetime, date]
+"""A date the client sends: an ISO 8601 string, a `date`, or a timezone-aware `datetime` (a naive one, without
+tzinfo, raises ValueError before anything is sent: use `datetime.now(timezone.utc)`)."""
 
 MetadataValue = Union[str, int, float, bool, None]
 Metadata = Dict[str, MetadataValue]
@@ -173,8 +179,8 @@ class MemoryInput(_MemoryInputRequired, total=False):
     metadata: Mapping[str, MetadataValue]
     scopes: Mapping[str, str]
     identity_id: str
-    occurred_at: str
-    expires_at: str
+    occurred_at: DateLike
+    expires_at: DateLike
     ttl_seconds: int
 
 
@@ -186,7 +192,7 @@ class _MessageInputRequired(TypedDict):
 class MessageInput(_MessageInputRequired, total=False):
     """One turn of a conversation given to `remember` with `session_id`."""
 
-    occurred_at: str
+    occurred_at: DateLike
     metadata: Mapping[str, MetadataValue]
 
 

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import io
+import json
+import threading
 import time
-from typing import Any, AsyncIterator, Awaitable, Callable, Dict, TypeVar
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, AsyncIterator, Awaitable, Callable, Dict, Iterator, List, Optional, TypeVar
 
 import pytest
 from fault_proxy import FORWARD_THEN_503, REJECT_429, REJECT_500, REJECT_503, STALL, FaultProxy
@@ -186,3 +191,75 @@ def test_timeout(gateway: Gateway, proxy: FaultProxy, namespace: str) -> None:
             await client.namespaces.get(namespace, timeout=0.5, max_retries=0)
 
     run(gateway, test, base_url=proxy.base_url)
+
+
+class ThreadRecordingFile(io.BytesIO):
+    """A binary file object that notes the thread each read() runs in."""
+
+    def __init__(self, data: bytes, name: str) -> None:
+        super().__init__(data)
+        self.name = name
+        self.threads: List[int] = []
+
+    def read(self, size: Optional[int] = -1) -> bytes:
+        self.threads.append(threading.get_ident())
+        return super().read(size)
+
+    def __iter__(self) -> ThreadRecordingFile:
+        return self
+
+    def __next__(self) -> bytes:
+        self.threads.append(threading.get_ident())
+        line = self.readline()
+        if not line:
+            raise StopIteration
+        return line
+
+
+def test_blocking_reads_run_off_the_event_loop(gateway: Gateway, namespace: str, tmp_path: Path) -> None:
+    """A file (object or path) to upload and a sync iterable to import are read in worker threads."""
+
+    async def test(client: AsyncMemoryGateway) -> None:
+        loop_thread = threading.get_ident()
+        upload = ThreadRecordingFile(b"# Notes\n\nThe spare key is under the mat.\n", "notes.md")
+        document = await client.documents.create(namespace_id=namespace, file=upload)
+        assert document["filename"] == "notes.md" and upload.threads and loop_thread not in upload.threads
+        path = tmp_path / "path.md"
+        path.write_bytes(b"# From a path\n")
+        from_path = await client.documents.create(namespace_id=namespace, file=path)
+        assert from_path["filename"] == "path.md"
+
+        source = ThreadRecordingFile(
+            "".join(json.dumps({"content": f"Line {index} of a file.\u2028"}) + "\n" for index in range(3)).encode(),
+            "memories.ndjson",
+        )
+        assert (await client.namespaces.import_(namespace, source))["imported"] == 3
+        assert len(source.threads) == 4 and loop_thread not in source.threads  # 3 lines, then the end
+
+        pulled: List[int] = []
+
+        def generated() -> Iterator[Dict[str, Any]]:
+            for index in range(2):
+                pulled.append(threading.get_ident())
+                yield {"content": f"Generated {index}."}
+
+        assert (await client.namespaces.import_(namespace, generated()))["imported"] == 2
+        assert len(pulled) == 2 and loop_thread not in pulled
+
+    run(gateway, test)
+
+
+def test_export_keeps_line_separators_and_dates_are_checked(gateway: Gateway, namespace: str) -> None:
+    content = "One\u2028two\u2029three\u0085four."
+
+    async def test(client: AsyncMemoryGateway) -> None:
+        when = datetime(2024, 3, 1, 9, 30, tzinfo=timezone.utc)
+        await client.remember(namespace_id=namespace, memories=[{"content": content, "occurred_at": when}])
+        exported = [record async for record in client.namespaces.export(namespace)]
+        memories = [record for record in exported if record["type"] == "memory"]
+        assert [memory["content"] for memory in memories] == [content]
+        assert memories[0]["occurred_at"].startswith("2024-03-01T09:30:00")
+        with pytest.raises(ValueError, match="a datetime needs a timezone"):
+            await client.remember(namespace_id=namespace, content="Naive.", occurred_at=datetime(2024, 3, 1))
+
+    run(gateway, test)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
@@ -96,3 +97,43 @@ def test_import_of_raw_lines_and_of_memories_from_elsewhere(client: MemoryGatewa
         client.namespaces.import_(namespace, [{"content": "fine"}, {"memory": "a field of another tool"}])
     assert raised.value.details[0]["field"].startswith("line.2")
     assert client.memories.list(namespace_id=namespace)["pagination"]["total"] == 5
+
+
+def test_line_separators_inside_content_survive_export_and_import(
+    client: MemoryGateway, namespace: str, second_namespace: str
+) -> None:
+    """The server writes U+2028, U+2029 and U+0085 unescaped in its JSON lines: only "\\n" ends a line."""
+    content = "First\u2028second\u2029third\u0085fourth, and \u2028\u2029\u0085 together."
+    client.remember(namespace_id=namespace, content=content)
+    exported = list(client.namespaces.export(namespace))
+    assert [record["content"] for record in exported if record["type"] == "memory"] == [content]
+
+    assert client.namespaces.import_(second_namespace, client.namespaces.export(namespace))["imported"] == 1
+    reimported = list(client.namespaces.export(second_namespace))
+    assert [record["content"] for record in reimported if record["type"] == "memory"] == [content]
+    assert client.memories.list(namespace_id=second_namespace)["data"][0]["content"] == content
+
+
+def test_datetimes_in_items_are_sent_and_naive_ones_refused(client: MemoryGateway, namespace: str) -> None:
+    when = datetime(2024, 3, 1, 9, 30, tzinfo=timezone.utc)
+    expires = datetime.now(timezone.utc) + timedelta(days=30)
+    stored = client.remember(
+        namespace_id=namespace,
+        memories=[{"content": "Dated by a datetime.", "occurred_at": when, "expires_at": expires}],
+    )
+    assert stored[0]["occurred_at"].startswith("2024-03-01T09:30:00")
+    assert stored[0]["expires_at"] is not None and stored[0]["expires_at"].startswith(expires.strftime("%Y-%m-%dT"))
+    turns = client.remember(
+        namespace_id=namespace,
+        session_id="chat-dates",
+        messages=[{"role": "user", "content": "Dated turn.", "occurred_at": when}],
+    )
+    assert turns[0]["occurred_at"].startswith("2024-03-01T09:30:00")
+
+    with pytest.raises(ValueError, match="a datetime needs a timezone: use datetime.now"):
+        client.remember(namespace_id=namespace, content="Naive.", occurred_at=datetime(2024, 3, 1, 9, 30))
+    with pytest.raises(ValueError, match="memories.0.occurred_at: a datetime needs a timezone"):
+        client.remember(namespace_id=namespace, memories=[{"content": "Naive.", "occurred_at": datetime.now()}])
+    with pytest.raises(ValueError, match="needs a timezone"):
+        client.recall("anything", namespace_id=namespace, occurred_after=datetime.now())
+    assert client.memories.list(namespace_id=namespace)["pagination"]["total"] == 2
