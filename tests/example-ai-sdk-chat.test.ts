@@ -4,14 +4,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { MemoryGateway } from "@memory-gateway/client";
-import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
-import { newDataDir } from "./helpers/embedded-template";
 import { startOpenAIServer } from "./helpers/openai-server";
-import { freePort, startServer, type RunningServer } from "./helpers/server";
+import { startHeadlessServer } from "./helpers/headless-server";
+import { freePort, type RunningServer } from "./helpers/server";
 
-process.env.MEMGW_DIST_DIR = ".next-test-server";
-const API_KEY = "mgw_chatExampleBootstrapKey0123456789ab";
 let server: RunningServer;
+let apiKey: string;
 let openai: Awaited<ReturnType<typeof startOpenAIServer>>;
 let example: ChildProcess;
 let chatUrl: string;
@@ -48,27 +46,19 @@ function scriptedChat(body: any) {
 }
 
 beforeAll(async () => {
-  buildIfNeeded({ quiet: true });
-  server = await startServer({
-    DATA_DIR: newDataDir("memgw-chat-example-"),
-    PORT: String(await freePort()),
-    MEMGW_INIT_ORG_NAME: "Chat Example Tests",
-    MEMGW_INIT_USER_EMAIL: "chat-example@tests.example",
-    MEMGW_INIT_USER_PASSWORD: "a long password for the chat example tests",
-    MEMGW_INIT_API_KEY: API_KEY,
-  });
+  ({ server, apiKey } = await startHeadlessServer("Chat Example"));
   openai = await startOpenAIServer({ chat: scriptedChat });
-  const memory = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
+  const memory = new MemoryGateway({ apiKey, baseUrl: server.base });
   const namespace = await memory.namespaces.create({ name: "chat-example" });
   const port = await freePort();
   example = spawn(process.execPath, ["--import", "tsx", "examples/ai-sdk-chat/main.ts"], {
     env: {
       ...process.env,
       MEMGW_BASE_URL: server.base,
-      MEMGW_API_KEY: API_KEY,
+      MEMGW_API_KEY: apiKey,
       MEMGW_NAMESPACE_ID: namespace.id,
       OPENAI_BASE_URL: openai.baseURL,
-      OPENAI_API_KEY: "sk-test",
+      OPENAI_apiKey: "sk-test",
       CHAT_MODEL: "scripted",
       PORT: String(port),
     },

@@ -6,26 +6,16 @@ import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { MemoryGateway } from "@memory-gateway/client";
 import { memoryTools, recalledContext, rememberConversation } from "@memory-gateway/ai-sdk";
-import { buildIfNeeded } from "../../../scripts/build-if-needed.mjs";
-import { newDataDir } from "../../../tests/helpers/embedded-template";
-import { freePort, startServer, type RunningServer } from "../../../tests/helpers/server";
+import { startHeadlessServer } from "../../../tests/helpers/headless-server";
+import type { RunningServer } from "../../../tests/helpers/server";
 
-process.env.MEMGW_DIST_DIR = ".next-test-server";
-const API_KEY = "mgw_aiSdkTestsBootstrapKey0123456789abcd";
 let server: RunningServer;
+let apiKey: string;
 let mg: MemoryGateway;
 
 beforeAll(async () => {
-  buildIfNeeded({ quiet: true });
-  server = await startServer({
-    DATA_DIR: newDataDir("memgw-ai-sdk-"),
-    PORT: String(await freePort()),
-    MEMGW_INIT_ORG_NAME: "AI SDK Tests",
-    MEMGW_INIT_USER_EMAIL: "ai-sdk@tests.example",
-    MEMGW_INIT_USER_PASSWORD: "a long password for the ai sdk tests",
-    MEMGW_INIT_API_KEY: API_KEY,
-  });
-  mg = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
+  ({ server, apiKey } = await startHeadlessServer("AI SDK"));
+  mg = new MemoryGateway({ apiKey, baseUrl: server.base });
 }, 600_000);
 
 afterAll(async () => {

@@ -20,18 +20,15 @@ import {
   TimeoutError,
   type ExportLine,
 } from "@memory-gateway/client";
-import { buildIfNeeded } from "../../../scripts/build-if-needed.mjs";
 import { memgw } from "../../../tests/helpers/cli";
-import { newDataDir } from "../../../tests/helpers/embedded-template";
-import { freePort, startServer, type RunningServer } from "../../../tests/helpers/server";
+import { startHeadlessServer, thrown } from "../../../tests/helpers/headless-server";
+import type { RunningServer } from "../../../tests/helpers/server";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 
-// Its own build directory, shared with the other files that start the production server (builds take turns).
-process.env.MEMGW_DIST_DIR = ".next-test-server";
-const dir = newDataDir("memgw-sdk-");
-const API_KEY = "mgw_sdkTestsBootstrapKey0123456789abcdef";
 const RATE_LIMIT = 1000;
 let server: RunningServer;
+let apiKey: string;
+let dir: string;
 let proxy: FaultProxy;
 let mg: MemoryGateway;
 let orgId: string;
@@ -39,25 +36,22 @@ let pages: http.Server;
 let pagesServed = 0;
 
 beforeAll(async () => {
-  buildIfNeeded({ quiet: true });
-  server = await startServer({
-    DATA_DIR: dir,
-    PORT: String(await freePort()),
-    MEMGW_INIT_ORG_NAME: "SDK Tests",
-    MEMGW_INIT_USER_EMAIL: "sdk@tests.example",
-    MEMGW_INIT_USER_PASSWORD: "a long password for the sdk tests",
-    MEMGW_INIT_API_KEY: API_KEY,
+  ({
+    server,
+    apiKey,
+    dataDir: dir,
+  } = await startHeadlessServer("SDK", {
     API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
     // The document fetched from a URL is served by this test, on loopback.
     ALLOW_PRIVATE_OUTBOUND: "true",
-  });
+  }));
   pages = http.createServer((request, response) => {
     response.writeHead(200, { "content-type": "text/markdown" });
     response.end(`# Page\n\nServed ${++pagesServed} times; Pierre Curie shared the prize.`);
   });
   await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   proxy = await startFaultProxy(server.base);
-  mg = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
+  mg = new MemoryGateway({ apiKey, baseUrl: server.base });
   orgId = (await mg.namespaces.create({ name: "first" })).org_id;
 }, 600_000);
 
@@ -78,16 +72,6 @@ async function newKey(permissions: string, grant?: string): Promise<string> {
 let names = 0;
 const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${names++}`;
 const newNamespace = (prefix = "ns") => mg.namespaces.create({ name: uniqueName(prefix) });
-
-/** Runs `call`, expecting it to throw; returns what it threw. */
-async function thrown(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to throw");
-}
 
 describe("every method", () => {
   test("namespaces: create, get, update, list, grants, delete", async () => {
@@ -239,7 +223,7 @@ test("the README's TypeScript walk-through runs as written", async () => {
   const log = vi.spyOn(console, "log").mockImplementation((...values) => void printed.push(values));
   const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
   try {
-    await new AsyncFunction("MemoryGateway", "process", body)(MemoryGateway, { env: { MEMGW_KEY: API_KEY } });
+    await new AsyncFunction("MemoryGateway", "process", body)(MemoryGateway, { env: { MEMGW_KEY: apiKey } });
   } finally {
     log.mockRestore();
   }
@@ -268,7 +252,7 @@ describe.skipIf(missingRuntimes.length > 0 && process.env.CI !== "true")("other 
       const ns = await newNamespace(name);
       const script = "packages/client/test/runtime-smoke.ts";
       const args = name === "deno" ? ["run", "--allow-net", "--allow-env", "--no-config", script] : [script];
-      const env = { ...process.env, MEMGW_BASE_URL: server.base, MEMGW_API_KEY: API_KEY, MEMGW_NAMESPACE_ID: ns.id };
+      const env = { ...process.env, MEMGW_BASE_URL: server.base, MEMGW_API_KEY: apiKey, MEMGW_NAMESPACE_ID: ns.id };
       const output = await new Promise<string>((resolve, reject) =>
         execFile(binary!, args, { env }, (error, stdout, stderr) =>
           error ? reject(new Error(stderr)) : resolve(stdout),
@@ -323,7 +307,7 @@ describe("typed errors", () => {
   });
 
   test("a 429 asking for longer than maxRetryAfterSeconds is thrown at once", async () => {
-    const client = new MemoryGateway({ apiKey: API_KEY, baseUrl: proxy.url, maxRetryAfterSeconds: 5 });
+    const client = new MemoryGateway({ apiKey, baseUrl: proxy.url, maxRetryAfterSeconds: 5 });
     proxy.fail("GET", "/api/v1/namespaces", { kind: "answer", status: 429, headers: { "retry-after": "30" } });
     const started = Date.now();
     const error = await thrown(() => client.namespaces.list());
@@ -334,7 +318,7 @@ describe("typed errors", () => {
 });
 
 describe("retries", () => {
-  const viaProxy = () => new MemoryGateway({ apiKey: API_KEY, baseUrl: proxy.url });
+  const viaProxy = () => new MemoryGateway({ apiKey, baseUrl: proxy.url });
   const seenOf = (path: string) => proxy.seen.filter((request) => request.path.startsWith(path));
 
   test("a 503 is retried after a backoff, and the call succeeds", async () => {
@@ -383,7 +367,7 @@ describe("retries", () => {
   test("an attempt without an answer times out, and the caller's signal aborts the call", async () => {
     const ns = await newNamespace("timeout");
     proxy.fail("POST", "/api/v1/recall", { kind: "hang" });
-    const client = new MemoryGateway({ apiKey: API_KEY, baseUrl: proxy.url, timeoutMs: 300, maxRetries: 0 });
+    const client = new MemoryGateway({ apiKey, baseUrl: proxy.url, timeoutMs: 300, maxRetries: 0 });
     expect(await thrown(() => client.recall({ namespace_id: ns.id, query: "q" }))).toBeInstanceOf(TimeoutError);
     proxy.fail("POST", "/api/v1/recall", { kind: "hang" });
     const controller = new AbortController();
@@ -456,7 +440,7 @@ describe("pages, cursors and streams", () => {
     const target = await newNamespace("plain-import");
     const path = `/api/v1/namespaces/${target.id}/import`;
     proxy.fail("POST", path, { kind: "answer", status: 429, headers: { "retry-after": "1" } });
-    const client = new MemoryGateway({ apiKey: API_KEY, baseUrl: proxy.url });
+    const client = new MemoryGateway({ apiKey, baseUrl: proxy.url });
     const result = await client.namespaces.import(target.id, [{ content: "From a script." }, { content: "Another." }]);
     expect(result).toMatchObject({ imported: 2 });
     expect(proxy.seen.filter((request) => request.path === path)).toHaveLength(2);

@@ -4,26 +4,16 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Document } from "@langchain/core/documents";
 import { MemoryGateway } from "@memory-gateway/client";
 import { MemoryGatewayRetriever, MemoryGatewayStore, MemoryGatewayVectorStore } from "@memory-gateway/langchain";
-import { buildIfNeeded } from "../../../scripts/build-if-needed.mjs";
-import { newDataDir } from "../../../tests/helpers/embedded-template";
-import { freePort, startServer, type RunningServer } from "../../../tests/helpers/server";
+import { startHeadlessServer, thrown } from "../../../tests/helpers/headless-server";
+import type { RunningServer } from "../../../tests/helpers/server";
 
-process.env.MEMGW_DIST_DIR = ".next-test-server";
-const API_KEY = "mgw_langchainTestsBootstrapKey0123456789";
 let server: RunningServer;
+let apiKey: string;
 let mg: MemoryGateway;
 
 beforeAll(async () => {
-  buildIfNeeded({ quiet: true });
-  server = await startServer({
-    DATA_DIR: newDataDir("memgw-langchain-"),
-    PORT: String(await freePort()),
-    MEMGW_INIT_ORG_NAME: "LangChain Tests",
-    MEMGW_INIT_USER_EMAIL: "langchain@tests.example",
-    MEMGW_INIT_USER_PASSWORD: "a long password for the langchain tests",
-    MEMGW_INIT_API_KEY: API_KEY,
-  });
-  mg = new MemoryGateway({ apiKey: API_KEY, baseUrl: server.base });
+  ({ server, apiKey } = await startHeadlessServer("LangChain"));
+  mg = new MemoryGateway({ apiKey, baseUrl: server.base });
 }, 600_000);
 
 afterAll(async () => {
@@ -33,16 +23,6 @@ afterAll(async () => {
 let names = 0;
 const newNamespace = async () =>
   (await mg.namespaces.create({ name: `langchain-${Date.now().toString(36)}-${names++}` })).id;
-
-/** Runs `call`, expecting it to throw; returns what it threw. */
-async function thrown(call: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await call();
-  } catch (error) {
-    return error;
-  }
-  throw new Error("expected the call to throw");
-}
 
 describe("MemoryGatewayRetriever", () => {
   test("a query returns the identity's best match first as a Document with where it came from", async () => {
