@@ -6,10 +6,11 @@ import asyncio
 from types import TracebackType
 from typing import (
     Any,
-    AsyncGenerator,
-    AsyncIterable,
-    AsyncIterator,
+    AsyncGenerator,  # unasync: remove
+    AsyncIterable,  # unasync: remove
+    AsyncIterator,  # unasync: remove
     Callable,
+    # unasync: sync-only Generator,
     Iterable,
     Iterator,
     List,
@@ -63,6 +64,7 @@ def _id(value: str) -> str:
     return quote(value, safe="")
 
 
+# unasync: async-only-begin
 def _next_item(iterator: Iterator[ImportLine]) -> List[ImportLine]:
     """The iterator's next item as a one-item list, or an empty list when it is exhausted."""
     for item in iterator:
@@ -90,6 +92,7 @@ async def _encoded(lines: Union[Iterable[ImportLine], AsyncIterable[ImportLine]]
             yield _base.ndjson_line(taken[0])
 
 
+# unasync: async-only-end
 class AsyncMemoryGateway:
     """A client of the Memory Gateway API (asynchronous: every call is awaited, iterators are `async for`).
 
@@ -600,7 +603,8 @@ class Namespaces(_Resource):
     async def import_(
         self,
         namespace_id: str,
-        lines: Union[Iterable[ImportLine], AsyncIterable[ImportLine]],
+        lines: Union[Iterable[ImportLine], AsyncIterable[ImportLine]],  # unasync: remove
+        # unasync: sync-only lines: Iterable[ImportLine],
         *,
         timeout: Union[Timeout, NotGiven] = NOT_GIVEN,
         max_retries: Optional[int] = None,
@@ -618,11 +622,10 @@ class Namespaces(_Resource):
             timeout=timeout,
             max_retries=max_retries,
         )
-        if replay is not None:
-            # A list or tuple: encoded again for each attempt.
-            response = await self._client._send(spec, content=lambda: _encoded(lines))
-        else:
-            response = await self._client._send(spec, content=lambda: _encoded(lines), replayable=False)
+        # A list or tuple is encoded again for each attempt; any other iterable is read once, never retried.
+        content = lambda: _encoded(lines)  # unasync: remove
+        # unasync: sync-only content = replay or (lambda: (_base.ndjson_line(item) for item in lines))
+        response = await self._client._send(spec, content=content, replayable=replay is not None)
         return cast(ImportResult, _base.unwrap(response))
 
     import_memories = import_
@@ -783,7 +786,7 @@ class Documents(_Resource):
             max_retries=max_retries,
         )
         if file is not None:
-            # Reading a path or a file object blocks: done in a worker thread, off the event loop.
+            # Reading a path or a file object blocks: done in a worker thread, off the event loop.  # unasync: remove
             part = await asyncio.to_thread(_base.file_part, file, filename, content_type)
             spec.files = {"file": part}
             spec.form = _base.form_fields(
