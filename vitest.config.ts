@@ -13,6 +13,7 @@ const DATABASE_FREE = [
   "tests/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
   "tests/client-types.test.ts",
+  "tests/client-packages.test.ts",
   "packages/client/test/types.test.ts",
 ];
 
