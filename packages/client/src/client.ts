@@ -92,9 +92,10 @@ class Namespaces {
 
   /** One page of the namespaces the key may use. */
   list(query: QueryOf<"listNamespaces"> = {}, options?: CallOptions): Promise<Page<DataOf<"listNamespaces">[number]>> {
-    return this.transport.envelope({ method: "GET", path: "/namespaces", query, retry: "safe" }, options) as Promise<
-      Page<DataOf<"listNamespaces">[number]>
-    >;
+    return this.transport.envelope<Page<DataOf<"listNamespaces">[number]>>(
+      { method: "GET", path: "/namespaces", query, retry: "safe" },
+      options,
+    );
   }
 
   /** Every namespace the key may use, a page at a time (`page_size` of them per request, 100 by default). */
@@ -205,14 +206,15 @@ class Memories {
     options?: CallOptions,
   ): Promise<Page<DataOf<"memoryHistory">[number]>> {
     const spec: RequestSpec = { method: "GET", path: path("/memories/{id}/history", id), query, retry: "safe" };
-    return this.transport.envelope(spec, options) as Promise<Page<DataOf<"memoryHistory">[number]>>;
+    return this.transport.envelope<Page<DataOf<"memoryHistory">[number]>>(spec, options);
   }
 
   /** One page of a namespace's memories, newest first; pass `pagination.nextCursor` as `cursor` for the next. */
   list(query: QueryOf<"listMemories">, options?: CallOptions): Promise<CursorPage<DataOf<"listMemories">[number]>> {
-    return this.transport.envelope({ method: "GET", path: "/memories", query, retry: "safe" }, options) as Promise<
-      CursorPage<DataOf<"listMemories">[number]>
-    >;
+    return this.transport.envelope<CursorPage<DataOf<"listMemories">[number]>>(
+      { method: "GET", path: "/memories", query, retry: "safe" },
+      options,
+    );
   }
 
   /** Every memory of a namespace (with the filters), newest first, following the cursor. */
@@ -264,9 +266,10 @@ class Documents {
   }
 
   list(query: QueryOf<"listDocuments">, options?: CallOptions): Promise<Page<DataOf<"listDocuments">[number]>> {
-    return this.transport.envelope({ method: "GET", path: "/documents", query, retry: "safe" }, options) as Promise<
-      Page<DataOf<"listDocuments">[number]>
-    >;
+    return this.transport.envelope<Page<DataOf<"listDocuments">[number]>>(
+      { method: "GET", path: "/documents", query, retry: "safe" },
+      options,
+    );
   }
 
   iterate(
@@ -306,9 +309,10 @@ class Entities {
   constructor(private readonly transport: Transport) {}
 
   list(query: QueryOf<"listEntities">, options?: CallOptions): Promise<CursorPage<DataOf<"listEntities">[number]>> {
-    return this.transport.envelope({ method: "GET", path: "/entities", query, retry: "safe" }, options) as Promise<
-      CursorPage<DataOf<"listEntities">[number]>
-    >;
+    return this.transport.envelope<CursorPage<DataOf<"listEntities">[number]>>(
+      { method: "GET", path: "/entities", query, retry: "safe" },
+      options,
+    );
   }
 
   iterate(

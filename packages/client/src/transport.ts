@@ -101,12 +101,12 @@ export class Transport {
 
   /** Sends a request and returns its `data`. */
   async data<T>(spec: RequestSpec, options?: CallOptions): Promise<T> {
-    return ((await this.envelope(spec, options)) as { data: T }).data;
+    return (await this.envelope<{ data: T }>(spec, options)).data;
   }
 
   /** Sends a request and returns its whole envelope (`data` and, for lists, `pagination`). */
-  async envelope(spec: RequestSpec, options?: CallOptions): Promise<unknown> {
-    return (await this.send(spec, options)).json();
+  async envelope<T>(spec: RequestSpec, options?: CallOptions): Promise<T> {
+    return (await this.send(spec, options)).json() as Promise<T>;
   }
 
   /** How long to wait before retrying an answer that failed, or null when it is not to be retried. */
