@@ -1,5 +1,7 @@
 // A production server for the client libraries' tests: `npm start` (scripts/start.mjs) on a data directory of
 // its own, started headless (an organization, its owner and a full-permission key made at its first start).
+import { afterAll, beforeAll } from "vitest";
+import { MemoryGateway } from "@memory-gateway/client";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { newDataDir } from "./embedded-template";
 import { freePort, startServer, type RunningServer } from "./server";
@@ -30,6 +32,26 @@ export async function startHeadlessServer(name: string, env: Record<string, stri
   });
   return { server, apiKey, dataDir };
 }
+
+/**
+ * The server of a test file that uses the TypeScript SDK: started before its tests, stopped after them; its
+ * fields are set once the file's tests run (`mg` is a client with the full-permission key).
+ */
+export function useHeadlessServer(name: string, env: Record<string, string> = {}) {
+  const started = {} as HeadlessServer & { mg: MemoryGateway };
+  beforeAll(async () => {
+    Object.assign(started, await startHeadlessServer(name, env));
+    started.mg = new MemoryGateway({ apiKey: started.apiKey, baseUrl: started.server.base });
+  }, 600_000);
+  afterAll(async () => {
+    await started.server?.stop();
+  });
+  return started;
+}
+
+let names = 0;
+/** A name no other call of this process gives: `prefix-<time>-<n>`. */
+export const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${names++}`;
 
 /** Runs `call`, expecting it to throw; returns what it threw. */
 export async function thrown(call: () => Promise<unknown>): Promise<unknown> {

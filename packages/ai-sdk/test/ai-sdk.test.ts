@@ -1,30 +1,14 @@
 // The AI SDK adapter against a real server (`npm start`, the production build, over HTTP): the tools' execute
 // functions, the recalled context for a prompt, conversations, and generateText driving the tools through a
 // scripted model.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { generateText, stepCountIs } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
-import { MemoryGateway } from "@memory-gateway/client";
 import { memoryTools, recalledContext, rememberConversation } from "@memory-gateway/ai-sdk";
-import { startHeadlessServer } from "../../../tests/helpers/headless-server";
-import type { RunningServer } from "../../../tests/helpers/server";
+import { uniqueName, useHeadlessServer } from "../../../tests/helpers/headless-server";
 
-let server: RunningServer;
-let apiKey: string;
-let mg: MemoryGateway;
-
-beforeAll(async () => {
-  ({ server, apiKey } = await startHeadlessServer("AI SDK"));
-  mg = new MemoryGateway({ apiKey, baseUrl: server.base });
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-let names = 0;
-const newNamespace = async () =>
-  (await mg.namespaces.create({ name: `ai-sdk-${Date.now().toString(36)}-${names++}` })).id;
+const gateway = useHeadlessServer("AI SDK");
+const newNamespace = async () => (await gateway.mg.namespaces.create({ name: uniqueName("ai-sdk") })).id;
 const callOptions = { toolCallId: "call-1", messages: [], context: {} };
 
 const isStream = <T>(result: T | PromiseLike<T> | AsyncIterable<T>): result is AsyncIterable<T> =>
@@ -55,11 +39,11 @@ const textStep = (text: string) => ({
 describe("memoryTools", () => {
   test("remember stores a memory for the identity, which GET /memories then lists", async () => {
     const namespaceId = await newNamespace();
-    const tools = memoryTools({ client: mg, namespaceId, identityId: "ada", scopes: { app: "tests" } });
+    const tools = memoryTools({ client: gateway.mg, namespaceId, identityId: "ada", scopes: { app: "tests" } });
     const stored = await executed(tools.remember.execute!({ content: "Ada is allergic to peanuts." }, callOptions));
     expect(stored).toMatchObject({ content: "Ada is allergic to peanuts.", deduplicated: false });
 
-    const listed = await mg.memories.list({ namespace_id: namespaceId });
+    const listed = await gateway.mg.memories.list({ namespace_id: namespaceId });
     expect(listed.data.map((memory) => [memory.id, memory.content, memory.identity_id, memory.scopes])).toEqual([
       [stored.memory_id, "Ada is allergic to peanuts.", "ada", { app: "tests" }],
     ]);
@@ -67,7 +51,7 @@ describe("memoryTools", () => {
 
   test("recall returns the best match first, compact, and only the identity's memories", async () => {
     const namespaceId = await newNamespace();
-    await mg.remember({
+    await gateway.mg.remember({
       namespace_id: namespaceId,
       memories: [
         { content: "Grace takes the night train to Vienna on Friday.", identity_id: "grace" },
@@ -75,7 +59,7 @@ describe("memoryTools", () => {
         { content: "Linus takes the night train to Vienna on Monday.", identity_id: "linus" },
       ],
     });
-    const tools = memoryTools({ client: mg, namespaceId, identityId: "grace" });
+    const tools = memoryTools({ client: gateway.mg, namespaceId, identityId: "grace" });
     const matches = await executed(
       tools.recall.execute!({ query: "When is the train to Vienna?", top_k: 5 }, callOptions),
     );
@@ -86,13 +70,17 @@ describe("memoryTools", () => {
 
   test("ask answers from the identity's memories with its sources", async () => {
     const namespaceId = await newNamespace();
-    const memory = await mg.remember({
+    const memory = await gateway.mg.remember({
       namespace_id: namespaceId,
       content: "Ada's cat is called Byron.",
       identity_id: "ada",
     });
-    await mg.remember({ namespace_id: namespaceId, content: "Grace's cat is called Hopper.", identity_id: "grace" });
-    const tools = memoryTools({ client: mg, namespaceId, identityId: "ada" });
+    await gateway.mg.remember({
+      namespace_id: namespaceId,
+      content: "Grace's cat is called Hopper.",
+      identity_id: "grace",
+    });
+    const tools = memoryTools({ client: gateway.mg, namespaceId, identityId: "ada" });
     const { answer, sources } = await executed(
       tools.ask.execute!({ question: "What is the cat called?" }, callOptions),
     );
@@ -103,14 +91,18 @@ describe("memoryTools", () => {
 
   test("generateText runs the recall tool a scripted model calls and answers from its result", async () => {
     const namespaceId = await newNamespace();
-    await mg.remember({ namespace_id: namespaceId, content: "Ada's favourite colour is teal.", identity_id: "ada" });
+    await gateway.mg.remember({
+      namespace_id: namespaceId,
+      content: "Ada's favourite colour is teal.",
+      identity_id: "ada",
+    });
     const model = new MockLanguageModelV3({
       doGenerate: [toolCallStep("recall", { query: "favourite colour" }), textStep("Your favourite colour is teal.")],
     });
     const result = await generateText({
       model,
       prompt: "What is my favourite colour?",
-      tools: memoryTools({ client: mg, namespaceId, identityId: "ada" }),
+      tools: memoryTools({ client: gateway.mg, namespaceId, identityId: "ada" }),
       stopWhen: stepCountIs(3),
     });
     expect(result.text).toBe("Your favourite colour is teal.");
@@ -135,10 +127,10 @@ describe("memoryTools", () => {
     await generateText({
       model,
       prompt: "I moved to Lisbon in May.",
-      tools: memoryTools({ client: mg, namespaceId, identityId: "ada" }),
+      tools: memoryTools({ client: gateway.mg, namespaceId, identityId: "ada" }),
       stopWhen: stepCountIs(3),
     });
-    const listed = await mg.memories.list({ namespace_id: namespaceId, identity_id: "ada" });
+    const listed = await gateway.mg.memories.list({ namespace_id: namespaceId, identity_id: "ada" });
     expect(listed.data.map((memory) => memory.content)).toEqual(["Ada moved to Lisbon in May."]);
   });
 });
@@ -146,12 +138,12 @@ describe("memoryTools", () => {
 describe("recalledContext and rememberConversation", () => {
   test("the context lists the identity's matching memories, and is empty when none match", async () => {
     const namespaceId = await newNamespace();
-    await mg.remember({
+    await gateway.mg.remember({
       namespace_id: namespaceId,
       content: "Ada runs the Berlin marathon in September.",
       identity_id: "ada",
     });
-    const target = { client: mg, namespaceId };
+    const target = { client: gateway.mg, namespaceId };
     const context = await recalledContext({ ...target, identityId: "ada", query: "Which marathon does Ada run?" });
     expect(context).toMatch(/^What you remember about this user/);
     expect(context).toContain("Ada runs the Berlin marathon in September.");
@@ -160,7 +152,7 @@ describe("recalledContext and rememberConversation", () => {
 
   test("an exchange is stored as the turns of a conversation, and a later one appends to it", async () => {
     const namespaceId = await newNamespace();
-    const target = { client: mg, namespaceId, identityId: "ada", sessionId: "chat-ada" };
+    const target = { client: gateway.mg, namespaceId, identityId: "ada", sessionId: "chat-ada" };
     await rememberConversation({
       ...target,
       messages: [
@@ -169,7 +161,7 @@ describe("recalledContext and rememberConversation", () => {
       ],
     });
     await rememberConversation({ ...target, messages: [{ role: "user", content: "I'm back from Oslo." }] });
-    const turns = await mg.memories.list({ namespace_id: namespaceId, session_id: "chat-ada" });
+    const turns = await gateway.mg.memories.list({ namespace_id: namespaceId, session_id: "chat-ada" });
     expect(turns.data.map((turn) => [turn.position, turn.role, turn.content, turn.identity_id])).toEqual([
       [0, "user", "I'm flying to Oslo tomorrow.", "ada"],
       [1, "assistant", "Have a good flight to Oslo!", "ada"],

@@ -21,7 +21,7 @@ import {
   type ExportLine,
 } from "@memory-gateway/client";
 import { memgw } from "../../../tests/helpers/cli";
-import { startHeadlessServer, thrown } from "../../../tests/helpers/headless-server";
+import { startHeadlessServer, thrown, uniqueName } from "../../../tests/helpers/headless-server";
 import type { RunningServer } from "../../../tests/helpers/server";
 import { startFaultProxy, type FaultProxy } from "./fault-proxy";
 
@@ -69,8 +69,6 @@ async function newKey(permissions: string, grant?: string): Promise<string> {
   return made.json.secret;
 }
 
-let names = 0;
-const uniqueName = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${names++}`;
 const newNamespace = (prefix = "ns") => mg.namespaces.create({ name: uniqueName(prefix) });
 
 describe("every method", () => {

@@ -1,33 +1,17 @@
 // The LangChain adapters against a real server (`npm start`, the production build, over HTTP): the retriever,
 // the vector store and LangGraph's long-term memory store.
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Document } from "@langchain/core/documents";
-import { MemoryGateway } from "@memory-gateway/client";
 import { MemoryGatewayRetriever, MemoryGatewayStore, MemoryGatewayVectorStore } from "@memory-gateway/langchain";
-import { startHeadlessServer, thrown } from "../../../tests/helpers/headless-server";
-import type { RunningServer } from "../../../tests/helpers/server";
+import { thrown, uniqueName, useHeadlessServer } from "../../../tests/helpers/headless-server";
 
-let server: RunningServer;
-let apiKey: string;
-let mg: MemoryGateway;
-
-beforeAll(async () => {
-  ({ server, apiKey } = await startHeadlessServer("LangChain"));
-  mg = new MemoryGateway({ apiKey, baseUrl: server.base });
-}, 600_000);
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-let names = 0;
-const newNamespace = async () =>
-  (await mg.namespaces.create({ name: `langchain-${Date.now().toString(36)}-${names++}` })).id;
+const gateway = useHeadlessServer("LangChain");
+const newNamespace = async () => (await gateway.mg.namespaces.create({ name: uniqueName("langchain") })).id;
 
 describe("MemoryGatewayRetriever", () => {
   test("a query returns the identity's best match first as a Document with where it came from", async () => {
     const namespaceId = await newNamespace();
-    const [ferry] = await mg.remember({
+    const [ferry] = await gateway.mg.remember({
       namespace_id: namespaceId,
       memories: [
         { content: "Ada takes the ferry to Helsinki every June.", identity_id: "ada", metadata: { source: "crm" } },
@@ -35,13 +19,13 @@ describe("MemoryGatewayRetriever", () => {
         { content: "Grace takes the ferry to Helsinki every July.", identity_id: "grace" },
       ],
     });
-    await mg.remember({
+    await gateway.mg.remember({
       namespace_id: namespaceId,
       session_id: "chat-7",
       identity_id: "ada",
       messages: [{ role: "user", content: "Book the usual ferry cabin for Helsinki, please." }],
     });
-    const retriever = new MemoryGatewayRetriever({ client: mg, namespaceId, identityId: "ada", topK: 3 });
+    const retriever = new MemoryGatewayRetriever({ client: gateway.mg, namespaceId, identityId: "ada", topK: 3 });
     const documents = await retriever.invoke("When does Ada take the ferry to Helsinki?");
 
     expect(documents[0].pageContent).toBe("Ada takes the ferry to Helsinki every June.");
@@ -64,18 +48,18 @@ describe("MemoryGatewayRetriever", () => {
 
   test("a passage of a document carries its citation", async () => {
     const namespaceId = await newNamespace();
-    const added = await mg.documents.create({
+    const added = await gateway.mg.documents.create({
       namespace_id: namespaceId,
       title: "Travel policy",
       content_type: "text/plain",
       content: "Employees book rail journeys under six hours instead of flights.",
     });
     // The document is read in the background: wait until its passage can be found.
-    for (let attempt = 0; (await mg.documents.get(added.id)).status !== "ready"; attempt++) {
+    for (let attempt = 0; (await gateway.mg.documents.get(added.id)).status !== "ready"; attempt++) {
       expect(attempt).toBeLessThan(100);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const retriever = new MemoryGatewayRetriever({ client: mg, namespaceId });
+    const retriever = new MemoryGatewayRetriever({ client: gateway.mg, namespaceId });
     const [passage] = await retriever.invoke("When should employees book rail journeys?");
     expect(passage.pageContent).toContain("rail journeys under six hours");
     expect(passage.metadata.document).toMatchObject({ id: added.id, title: "Travel policy" });
@@ -85,7 +69,7 @@ describe("MemoryGatewayRetriever", () => {
 describe("MemoryGatewayVectorStore", () => {
   test("added documents keep their scalar metadata; found best first, with scores, by filter; deleted", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayVectorStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayVectorStore({ client: gateway.mg, namespaceId });
     const ids = await store.addDocuments([
       new Document({
         pageContent: "The rooftop garden grows tomatoes and basil.",
@@ -95,7 +79,7 @@ describe("MemoryGatewayVectorStore", () => {
       new Document({ pageContent: "The basement stores bicycles.", metadata: { source: "building.md" } }),
     ]);
     expect(ids).toHaveLength(2);
-    expect((await mg.memories.get(ids[0])).metadata).toEqual({ source: "garden.md", page: 2, draft: false });
+    expect((await gateway.mg.memories.get(ids[0])).metadata).toEqual({ source: "garden.md", page: 2, draft: false });
 
     const [best] = await store.similaritySearch("What grows in the rooftop garden?", 2);
     expect(best.pageContent).toBe("The rooftop garden grows tomatoes and basil.");
@@ -112,7 +96,7 @@ describe("MemoryGatewayVectorStore", () => {
     expect(filtered.map((document) => document.pageContent)).toEqual(["The basement stores bicycles."]);
 
     await store.delete({ ids: [ids[0]] });
-    const listed = await mg.memories.list({ namespace_id: namespaceId });
+    const listed = await gateway.mg.memories.list({ namespace_id: namespaceId });
     expect(listed.data.map((memory) => memory.id)).toEqual([ids[1]]);
   });
 
@@ -122,9 +106,9 @@ describe("MemoryGatewayVectorStore", () => {
       ["Invoices are due within 30 days.", "Refunds take five working days."],
       [{ topic: "billing" }, { topic: "refunds" }],
       undefined,
-      { client: mg, namespaceId, identityId: "acme" },
+      { client: gateway.mg, namespaceId, identityId: "acme" },
     );
-    const listed = await mg.memories.list({ namespace_id: namespaceId });
+    const listed = await gateway.mg.memories.list({ namespace_id: namespaceId });
     expect(listed.data.map((memory) => [memory.content, memory.metadata, memory.identity_id]).sort()).toEqual([
       ["Invoices are due within 30 days.", { topic: "billing" }, "acme"],
       ["Refunds take five working days.", { topic: "refunds" }, "acme"],
@@ -136,36 +120,36 @@ describe("MemoryGatewayVectorStore", () => {
   });
   test("delete forgets only the memories of the store's identity and scopes", async () => {
     const namespaceId = await newNamespace();
-    const alice = new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "alice" });
-    const bob = new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "bob" });
+    const alice = new MemoryGatewayVectorStore({ client: gateway.mg, namespaceId, identityId: "alice" });
+    const bob = new MemoryGatewayVectorStore({ client: gateway.mg, namespaceId, identityId: "bob" });
     const [aliceId] = await alice.addTexts(["Alice keeps bees on the roof."]);
     const [bobId] = await bob.addTexts(["Bob keeps goats in the yard."]);
 
     await alice.delete({ ids: [bobId] });
-    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+    expect((await gateway.mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
     // Bob's own store, narrowed to scopes his memory does not carry, does not reach it either.
     const bobInTeam = new MemoryGatewayVectorStore({
-      client: mg,
+      client: gateway.mg,
       namespaceId,
       identityId: "bob",
       scopes: { team: "a" },
     });
     await bobInTeam.delete({ ids: [bobId] });
-    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+    expect((await gateway.mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
 
     await alice.delete({ ids: [aliceId, bobId] });
-    expect((await thrown(() => mg.memories.get(aliceId))) as { status: number }).toMatchObject({ status: 404 });
-    expect((await mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
+    expect((await thrown(() => gateway.mg.memories.get(aliceId))) as { status: number }).toMatchObject({ status: 404 });
+    expect((await gateway.mg.memories.get(bobId)).content).toBe("Bob keeps goats in the yard.");
     // A store with empty scopes is one without: forget is sent no `scopes: {}` (which it refuses).
-    await new MemoryGatewayVectorStore({ client: mg, namespaceId, identityId: "bob", scopes: {} }).delete({
+    await new MemoryGatewayVectorStore({ client: gateway.mg, namespaceId, identityId: "bob", scopes: {} }).delete({
       ids: [bobId],
     });
-    expect((await thrown(() => mg.memories.get(bobId))) as { status: number }).toMatchObject({ status: 404 });
+    expect((await thrown(() => gateway.mg.memories.get(bobId))) as { status: number }).toMatchObject({ status: 404 });
   });
 
   test("ids to store documents under are refused: the gateway assigns memory ids", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayVectorStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayVectorStore({ client: gateway.mg, namespaceId });
     const document = new Document({ pageContent: "The lift is serviced on Mondays." });
     expect(String(await thrown(() => store.addDocuments([document], { ids: ["lift"] })))).toMatch(
       /cannot store documents under given ids \(options\.ids\)/,
@@ -174,14 +158,14 @@ describe("MemoryGatewayVectorStore", () => {
     expect(String(await thrown(() => store.addVectors([[0.1]], [document], { ids: ["lift"] })))).toMatch(
       /options\.ids/,
     );
-    expect((await mg.memories.list({ namespace_id: namespaceId })).data).toEqual([]);
+    expect((await gateway.mg.memories.list({ namespace_id: namespaceId })).data).toEqual([]);
   });
 });
 
 describe("MemoryGatewayStore (LangGraph)", () => {
   test("put, get, update, search by query and by filter, and delete round-trip", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayStore({ client: gateway.mg, namespaceId });
     await store.put(["users", "ada", "memories"], "diet", { text: "Ada is vegetarian.", kind: "preference", rank: 1 });
     await store.put(["users", "ada", "memories"], "trip", {
       text: "Ada visits Kyoto in April.",
@@ -204,7 +188,7 @@ describe("MemoryGatewayStore (LangGraph)", () => {
     const updated = await store.get(["users", "ada", "memories"], "diet");
     expect(updated?.value.text).toBe("Ada is pescatarian.");
     expect(updated?.updatedAt.getTime()).toBeGreaterThan(diet!.updatedAt.getTime());
-    const memories = await mg.memories.list({ namespace_id: namespaceId });
+    const memories = await gateway.mg.memories.list({ namespace_id: namespaceId });
     expect(memories.data).toHaveLength(3);
 
     const byQuery = await store.search(["users", "ada"], { query: "When does Ada travel to Kyoto?" });
@@ -229,7 +213,7 @@ describe("MemoryGatewayStore (LangGraph)", () => {
 
   test("two keys with equal values are two items", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayStore({ client: gateway.mg, namespaceId });
     await store.put(["notes"], "a", { text: "Water the plants." });
     await store.put(["notes"], "b", { text: "Water the plants." });
     await store.delete(["notes"], "a");
@@ -238,9 +222,14 @@ describe("MemoryGatewayStore (LangGraph)", () => {
 
   test("another identity's or scope's item is not reached by its namespace and key", async () => {
     const namespaceId = await newNamespace();
-    const alice = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "alice" });
-    const bob = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "bob" });
-    const bobInTeam = new MemoryGatewayStore({ client: mg, namespaceId, identityId: "bob", scopes: { team: "a" } });
+    const alice = new MemoryGatewayStore({ client: gateway.mg, namespaceId, identityId: "alice" });
+    const bob = new MemoryGatewayStore({ client: gateway.mg, namespaceId, identityId: "bob" });
+    const bobInTeam = new MemoryGatewayStore({
+      client: gateway.mg,
+      namespaceId,
+      identityId: "bob",
+      scopes: { team: "a" },
+    });
     await bob.put(["notes"], "k", { text: "Bob's note." });
     expect(await alice.get(["notes"], "k")).toBeNull();
     expect(await bobInTeam.get(["notes"], "k")).toBeNull();
@@ -255,7 +244,7 @@ describe("MemoryGatewayStore (LangGraph)", () => {
 
   test("values with more fields than metadata takes are stored whole; filters on fields left out throw", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayStore({ client: gateway.mg, namespaceId });
     const many = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`f${index}`, index]));
     const long = Object.fromEntries(
       Array.from({ length: 40 }, (_, index) => [`s${index}`, String(index).padEnd(250, "x")]),
@@ -283,14 +272,14 @@ describe("MemoryGatewayStore (LangGraph)", () => {
 
   test("listNamespaces lists each namespace once, by prefix, suffix and depth", async () => {
     const namespaceId = await newNamespace();
-    const store = new MemoryGatewayStore({ client: mg, namespaceId });
+    const store = new MemoryGatewayStore({ client: gateway.mg, namespaceId });
     await store.put(["users", "ada", "memories"], "one", { text: "one" });
     await store.put(["users", "ada", "memories"], "two", { text: "two" });
     await store.put(["users", "grace", "memories"], "one", { text: "one" });
     await store.put(["users", "grace", "profile"], "one", { text: "one" });
     await store.put(["teams", "core"], "one", { text: "one" });
     // A memory stored some other way is no item of the store.
-    await mg.remember({ namespace_id: namespaceId, content: "Not an item." });
+    await gateway.mg.remember({ namespace_id: namespaceId, content: "Not an item." });
 
     expect(await store.listNamespaces()).toEqual([
       ["teams", "core"],
@@ -312,7 +301,7 @@ describe("MemoryGatewayStore (LangGraph)", () => {
   });
 
   test("what the gateway cannot do is refused with an error saying so", async () => {
-    const store = new MemoryGatewayStore({ client: mg, namespaceId: await newNamespace() });
+    const store = new MemoryGatewayStore({ client: gateway.mg, namespaceId: await newNamespace() });
     expect(String(await thrown(() => store.search(["users"], { filter: { rank: { $gt: 1 } } })))).toMatch(
       /\$gt.*not supported/,
     );
