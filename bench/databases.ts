@@ -154,7 +154,7 @@ export async function measureDatabases(options: {
   }
 }
 
-async function serverVersion(url: string): Promise<string> {
+export async function serverVersion(url: string): Promise<string> {
   const pg = (await import("pg")).default;
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -4,7 +4,8 @@
 //    endpoints subscribe to and to one none does, in alternating blocks on the same server;
 // 2. event-to-delivery latency with writes sent at a fixed rate (open loop), each event matched to its write
 //    by the memory id in its message: at the rate asked for (BENCH_WEBHOOK_RATE, 100/s), then at 60% of the rate
-//    the server achieved (a small machine writes fewer single memories a second than asked);
+//    the server achieved (a small machine writes fewer single memories a second than asked), then at the rate asked
+//    for as remember batches, and as forgets of one memory each (writes that need no embedding);
 // 3. an outage: the receiver answers 503, then refuses connections, while writes go on in three namespaces;
 //    once it is back, every event must arrive, in write order per namespace, none again after a 2xx;
 // 4. kill -9 of the server while deliveries are under way (the receiver answers after 50 ms; writes keep the
@@ -17,7 +18,9 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { createScratchDatabase, type ScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
+import { serverVersion } from "./databases";
 import { processCpuMs } from "./latency";
 import { apiCaller, embeddingsReady, figures, type RecallFigures } from "./lib/api-client";
 import { loadDataset } from "./lib/beir";
@@ -38,7 +41,7 @@ export interface WebhooksResult {
     deliveriesReceived: number;
   };
   /** Writes sent at the rate asked for, then at one the server keeps up with (a share of what it achieved). */
-  delivery: { offered: StreamFigures; sustained: StreamFigures; batched: StreamFigures };
+  delivery: { offered: StreamFigures; sustained: StreamFigures; batched: StreamFigures; forgotten: StreamFigures };
   outage: {
     seconds: number;
     retrySchedule: number[];
@@ -85,6 +88,8 @@ export interface WebhooksResult {
     outOfOrder: number;
   };
   signatureFailures: number;
+  /** "embedded PGlite", or the PostgreSQL server's version. */
+  database: string;
 }
 
 type ThreadCpu = ReturnType<typeof processCpuMs>;
@@ -122,6 +127,8 @@ const DELIVERY_SECONDS = Number(process.env.BENCH_WEBHOOK_RATE_SECONDS || 20);
  * receiver must take, from fewer requests than a small machine cannot make one memory at a time.
  */
 const DELIVERY_BATCH = Number(process.env.BENCH_WEBHOOK_BATCH || 10);
+/** The memories the forget stream deletes are written beforehand in batches of this many. */
+const PREWRITE_BATCH = 100;
 /** The sustained stream's rate, as a share of the rate the offered one achieved (unless set). */
 const SUSTAINED_SHARE = 0.6;
 /** The open-loop writer never has more requests than this under way (it falls behind the rate instead). */
@@ -184,12 +191,25 @@ async function writeBatch(call: Call, namespaceId: string, contents: string[]): 
   return ids.map((memoryId) => ({ memoryId, namespaceId, sentAt, answeredAt }));
 }
 
-/** An endpoint for `receiver`, of memory.created in these namespaces; the receiver verifies with its secret. */
-async function subscribe(call: Call, receiver: WebhookReceiver, namespaceIds: string[]): Promise<string> {
+/** One forget request of one memory, its memory.deleted event matched by that memory's id. */
+async function forget(call: Call, namespaceId: string, memoryId: string): Promise<Write[]> {
+  const sentAt = performance.now();
+  const receipt = await call("POST", "/forget", { namespace_id: namespaceId, memory_ids: [memoryId] });
+  if (receipt.deleted !== 1) throw new Error(`forgetting ${memoryId} deleted ${receipt.deleted}`);
+  return [{ memoryId, namespaceId, sentAt, answeredAt: performance.now() }];
+}
+
+/** An endpoint for `receiver`, of one event type in these namespaces; the receiver verifies with its secret. */
+async function subscribe(
+  call: Call,
+  receiver: WebhookReceiver,
+  namespaceIds: string[],
+  eventType = "memory.created",
+): Promise<string> {
   const created = await call("POST", "/webhooks", {
     url: receiver.url,
     description: "webhooks benchmark",
-    event_types: ["memory.created"],
+    event_types: [eventType],
     namespace_ids: namespaceIds,
   });
   receiver.secret = created.secret;
@@ -197,16 +217,15 @@ async function subscribe(call: Call, receiver: WebhookReceiver, namespaceIds: st
 }
 
 /**
- * Writes to one namespace sent at `rate` per second for `seconds` (open loop: on schedule, whether or not
- * earlier ones were answered, up to MAX_IN_FLIGHT under way), then waits until the receiver has every one.
+ * Requests (`send`, each of `perRequest` writes) sent at `rate` writes per second for `seconds` (open loop: on
+ * schedule, whether or not earlier ones were answered, up to MAX_IN_FLIGHT under way), then waits until the
+ * receiver has every write's event. `send` returns null once it has nothing more to send.
  */
 async function fixedRateStream(
-  call: Call,
   receiver: WebhookReceiver,
-  namespaceId: string,
   rate: number,
   seconds: number,
-  nextContent: () => string,
+  send: () => Promise<Write[]> | null,
   perRequest = 1,
 ): Promise<StreamFigures> {
   const writes: Write[] = [];
@@ -221,8 +240,9 @@ async function fixedRateStream(
     if (wait > 0) await sleep(wait);
     while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     if (performance.now() >= end) break;
-    const contents = Array.from({ length: perRequest }, nextContent);
-    const request: Promise<void> = writeBatch(call, namespaceId, contents)
+    const sent = send();
+    if (!sent) break;
+    const request: Promise<void> = sent
       .then(
         (written) => void writes.push(...written),
         () => void (failedWrites += perRequest),
@@ -272,6 +292,8 @@ function outOfOrder(writes: Write[], delivered: Map<string, ReceivedRequest>): n
 export async function measureWebhooks(options: {
   datasetsDir: string;
   log: (line: string) => void;
+  /** A PostgreSQL server with pgvector (a role that may create databases): each server gets a new database. */
+  postgresUrl?: string;
 }): Promise<WebhooksResult> {
   const { log } = options;
   const scifact = loadDataset(options.datasetsDir, "scifact");
@@ -287,10 +309,13 @@ export async function measureWebhooks(options: {
     return receiver;
   };
   const dataDirs: string[] = [];
+  const databases: ScratchDatabase[] = [];
   const servers: RunningServer[] = [];
-  const start = async (dataDir: string, env: Record<string, string> = {}, port?: string) => {
+  /** Where a server keeps its data: a data directory, and a database of its own on PostgreSQL when given. */
+  type Store = Record<string, string>;
+  const start = async (store: Store, env: Record<string, string> = {}, port?: string) => {
     const server = await startServer({
-      DATA_DIR: dataDir,
+      ...store,
       PORT: port ?? (process.env.BENCH_PORT || String(await freePort())),
       MEMGW_INIT_ORG_NAME: "Research lab",
       MEMGW_INIT_USER_EMAIL: "bench@example.com",
@@ -306,15 +331,18 @@ export async function measureWebhooks(options: {
     await embeddingsReady(server.base);
     return server;
   };
-  const newDataDir = () => {
+  const newStore = async (): Promise<Store> => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-webhooks-"));
     dataDirs.push(dir);
-    return dir;
+    if (!options.postgresUrl) return { DATA_DIR: dir };
+    const database = await createScratchDatabase(options.postgresUrl);
+    databases.push(database);
+    return { DATA_DIR: dir, DATABASE_URL: database.url };
   };
 
   try {
     // Parts 1 and 2: a server with the default settings.
-    const first = await start(newDataDir());
+    const first = await start(await newStore(), { API_RATE_LIMIT_PER_MINUTE: "0" });
     let call = apiCaller(first.base, API_KEY);
 
     // 1. A write's latency with three subscribed endpoints and with none.
@@ -394,7 +422,8 @@ export async function measureWebhooks(options: {
       const receiver = await newReceiver();
       const namespace = await call("POST", "/namespaces", { name });
       await subscribe(call, receiver, [namespace.id]);
-      return fixedRateStream(call, receiver, namespace.id, rate, DELIVERY_SECONDS, nextContent, perRequest);
+      const send = () => writeBatch(call, namespace.id, Array.from({ length: perRequest }, nextContent));
+      return fixedRateStream(receiver, rate, DELIVERY_SECONDS, send, perRequest);
     };
     const offered = await streamAt("stream", DELIVERY_RATE);
     const sustainedRate = Number(
@@ -403,7 +432,22 @@ export async function measureWebhooks(options: {
     );
     const sustained = await streamAt("sustained stream", sustainedRate);
     const batched = await streamAt("batched stream", DELIVERY_RATE, DELIVERY_BATCH);
-    const delivery: WebhooksResult["delivery"] = { offered, sustained, batched };
+    // The rate asked for once more, as writes that need no embedding: forgetting memories written beforehand
+    // (unmeasured), one a request, each a memory.deleted event.
+    const forgetReceiver = await newReceiver();
+    const forgetNamespace = await call("POST", "/namespaces", { name: "forget stream" });
+    const toForget: string[] = [];
+    while (toForget.length < DELIVERY_RATE * DELIVERY_SECONDS) {
+      const contents = Array.from({ length: PREWRITE_BATCH }, nextContent);
+      toForget.push(...(await writeBatch(call, forgetNamespace.id, contents)).map((w) => w.memoryId));
+    }
+    await subscribe(call, forgetReceiver, [forgetNamespace.id], "memory.deleted");
+    const forgets = toForget.values();
+    const forgotten = fixedRateStream(forgetReceiver, DELIVERY_RATE, DELIVERY_SECONDS, () => {
+      const next = forgets.next();
+      return next.done ? null : forget(call, forgetNamespace.id, next.value);
+    });
+    const delivery: WebhooksResult["delivery"] = { offered, sustained, batched, forgotten: await forgotten };
     const ms = (f: RecallFigures & { max?: number }) =>
       `p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms` +
       (f.max === undefined ? "" : `, max ${f.max.toFixed(0)} ms`);
@@ -425,6 +469,8 @@ export async function measureWebhooks(options: {
         describeStream(sustained, `${Math.round(SUSTAINED_SHARE * 100)}% of the rate achieved`) +
         "\n" +
         describeStream(batched, `the rate asked for, in remember batches of ${DELIVERY_BATCH}`) +
+        "\n" +
+        describeStream(delivery.forgotten, "the rate asked for, as forget requests of one memory each") +
         (offered.achievedPerSecond < DELIVERY_RATE * 0.95
           ? `\n     (this server writes at most ~${offered.achievedPerSecond.toFixed(0)} single-memory writes/s: ` +
             `${DELIVERY_RATE}/s is past it, and the first figures measure the queue of writes as much as delivery)`
@@ -435,8 +481,8 @@ export async function measureWebhooks(options: {
     // Parts 3 and 4: a server retrying failed deliveries within seconds.
     const retrySchedule = outageRetrySchedule(OUTAGE_SECONDS);
     const secondEnv = { WEBHOOK_RETRY_SCHEDULE: retrySchedule.join(",") };
-    const secondDir = newDataDir();
-    let second = await start(secondDir, secondEnv);
+    const secondStore = await newStore();
+    let second = await start(secondStore, secondEnv);
     call = apiCaller(second.base, API_KEY);
 
     // 3. An outage of the receiver while writes go on.
@@ -557,7 +603,7 @@ export async function measureWebhooks(options: {
     await second.exited;
     await Promise.all(killWriters);
     const restartStarted = performance.now();
-    second = await start(secondDir, secondEnv, new URL(second.base).port);
+    second = await start(secondStore, secondEnv, new URL(second.base).port);
     const restartSeconds = (performance.now() - restartStarted) / 1000;
     call = apiCaller(second.base, API_KEY);
     // The events written: the feed's memory.created of these namespaces, in their order.
@@ -653,10 +699,12 @@ export async function measureWebhooks(options: {
         `${unexplained.length} unexplained${unexplained.length ? `:\n       ${unexplained.join("\n       ")}` : ""}\n` +
         `\n  signature failures (standardwebhooks verify), every part: ${signatureFailures}`,
     );
-    return { overhead, delivery, outage, kill, signatureFailures };
+    const database = options.postgresUrl ? `PostgreSQL ${await serverVersion(options.postgresUrl)}` : "embedded PGlite";
+    return { overhead, delivery, outage, kill, signatureFailures, database };
   } finally {
     for (const server of servers) await server.stop();
     for (const receiver of receivers) await receiver.close();
     for (const dir of dataDirs) fs.rmSync(dir, { recursive: true, force: true });
+    for (const database of databases) await database.drop();
   }
 }

@@ -8,7 +8,7 @@ export const WEBHOOK_DELIVERY_JOB = "webhook_delivery";
  * same run (one claim, one read, one record for several) rather than each paying for a run of its own, which
  * under a stream of writes takes the server's time from the writes themselves.
  */
-export const WEBHOOK_GATHER_MS = 100;
+export const WEBHOOK_GATHER_MS = 250;
 
 /** The key of an endpoint's delivery job, as text or (for a statement over many endpoints) as SQL. */
 export function webhookJobKey(endpointId: string): string;
