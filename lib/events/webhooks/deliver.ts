@@ -23,11 +23,16 @@ const PARALLEL_NAMESPACES = 8;
 type PendingDelivery = EventRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
 
 export const webhookJobRunners: Record<string, JobRunner> = {
-  // Each 2xx is recorded before the next event is sent: on the embedded database, behind every queued write,
-  // an endpoint would receive a few events a second while the server is busy writing.
-  [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) =>
-    aheadOfWaitingTransactions(() => deliverPending(String(job.payload.endpoint_id), job.orgId)),
+  [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) => deliverPending(String(job.payload.endpoint_id), job.orgId),
 };
+
+/**
+ * Each 2xx is recorded before the next event is sent: on the embedded database, behind every queued write, an
+ * endpoint would receive a few events a second while the server is busy writing. So the record of a delivery
+ * whose event is this old goes ahead of waiting transactions (the writes); a younger one's waits its turn, as
+ * three endpoints' records jumping ahead of every write would hold each write for their whole run.
+ */
+const AHEAD_OF_WRITES_AFTER_MS = 1_000;
 
 /** Sends an endpoint's due deliveries until none is due; then waits (RetryLaterError) for the next retry, if any. */
 export async function deliverPending(endpointId: string, orgId: string | null): Promise<void> {
@@ -75,8 +80,7 @@ type DeliveringEndpoint = Pick<
 > & { keyActive: boolean };
 
 /**
- * The endpoint, if enabled, and whether the key that made it is active: one statement at each run, sent ahead
- * of waiting transactions (queryRows), as each run under a stream of writes pays for it.
+ * The endpoint, if enabled, and whether the key that made it is active: one statement, which each run pays for.
  */
 async function enabledEndpoint(endpointId: string, orgId: string | null): Promise<DeliveringEndpoint | null> {
   const [endpoint] = await queryRows<DeliveringEndpoint>(
@@ -142,14 +146,17 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
     const result = await send(endpoint, delivery.id, body);
     if (!result.delivered) return await recordFailure(endpoint, delivery, result);
-    // Sent straight to the database (not through Prisma, which loses the async context) so that it goes
-    // ahead of waiting transactions (webhookJobRunners).
-    await queryRows(
-      Prisma.sql`UPDATE webhook_deliveries
-                 SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
-                     latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
-                 WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
-    );
+    // Sent straight to the database (not through Prisma, which loses the async context), so that it may go
+    // ahead of waiting transactions.
+    const record = () =>
+      queryRows(
+        Prisma.sql`UPDATE webhook_deliveries
+                   SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
+                       latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
+                   WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
+      );
+    const behind = Date.now() - delivery.created_at.getTime() > AHEAD_OF_WRITES_AFTER_MS;
+    await (behind ? aheadOfWaitingTransactions(record) : record());
   }
   return "delivered" as const;
 }
