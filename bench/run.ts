@@ -8,11 +8,12 @@
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
 // bench/.cache/datasets; how to obtain the datasets: docs/benchmark-datasets.md), BENCH_DATABASE_URL (a
 // PostgreSQL server with pgvector, for the databases section: the same load and recalls as on the embedded
-// database, with one and two instances; and the webhooks section once more on it), BENCH_WEBHOOK_OUTAGE_SECONDS (default 60: the webhooks section's receiver
-// outage; issue 35 asks for 600), BENCH_WEBHOOK_RATE and BENCH_WEBHOOK_RATE_SECONDS (default 100 writes/s for 20 s:
-// the webhooks section's event-to-delivery measure), BENCH_WEBHOOK_SUSTAINED_RATE (its second stream; default 60%
-// of the rate the first achieved), BENCH_WEBHOOK_BATCH (its third stream: the rate asked for as remember batches of
-// this many memories; default 10).
+// database, with one and two instances; and the webhooks section once more on it), BENCH_WEBHOOK_OUTAGE_SECONDS
+// (default 60: the webhooks section's receiver outage; issue 35 asks for 600), BENCH_WEBHOOK_RATE and
+// BENCH_WEBHOOK_RATE_SECONDS (default 100 writes/s for 20 s: the webhooks section's event-to-delivery measure),
+// BENCH_WEBHOOK_SUSTAINED_RATE (its second stream; default 60% of the rate the first achieved), BENCH_WEBHOOK_BATCH
+// (its third stream: the rate asked for as remember batches of this many memories; default 10),
+// BENCH_WEBHOOK_OVERHEAD_ROUNDS (the write-overhead measure's rounds of two blocks of 20 writes; default 20).
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -570,7 +571,12 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
       `sequential writes each, alternating blocks of ${o.blockSize}) | p50 ${o.withEndpoints.p50.toFixed(1)} vs ` +
       `${o.withoutEndpoints.p50.toFixed(1)} ms (${pct(o.p50Ratio)}), p95 ${o.withEndpoints.p95.toFixed(1)} vs ` +
       `${o.withoutEndpoints.p95.toFixed(1)} ms (${pct(o.p95Ratio)}); server CPU per write ` +
-      `${cpu(o.serverCpuMsPerWrite.withEndpoints)} vs ${cpu(o.serverCpuMsPerWrite.withoutEndpoints)} | ` +
+      `${cpu(o.serverCpuMsPerWrite.withEndpoints)} vs ${cpu(o.serverCpuMsPerWrite.withoutEndpoints)}` +
+      (o.benchCpuMsPerWrite
+        ? `; the benchmark's client and loopback receivers, on the same cores: ` +
+          `${o.benchCpuMsPerWrite.withEndpoints.toFixed(1)} vs ${o.benchCpuMsPerWrite.withoutEndpoints.toFixed(1)} ms`
+        : "") +
+      " | " +
       `${mark(o.p50Ratio <= 1.1 && o.p95Ratio <= 1.1)} |`,
     `| event-to-delivery p95 ≤ 2 s at ${offered.targetPerSecond} writes/s | ` +
       `${offered.achievedPerSecond.toFixed(1)} writes/s achieved; write sent → received p95 ` +

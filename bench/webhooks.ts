@@ -38,6 +38,11 @@ export interface WebhooksResult {
     p95Ratio: number;
     /** The server's CPU time per write (ms, from /proc), by thread, over each kind of block. */
     serverCpuMsPerWrite: { withEndpoints: ThreadCpu; withoutEndpoints: ThreadCpu };
+    /**
+     * This process's CPU time per write (ms): the client's requests, and with endpoints the loopback receivers'
+     * work too (parsing, verifying), taken from the same two cores as the server's.
+     */
+    benchCpuMsPerWrite: { withEndpoints: number; withoutEndpoints: number };
     deliveriesReceived: number;
   };
   /** Writes sent at the rate asked for, then at one the server keeps up with (a share of what it achieved). */
@@ -119,7 +124,8 @@ const API_KEY = "mgw_benchmarkWebhooksKey0000000000000000000";
 const OVERHEAD_ENDPOINTS = 3;
 const OVERHEAD_WARM_UP = 20;
 const OVERHEAD_BLOCK = 20;
-const OVERHEAD_ROUNDS = 10;
+/** Rounds of two blocks: 20 give 400 writes of each kind (a p95 of 200 moved by 5 points from run to run). */
+const OVERHEAD_ROUNDS = Number(process.env.BENCH_WEBHOOK_OVERHEAD_ROUNDS || 20);
 const DELIVERY_RATE = Number(process.env.BENCH_WEBHOOK_RATE || 100);
 const DELIVERY_SECONDS = Number(process.env.BENCH_WEBHOOK_RATE_SECONDS || 20);
 /**
@@ -362,15 +368,19 @@ export async function measureWebhooks(options: {
     const databaseThread = Number(/its own thread: (\d+)/.exec(first.output())?.[1]) || undefined;
     const zeroCpu = (): ThreadCpu => ({ main: 0, database: 0, other: 0 });
     const cpu = { with: zeroCpu(), without: zeroCpu() };
+    const benchCpu = { with: 0, without: 0 };
     for (let round = 0; round < OVERHEAD_ROUNDS; round++) {
       // A B, then B A: a drift of the machine within the run weighs on both alike.
       const order = round % 2 === 0 ? [subscribed.id, unsubscribed.id] : [unsubscribed.id, subscribed.id];
       for (const namespaceId of order) {
         const kind = namespaceId === subscribed.id ? "with" : "without";
         const before = processCpuMs(first.pid, databaseThread);
+        const benchBefore = process.cpuUsage();
         for (let i = 0; i < OVERHEAD_BLOCK; i++)
           (kind === "with" ? withLatencies : withoutLatencies).push(await timed(namespaceId));
         const after = processCpuMs(first.pid, databaseThread);
+        const benchUsed = process.cpuUsage(benchBefore);
+        benchCpu[kind] += (benchUsed.user + benchUsed.system) / 1000 / (OVERHEAD_BLOCK * OVERHEAD_ROUNDS);
         for (const thread of ["main", "database", "other"] as const)
           cpu[kind][thread] += (after[thread] - before[thread]) / (OVERHEAD_BLOCK * OVERHEAD_ROUNDS);
       }
@@ -394,22 +404,24 @@ export async function measureWebhooks(options: {
       p50Ratio: withEndpoints.p50 / withoutEndpoints.p50,
       p95Ratio: withEndpoints.p95 / withoutEndpoints.p95,
       serverCpuMsPerWrite: { withEndpoints: cpu.with, withoutEndpoints: cpu.without },
+      benchCpuMsPerWrite: { withEndpoints: benchCpu.with, withoutEndpoints: benchCpu.without },
       deliveriesReceived: overheadReceivers.reduce((sum, r) => sum + r.firstOk.size, 0),
     };
-    const row = (label: string, f: RecallFigures & { mean: number }, c: ThreadCpu) =>
+    const row = (label: string, f: RecallFigures & { mean: number }, c: ThreadCpu, bench: number) =>
       `  | ${label} | ${f.requests} | ${f.mean.toFixed(1)} | ${f.p50.toFixed(1)} | ${f.p95.toFixed(1)} | ` +
       `${f.p99.toFixed(1)} | ${(c.main + c.database + c.other).toFixed(1)} (main ${c.main.toFixed(1)}, ` +
-      `database ${c.database.toFixed(1)}, other ${c.other.toFixed(1)}) |`;
+      `database ${c.database.toFixed(1)}, other ${c.other.toFixed(1)}) | ${bench.toFixed(1)} |`;
     const within = (ratio: number) => `${((ratio - 1) * 100).toFixed(1)}%`;
     log(
       `  1. POST /remember (one memory, one request after another), ${OVERHEAD_ROUNDS} rounds of blocks of ` +
         `${OVERHEAD_BLOCK} alternating between a namespace ${OVERHEAD_ENDPOINTS} endpoints subscribe to and one ` +
         `none does, after ${OVERHEAD_WARM_UP} unmeasured writes:\n\n` +
-        "  | writes to | requests | mean ms | p50 ms | p95 ms | p99 ms | server CPU ms per write (threads) |\n" +
-        "  |---|---|---|---|---|---|---|\n" +
-        row(`a namespace with ${OVERHEAD_ENDPOINTS} subscribed endpoints`, withEndpoints, cpu.with) +
+        "  | writes to | requests | mean ms | p50 ms | p95 ms | p99 ms | server CPU ms per write (threads) | " +
+        "client and receivers' CPU ms per write |\n" +
+        "  |---|---|---|---|---|---|---|---|\n" +
+        row(`a namespace with ${OVERHEAD_ENDPOINTS} subscribed endpoints`, withEndpoints, cpu.with, benchCpu.with) +
         "\n" +
-        row("a namespace with none", withoutEndpoints, cpu.without) +
+        row("a namespace with none", withoutEndpoints, cpu.without, benchCpu.without) +
         "\n\n" +
         `  with endpoints vs none: p50 ${within(overhead.p50Ratio)}, p95 ${within(overhead.p95Ratio)} ` +
         `(target: within 10%: ${overhead.p50Ratio <= 1.1 && overhead.p95Ratio <= 1.1 ? "met" : "NOT MET"}); ` +

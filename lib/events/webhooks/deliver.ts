@@ -3,7 +3,7 @@
 // delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
 // it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
 import { setting } from "@/lib/config";
-import { aheadOfWaitingTransactions, db, queryRows } from "@/lib/db";
+import { db, queryRows } from "@/lib/db";
 import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
@@ -12,6 +12,7 @@ import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
+import { recordDelivered } from "./record-delivered";
 import { webhookHeaders } from "./webhook-secret";
 import { endpointContentJoin, webhookMessage } from "./webhook-message";
 
@@ -146,17 +147,13 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
     const result = await send(endpoint, delivery.id, body);
     if (!result.delivered) return await recordFailure(endpoint, delivery, result);
-    // Sent straight to the database (not through Prisma, which loses the async context), so that it may go
-    // ahead of waiting transactions.
-    const record = () =>
-      queryRows(
-        Prisma.sql`UPDATE webhook_deliveries
-                   SET status = 'delivered', attempts = attempts + 1, response_status = ${result.status},
-                       latency_ms = ${result.latencyMs}, last_error = NULL, delivered_at = now(), updated_at = now()
-                   WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
-      );
-    const behind = Date.now() - delivery.created_at.getTime() > AHEAD_OF_WRITES_AFTER_MS;
-    await (behind ? aheadOfWaitingTransactions(record) : record());
+    await recordDelivered({
+      orgId: endpoint.orgId,
+      deliveryId: delivery.delivery_id,
+      status: result.status,
+      latencyMs: result.latencyMs,
+      behind: Date.now() - delivery.created_at.getTime() > AHEAD_OF_WRITES_AFTER_MS,
+    });
   }
   return "delivered" as const;
 }
