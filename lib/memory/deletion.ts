@@ -7,6 +7,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { unlinkEntities } from "./entities/link-entities";
 import type { DeletionReason } from "@/lib/events/recording/event-types";
 import { recordDeletionEvents } from "@/lib/events/recording/record-events";
+import { lockNamespaceStatistics } from "./statistics-lock";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 
@@ -16,6 +17,7 @@ const MEMORIES_PER_STATEMENT = 1_000;
  */
 export async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
   if (chunkIds.length === 0) return;
+  await lockNamespaceStatistics(tx, namespaceId);
   await tx.$executeRaw(
     Prisma.sql`UPDATE namespace_terms t SET df = t.df - gone.n
      FROM (SELECT term, count(*) AS n FROM chunk_terms WHERE chunk_id = ANY(${chunkIds}::text[]) GROUP BY term) gone
@@ -34,6 +36,8 @@ export async function subtractTermStatistics(tx: Tx, namespaceId: string, chunkI
 
 /** Takes chunks out of the statistics of their scope signature (chunks without scopes count toward none). */
 export async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunkIds: string[]) {
+  if (chunkIds.length === 0) return;
+  await lockNamespaceStatistics(tx, namespaceId);
   const [scoped] = await tx.$queryRaw<{ any: boolean }[]>(
     Prisma.sql`SELECT EXISTS (SELECT 1 FROM memory_chunks WHERE id = ANY(${chunkIds}::text[]) AND scope_key IS NOT NULL)
               AS any`,
@@ -73,6 +77,12 @@ export async function deleteMemories(
   let chunksDeleted = 0;
   for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
     const batch = memoryIds.slice(i, i + MEMORIES_PER_STATEMENT);
+    // Locked in one order (id) before the statistics: a concurrent change of one of them (an update, which locks
+    // its memory before the statistics, or another deletion) is waited for here, not in a cycle.
+    await tx.$executeRaw(
+      Prisma.sql`SELECT 1 FROM (SELECT id FROM memories WHERE org_id = ${orgId} AND id = ANY(${batch}::text[])
+                                ORDER BY id FOR UPDATE) locked`,
+    );
     // A document whose every passage is forgotten goes with the last one (not while it is being reprocessed).
     const documentIds = options.keepDocuments ? [] : await documentsOfMemories(tx, orgId, batch);
     const chunks = await tx.$queryRaw<{ id: string }[]>(

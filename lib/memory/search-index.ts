@@ -5,6 +5,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { subtractScopeStatistics } from "./deletion";
+import { lockNamespaceStatistics } from "./statistics-lock";
 import { TEXT_SEARCH_CONFIG } from "./sql";
 
 /** Chunk rows cost far more than memory rows (vector index, postings, statistics): this many per statement. */
@@ -47,6 +48,7 @@ export async function insertChunks(
   now: Date,
   rows: object[],
 ) {
+  await lockNamespaceStatistics(tx, namespaceId);
   await tx.$executeRaw(
     Prisma.sql`WITH input AS (
        SELECT u.*, to_tsvector(${Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`)}, concat_ws(': ', u.role, u.content)) AS tsv,
