@@ -535,9 +535,7 @@ function documentsSection(r: DocumentsResult & Meta): string[] {
 function webhooksSection(r: WebhooksResult & Meta): string[] {
   const { overhead: o, outage: u, kill: k } = r;
   const { offered, sustained, batched, forgotten } = r.delivery;
-  // Results from before the section ran on PostgreSQL too were embedded ones.
-  const database = r.database ?? "embedded PGlite";
-  const onPostgres = database.startsWith("PostgreSQL");
+  const onPostgres = r.database.startsWith("PostgreSQL");
   const mark = (met: boolean) => (met ? "met" : "**not met**");
   /** A stream met the delivery target: p95 within 2 s, at (nearly) the rate offered. */
   const met = (f: StreamFigures) => f.sentToDelivery.p95 <= 2000 && f.achievedPerSecond >= f.targetPerSecond * 0.95;
@@ -558,7 +556,7 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
       (onPostgres
         ? "`BENCH_ONLY=webhooks BENCH_DATABASE_URL=… npm run bench`"
         : "`BENCH_ONLY=webhooks npm run bench`") +
-      `: production build, ${database}` +
+      `: production build, ${r.database}` +
       (onPostgres ? " on the same machine (its CPU is not in the server CPU figures)" : "") +
       ", receivers on loopback verifying every signature with the `standardwebhooks` package (failures: " +
       `${r.signatureFailures}). Writes are POST /remember of one memory (a SciFact abstract's first 300 characters); ` +
@@ -588,14 +586,9 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
       `${batched.achievedPerSecond.toFixed(1)} memories/s achieved; write sent → received p95 ` +
       `${(batched.sentToDelivery.p95 / 1000).toFixed(2)} s | ` +
       `${mark(met(batched))} |`,
-    ...(forgotten
-      ? [
-          `| … at ${forgotten.targetPerSecond} writes/s that need no embedding (POST /forget of one memory each; ` +
-            `memory.deleted) | ${forgotten.achievedPerSecond.toFixed(1)} writes/s achieved; write sent → received ` +
-            `p95 ${(forgotten.sentToDelivery.p95 / 1000).toFixed(2)} s | ` +
-            `${mark(met(forgotten))} |`,
-        ]
-      : []),
+    `| … at ${forgotten.targetPerSecond} writes/s that need no embedding (POST /forget of one memory each; ` +
+      `memory.deleted) | ${forgotten.achievedPerSecond.toFixed(1)} writes/s achieved; write sent → received ` +
+      `p95 ${(forgotten.sentToDelivery.p95 / 1000).toFixed(2)} s | ${mark(met(forgotten))} |`,
     `| a ${u.seconds} s outage (503, then refused) across ${u.namespaces} namespaces: every event, in order, none ` +
       `again after a 2xx | ${u.delivered} of ${u.written} delivered, ${u.outOfOrder} out of order, ` +
       `${u.againAfter2xx} again after a 2xx; backlog of ${u.backlogAtRecovery} drained ` +
@@ -614,7 +607,7 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
     stream(offered),
     stream(sustained),
     stream(batched),
-    ...(forgotten ? [stream(forgotten, "forgets, ")] : []),
+    stream(forgotten, "forgets, "),
     "",
     ...(u.seconds < 600
       ? [

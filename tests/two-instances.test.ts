@@ -1,7 +1,8 @@
 // Two real servers (`npm start`, the production build) on one PostgreSQL database, as behind a load
-// balancer: what one writes or revokes the other sees at once, they share one rate limit, background work
-// runs once, a namespace's vector index is built once (an interrupted build is repaired), and one killed
-// with -9 leaves the other serving. Needs TEST_DATABASE_URL (skipped without it).
+// balancer: what one writes or revokes the other sees at once, they share one rate limit, forgets of one
+// namespace sent to both at once all succeed, background work runs once, a namespace's vector index is built
+// once (an interrupted build is repaired), and one killed with -9 leaves the other serving. Needs
+// TEST_DATABASE_URL (skipped without it).
 import pg from "pg";
 import { afterAll, beforeAll, expect } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
@@ -120,6 +121,64 @@ postgresTest("one rate limit for a key across both instances", async () => {
   // The key is spent for this minute: the tests after this one start a window of their own.
   await sql.query("DELETE FROM rate_limit_counters");
 });
+
+postgresTest(
+  "forgets of one namespace sent at once through both instances all succeed; its statistics stay exact",
+  async () => {
+    const ns = (await call(a, "POST", "/namespaces", { name: "busy" })).body.data;
+    const ids: string[] = [];
+    for (let part = 0; part < 2; part++) {
+      const batch = await call(b, "POST", "/remember", {
+        namespace_id: ns.id,
+        memories: Array.from({ length: 80 }, (_, i) => ({
+          content: `Note ${part}-${i}: protein folding in sample ${i * 7} and cell growth on day ${i % 9}.`,
+        })),
+      });
+      expect(batch.status).toBe(201);
+      ids.push(...batch.body.data.map((memory: { id: string }) => memory.id));
+    }
+    // Keys of their own, each within its rate limit, so that all 160 forgets are under way at once.
+    const [org] = await rows<{ id: string }>("SELECT id FROM organizations");
+    const keys: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const created = await memgw(
+        [
+          "key",
+          "create",
+          "--org",
+          org.id,
+          "--name",
+          `forgetter ${i}`,
+          "--permissions",
+          "NAMESPACE_WRITE",
+          "--grant",
+          ns.id,
+        ],
+        { DATABASE_URL: database!.url, KEY_PEPPER: "two-instances-pepper" },
+      );
+      expect(created.code).toBe(0);
+      keys.push(created.json.secret as string);
+    }
+    // Each forget changes the namespace's term statistics: side by side they once deadlocked (a 500).
+    const statuses = await Promise.all(
+      ids.map((id, i) =>
+        call(i % 2 ? a : b, "POST", "/forget", { namespace_id: ns.id, memory_ids: [id] }, keys[i % 4]).then(
+          (answer) => answer.status,
+        ),
+      ),
+    );
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    expect(
+      await rows(
+        `SELECT (SELECT count(*)::int FROM memories WHERE namespace_id = $1) AS memories,
+              (SELECT count(*)::int FROM memory_chunks WHERE namespace_id = $1) AS chunks,
+              (SELECT chunk_count::int FROM namespace_search_stats WHERE namespace_id = $1) AS counted,
+              (SELECT count(*)::int FROM namespace_terms WHERE namespace_id = $1) AS terms`,
+        [ns.id],
+      ),
+    ).toEqual([{ memories: 0, chunks: 0, counted: 0, terms: 0 }]);
+  },
+);
 
 postgresTest("the expiry sweep deletes each expired memory once, whichever instance runs it", async () => {
   const ns = (await call(b, "POST", "/namespaces", { name: "expiring" })).body.data;

@@ -46,18 +46,13 @@ test("records made at once are each committed: delivered, one attempt, their own
   const prisma = await db();
   const stored = await prisma.webhookDelivery.findMany({ where: { orgId }, orderBy: { responseStatus: "asc" } });
   expect(stored.map((d) => [d.id, d.status, d.attempts, d.responseStatus, d.latencyMs])).toEqual(
-    deliveries
-      .map((delivery, i) => [delivery.id, "delivered", 1, 200 + i, 12])
-      .sort((a, b) => Number(a[3]) - Number(b[3])),
+    deliveries.map((delivery, i) => [delivery.id, "delivered", 1, 200 + i, 12]),
   );
   expect(stored.every((d) => d.deliveredAt !== null)).toBe(true);
   // Recorded again (a late duplicate): a delivered one stays as it was.
   await record(orgId, deliveries[0].id, 299);
   const again = await prisma.webhookDelivery.findFirstOrThrow({ where: { id: deliveries[0].id } });
-  expect([again.attempts, again.responseStatus]).toEqual([
-    1,
-    stored.find((d) => d.id === deliveries[0].id)!.responseStatus,
-  ]);
+  expect([again.attempts, again.responseStatus]).toEqual([1, 200]);
 });
 
 test("a record naming another organization's delivery changes nothing", async () => {
