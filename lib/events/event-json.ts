@@ -19,7 +19,10 @@ export interface EventRow {
 export const EVENT_COLUMNS = `e.id, e.txid, e.seq, e.type, e.created_at, e.namespace_id, e.identity_id, e.scopes,
   e.data, m.content`;
 
-export function eventJson(row: EventRow, includeContent: boolean): EventJson {
+/** What an event shows of its row: not its place in the feed's order (txid, seq), which a cursor reads. */
+export type EventBodyRow = Omit<EventRow, "txid" | "seq">;
+
+export function eventJson(row: EventBodyRow, includeContent: boolean): EventJson {
   const type = EventType.parse(row.type);
   return {
     id: row.id,

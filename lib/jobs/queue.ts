@@ -5,7 +5,7 @@
 // jobs left running by a previous process are queued again at start. Failures retry with exponential
 // backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
 // (a provider's Retry-After).
-import { db, type Tx } from "@/lib/db";
+import { db, queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
@@ -76,11 +76,15 @@ export interface NewJob {
  * The conflict clause of a job insert (`INSERT INTO jobs …`) whose key may have a job queued or running that
  * must not miss what the insert was for: the queued one becomes due by the insert's time (if it was to run
  * later); the running one, which may have read its work before this change, runs again when it ends
- * (finishJob). The row stays locked until the inserting transaction ends, so a runner finishing meanwhile
- * sees the request.
+ * (finishJob), not before the insert's time: the first request while it runs sets when (a running job's
+ * run_after is spent), and later ones may only make it sooner. The row stays locked until the inserting
+ * transaction ends, so a runner finishing meanwhile sees the request.
  */
 export const RUN_AGAIN_ON_CONFLICT = Prisma.sql`ON CONFLICT (key) WHERE status IN ('queued', 'running') DO UPDATE
-  SET run_again = jobs.status = 'running', run_after = LEAST(jobs.run_after, EXCLUDED.run_after), updated_at = now()`;
+  SET run_again = jobs.status = 'running',
+      run_after = CASE WHEN jobs.status = 'running' AND NOT jobs.run_again THEN EXCLUDED.run_after
+                       ELSE LEAST(jobs.run_after, EXCLUDED.run_after) END,
+      updated_at = now()`;
 
 /**
  * Queues a job; null when a job with the same key is already queued or running (unless `runAgain`: then the
@@ -118,10 +122,13 @@ export async function cancelQueuedJob(key: string): Promise<void> {
   await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE key = ${key} AND status = 'queued'`);
 }
 
-/** Claims the next due job of these kinds (or one whose runner's lease ran out), or null. */
+/**
+ * Claims the next due job of these kinds (or one whose runner's lease ran out), or null. The statements that
+ * claim, renew and end jobs go straight to the database (queryRows): every worker's poll claims, and a webhook
+ * endpoint's job is claimed and ended several times a second under a stream of writes.
+ */
 export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
-  const prisma = await db();
-  const rows = await prisma.$queryRaw<
+  const rows = await queryRows<
     {
       id: string;
       org_id: string | null;
@@ -131,7 +138,7 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
       attempts: number;
       max_attempts: number;
       more_due: boolean;
-    }[]
+    }
   >(
     Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1,
                      locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
@@ -168,8 +175,7 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
 const owned = (job: ClaimedJob) => Prisma.sql`id = ${job.id} AND attempts = ${job.attempts} AND status = 'running'`;
 
 async function renewLease(job: ClaimedJob): Promise<void> {
-  const prisma = await db();
-  await prisma.$executeRaw(
+  await queryRows(
     Prisma.sql`UPDATE jobs SET locked_until = now() + ${LEASE_MS} * interval '1 millisecond' WHERE ${owned(job)}`,
   );
 }
@@ -187,8 +193,7 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
     await runner
       .exhausted?.(job)
       .catch((error) => console.error(`[memgw] job ${job.id}'s exhausted hook failed:`, error));
-    const prisma = await db();
-    await prisma.$executeRaw(
+    await queryRows(
       Prisma.sql`UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = ${message}, updated_at = now()
                  WHERE ${owned(job)}`,
     );
@@ -198,28 +203,28 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
     renewLease(job).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
   }, LEASE_RENEWAL_MS);
   renewal.unref();
-  const prisma = await db();
   try {
     await runner(job);
     await finishJob(job);
   } catch (error) {
     const message = (error as Error).message ?? String(error);
     if (error instanceof RetryLaterError) {
-      // Asked for again meanwhile: what it waits for is not all there is.
-      await prisma.$executeRaw(
+      // Asked for again meanwhile: what it waits for is not all there is (due when asked, or at the retry).
+      const retryAt = Prisma.sql`now() + ${error.delayMs} * interval '1 millisecond'`;
+      await queryRows(
         Prisma.sql`UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL,
                          last_error = ${message}, updated_at = now(), run_again = false,
-                         run_after = CASE WHEN run_again THEN now()
-                                          ELSE now() + ${error.delayMs} * interval '1 millisecond' END
+                         run_after = CASE WHEN run_again THEN LEAST(GREATEST(run_after, now()), ${retryAt})
+                                          ELSE ${retryAt} END
          WHERE ${owned(job)}`,
       );
     } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
-      await prisma.$executeRaw(
+      await queryRows(
         Prisma.sql`UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = ${message}, updated_at = now()
                    WHERE ${owned(job)}`,
       );
     } else {
-      await prisma.$executeRaw(
+      await queryRows(
         Prisma.sql`UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = ${message},
                          run_after = now() + ${backoffMs(job.attempts)} * interval '1 millisecond', updated_at = now()
          WHERE ${owned(job)}`,
@@ -230,19 +235,28 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
   }
 }
 
-/** Deletes a job that ended well, unless it was asked for again while it ran: that one is due again now. */
+/**
+ * Deletes a job that ended well, unless it was asked for again while it ran: that one is queued again, due
+ * when it was asked for (RUN_AGAIN_ON_CONFLICT), and this process's workers are woken then.
+ */
 async function finishJob(job: ClaimedJob): Promise<void> {
-  const prisma = await db();
   // The delete waits for a transaction that asks for the job again (its row lock) and then sees the request.
-  const deleted = await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE ${owned(job)} AND NOT run_again`);
-  if (deleted > 0) return;
-  const requeued = await prisma.$executeRaw(
+  const deleted = await queryRows(Prisma.sql`DELETE FROM jobs WHERE ${owned(job)} AND NOT run_again RETURNING id`);
+  if (deleted.length > 0) return;
+  const [requeued] = await queryRows<{ due_in_ms: number }>(
     Prisma.sql`UPDATE jobs SET status = 'queued', run_again = false, attempts = 0, locked_until = NULL,
-                     last_error = NULL, run_after = now(), updated_at = now()
-               WHERE ${owned(job)}`,
+                     last_error = NULL, run_after = GREATEST(run_after, now()), updated_at = now()
+               WHERE ${owned(job)}
+               RETURNING ceil(extract(epoch FROM run_after - now()) * 1000)::int AS due_in_ms`,
   );
-  if (requeued > 0) wakeJobWorkers(job.kind, 1);
+  if (!requeued) return;
+  if (requeued.due_in_ms > 0)
+    setTimeout(() => wakeJobWorkers(job.kind, 1), requeued.due_in_ms + WAKE_AFTER_DUE_MS).unref();
+  else wakeJobWorkers(job.kind, 1);
 }
+
+/** A wake-up timed for when a job becomes due comes this much later, so that the database's clock has passed it. */
+const WAKE_AFTER_DUE_MS = 5;
 
 /**
  * Runs due jobs one after another until none is due (tests drive syncs with it; the worker below is

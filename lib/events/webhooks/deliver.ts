@@ -9,7 +9,7 @@ import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from
 import { claimScheduledRun } from "@/lib/jobs/schedule";
 import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
 import { SETTLED } from "../event-access";
-import { EVENT_COLUMNS, type EventRow } from "../event-json";
+import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
 import { recordDelivered } from "./record-delivered";
@@ -21,7 +21,9 @@ const BATCH_PER_NAMESPACE = 100;
 /** Namespaces delivered to at once, for one endpoint. */
 const PARALLEL_NAMESPACES = 8;
 
-type PendingDelivery = EventRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
+// The event's txid and seq come too (EVENT_COLUMNS), untyped: queryRows returns an int8 as each driver parses
+// it (a bigint embedded, text on PostgreSQL), and only the statement's ORDER BY needs them.
+type PendingDelivery = EventBodyRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
 
 export const webhookJobRunners: Record<string, JobRunner> = {
   [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) => deliverPending(String(job.payload.endpoint_id), job.orgId),
@@ -102,10 +104,9 @@ async function enabledEndpoint(endpointId: string, orgId: string | null): Promis
  * others, and costs one row.
  */
 async function pendingByNamespace(endpoint: DeliveringEndpoint): Promise<PendingDelivery[][]> {
-  const prisma = await db();
   const ofGroup = Prisma.sql`d.endpoint_id = ${endpoint.id} AND d.status = 'pending'
                              AND d.order_key = groups.order_key`;
-  const rows = await prisma.$queryRaw<PendingDelivery[]>(
+  const rows = await queryRows<PendingDelivery>(
     Prisma.sql`WITH RECURSIVE groups AS (
        (SELECT order_key FROM webhook_deliveries
         WHERE endpoint_id = ${endpoint.id} AND status = 'pending' ORDER BY order_key LIMIT 1)

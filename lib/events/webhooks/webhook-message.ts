@@ -1,8 +1,8 @@
 import { Prisma } from "@/lib/generated/prisma/client";
-import { eventJson, type EventRow } from "../event-json";
+import { eventJson, type EventBodyRow } from "../event-json";
 
 /** The body of a Standard Webhooks message: the event's type, when it happened, and the event as the feed shows it. */
-export function webhookMessage(row: EventRow, includeContent: boolean) {
+export function webhookMessage(row: EventBodyRow, includeContent: boolean) {
   const data = eventJson(row, includeContent);
   return { type: data.type, timestamp: data.created_at, data };
 }
