@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -59,6 +60,21 @@ export function getDatabase(): Promise<Database> {
   });
   return holder.__memgwDatabase;
 }
+
+const backgroundWork = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work`, background work that must keep pace with a stream of requests (the webhook delivery workers),
+ * with the statements it sends through queryRows on connections of its own: on PostgreSQL a pool of
+ * BACKGROUND_CONNECTIONS beside the requests' (in the requests' pool each statement would wait behind every
+ * queued request's). The embedded database has one session for all (see aheadOfWaitingTransactions).
+ */
+export function onBackgroundConnections<T>(work: () => Promise<T>): Promise<T> {
+  return backgroundWork.run(true, work);
+}
+
+/** Connections to PostgreSQL of onBackgroundConnections, per instance (beside DATABASE_POOL_SIZE). */
+export const BACKGROUND_CONNECTIONS = 2;
 
 export async function db(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
@@ -133,16 +149,22 @@ function connectionLost(error: Error) {
 async function openPostgres(url: string): Promise<Database> {
   const { pooled, directUrl } = databasePooling();
   const migrations = await migrateThrough(directUrl ?? url, pooled);
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: setting("DATABASE_POOL_SIZE"),
-    // Awaited by the pool before it hands the connection out (a query sent from its "connect" event would
-    // race the first one the pool's user sends).
-    onConnect: async (client) => {
-      if (!pooled) await client.query(SEARCH_SETTINGS);
-    },
-  });
-  pool.on("error", connectionLost);
+  const newPool = (max: number) => {
+    const created = new pg.Pool({
+      connectionString: url,
+      max,
+      // Awaited by the pool before it hands the connection out (a query sent from its "connect" event would
+      // race the first one the pool's user sends).
+      onConnect: async (client) => {
+        if (!pooled) await client.query(SEARCH_SETTINGS);
+      },
+    });
+    created.on("error", connectionLost);
+    return created;
+  };
+  const pool = newPool(setting("DATABASE_POOL_SIZE"));
+  // Connects only when background work first sends a statement.
+  const backgroundPool = newPool(BACKGROUND_CONNECTIONS);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const closing = closeTasks();
   return {
@@ -153,7 +175,7 @@ async function openPostgres(url: string): Promise<Database> {
     // (unless a pooler may hand the next statement another connection).
     queryRows: async <Row>(sql: string, params: unknown[]) =>
       (
-        await pool.query({
+        await (backgroundWork.getStore() ? backgroundPool : pool).query({
           name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
           text: sql,
           values: params,
@@ -175,7 +197,7 @@ async function openPostgres(url: string): Promise<Database> {
     async close() {
       await closing.run();
       await prisma.$disconnect();
-      await pool.end();
+      await Promise.all([pool.end(), backgroundPool.end()]);
     },
   };
 }

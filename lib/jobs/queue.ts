@@ -128,18 +128,16 @@ export async function cancelQueuedJob(key: string): Promise<void> {
  * endpoint's job is claimed and ended several times a second under a stream of writes.
  */
 export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
-  const rows = await queryRows<
-    {
-      id: string;
-      org_id: string | null;
-      kind: string;
-      key: string | null;
-      payload: Record<string, unknown>;
-      attempts: number;
-      max_attempts: number;
-      more_due: boolean;
-    }
-  >(
+  const rows = await queryRows<{
+    id: string;
+    org_id: string | null;
+    kind: string;
+    key: string | null;
+    payload: Record<string, unknown>;
+    attempts: number;
+    max_attempts: number;
+    more_due: boolean;
+  }>(
     Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1,
                      locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
      WHERE id = (
@@ -321,9 +319,14 @@ const STOP_WAIT_MS = 5_000;
  */
 export function startJobWorker(
   runners: Record<string, JobRunner>,
-  options: { pollIntervalMs?: number } = {},
+  options: {
+    pollIntervalMs?: number;
+    /** Runs each of the worker's turns (claims, jobs and all), whoever woke it: e.g. onBackgroundConnections. */
+    within?: (work: () => Promise<void>) => Promise<void>;
+  } = {},
 ): () => Promise<void> {
   const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS;
+  const within = options.within ?? ((work) => work());
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
@@ -339,7 +342,7 @@ export function startJobWorker(
     }
     busy = true;
     clearTimeout(timer);
-    running = (async () => {
+    running = within(async () => {
       try {
         while (!stopped) {
           wokenWhileBusy = false;
@@ -363,7 +366,7 @@ export function startJobWorker(
           timer.unref();
         }
       }
-    })();
+    });
   };
   const waker: Waker = { kinds: Object.keys(runners), busy: () => busy, wake: tick };
   wakers.add(waker);
@@ -378,8 +381,7 @@ export function startJobWorker(
 }
 
 async function deleteOldFailedJobs() {
-  const prisma = await db();
-  await prisma.$executeRaw(
+  await queryRows(
     Prisma.sql`DELETE FROM jobs
                WHERE status = 'failed' AND updated_at < now() - ${FAILED_JOB_RETENTION_DAYS} * interval '1 day'`,
   );

@@ -3,7 +3,7 @@
 // delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
 // it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
 import { setting } from "@/lib/config";
-import { db, queryRows } from "@/lib/db";
+import { db, onBackgroundConnections, queryRows } from "@/lib/db";
 import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
@@ -23,7 +23,12 @@ const PARALLEL_NAMESPACES = 8;
 
 // The event's txid and seq come too (EVENT_COLUMNS), untyped: queryRows returns an int8 as each driver parses
 // it (a bigint embedded, text on PostgreSQL), and only the statement's ORDER BY needs them.
-type PendingDelivery = EventBodyRow & { delivery_id: string; order_key: string; attempts: number; next_attempt_at: Date };
+type PendingDelivery = EventBodyRow & {
+  delivery_id: string;
+  order_key: string;
+  attempts: number;
+  next_attempt_at: Date;
+};
 
 export const webhookJobRunners: Record<string, JobRunner> = {
   [WEBHOOK_DELIVERY_JOB]: (job: ClaimedJob) => deliverPending(String(job.payload.endpoint_id), job.orgId),
@@ -279,7 +284,7 @@ const SWEEP_MS = 2_000;
 /** Starts this process's delivery workers and the sweep for left-behind deliveries; returns what stops them. */
 export function startWebhookDelivery(): () => Promise<void> {
   const stops = Array.from({ length: WORKERS }, () =>
-    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS }),
+    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS, within: onBackgroundConnections }),
   );
   const sweep = setInterval(() => {
     void (async () => {

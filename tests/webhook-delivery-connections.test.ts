@@ -1,0 +1,72 @@
+// On PostgreSQL the webhook delivery workers send their statements on connections of their own
+// (onBackgroundConnections): with every connection of the requests' pool taken, as under a stream of writes,
+// deliveries still go out instead of waiting behind each queued request's statements.
+import { afterAll, beforeAll, expect, test, vi } from "vitest";
+import { setting } from "@/lib/config";
+import { db } from "@/lib/db";
+import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
+import { api } from "./helpers/api";
+import { createNamespace, createTenant } from "./helpers/fixtures";
+import { onPostgres } from "./helpers/postgres";
+import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver();
+  // The receiver is on loopback over http: what the operator setting allows (tests, private deployments).
+  process.env.ALLOW_PRIVATE_OUTBOUND = "true";
+});
+afterAll(async () => {
+  await receiver.stop();
+  delete process.env.ALLOW_PRIVATE_OUTBOUND;
+});
+
+test.runIf(onPostgres())("events are delivered while every connection of the requests' pool is taken", async () => {
+  const { key } = await createTenant("Busy Pool");
+  const namespace = await createNamespace(key);
+  const created = await api("POST", "/webhooks", {
+    key,
+    body: { url: receiver.url, namespace_ids: [namespace.id] },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  receiver.secrets.push(created.body.data.secret as string);
+  const written = await api("POST", "/remember", { key, body: { namespace_id: namespace.id, content: "A fact." } });
+  expect(written.status).toBe(201);
+
+  // Each of the pool's connections held by a transaction that waits until the delivery is in.
+  const prisma = await db();
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let holding = 0;
+  const holders = Array.from({ length: setting("DATABASE_POOL_SIZE") }, () =>
+    prisma.$transaction(
+      async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        holding += 1;
+        await released;
+      },
+      { timeout: 60_000 },
+    ),
+  );
+  const stopDelivery = startWebhookDelivery();
+  try {
+    await vi.waitFor(() => expect(holding).toBe(setting("DATABASE_POOL_SIZE")), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(receiver.messages.map((m) => m.data.data.memory_id)).toEqual([written.body.data.id]),
+      {
+        timeout: 10_000,
+      },
+    );
+    // Still held: nothing of the delivery (claim, reads, record, end of the job) waited for them.
+    expect(holding).toBe(setting("DATABASE_POOL_SIZE"));
+  } finally {
+    release();
+    await Promise.all(holders);
+    await stopDelivery();
+  }
+  // Recorded as delivered on the way.
+  const delivery = await prisma.webhookDelivery.findFirstOrThrow({
+    where: { endpointId: created.body.data.endpoint.id },
+  });
+  expect([delivery.status, delivery.attempts, delivery.responseStatus]).toEqual(["delivered", 1, 200]);
+});
