@@ -8,7 +8,14 @@ import pg from "pg";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, test, vi } from "vitest";
 import { dataDir } from "@/lib/config";
-import { aheadOfWaitingTransactions, closeDatabase, db, getDatabase, queryRows } from "@/lib/db";
+import {
+  aheadOfWaitingTransactions,
+  closeDatabase,
+  db,
+  getDatabase,
+  onBackgroundConnections,
+  queryRows,
+} from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
 import { expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
@@ -263,6 +270,51 @@ describe.skipIf(onPostgres())("the embedded database's one session", () => {
     release();
     await Promise.all([running, waiting, plain, ahead]);
     expect(order).toEqual(["running", "ahead", "waiting transaction", "plain statement"]);
+  });
+
+  test("a background statement lets what comes after it go first, until it has waited 100 ms", async () => {
+    const prisma = await db();
+    const order: string[] = [];
+    const holdSession = async () => {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let holding = false;
+      const running = prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        holding = true;
+        await held;
+      });
+      await vi.waitFor(() => expect(holding).toBe(true), { timeout: 10_000 });
+      return { release, running };
+    };
+    const background = (label: string) =>
+      onBackgroundConnections(() => queryRows(Prisma.sql`SELECT 1`)).then(() => order.push(label));
+    const transaction = (label: string) =>
+      prisma.$transaction(async (tx) => {
+        await tx.$queryRaw`SELECT 1`;
+        order.push(label);
+      });
+
+    // Sent first, it runs after the transaction and the statement sent within its 100 ms.
+    let session = await holdSession();
+    const yielding = background("background");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const waitingTransaction = transaction("transaction");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const waitingStatement = queryRows(Prisma.sql`SELECT 1`).then(() => order.push("statement"));
+    session.release();
+    await Promise.all([session.running, yielding, waitingTransaction, waitingStatement]);
+    expect(order).toEqual(["transaction", "statement", "background"]);
+
+    // Past its 100 ms it lets nothing more go first.
+    order.length = 0;
+    session = await holdSession();
+    const waited = background("background");
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const later = transaction("transaction");
+    session.release();
+    await Promise.all([session.running, waited, later]);
+    expect(order).toEqual(["background", "transaction"]);
   });
 });
 

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { createHash } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -10,8 +9,9 @@ import { noteStatement, stopAccessCache, watchAccessWrites } from "./access-cach
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 import { PGliteThread } from "./pglite-thread";
+import { BACKGROUND_CONNECTIONS, isBackgroundWork } from "./statement-contexts";
 
-export { aheadOfWaitingTransactions } from "./pglite-thread";
+export { aheadOfWaitingTransactions, onBackgroundConnections } from "./statement-contexts";
 
 export { Prisma } from "@/lib/generated/prisma/client";
 
@@ -60,21 +60,6 @@ export function getDatabase(): Promise<Database> {
   });
   return holder.__memgwDatabase;
 }
-
-const backgroundWork = new AsyncLocalStorage<true>();
-
-/**
- * Runs `work`, background work that must keep pace with a stream of requests (the webhook delivery workers),
- * with the statements it sends through queryRows on connections of its own: on PostgreSQL a pool of
- * BACKGROUND_CONNECTIONS beside the requests' (in the requests' pool each statement would wait behind every
- * queued request's). The embedded database has one session for all (see aheadOfWaitingTransactions).
- */
-export function onBackgroundConnections<T>(work: () => Promise<T>): Promise<T> {
-  return backgroundWork.run(true, work);
-}
-
-/** Connections to PostgreSQL of onBackgroundConnections, per instance (beside DATABASE_POOL_SIZE). */
-export const BACKGROUND_CONNECTIONS = 2;
 
 export async function db(): Promise<PrismaClient> {
   return (await getDatabase()).prisma;
@@ -175,7 +160,7 @@ async function openPostgres(url: string): Promise<Database> {
     // (unless a pooler may hand the next statement another connection).
     queryRows: async <Row>(sql: string, params: unknown[]) =>
       (
-        await (backgroundWork.getStore() ? backgroundPool : pool).query({
+        await (isBackgroundWork() ? backgroundPool : pool).query({
           name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
           text: sql,
           values: params,

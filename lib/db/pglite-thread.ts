@@ -1,9 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import type { Worker as WorkerThread } from "node:worker_threads";
 import { parse, PGlite, protocol, types, type QueryOptions, type Results } from "@electric-sql/pglite";
 import { projectRoot } from "@/lib/config";
 import { textParameter } from "./query-rows";
+import { BACKGROUND_YIELDS_AT_MOST_MS, isAheadOfWaitingTransactions, isBackgroundWork } from "./statement-contexts";
 
 // Taken at run time, out of the bundler's sight (as lib/memory/embeddings/local.ts does): the worker is the
 // plain script beside this file in every runtime.
@@ -25,29 +25,24 @@ export interface PGliteTransaction extends PGliteSession {
   readonly closed: boolean;
 }
 
-const aheadOfTransactions = new AsyncLocalStorage<true>();
-
-/**
- * Runs `work` with its statements outside transactions going ahead of the embedded database's waiting
- * transactions (after the one running): for background work that must keep pace with a stream of writes,
- * such as webhook deliveries, each recorded before the next is sent, which would otherwise wait behind every
- * queued write. Only statements sent with `queryRows` are: Prisma's client does not keep the async context
- * through to this session. Its transactions wait their turn; on PostgreSQL nothing changes.
- */
-export function aheadOfWaitingTransactions<T>(work: () => Promise<T>): Promise<T> {
-  return aheadOfTransactions.run(true, work);
-}
-
 /**
  * Statements outside a transaction share the session: each is sent as soon as it comes, and the thread
  * runs them in that order, so that it never waits for this thread between two statements. A transaction
  * has the session to itself from BEGIN to its end; it waits for the statements sent before it, and those
- * that come meanwhile wait for it (unless sent aheadOfWaitingTransactions).
+ * that come meanwhile wait for it (unless sent aheadOfWaitingTransactions). A background statement
+ * (onBackgroundConnections) lets what comes after it go first until it has waited
+ * BACKGROUND_YIELDS_AT_MOST_MS.
  */
 class SessionLock {
   private statements = 0;
   private transaction = false;
-  private readonly waiting: { exclusive: boolean; ahead: boolean; start(): void }[] = [];
+  private readonly waiting: {
+    exclusive: boolean;
+    ahead: boolean;
+    /** A background statement's: until when what comes goes before it. */
+    yieldsUntil: number;
+    start(): void;
+  }[] = [];
 
   shared<T>(task: () => Promise<T>): Promise<T> {
     return this.run(false, task);
@@ -59,9 +54,20 @@ class SessionLock {
 
   private run<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
     return new Promise<void>((start) => {
-      const ahead = !exclusive && aheadOfTransactions.getStore() === true;
-      const behind = ahead ? this.waiting.findIndex((waiting) => !waiting.ahead) : -1;
-      this.waiting.splice(behind === -1 ? this.waiting.length : behind, 0, { exclusive, ahead, start });
+      const ahead = !exclusive && isAheadOfWaitingTransactions();
+      const now = performance.now();
+      const yields = !exclusive && !ahead && isBackgroundWork();
+      const goesBefore = ahead
+        ? this.waiting.findIndex((waiting) => !waiting.ahead)
+        : yields
+          ? -1
+          : this.waiting.findIndex((waiting) => waiting.yieldsUntil > now);
+      this.waiting.splice(goesBefore === -1 ? this.waiting.length : goesBefore, 0, {
+        exclusive,
+        ahead,
+        yieldsUntil: yields ? now + BACKGROUND_YIELDS_AT_MOST_MS : 0,
+        start,
+      });
       this.startWaiting();
     })
       .then(task)

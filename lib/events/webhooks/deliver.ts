@@ -37,8 +37,9 @@ export const webhookJobRunners: Record<string, JobRunner> = {
 /**
  * Each 2xx is recorded before the next event is sent: on the embedded database, behind every queued write, an
  * endpoint would receive a few events a second while the server is busy writing. So the record of a delivery
- * whose event is this old goes ahead of waiting transactions (the writes); a younger one's waits its turn, as
- * three endpoints' records jumping ahead of every write would hold each write for their whole run.
+ * whose event is this old goes ahead of waiting transactions (the writes); a younger one's lets them go first,
+ * as every statement of the delivery workers does (onBackgroundConnections): three endpoints' records jumping
+ * ahead of every write would hold each write for their whole run.
  */
 const AHEAD_OF_WRITES_AFTER_MS = 1_000;
 
