@@ -534,7 +534,7 @@ function documentsSection(r: DocumentsResult & Meta): string[] {
 /** Webhooks: what subscribed endpoints cost a write, event-to-delivery latency, an outage, a kill -9. */
 function webhooksSection(r: WebhooksResult & Meta): string[] {
   const { overhead: o, outage: u, kill: k } = r;
-  const { offered, sustained, batched, forgotten } = r.delivery;
+  const { offered, sustained, batched, forgotten, forgottenInBatches } = r.delivery;
   const onPostgres = r.database.startsWith("PostgreSQL");
   const mark = (met: boolean) => (met ? "met" : "**not met**");
   /** A stream met the delivery target: p95 within 2 s, at (nearly) the rate offered. */
@@ -589,6 +589,10 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
     `| … at ${forgotten.targetPerSecond} writes/s that need no embedding (POST /forget of one memory each; ` +
       `memory.deleted) | ${forgotten.achievedPerSecond.toFixed(1)} writes/s achieved; write sent → received ` +
       `p95 ${(forgotten.sentToDelivery.p95 / 1000).toFixed(2)} s | ${mark(met(forgotten))} |`,
+    `| … at ${forgottenInBatches.targetPerSecond} memories/s forgotten ${forgottenInBatches.perRequest} a request ` +
+      `(memory.deleted) | ${forgottenInBatches.achievedPerSecond.toFixed(1)} memories/s achieved; write sent → ` +
+      `received p95 ${(forgottenInBatches.sentToDelivery.p95 / 1000).toFixed(2)} s | ` +
+      `${mark(met(forgottenInBatches))} |`,
     `| a ${u.seconds} s outage (503, then refused) across ${u.namespaces} namespaces: every event, in order, none ` +
       `again after a 2xx | ${u.delivered} of ${u.written} delivered, ${u.outOfOrder} out of order, ` +
       `${u.againAfter2xx} again after a 2xx; backlog of ${u.backlogAtRecovery} drained ` +
@@ -608,6 +612,7 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
     stream(sustained),
     stream(batched),
     stream(forgotten, "forgets, "),
+    stream(forgottenInBatches, "forgets, "),
     "",
     ...(u.seconds < 600
       ? [

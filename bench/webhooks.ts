@@ -5,7 +5,7 @@
 // 2. event-to-delivery latency with writes sent at a fixed rate (open loop), each event matched to its write
 //    by the memory id in its message: at the rate asked for (BENCH_WEBHOOK_RATE, 100/s), then at 60% of the rate
 //    the server achieved (a small machine writes fewer single memories a second than asked), then at the rate asked
-//    for as remember batches, and as forgets of one memory each (writes that need no embedding);
+//    for as remember batches, and as forgets (writes that need no embedding) of one memory each and of several;
 // 3. an outage: the receiver answers 503, then refuses connections, while writes go on in three namespaces;
 //    once it is back, every event must arrive, in write order per namespace, none again after a 2xx;
 // 4. kill -9 of the server while deliveries are under way (the receiver answers after 50 ms; writes keep the
@@ -46,7 +46,14 @@ export interface WebhooksResult {
     deliveriesReceived: number;
   };
   /** Writes sent at the rate asked for, then at one the server keeps up with (a share of what it achieved). */
-  delivery: { offered: StreamFigures; sustained: StreamFigures; batched: StreamFigures; forgotten: StreamFigures };
+  delivery: {
+    offered: StreamFigures;
+    sustained: StreamFigures;
+    batched: StreamFigures;
+    forgotten: StreamFigures;
+    /** The same forgets, several memories a request: the events a second that single writes cannot offer here. */
+    forgottenInBatches: StreamFigures;
+  };
   outage: {
     seconds: number;
     retrySchedule: number[];
@@ -198,11 +205,13 @@ async function writeBatch(call: Call, namespaceId: string, contents: string[]): 
 }
 
 /** One forget request of one memory, its memory.deleted event matched by that memory's id. */
-async function forget(call: Call, namespaceId: string, memoryId: string): Promise<Write[]> {
+async function forget(call: Call, namespaceId: string, memoryIds: string[]): Promise<Write[]> {
   const sentAt = performance.now();
-  const receipt = await call("POST", "/forget", { namespace_id: namespaceId, memory_ids: [memoryId] });
-  if (receipt.deleted !== 1) throw new Error(`forgetting ${memoryId} deleted ${receipt.deleted}`);
-  return [{ memoryId, namespaceId, sentAt, answeredAt: performance.now() }];
+  const receipt = await call("POST", "/forget", { namespace_id: namespaceId, memory_ids: memoryIds });
+  if (receipt.deleted !== memoryIds.length)
+    throw new Error(`forgetting ${memoryIds.length} memories deleted ${receipt.deleted}`);
+  const answeredAt = performance.now();
+  return memoryIds.map((memoryId) => ({ memoryId, namespaceId, sentAt, answeredAt }));
 }
 
 /** An endpoint for `receiver`, of one event type in these namespaces; the receiver verifies with its secret. */
@@ -445,21 +454,28 @@ export async function measureWebhooks(options: {
     const sustained = await streamAt("sustained stream", sustainedRate);
     const batched = await streamAt("batched stream", DELIVERY_RATE, DELIVERY_BATCH);
     // The rate asked for once more, as writes that need no embedding: forgetting memories written beforehand
-    // (unmeasured), one a request, each a memory.deleted event.
-    const forgetReceiver = await newReceiver();
-    const forgetNamespace = await call("POST", "/namespaces", { name: "forget stream" });
-    const toForget: string[] = [];
-    while (toForget.length < DELIVERY_RATE * DELIVERY_SECONDS) {
-      const contents = Array.from({ length: PREWRITE_BATCH }, nextContent);
-      toForget.push(...(await writeBatch(call, forgetNamespace.id, contents)).map((w) => w.memoryId));
-    }
-    await subscribe(call, forgetReceiver, [forgetNamespace.id], "memory.deleted");
-    const forgets = toForget.values();
-    const forgotten = fixedRateStream(forgetReceiver, DELIVERY_RATE, DELIVERY_SECONDS, () => {
-      const next = forgets.next();
-      return next.done ? null : forget(call, forgetNamespace.id, next.value);
-    });
-    const delivery: WebhooksResult["delivery"] = { offered, sustained, batched, forgotten: await forgotten };
+    // (unmeasured), each a memory.deleted event; one a request, then DELIVERY_BATCH a request.
+    const forgetStream = async (name: string, perRequest: number) => {
+      const receiver = await newReceiver();
+      const namespace = await call("POST", "/namespaces", { name });
+      const toForget: string[] = [];
+      while (toForget.length < DELIVERY_RATE * DELIVERY_SECONDS) {
+        const contents = Array.from({ length: PREWRITE_BATCH }, nextContent);
+        toForget.push(...(await writeBatch(call, namespace.id, contents)).map((w) => w.memoryId));
+      }
+      await subscribe(call, receiver, [namespace.id], "memory.deleted");
+      let next = 0;
+      return fixedRateStream(
+        receiver,
+        DELIVERY_RATE,
+        DELIVERY_SECONDS,
+        () => (next < toForget.length ? forget(call, namespace.id, toForget.slice(next, (next += perRequest))) : null),
+        perRequest,
+      );
+    };
+    const forgotten = await forgetStream("forget stream", 1);
+    const forgottenInBatches = await forgetStream("batched forget stream", DELIVERY_BATCH);
+    const delivery: WebhooksResult["delivery"] = { offered, sustained, batched, forgotten, forgottenInBatches };
     const ms = (f: RecallFigures & { max?: number }) =>
       `p50 ${f.p50.toFixed(0)} ms, p95 ${f.p95.toFixed(0)} ms, p99 ${f.p99.toFixed(0)} ms` +
       (f.max === undefined ? "" : `, max ${f.max.toFixed(0)} ms`);
@@ -483,6 +499,11 @@ export async function measureWebhooks(options: {
         describeStream(batched, `the rate asked for, in remember batches of ${DELIVERY_BATCH}`) +
         "\n" +
         describeStream(delivery.forgotten, "the rate asked for, as forget requests of one memory each") +
+        "\n" +
+        describeStream(
+          delivery.forgottenInBatches,
+          `the rate asked for, as forget requests of ${DELIVERY_BATCH} memories`,
+        ) +
         (offered.achievedPerSecond < DELIVERY_RATE * 0.95
           ? `\n     (this server writes at most ~${offered.achievedPerSecond.toFixed(0)} single-memory writes/s: ` +
             `${DELIVERY_RATE}/s is past it, and the first figures measure the queue of writes as much as delivery)`
