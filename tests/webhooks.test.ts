@@ -323,7 +323,7 @@ describe("retries, disabling, rotation, redelivery", () => {
     expect(receiver.requests.map((r) => r.status)).toEqual([503, 200]);
   });
 
-  test("an event written while its endpoint's job runs is delivered by the next run, due as if no job had run", async () => {
+  test("an event written while its endpoint's job runs goes in the next run, due as if none ran", async () => {
     const { key } = await createTenant("Run Again");
     const ns = await createNamespace(key);
     await addEndpoint(key, { namespace_ids: [ns.id] });
