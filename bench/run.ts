@@ -614,6 +614,14 @@ function webhooksSection(r: WebhooksResult & Meta): string[] {
     stream(forgotten, "forgets, "),
     stream(forgottenInBatches, "forgets, "),
     "",
+    ...([offered, sustained, batched, forgotten, forgottenInBatches].some((f) => f.answeredToDelivery.p50 < 0)
+      ? [
+          "A negative figure in the last column: the message came before the write's answer reached the client " +
+            "(after its commit, the answer still waited its turn in the saturated server, while delivery has " +
+            "connections of its own).",
+          "",
+        ]
+      : []),
     ...(u.seconds < 600
       ? [
           `The outage lasted ${u.seconds} s; issue 35 asks for 600 s: ` +
