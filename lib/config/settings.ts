@@ -120,7 +120,7 @@ export const SETTINGS = {
     fallback: 10,
     min: 1,
     unit: "connections",
-    description: "connections to PostgreSQL per instance for requests (webhook delivery has 2 more of its own)",
+    description: "connections to PostgreSQL per instance for requests (webhook delivery has 5 more of its own)",
   }),
   DATABASE_POOLER: oneOf(["none", "transaction"], {
     fallback: "none",

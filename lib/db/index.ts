@@ -11,7 +11,7 @@ import { applyMigrations, type MigrationResult, type SqlConnection } from "./mig
 import { PGliteThread } from "./pglite-thread";
 import { BACKGROUND_CONNECTIONS, isBackgroundWork } from "./statement-contexts";
 
-export { aheadOfWaitingTransactions, onBackgroundConnections } from "./statement-contexts";
+export { aheadOfWaitingTransactions, onBackgroundConnections, outsideBackgroundWork } from "./statement-contexts";
 
 export { Prisma } from "@/lib/generated/prisma/client";
 

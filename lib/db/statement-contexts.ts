@@ -32,7 +32,16 @@ export function onBackgroundConnections<T>(work: () => Promise<T>): Promise<T> {
 
 export const isBackgroundWork = () => backgroundWork.getStore() === true;
 
-/** Connections to PostgreSQL of onBackgroundConnections, per instance (beside DATABASE_POOL_SIZE). */
-export const BACKGROUND_CONNECTIONS = 2;
+/** Runs `work` as a request's work, though called from background work. */
+export function outsideBackgroundWork<T>(work: () => T): T {
+  return backgroundWork.exit(work);
+}
+
+/**
+ * Connections to PostgreSQL of onBackgroundConnections, per instance (beside DATABASE_POOL_SIZE): one for each
+ * of the four webhook delivery workers (a statement of each may wait on a row lock that a long write holds) and
+ * one for their group-committed records.
+ */
+export const BACKGROUND_CONNECTIONS = 5;
 
 export const BACKGROUND_YIELDS_AT_MOST_MS = 100;

@@ -5,7 +5,7 @@
 // jobs left running by a previous process are queued again at start. Failures retry with exponential
 // backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
 // (a provider's Retry-After).
-import { db, queryRows, type Tx } from "@/lib/db";
+import { db, outsideBackgroundWork, queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
@@ -138,7 +138,7 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
     max_attempts: number;
     more_due: boolean;
   }>(
-    Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1,
+    Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, run_again = false,
                      locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
      WHERE id = (
        SELECT id FROM jobs
@@ -197,8 +197,12 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
     );
     return;
   }
+  // Renewed as a request's statement: a worker's background connections may all wait on a long write's row
+  // lock, and a lease that ran out meanwhile would let another instance run the job at the same time.
   const renewal = setInterval(() => {
-    renewLease(job).catch((error) => console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error));
+    outsideBackgroundWork(() => renewLease(job)).catch((error) =>
+      console.error(`[memgw] renewing job ${job.id}'s lease failed:`, error),
+    );
   }, LEASE_RENEWAL_MS);
   renewal.unref();
   try {
