@@ -1,11 +1,14 @@
 // On PostgreSQL the webhook delivery workers send their statements on connections of their own
 // (onBackgroundConnections): with every connection of the requests' pool taken, as under a stream of writes,
-// deliveries still go out instead of waiting behind each queued request's statements.
+// deliveries still go out instead of waiting behind each queued request's statements; and with every background
+// connection taken (statements waiting on a long write's row lock), a running job's lease is still renewed.
 import pg from "pg";
 import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { setting } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db, onBackgroundConnections, Prisma, queryRows } from "@/lib/db";
+import { BACKGROUND_CONNECTIONS } from "@/lib/db/statement-contexts";
 import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
+import { claimJob, enqueueJob, runClaimedJob } from "@/lib/jobs/queue";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { onPostgres } from "./helpers/postgres";
@@ -79,5 +82,36 @@ test.runIf(onPostgres())("events are delivered while every connection of the req
     release();
     await Promise.all(holders);
     await stopDelivery();
+  }
+});
+
+test.runIf(onPostgres())("a running job's lease is renewed while every background connection is taken", async () => {
+  await enqueueJob({ kind: "lease_renewal_test", key: "lease-renewal-test" });
+  const job = await onBackgroundConnections(() => claimJob(["lease_renewal_test"]));
+  expect(job).not.toBeNull();
+  const observer = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await observer.connect();
+  const lockedUntil = async () =>
+    (
+      (await observer.query("SELECT locked_until FROM jobs WHERE id = $1", [job!.id])).rows[0].locked_until as Date
+    ).getTime();
+  try {
+    const claimedUntil = await lockedUntil();
+    // Every background connection busy for 9 s (as when each waits on a row lock a long write holds).
+    const busy = onBackgroundConnections(() =>
+      Promise.all(Array.from({ length: BACKGROUND_CONNECTIONS }, () => queryRows(Prisma.sql`SELECT pg_sleep(9)`))),
+    );
+    let renewedDuringRun: number | undefined;
+    await onBackgroundConnections(() =>
+      runClaimedJob(job!, async () => {
+        // Past the first renewal (every 5 s), well before the busy connections are free.
+        await new Promise((resolve) => setTimeout(resolve, 6_500));
+        renewedDuringRun = await lockedUntil();
+      }),
+    );
+    await busy;
+    expect(renewedDuringRun! - claimedUntil).toBeGreaterThanOrEqual(4_000);
+  } finally {
+    await observer.end();
   }
 });

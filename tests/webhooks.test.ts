@@ -12,7 +12,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { claimJob, runClaimedJob, type JobRunner } from "@/lib/jobs/queue";
+import { claimJob, enqueueJob, runClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { runOperation } from "@/lib/operations/run";
@@ -352,6 +352,31 @@ describe("retries, disabling, rotation, redelivery", () => {
     await deliver();
     expect(receiver.messages.map((m) => m.data.data.memory_id)).toHaveLength(2);
     expect(await prisma.job.count({ where: { key: job!.key, status: { in: ["queued", "running"] } } })).toBe(0);
+  });
+
+  test("a claim clears a request for another run left from before: one during this run gathers", async () => {
+    const key = `stale-run-again-${Date.now()}`;
+    await enqueueJob({ kind: "stale_run_again_test", key });
+    const prisma = await db();
+    // As a failed run's backoff leaves it: queued, still marked to run again.
+    await prisma.job.updateMany({ where: { key }, data: { runAgain: true } });
+    const job = await claimJob(["stale_run_again_test"]);
+    expect(await prisma.job.findFirst({ where: { id: job!.id } })).toMatchObject({
+      status: "running",
+      runAgain: false,
+    });
+    // Asked for again while it runs, due in the gathering window: that is when it runs again, not at once.
+    const asked = Date.now();
+    await enqueueJob({
+      kind: "stale_run_again_test",
+      key,
+      runAgain: true,
+      runAfter: new Date(asked + WEBHOOK_GATHER_MS),
+    });
+    const requested = await prisma.job.findFirstOrThrow({ where: { id: job!.id } });
+    expect(requested.runAgain).toBe(true);
+    expect(requested.runAfter.getTime()).toBe(asked + WEBHOOK_GATHER_MS);
+    await prisma.job.delete({ where: { id: job!.id } });
   });
 
   test("a rotated secret signs beside the old one for the overlap; a redirect is not followed", async () => {
