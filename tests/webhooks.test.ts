@@ -4,7 +4,7 @@
 // secrets for the overlap; redelivery keeps the webhook-id.
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { memberPrincipal } from "@/lib/auth/principal";
 import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
@@ -12,7 +12,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { claimJob, enqueueJob, runClaimedJob, type JobRunner } from "@/lib/jobs/queue";
+import { claimJob, enqueueJob, runClaimedJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { runOperation } from "@/lib/operations/run";
@@ -24,6 +24,7 @@ import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { connect, forgetFake, runSyncs, useFake } from "./helpers/integrations";
 import { startNotionFake } from "./helpers/providers/notion";
 import { deliverWebhooks } from "./helpers/deliver-webhooks";
+import { settled } from "./helpers/settled";
 import { startReceiver, type Receiver } from "./helpers/webhook-receiver";
 
 let receiver: Receiver;
@@ -62,6 +63,7 @@ beforeEach(() => {
   receiver.requests.length = 0;
   receiver.secrets.length = 0;
   receiver.answer = 200;
+  receiver.delayMs = 0;
 });
 afterEach(() => {
   delete process.env.ALLOW_PRIVATE_OUTBOUND;
@@ -352,6 +354,59 @@ describe("retries, disabling, rotation, redelivery", () => {
     await deliver();
     expect(receiver.messages.map((m) => m.data.data.memory_id)).toHaveLength(2);
     expect(await prisma.job.count({ where: { key: job!.key, status: { in: ["queued", "running"] } } })).toBe(0);
+  });
+
+  test("with a worker that polls once a minute, a stream of writes is delivered by wake-ups alone", async () => {
+    const { key } = await createTenant("Wake Ups");
+    const ns = await createNamespace(key);
+    await addEndpoint(key, { namespace_ids: [ns.id] });
+    // Each delivery takes a while: writes come during the job's runs as well as between them.
+    receiver.delayMs = 100;
+    const stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
+    try {
+      for (let i = 0; i < 12; i++) {
+        await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: `Write ${i}.` } });
+        await new Promise((resolve) => setTimeout(resolve, 60));
+      }
+      await vi.waitFor(() => expect(receiver.messages.filter((m) => m.data.namespace_id === ns.id)).toHaveLength(12), {
+        timeout: 5_000,
+      });
+    } finally {
+      await stopWorker();
+    }
+  });
+
+  test("a run ending to wait for a retry, asked for again as it ends, runs again when due, not at a poll", async () => {
+    process.env.WEBHOOK_RETRY_SCHEDULE = "600,600";
+    const { key } = await createTenant("Woken When Due");
+    const failing = await createNamespace(key);
+    const working = await createNamespace(key);
+    await addEndpoint(key, { event_types: ["memory.created"] });
+    receiver.answer = (message) => (message.data.namespace_id === failing.id ? 503 : 200);
+    await api("POST", "/remember", { key, body: { namespace_id: failing.id, content: "Refused." } });
+    await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS));
+    await settled();
+    const job = await claimJob([WEBHOOK_DELIVERY_JOB]);
+    expect(job).not.toBeNull();
+    // A worker that looks for due jobs once a minute: within the test, only a wake-up starts it.
+    const stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
+    try {
+      // The run ends waiting ten minutes for the refused event's retry; a write elsewhere commits as it ends.
+      await runClaimedJob(job!, async (claimed) => {
+        try {
+          await webhookJobRunners[WEBHOOK_DELIVERY_JOB](claimed);
+        } finally {
+          await api("POST", "/remember", { key, body: { namespace_id: working.id, content: "Accepted." } });
+        }
+      });
+      await vi.waitFor(
+        () => expect(receiver.messages.filter((m) => m.data.namespace_id === working.id)).toHaveLength(1),
+        { timeout: 3_000 },
+      );
+    } finally {
+      await stopWorker();
+    }
+    expect(receiver.requests.filter((r) => r.status === 503)).toHaveLength(1);
   });
 
   test("a claim clears a request for another run left from before: one during this run gathers", async () => {

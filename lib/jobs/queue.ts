@@ -213,13 +213,15 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
     if (error instanceof RetryLaterError) {
       // Asked for again meanwhile: what it waits for is not all there is (due when asked, or at the retry).
       const retryAt = Prisma.sql`now() + ${error.delayMs} * interval '1 millisecond'`;
-      await queryRows(
+      const [requeued] = await queryRows<{ due_in_ms: number }>(
         Prisma.sql`UPDATE jobs SET status = 'queued', attempts = attempts - 1, locked_until = NULL,
                          last_error = ${message}, updated_at = now(), run_again = false,
                          run_after = CASE WHEN run_again THEN LEAST(GREATEST(run_after, now()), ${retryAt})
                                           ELSE ${retryAt} END
-         WHERE ${owned(job)}`,
+         WHERE ${owned(job)}
+         RETURNING ${DUE_IN_MS}`,
       );
+      if (requeued) wakeWhenDue(job.kind, requeued.due_in_ms);
     } else if (error instanceof PermanentJobError || job.attempts >= job.maxAttempts) {
       await queryRows(
         Prisma.sql`UPDATE jobs SET status = 'failed', locked_until = NULL, last_error = ${message}, updated_at = now()
@@ -249,16 +251,27 @@ async function finishJob(job: ClaimedJob): Promise<void> {
     Prisma.sql`UPDATE jobs SET status = 'queued', run_again = false, attempts = 0, locked_until = NULL,
                      last_error = NULL, run_after = GREATEST(run_after, now()), updated_at = now()
                WHERE ${owned(job)}
-               RETURNING ceil(extract(epoch FROM run_after - now()) * 1000)::int AS due_in_ms`,
+               RETURNING ${DUE_IN_MS}`,
   );
-  if (!requeued) return;
-  if (requeued.due_in_ms > 0)
-    setTimeout(() => wakeJobWorkers(job.kind, 1), requeued.due_in_ms + WAKE_AFTER_DUE_MS).unref();
-  else wakeJobWorkers(job.kind, 1);
+  if (requeued) wakeWhenDue(job.kind, requeued.due_in_ms);
 }
+
+const DUE_IN_MS = Prisma.sql`ceil(extract(epoch FROM run_after - now()) * 1000)::int AS due_in_ms`;
 
 /** A wake-up timed for when a job becomes due comes this much later, so that the database's clock has passed it. */
 const WAKE_AFTER_DUE_MS = 5;
+/** A job due later than this is left to the workers' poll (a timer for each retry days away is no help). */
+const WAKE_AT_MOST_AFTER_MS = 60_000;
+
+/**
+ * Wakes one of this process's workers when a job it queued again is due: the writes that asked for it while it
+ * ran left the waking to this (record-events.ts).
+ */
+function wakeWhenDue(kind: string, dueInMs: number) {
+  if (dueInMs <= 0) wakeJobWorkers(kind, 1);
+  else if (dueInMs <= WAKE_AT_MOST_AFTER_MS)
+    setTimeout(() => wakeJobWorkers(kind, 1), dueInMs + WAKE_AFTER_DUE_MS).unref();
+}
 
 /**
  * Runs due jobs one after another until none is due (tests drive syncs with it; the worker below is

@@ -28,6 +28,8 @@ export interface Receiver {
   secrets: string[];
   /** The status to answer with (200 unless set); a function sees the request's message first. */
   answer: number | ((message: ReceivedMessage) => number);
+  /** Milliseconds before each answer (0 unless set). */
+  delayMs: number;
   ofType(type: string): ReceivedMessage[];
   stop(): Promise<void>;
 }
@@ -39,6 +41,7 @@ export async function startReceiver(): Promise<Receiver> {
     requests: [],
     secrets: [],
     answer: 200,
+    delayMs: 0,
     ofType: (type) => receiver.messages.filter((message) => message.type === type),
     stop: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -76,7 +79,7 @@ export async function startReceiver(): Promise<Receiver> {
       if (status >= 200 && status < 300) receiver.messages.push(message);
       if (status >= 300 && status < 400) response.setHeader("location", "http://169.254.169.254/latest/meta-data/");
       response.statusCode = status;
-      response.end();
+      setTimeout(() => response.end(), receiver.delayMs);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -113,11 +113,16 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
               now() + ${WEBHOOK_GATHER_MS} * interval '1 millisecond', 5, now()
        FROM (SELECT DISTINCT org_id, endpoint_id FROM deliveries) d
        ${RUN_AGAIN_ON_CONFLICT}
-       RETURNING status
+       RETURNING key, status, run_after
+     ), queued_before AS (
+       SELECT key, run_after FROM jobs
+       WHERE key IN (SELECT key FROM jobs_queued) AND status = 'queued'
      )
-     SELECT count(*) FILTER (WHERE status = 'queued') AS queued FROM jobs_queued`,
+     SELECT count(*) FILTER (WHERE q.status = 'queued' AND NOT COALESCE(b.run_after <= q.run_after, false)) AS queued
+     FROM jobs_queued q LEFT JOIN queued_before b ON b.key = q.key`,
   );
-  // The workers look once the job is due (the change has committed by then); their poll finds it otherwise.
+  // The workers look once the job is due (the change has committed by then); their poll finds it otherwise. A
+  // job that was already queued to run no later is woken for by what queued it; a running one, when it ends.
   const jobs = Number(queued[0].queued);
   if (jobs > 0) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB, jobs), WEBHOOK_GATHER_MS + 5).unref();
 }

@@ -12,7 +12,7 @@ import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
-import { recordDelivered } from "./record-delivered";
+import { recordDelivered, whileSending } from "./record-delivered";
 import { webhookHeaders } from "./webhook-secret";
 import { endpointContentJoin, webhookMessage } from "./webhook-message";
 
@@ -152,7 +152,7 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
   for (const delivery of group) {
     if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
-    const result = await send(endpoint, delivery.id, body);
+    const result = await whileSending(() => send(endpoint, delivery.id, body));
     if (!result.delivered) return await recordFailure(endpoint, delivery, result);
     await recordDelivered({
       orgId: endpoint.orgId,

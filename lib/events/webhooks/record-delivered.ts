@@ -1,7 +1,8 @@
 // The record of a 2xx answer, which its namespace's next event waits for (a crash then sends again only the event
-// under way). Records made while one is being written go together in the next statement (a group commit): the
-// endpoints of one namespace receive its events at the same moments, and each record is a commit of its own that
-// a stream of writes would otherwise wait behind, once per endpoint.
+// under way). Records made while one is being written go together in the next statement (a group commit), and a
+// record waits a moment for the sends under way: the endpoints of one namespace receive its events at about the
+// same moments, and each record is a commit of its own that a stream of writes would otherwise wait behind, once
+// per endpoint.
 import { aheadOfWaitingTransactions, queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -17,6 +18,33 @@ export interface DeliveredRecord {
 const waiting: { record: DeliveredRecord; settle: (error?: unknown) => void }[] = [];
 let writing = false;
 
+/** How long a record waits at most for the sends under way, whose records would join it. */
+const GATHER_AT_MOST_MS = 3;
+let sendsUnderWay = 0;
+let noSendUnderWay: (() => void) | undefined;
+
+/** Sends a delivery: the records that wait meanwhile wait for its answer (GATHER_AT_MOST_MS at most). */
+export async function whileSending<T>(send: () => Promise<T>): Promise<T> {
+  sendsUnderWay += 1;
+  try {
+    return await send();
+  } finally {
+    sendsUnderWay -= 1;
+    if (sendsUnderWay === 0) noSendUnderWay?.();
+  }
+}
+
+function sendsAnsweredOrGathered(): Promise<void> {
+  if (sendsUnderWay === 0) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, GATHER_AT_MOST_MS);
+    noSendUnderWay = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  }).finally(() => (noSendUnderWay = undefined));
+}
+
 /** Records the delivery as delivered; resolves once that is committed. */
 export function recordDelivered(record: DeliveredRecord): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -28,6 +56,7 @@ export function recordDelivered(record: DeliveredRecord): Promise<void> {
 async function writeWaiting() {
   writing = true;
   while (waiting.length > 0) {
+    await sendsAnsweredOrGathered();
     const group = waiting.splice(0);
     const records = group.map(({ record }) => ({
       org_id: record.orgId,
