@@ -1,9 +1,9 @@
 // The record of a 2xx answer (lib/events/webhooks/record-delivered.ts): records made while one is being written go
-// together in the next statement, each caller told when its own is committed; a record names its organization, and
-// one naming another organization's delivery changes nothing.
+// together in the next statement, each caller told when its own is committed, and a record waits for a send under
+// way; a record names its organization, and one naming another organization's delivery changes nothing.
 import { afterEach, beforeEach, expect, test } from "vitest";
-import { db } from "@/lib/db";
-import { recordDelivered } from "@/lib/events/webhooks/record-delivered";
+import { db, Prisma, queryRows } from "@/lib/db";
+import { recordDelivered, whileSending } from "@/lib/events/webhooks/record-delivered";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 
@@ -53,6 +53,22 @@ test("records made at once are each committed: delivered, one attempt, their own
   await record(orgId, deliveries[0].id, 299);
   const again = await prisma.webhookDelivery.findFirstOrThrow({ where: { id: deliveries[0].id } });
   expect([again.attempts, again.responseStatus]).toEqual([1, 200]);
+});
+
+test("a record waits for a send under way: the record made at its answer commits in the same transaction", async () => {
+  const { orgId, deliveries } = await pendingDeliveries("Records Together", 2);
+  let answer!: () => void;
+  const secondSend = whileSending(() => new Promise<void>((resolve) => (answer = resolve))).then(() =>
+    record(orgId, deliveries[1].id, 200),
+  );
+  const first = record(orgId, deliveries[0].id, 200);
+  answer();
+  await Promise.all([first, secondSend]);
+  const rows = await queryRows<{ status: string; xmin: string }>(
+    Prisma.sql`SELECT status, xmin::text AS xmin FROM webhook_deliveries WHERE org_id = ${orgId}`,
+  );
+  expect(rows.map((row) => row.status)).toEqual(["delivered", "delivered"]);
+  expect(new Set(rows.map((row) => row.xmin)).size).toBe(1);
 });
 
 test("a record naming another organization's delivery changes nothing", async () => {

@@ -12,7 +12,7 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/events/recording/event-types";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
-import { claimJob, enqueueJob, runClaimedJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
+import { claimJob, enqueueJob, RetryLaterError, runClaimedJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
 import { sweepExpiredMemories } from "@/lib/memory/expiry";
 import { runOperation } from "@/lib/operations/run";
@@ -392,13 +392,17 @@ describe("retries, disabling, rotation, redelivery", () => {
     const stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
     try {
       // The run ends waiting ten minutes for the refused event's retry; a write elsewhere commits as it ends.
+      let endedWith: unknown;
       await runClaimedJob(job!, async (claimed) => {
         try {
           await webhookJobRunners[WEBHOOK_DELIVERY_JOB](claimed);
-        } finally {
+        } catch (error) {
+          endedWith = error;
           await api("POST", "/remember", { key, body: { namespace_id: working.id, content: "Accepted." } });
+          throw error;
         }
       });
+      expect(endedWith).toBeInstanceOf(RetryLaterError);
       await vi.waitFor(
         () => expect(receiver.messages.filter((m) => m.data.namespace_id === working.id)).toHaveLength(1),
         { timeout: 3_000 },

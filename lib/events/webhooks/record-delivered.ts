@@ -30,7 +30,8 @@ export async function whileSending<T>(send: () => Promise<T>): Promise<T> {
     return await send();
   } finally {
     sendsUnderWay -= 1;
-    if (sendsUnderWay === 0) noSendUnderWay?.();
+    // Told once the caller has made its record: its continuation runs before the event loop's next phase.
+    if (sendsUnderWay === 0) setImmediate(() => sendsUnderWay === 0 && noSendUnderWay?.());
   }
 }
 
