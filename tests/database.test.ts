@@ -355,10 +355,66 @@ describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", 
     for (let i = 0; i < 130; i++)
       expect(await queryRows(Prisma.sql`SELECT ${Prisma.raw(String(i))}::int AS n`)).toEqual([{ n: i }]);
     const [kept] = await queryRows<{ n: number }>(
-      Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'memgw%'`,
+      Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name LIKE 'memgw\_kept\_%'`,
     );
     expect(kept.n).toBeLessThanOrEqual(100);
     expect(await queryRows(Prisma.sql`SELECT 0::int AS n`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe.skipIf(onPostgres())("Prisma's statements on the embedded database", () => {
+  /** The statements the database holds parsed whose text contains `marker`. */
+  const keptWith = async (marker: string) =>
+    (
+      await queryRows<{ n: number }>(
+        Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE ${`%${marker}%`}`,
+      )
+    )[0].n;
+
+  test("are parsed once per text: in transactions and out, after a rollback, and when sent at once", async () => {
+    const prisma = await db();
+    const marker = `kept-${newId("org")}`;
+    const plusOne = (value: number) => Prisma.sql`SELECT ${value}::int + 1 AS n /* ${Prisma.raw(marker)} */`;
+    for (let i = 0; i < 3; i++) expect(await prisma.$queryRaw(plusOne(i))).toEqual([{ n: i + 1 }]);
+    await expect(
+      prisma.$transaction(async (tx) => {
+        expect(await tx.$queryRaw(plusOne(10))).toEqual([{ n: 11 }]);
+        throw new Error("roll back");
+      }),
+    ).rejects.toThrow("roll back");
+    expect(await prisma.$queryRaw(plusOne(20))).toEqual([{ n: 21 }]);
+    expect(await keptWith(marker)).toBe(1);
+
+    const twice = (value: number) => Prisma.sql`SELECT ${value}::int * 2 AS n /* ${Prisma.raw(marker)}-at-once */`;
+    const answers = await Promise.all([1, 2, 3, 4, 5].map((i) => prisma.$queryRaw(twice(i))));
+    expect(answers).toEqual([1, 2, 3, 4, 5].map((i) => [{ n: i * 2 }]));
+    expect(await keptWith(`${marker}-at-once`)).toBe(1);
+  });
+
+  test("a text that does not parse is not kept; refused values leave the kept statement usable", async () => {
+    const prisma = await db();
+    const marker = `refused-${newId("org")}`;
+    for (let i = 0; i < 2; i++)
+      await expect(prisma.$queryRaw(Prisma.sql`SELEC 1 /* ${Prisma.raw(marker)} */`)).rejects.toThrow(/syntax error/);
+    expect(await keptWith(marker)).toBe(0);
+    const asInt = (value: string) => Prisma.sql`SELECT ${value}::text::int AS n /* ${Prisma.raw(marker)}-value */`;
+    await expect(prisma.$queryRaw(asInt("not a number"))).rejects.toThrow(/invalid input syntax/);
+    expect(await prisma.$queryRaw(asInt("41"))).toEqual([{ n: 41 }]);
+    expect(await keptWith(`${marker}-value`)).toBe(1);
+  });
+
+  test("at most 300 are kept, the least recently used let go, and one let go is parsed again", async () => {
+    const prisma = await db();
+    const marker = `many-${newId("org")}`;
+    const plus = (i: number, value: number) =>
+      Prisma.sql`SELECT ${value}::int + ${Prisma.raw(String(i))} AS n /* ${Prisma.raw(marker)} */`;
+    for (let i = 0; i < 320; i++) expect(await prisma.$queryRaw(plus(i, 1))).toEqual([{ n: i + 1 }]);
+    expect(await keptWith(marker)).toBeLessThanOrEqual(300);
+    const [all] = await queryRows<{ n: number }>(
+      Prisma.sql`SELECT count(*)::int AS n FROM pg_prepared_statements WHERE name ~ '^memgw_[0-9]+$'`,
+    );
+    expect(all.n).toBeLessThanOrEqual(300);
+    expect(await prisma.$queryRaw(plus(0, 2))).toEqual([{ n: 2 }]);
   });
 });
 

@@ -97,6 +97,18 @@ class SessionLock {
  */
 const KEPT_STATEMENTS = 100;
 
+/**
+ * Statements `query` keeps parsed: the texts Prisma and the domain's SQL send (a few hundred; one of Prisma's
+ * varies with the number of values in an IN list).
+ */
+const DESCRIBED_STATEMENTS = 300;
+
+interface DescribedStatement {
+  statement: string;
+  /** Its parameters' types, each value serialized for its own. */
+  dataTypeIDs: number[];
+}
+
 /** Several protocol messages as one buffer, sent to the database in one exchange. */
 function joined(parts: Uint8Array[]): Uint8Array {
   const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
@@ -128,6 +140,10 @@ export class PGliteThread implements PGliteSession {
   private nextStatement = 1;
   /** The names of the statements `rows` keeps parsed, by their text, oldest first. */
   private readonly keptStatements = new Map<string, string>();
+  /** The statements `query` keeps parsed, by their text (and parameter types), least recently used first. */
+  private readonly describedStatements = new Map<string, Promise<DescribedStatement>>();
+  /** Statements no longer kept, closed with the next statement `query` sends. */
+  private readonly statementsToClose: string[] = [];
   private failure: Error | undefined;
 
   /** The thread's id as Linux's tools show it (`top -H`), where it could be read. */
@@ -203,21 +219,13 @@ export class PGliteThread implements PGliteSession {
 
   /**
    * PGlite's query(): the parameters' types asked of the statement, then each serialized for its type. The
-   * statement is a named one, for other statements may be sent between the two exchanges; each exchange
-   * ends in a sync, so that an error in it skips none of theirs.
+   * statement is named and kept (its parameters' types with it), so that the next query of the same text takes
+   * one exchange instead of a parse, a describe and a second exchange: a write's dozens of statements each paid
+   * the round trip and the parse, a third of a forget's time in the database. Each exchange ends in a sync, so
+   * that an error in it skips none of the statements sent between two of them.
    */
   private async runQuery<T>(query: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    const statement = `memgw_${this.nextStatement++}`;
-    const described = await this.exchange(
-      joined([
-        protocol.serialize.parse({ name: statement, text: query, types: options?.paramTypes }),
-        protocol.serialize.describe({ type: "S", name: statement }),
-        protocol.serialize.sync(),
-      ]),
-    );
-    const refused = statementError(described, query, params, options);
-    if (refused) throw refused;
-    const dataTypeIDs = parse.parseDescribeStatementResults(described);
+    const { statement, dataTypeIDs } = await this.describedStatement(query, options);
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
       const serialize = options?.serializers?.[dataTypeIDs[i]] ?? this.serializers[dataTypeIDs[i]];
@@ -225,17 +233,56 @@ export class PGliteThread implements PGliteSession {
     });
     const executed = await this.exchange(
       joined([
+        ...this.statementsToClose
+          .splice(0)
+          .flatMap((name) => [protocol.serialize.close({ type: "S", name }), protocol.serialize.sync()]),
         protocol.serialize.bind({ statement, values }),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
-        protocol.serialize.sync(),
-        protocol.serialize.close({ type: "S", name: statement }),
         protocol.serialize.sync(),
       ]),
     );
     const failed = statementError(executed, query, params, options);
     if (failed) throw failed;
     return parse.parseResults(executed, this.parsers, options)[0] as Results<T>;
+  }
+
+  /**
+   * The kept statement of this text, parsed and described the first time it comes (a statement that does not
+   * parse is not kept). Queries of one text at once share its parse; the least recently used is closed with the
+   * next statement sent once DESCRIBED_STATEMENTS are kept.
+   */
+  private describedStatement(query: string, options?: QueryOptions): Promise<DescribedStatement> {
+    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")};${query}` : query;
+    const kept = this.describedStatements.get(key);
+    if (kept) {
+      this.describedStatements.delete(key);
+      this.describedStatements.set(key, kept);
+      return kept;
+    }
+    const statement = `memgw_${this.nextStatement++}`;
+    const described = this.exchange(
+      joined([
+        protocol.serialize.parse({ name: statement, text: query, types: options?.paramTypes }),
+        protocol.serialize.describe({ type: "S", name: statement }),
+        protocol.serialize.sync(),
+      ]),
+    ).then((messages) => {
+      const refused = statementError(messages, query, undefined, options);
+      if (refused) throw refused;
+      return { statement, dataTypeIDs: parse.parseDescribeStatementResults(messages) };
+    });
+    this.describedStatements.set(key, described);
+    described.catch(() => this.describedStatements.get(key) === described && this.describedStatements.delete(key));
+    if (this.describedStatements.size > DESCRIBED_STATEMENTS) {
+      const [oldestKey, oldest] = this.describedStatements.entries().next().value!;
+      this.describedStatements.delete(oldestKey);
+      oldest.then(
+        ({ statement }) => this.statementsToClose.push(statement),
+        () => undefined,
+      );
+    }
+    return described;
   }
 
   /** PGlite's exec(): the simple query protocol, several statements allowed. */
