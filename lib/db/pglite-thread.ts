@@ -103,6 +103,16 @@ const KEPT_STATEMENTS = 100;
  */
 const DESCRIBED_STATEMENTS = 300;
 
+/**
+ * What a kept statement answers once the tables or types under it changed ("cached plan must not change result
+ * type", "cache lookup failed for type"), or once it is gone: it is let go, so the next query parses it again.
+ */
+const STALE_STATEMENT = new Set(["0A000", "XX000", "26000"]);
+
+/** A kept statement's key: its text, and the parameter types asked for, if any. */
+const statementKey = (query: string, options?: QueryOptions) =>
+  options?.paramTypes?.length ? `${options.paramTypes.join(",")};${query}` : query;
+
 interface DescribedStatement {
   statement: string;
   /** Its parameters' types, each value serialized for its own. */
@@ -225,7 +235,8 @@ export class PGliteThread implements PGliteSession {
    * that an error in it skips none of the statements sent between two of them.
    */
   private async runQuery<T>(query: string, params: unknown[] = [], options?: QueryOptions): Promise<Results<T>> {
-    const { statement, dataTypeIDs } = await this.describedStatement(query, options);
+    const key = statementKey(query, options);
+    const { statement, dataTypeIDs } = await this.describedStatement(key, query, options);
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
       const serialize = options?.serializers?.[dataTypeIDs[i]] ?? this.serializers[dataTypeIDs[i]];
@@ -243,8 +254,22 @@ export class PGliteThread implements PGliteSession {
       ]),
     );
     const failed = statementError(executed, query, params, options);
-    if (failed) throw failed;
+    if (failed) {
+      if (STALE_STATEMENT.has(failed.code ?? "")) this.letGo(key);
+      throw failed;
+    }
     return parse.parseResults(executed, this.parsers, options)[0] as Results<T>;
+  }
+
+  /** No longer keeps this statement: it is closed with the next statement sent. */
+  private letGo(key: string) {
+    const kept = this.describedStatements.get(key);
+    if (!kept) return;
+    this.describedStatements.delete(key);
+    kept.then(
+      ({ statement }) => this.statementsToClose.push(statement),
+      () => undefined,
+    );
   }
 
   /**
@@ -252,8 +277,7 @@ export class PGliteThread implements PGliteSession {
    * parse is not kept). Queries of one text at once share its parse; the least recently used is closed with the
    * next statement sent once DESCRIBED_STATEMENTS are kept.
    */
-  private describedStatement(query: string, options?: QueryOptions): Promise<DescribedStatement> {
-    const key = options?.paramTypes?.length ? `${options.paramTypes.join(",")};${query}` : query;
+  private describedStatement(key: string, query: string, options?: QueryOptions): Promise<DescribedStatement> {
     const kept = this.describedStatements.get(key);
     if (kept) {
       this.describedStatements.delete(key);
@@ -274,14 +298,7 @@ export class PGliteThread implements PGliteSession {
     });
     this.describedStatements.set(key, described);
     described.catch(() => this.describedStatements.get(key) === described && this.describedStatements.delete(key));
-    if (this.describedStatements.size > DESCRIBED_STATEMENTS) {
-      const [oldestKey, oldest] = this.describedStatements.entries().next().value!;
-      this.describedStatements.delete(oldestKey);
-      oldest.then(
-        ({ statement }) => this.statementsToClose.push(statement),
-        () => undefined,
-      );
-    }
+    if (this.describedStatements.size > DESCRIBED_STATEMENTS) this.letGo(this.describedStatements.keys().next().value!);
     return described;
   }
 
