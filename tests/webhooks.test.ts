@@ -80,6 +80,21 @@ async function addEndpoint(key: string, body: Record<string, unknown> = {}) {
   return { id: endpoint.id, secret };
 }
 
+/**
+ * An organization whose endpoint answers 503 to one namespace's events (retried in ten minutes) and 200 to
+ * another's, with one event of the refused namespace written.
+ */
+async function oneNamespaceRefused(name: string) {
+  process.env.WEBHOOK_RETRY_SCHEDULE = "600,600";
+  const { key } = await createTenant(name);
+  const failing = await createNamespace(key);
+  const working = await createNamespace(key);
+  await addEndpoint(key, { event_types: ["memory.created"] });
+  receiver.answer = (message) => (message.data.namespace_id === failing.id ? 503 : 200);
+  await api("POST", "/remember", { key, body: { namespace_id: failing.id, content: "Refused." } });
+  return { key, failing, working };
+}
+
 /** An owner of a new organization, acting in the console: their endpoints receive the whole organization's events. */
 async function ownerOf(name: string) {
   const tenant = await createTenant(name);
@@ -308,13 +323,7 @@ describe("retries, disabling, rotation, redelivery", () => {
   });
 
   test("a namespace waiting for its retry does not hold back another namespace's new events", async () => {
-    process.env.WEBHOOK_RETRY_SCHEDULE = "600,600";
-    const { key } = await createTenant("Head Of Line");
-    const failing = await createNamespace(key);
-    const working = await createNamespace(key);
-    await addEndpoint(key, { event_types: ["memory.created"] });
-    receiver.answer = (message) => (message.data.namespace_id === failing.id ? 503 : 200);
-    await api("POST", "/remember", { key, body: { namespace_id: failing.id, content: "Refused." } });
+    const { key, working } = await oneNamespaceRefused("Head Of Line");
     await deliver();
     expect(receiver.requests.map((r) => r.status)).toEqual([503]);
     // The endpoint's job now waits ten minutes for that retry; a write elsewhere makes it due at once.
@@ -377,13 +386,7 @@ describe("retries, disabling, rotation, redelivery", () => {
   });
 
   test("a run ending to wait for a retry, asked for again as it ends, runs again when due, not at a poll", async () => {
-    process.env.WEBHOOK_RETRY_SCHEDULE = "600,600";
-    const { key } = await createTenant("Woken When Due");
-    const failing = await createNamespace(key);
-    const working = await createNamespace(key);
-    await addEndpoint(key, { event_types: ["memory.created"] });
-    receiver.answer = (message) => (message.data.namespace_id === failing.id ? 503 : 200);
-    await api("POST", "/remember", { key, body: { namespace_id: failing.id, content: "Refused." } });
+    const { key, working } = await oneNamespaceRefused("Woken When Due");
     await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS));
     await settled();
     const job = await claimJob([WEBHOOK_DELIVERY_JOB]);

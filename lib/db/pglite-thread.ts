@@ -152,7 +152,7 @@ export class PGliteThread implements PGliteSession {
   private readonly keptStatements = new Map<string, string>();
   /** The statements `query` keeps parsed, by their text (and parameter types), least recently used first. */
   private readonly describedStatements = new Map<string, Promise<DescribedStatement>>();
-  /** Statements no longer kept, closed with the next statement `query` sends. */
+  /** Statements no longer kept (by `query` or `rows`), closed with the next statement either sends. */
   private readonly statementsToClose: string[] = [];
   private failure: Error | undefined;
 
@@ -244,9 +244,7 @@ export class PGliteThread implements PGliteSession {
     });
     const executed = await this.exchange(
       joined([
-        ...this.statementsToClose
-          .splice(0)
-          .flatMap((name) => [protocol.serialize.close({ type: "S", name }), protocol.serialize.sync()]),
+        ...this.closingLetGo(),
         protocol.serialize.bind({ statement, values }),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
@@ -259,6 +257,13 @@ export class PGliteThread implements PGliteSession {
       throw failed;
     }
     return parse.parseResults(executed, this.parsers, options)[0] as Results<T>;
+  }
+
+  /** The messages that close the statements let go, each ending in a sync (closing one that is gone is no error). */
+  private closingLetGo(): Uint8Array[] {
+    return this.statementsToClose
+      .splice(0)
+      .flatMap((name) => [protocol.serialize.close({ type: "S", name }), protocol.serialize.sync()]);
   }
 
   /** No longer keeps this statement: it is closed with the next statement sent. */
@@ -363,7 +368,6 @@ export class PGliteThread implements PGliteSession {
    */
   rows<Row>(query: string, params: unknown[]): Promise<Row[]> {
     return this.session.shared(async () => {
-      const parts: Uint8Array[] = [];
       let statement = this.keptStatements.get(query);
       const parsing = statement === undefined;
       if (statement === undefined) {
@@ -372,17 +376,19 @@ export class PGliteThread implements PGliteSession {
         if (this.keptStatements.size > KEPT_STATEMENTS) {
           const [oldest, name] = this.keptStatements.entries().next().value!;
           this.keptStatements.delete(oldest);
-          parts.push(protocol.serialize.close({ type: "S", name }), protocol.serialize.sync());
+          this.statementsToClose.push(name);
         }
-        parts.push(protocol.serialize.parse({ name: statement, text: query }));
       }
-      parts.push(
-        protocol.serialize.bind({ statement, values: params.map(textParameter) as string[] }),
-        protocol.serialize.describe({ type: "P" }),
-        protocol.serialize.execute({}),
-        protocol.serialize.sync(),
+      const messages = await this.exchange(
+        joined([
+          ...this.closingLetGo(),
+          ...(parsing ? [protocol.serialize.parse({ name: statement, text: query })] : []),
+          protocol.serialize.bind({ statement, values: params.map(textParameter) as string[] }),
+          protocol.serialize.describe({ type: "P" }),
+          protocol.serialize.execute({}),
+          protocol.serialize.sync(),
+        ]),
       );
-      const messages = await this.exchange(joined(parts));
       // A statement that did not parse is not kept; one that did is, even if its parameters were refused.
       if (parsing && !messages.some((answer) => answer.name === "parseComplete")) this.keptStatements.delete(query);
       const failed = statementError(messages, query, params);
