@@ -2,7 +2,8 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
-// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|documents|webhooks|databases|report
+// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|documents|webhooks|isolation
+// |databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
@@ -33,6 +34,8 @@ import { measureSync } from "./sync";
 import { RECALL_WARM_UP_QUERIES } from "./lib/recalling-client";
 import { measureDocumentFidelity, type FidelityRow } from "./documents";
 import { measureDocumentIngestion, type DocumentIngestionResult } from "./document-ingestion";
+import { measureIsolation, type IsolationResult } from "./isolation";
+import type { RecallFigures } from "./lib/api-client";
 import { measureTenancy, type TenancyResult } from "./tenancy";
 import { measureWebhooks, type StreamFigures, type WebhooksResult } from "./webhooks";
 
@@ -43,7 +46,7 @@ if (only !== "report") {
   try {
     const scifactOnly =
       only === "fairness" || only === "console" || only === "sync" || only === "documents" || only === "webhooks";
-    if (only !== "conversations" && only !== "entities")
+    if (only !== "conversations" && only !== "entities" && only !== "isolation")
       assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
     if (only === undefined || only === "conversations" || only === "entities") conversationSets(datasetsDir);
   } catch (error) {
@@ -194,6 +197,22 @@ if (only === undefined || only === "webhooks") {
     const onPostgres = await measureWebhooks({ datasetsDir, log: console.log, postgresUrl });
     fs.writeFileSync(
       path.join(resultsDir, "webhooks-postgres.json"),
+      JSON.stringify({ ...meta, ...onPostgres }, null, 2) + "\n",
+    );
+  }
+}
+
+if (only === undefined || only === "isolation") {
+  console.log("\nResource isolation between organizations — production build, embedded database:");
+  buildIfNeeded();
+  const embedded = await measureIsolation({ log: console.log });
+  fs.writeFileSync(path.join(resultsDir, "isolation.json"), JSON.stringify({ ...meta, ...embedded }, null, 2) + "\n");
+  const postgresUrl = process.env.BENCH_DATABASE_URL;
+  if (postgresUrl) {
+    console.log("\nResource isolation between organizations — production build, PostgreSQL:");
+    const onPostgres = await measureIsolation({ log: console.log, postgresUrl });
+    fs.writeFileSync(
+      path.join(resultsDir, "isolation-postgres.json"),
       JSON.stringify({ ...meta, ...onPostgres }, null, 2) + "\n",
     );
   }
@@ -395,6 +414,10 @@ function writeReport() {
     }
     lines.push("");
   }
+  const isolationRuns: (IsolationResult & typeof meta)[] = ["isolation.json", "isolation-postgres.json"]
+    .map(read)
+    .filter(Boolean);
+  if (isolationRuns.length > 0) lines.push(...isolationReport(isolationRuns));
   const f = read("fairness.json");
   if (f) {
     lines.push(
@@ -832,4 +855,77 @@ function throughputCeiling(runs: (LatencyResult & { run?: number })[]): string[]
     ...lines,
     "",
   ];
+}
+
+/**
+ * The resource-isolation section (issue 50's targets): memory per bomb ≤ 1 GiB, no 5xx in the upload storm, the
+ * other organization's p95 within 3× its quiet figure during A's transfers, its small document ready within 15 s
+ * during A's OCR queue, its deliveries under 3 s while A's endpoints hang.
+ */
+function isolationReport(
+  runs: (IsolationResult & { commit: string; date: string; machine: { cpu?: string; cores: number } })[],
+) {
+  const met = (ok: boolean) => (ok ? "met" : "**not met**");
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const lines = [
+    "## Resource isolation between organizations",
+    "",
+    "`BENCH_ONLY=isolation npm run bench` (with `BENCH_DATABASE_URL` for PostgreSQL too): production build over HTTP " +
+      "on loopback. Organization A uploads document bombs, 20 uploads of 10 MB at once, downloads a 50 MiB original " +
+      "10 and 20 times at once, queues 3 scanned PDFs of 12 pages for OCR and points 16, then 32, webhook endpoints " +
+      "at a receiver that never answers; organization B meanwhile remembers and recalls one request after another, " +
+      "adds a 34-byte Markdown document and receives its own events. A 429 or 503 is retried after its Retry-After, " +
+      "as a client would; the statuses are the first answers. Memory is the server's resident set with every " +
+      "process it started, sampled every 25 ms, above its figure before the load.",
+    "",
+  ];
+  for (const r of runs) {
+    const within3x = (during: RecallFigures, quiet: RecallFigures) =>
+      `${ms(during.p95)} (${(during.p95 / quiet.p95).toFixed(1)}×: ${met(during.p95 <= 3 * quiet.p95)})`;
+    lines.push(
+      `### ${r.database}`,
+      "",
+      `Commit ${r.commit}, ${r.date}; ${r.machine.cpu}, ${r.machine.cores} cores.`,
+      "",
+      "| measure | figure | target |",
+      "|---|---|---|",
+    );
+    for (const b of r.bombs)
+      lines.push(
+        `| ${b.name} (${(b.fileBytes / 1024).toFixed(0)} KB) | ${b.status}${b.error ? `: "${b.error}"` : ""}; ` +
+          `memory +${b.peakGrowthMiB.toFixed(0)} MiB | ≤ 1,024 MiB: ${met(b.peakGrowthMiB <= 1024)} |`,
+      );
+    lines.push(
+      `| ${r.uploads.requests} uploads of ${r.uploads.sizeMiB} MB at once | first answers ` +
+        `${Object.entries(r.uploads.statuses)
+          .map(([status, n]) => `${n} × ${status}`)
+          .join(", ")}; ` +
+        `${r.uploads.seconds.toFixed(1)} s in all | ` +
+        `no 5xx: ${met(r.uploads.serverErrors === 0 && !r.uploads.statuses["503"])} |`,
+      `| B's remember p95, quiet / during the uploads | ${ms(r.quiet.remember.p95)} / ` +
+        `${within3x(r.uploads.other.remember, r.quiet.remember)} | ≤ 3× |`,
+      `| B's recall p95, quiet / during the uploads | ${ms(r.quiet.recall.p95)} / ` +
+        `${within3x(r.uploads.other.recall, r.quiet.recall)} | ≤ 3× |`,
+      `| ${r.downloads.requests} downloads of a ${r.downloads.sizeMiB} MiB original at once | first answers ` +
+        `${Object.entries(r.downloads.statuses)
+          .map(([status, n]) => `${n} × ${status}`)
+          .join(", ")}; ` +
+        `${r.downloads.identical} byte-identical; ${r.downloads.seconds.toFixed(1)} s | |`,
+      `| B's remember p95 during the downloads | ${within3x(r.downloads.other.remember, r.quiet.remember)} | ≤ 3× |`,
+      `| B's recall p95 during the downloads | ${within3x(r.downloads.other.recall, r.quiet.recall)} | ≤ 3× |`,
+      `| ${r.sameFileDownloads.requests} downloads of one ${r.sameFileDownloads.sizeMiB} MiB file at once | memory ` +
+        `+${r.sameFileDownloads.peakGrowthMiB.toFixed(0)} MiB | bounded |`,
+      `| B's small document ready, during ${r.smallDocument.otherQueued} of A | ` +
+        `${r.smallDocument.readySeconds.toFixed(1)} s | ` +
+        `≤ 15 s: ${met(r.smallDocument.readySeconds <= 15)} |`,
+    );
+    for (const w of r.webhooks)
+      lines.push(
+        `| B's deliveries while ${w.hanging} of A's endpoints hang | ${w.delivered}/${w.of}; p50 ` +
+          `${(w.p50 / 1000).toFixed(2)} s, p95 ${(w.p95 / 1000).toFixed(2)} s, max ${(w.max / 1000).toFixed(2)} s | ` +
+          `< 3 s: ${met(w.delivered === w.of && w.max < 3000)} |`,
+      );
+    lines.push("");
+  }
+  return lines;
 }
