@@ -86,7 +86,8 @@ export function pdfImageBomb({ images = 16, side = 6000 } = {}): Buffer {
     { length: images },
     (_, i) => `q 30 0 0 30 ${20 + (i % 16) * 32} ${700 - Math.floor(i / 16) * 32} cm /Im${i} Do Q`,
   );
-  const content = Buffer.from(`BT /F1 12 Tf 72 760 Td (A page of pictures.) Tj ET\n${draw.join("\n")}`);
+  // No text on the page: a scanned page, which the reader hands to OCR, decoding its images.
+  const content = Buffer.from(draw.join("\n"));
   return pdfFromObjects([
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
     Buffer.from("<< /Type /Pages /Kids [3 0 R] /Count 1 >>"),
@@ -138,8 +139,13 @@ export function largePdf(bytes: number, text = "A large document whose size is m
     stream("", page),
     Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"),
   ];
-  const overhead = pdfFromObjects([...head, stream("", Buffer.alloc(0))]).length;
-  return pdfFromObjects([...head, stream("", randomBytes(Math.max(0, bytes - overhead)))]);
+  // The stream's /Length and the cross-reference offsets grow by a few digits with the padding: settle them.
+  let padding = Math.max(0, bytes - pdfFromObjects([...head, stream("", Buffer.alloc(0))]).length);
+  for (let i = 0; i < 3; i++) {
+    const size = pdfFromObjects([...head, stream("", Buffer.alloc(padding))]).length;
+    padding = Math.max(0, padding - (size - bytes));
+  }
+  return pdfFromObjects([...head, stream("", randomBytes(padding))]);
 }
 
 // A ZIP archive written by hand (one pass, sizes known): the DOCX bomb's document.xml is too large to hold as a
