@@ -28,15 +28,22 @@ export interface TransferFigures {
   seconds: number;
 }
 
+/** The other organization's latency, and its requests that failed, by status. */
+export interface OtherFigures {
+  remember: RecallFigures;
+  recall: RecallFigures;
+  errors: Record<string, number>;
+}
+
 export interface IsolationResult {
   database: string;
   bombs: { name: string; fileBytes: number; status: string; error: string | null; peakGrowthMiB: number }[];
-  quiet: { remember: RecallFigures; recall: RecallFigures };
-  uploads: TransferFigures & { sizeMiB: number; other: { remember: RecallFigures; recall: RecallFigures } };
+  quiet: OtherFigures;
+  uploads: TransferFigures & { sizeMiB: number; other: OtherFigures };
   downloads: TransferFigures & {
     sizeMiB: number;
     identical: number;
-    other: { remember: RecallFigures; recall: RecallFigures };
+    other: OtherFigures;
   };
   sameFileDownloads: TransferFigures & { sizeMiB: number; peakGrowthMiB: number };
   smallDocument: { otherQueued: string; readySeconds: number };
@@ -208,30 +215,36 @@ async function documentSettled(base: string, key: string, id: string, timeoutMs:
   }
 }
 
-/** B's remembers and recalls, one after another, until `during` settles (at least `minimum` of each). */
+/**
+ * B's remembers and recalls, one after another, until `during` settles (at least `minimum` of each). A failed
+ * request counts in `errors` (by status) and its time in the figures: a user waited for it too.
+ */
 async function otherOrganization(
   base: string,
   key: string,
   namespaceId: string,
   during: Promise<unknown>,
   minimum = 10,
-) {
+): Promise<OtherFigures> {
   let done = false;
   void during.finally(() => (done = true)).catch(() => undefined);
   const remember: number[] = [];
   const recall: number[] = [];
+  const errors: Record<string, number> = {};
+  const timed = async (into: number[], urlPath: string, body: unknown) => {
+    const started = performance.now();
+    const answer = await request(base, key, "POST", urlPath, JSON.stringify(body));
+    into.push(performance.now() - started);
+    if (answer.status >= 300) errors[answer.status] = (errors[answer.status] ?? 0) + 1;
+  };
   for (let i = 0; !done || remember.length < minimum; i++) {
-    let started = performance.now();
-    await call(base, key, "POST", "/remember", {
+    await timed(remember, "/remember", {
       namespace_id: namespaceId,
       content: `Isolation note ${i} at ${Date.now()}: the ferry to the island leaves at ${7 + (i % 12)} o'clock.`,
     });
-    remember.push(performance.now() - started);
-    started = performance.now();
-    await call(base, key, "POST", "/recall", { namespace_id: namespaceId, query: `when does the ferry leave ${i}` });
-    recall.push(performance.now() - started);
+    await timed(recall, "/recall", { namespace_id: namespaceId, query: `when does the ferry leave ${i}` });
   }
-  return { remember: figures(remember), recall: figures(recall) };
+  return { remember: figures(remember), recall: figures(recall), errors };
 }
 
 /** A loopback HTTP server that takes every request and never answers it. */
@@ -348,7 +361,7 @@ export async function measureIsolation(options: {
     log(
       `  ${UPLOADS} × ${UPLOAD_MIB} MB uploads: ${JSON.stringify(uploads.statuses)} in ` +
         `${uploads.seconds.toFixed(1)} s; B remember p95 ${duringUploads.remember.p95.toFixed(0)} ms, ` +
-        `recall p95 ${duringUploads.recall.p95.toFixed(0)} ms`,
+        `recall p95 ${duringUploads.recall.p95.toFixed(0)} ms, errors ${JSON.stringify(duringUploads.errors)}`,
     );
 
     // 4. A's downloads of a 50 MiB original, 10 at once while B works, then 20 at once for the memory they hold.

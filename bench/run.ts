@@ -882,6 +882,12 @@ function isolationReport(
   for (const r of runs) {
     const within3x = (during: RecallFigures, quiet: RecallFigures) =>
       `${ms(during.p95)} (${(during.p95 / quiet.p95).toFixed(1)}×: ${met(during.p95 <= 3 * quiet.p95)})`;
+    const failed = (errors: Record<string, number>) =>
+      Object.keys(errors).length === 0
+        ? ""
+        : `; failed: ${Object.entries(errors)
+            .map(([status, n]) => `${n} × ${status}`)
+            .join(", ")}`;
     lines.push(
       `### ${r.database}`,
       "",
@@ -903,7 +909,7 @@ function isolationReport(
         `${r.uploads.seconds.toFixed(1)} s in all | ` +
         `no 5xx: ${met(r.uploads.serverErrors === 0 && !r.uploads.statuses["503"])} |`,
       `| B's remember p95, quiet / during the uploads | ${ms(r.quiet.remember.p95)} / ` +
-        `${within3x(r.uploads.other.remember, r.quiet.remember)} | ≤ 3× |`,
+        `${within3x(r.uploads.other.remember, r.quiet.remember)}${failed(r.uploads.other.errors)} | ≤ 3× |`,
       `| B's recall p95, quiet / during the uploads | ${ms(r.quiet.recall.p95)} / ` +
         `${within3x(r.uploads.other.recall, r.quiet.recall)} | ≤ 3× |`,
       `| ${r.downloads.requests} downloads of a ${r.downloads.sizeMiB} MiB original at once | first answers ` +
@@ -911,7 +917,8 @@ function isolationReport(
           .map(([status, n]) => `${n} × ${status}`)
           .join(", ")}; ` +
         `${r.downloads.identical} byte-identical; ${r.downloads.seconds.toFixed(1)} s | |`,
-      `| B's remember p95 during the downloads | ${within3x(r.downloads.other.remember, r.quiet.remember)} | ≤ 3× |`,
+      `| B's remember p95 during the downloads | ${within3x(r.downloads.other.remember, r.quiet.remember)}` +
+        `${failed(r.downloads.other.errors)} | ≤ 3× |`,
       `| B's recall p95 during the downloads | ${within3x(r.downloads.other.recall, r.quiet.recall)} | ≤ 3× |`,
       `| ${r.sameFileDownloads.requests} downloads of one ${r.sameFileDownloads.sizeMiB} MiB file at once | memory ` +
         `+${r.sameFileDownloads.peakGrowthMiB.toFixed(0)} MiB | bounded |`,
