@@ -215,6 +215,15 @@ describe("registration returns what the token endpoint accepts", () => {
       });
       expect(client).not.toHaveProperty(field, alg);
     }
+    // The JWT client authentication methods are not enabled: client_secret_jwt's secret would be an HMAC key.
+    for (const method of ["client_secret_jwt", "private_key_jwt", "tls_client_auth"]) {
+      const { status, body } = await register({
+        client_name: "JWT Agent",
+        redirect_uris: [LOOPBACK],
+        token_endpoint_auth_method: method,
+      });
+      expect({ method, status, secret: body.client_secret }).toEqual({ method, status: 400, secret: undefined });
+    }
   });
 
   test("client_secret_post: the secret in the form works; client_secret_basic: in the header", async () => {
