@@ -17,9 +17,9 @@ import { addMember, removeMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
+import { Browser, ORIGIN } from "./helpers/in-process-browser";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "./helpers/oauth-client";
 
-const ORIGIN = "http://gateway.test";
 const fetchRoute = (input: string | URL | Request, init?: RequestInit) => routeRequest(new Request(input, init));
 
 const clients: Client[] = [];
@@ -27,25 +27,6 @@ afterEach(async () => {
   vi.useRealTimers();
   await Promise.all(clients.splice(0).map((client) => client.close()));
 });
-
-/** A browser's cookies for the gateway (paths ignored: every cookie goes with every request). */
-class Browser {
-  private readonly cookies = new Map<string, string>();
-  get cookieHeader() {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-  }
-  async get(url: string): Promise<Response> {
-    const response = await routeRequest(new Request(new URL(url, ORIGIN), { headers: { cookie: this.cookieHeader } }));
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair, ...attributes] = cookie.split(";");
-      const [name, value] = [pair.slice(0, pair.indexOf("=")), pair.slice(pair.indexOf("=") + 1)];
-      const expired = attributes.some((a) => /expires=Thu, 01 Jan 1970/i.test(a) || /max-age=0/i.test(a.trim()));
-      if (expired) this.cookies.delete(name.trim());
-      else this.cookies.set(name.trim(), value);
-    }
-    return response;
-  }
-}
 
 async function newMember(orgId: string, role: Role = "member") {
   const user = await createUser({ email: `person-${Math.random().toString(36).slice(2)}@example.com` });

@@ -146,11 +146,11 @@ function pkce() {
   return { verifier, challenge: createHash("sha256").update(verifier).digest("base64url") };
 }
 
-function authorizeParams(clientId: string, challenge: string): Record<string, string> {
+function authorizeParams(clientId: string, challenge: string, redirectUri = REDIRECT_URI): Record<string, string> {
   return {
     response_type: "code",
     client_id: clientId,
-    redirect_uri: REDIRECT_URI,
+    redirect_uri: redirectUri,
     scope: "mcp:read mcp:write",
     resource: namespace.mcp_endpoint_url,
     code_challenge: challenge,
@@ -160,8 +160,8 @@ function authorizeParams(clientId: string, challenge: string): Record<string, st
 }
 
 /** Opens an authorization request in `into`: the uid of the consent page it lands on. */
-async function openConsent(into: Browser, clientId: string, challenge: string) {
-  const query = new URLSearchParams(authorizeParams(clientId, challenge));
+async function openConsent(into: Browser, clientId: string, challenge: string, redirectUri = REDIRECT_URI) {
+  const query = new URLSearchParams(authorizeParams(clientId, challenge, redirectUri));
   const response = await into.fetch(`/oauth/authorize?${query}`);
   expect(response.status).toBe(303);
   const uid = /^\/consent\/([\w-]+)$/.exec(response.headers.get("location") ?? "")?.[1];
@@ -250,6 +250,20 @@ async function connect(name = "Production Agent", into = browser) {
   return { clientId, access: tokens.body.access_token, refresh: tokens.body.refresh_token };
 }
 
+/** An approved authorization request of `clientId` at `redirectUri`: the code it sent there, and its verifier. */
+async function approvedCode(clientId: string, redirectUri: string) {
+  const into = browser.withConsoleSession();
+  const { verifier, challenge } = pkce();
+  const uid = await openConsent(into, clientId, challenge, redirectUri);
+  const answer = await answerConsent(into, uid, { uid, decision: "approve", access: ["read", "write"] });
+  expect(answer.result?.ok, JSON.stringify(answer)).toBe(true);
+  const resumed = await into.fetch(answer.result.data.redirectTo);
+  expect(resumed.status).toBe(303);
+  const callback = new URL(resumed.headers.get("location")!);
+  expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
+  return { code: callback.searchParams.get("code")!, verifier };
+}
+
 function refresh(clientId: string, refreshToken: string) {
   return tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: clientId });
 }
@@ -320,6 +334,55 @@ describe("the production server", { timeout: 300_000 }, () => {
     // The spent refresh token is refused (and its reuse ends the connection: the chain is presumed stolen).
     expect((await refresh(clientId, refreshToken)).body.error).toBe("invalid_grant");
     expect(await mcpStatus(refreshed.body.access_token)).toBe(401);
+  });
+
+  test("registered with a name and a loopback URI: its secret works, any port; a refused code is spent", async () => {
+    // Only redirect_uris and client_name: RFC 7591's default client authentication, with its secret.
+    const registered = await fetch(`${server.base}/oauth/register`, {
+      method: "POST",
+      headers: registrationHeaders(),
+      body: JSON.stringify({ client_name: "Minimal Agent", redirect_uris: ["http://127.0.0.1/callback"] }),
+    });
+    expect(registered.status).toBe(201);
+    const client = (await registered.json()) as Record<string, string>;
+    expect(client.token_endpoint_auth_method).toBe("client_secret_basic");
+    expect(client.client_secret).toBeTruthy();
+    const basic = `Basic ${Buffer.from(`${client.client_id}:${client.client_secret}`).toString("base64")}`;
+    const exchange = (code: { code: string; verifier: string }, redirectUri: string, authorization?: string) =>
+      fetch(`${server.base}/oauth/token`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/x-www-form-urlencoded",
+          ...(authorization ? { authorization } : {}),
+        },
+        body: new URLSearchParams({
+          grant_type: "authorization_code",
+          code: code.code,
+          code_verifier: code.verifier,
+          redirect_uri: redirectUri,
+          resource: namespace.mcp_endpoint_url,
+          ...(authorization ? {} : { client_id: client.client_id }),
+        }),
+      }).then(async (response) => ({
+        status: response.status,
+        body: (await response.json()) as Record<string, string>,
+      }));
+
+    // Registered without a port, used on the one the client listens on.
+    const first = await approvedCode(client.client_id, "http://127.0.0.1:49213/callback");
+    expect((await exchange(first, "http://127.0.0.1:49213/callback")).status).toBe(401); // no secret: not the client
+    const tokens = await exchange(first, "http://127.0.0.1:49213/callback", basic);
+    expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
+    expect(await mcpStatus(tokens.body.access_token)).toBe(200);
+
+    // A wrong code_verifier spends the code: the right one is refused after it.
+    const second = await approvedCode(client.client_id, "http://127.0.0.1:50001/callback");
+    const guessed = await exchange({ ...second, verifier: pkce().verifier }, "http://127.0.0.1:50001/callback", basic);
+    expect(guessed.status).toBe(400);
+    expect(guessed.body.error).toBe("invalid_grant");
+    const late = await exchange(second, "http://127.0.0.1:50001/callback", basic);
+    expect(late.status).toBe(400);
+    expect(late.body.error).toBe("invalid_grant");
   });
 
   test("a revoked refresh token cannot refresh, and its access token is refused at once", async () => {

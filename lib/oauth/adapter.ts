@@ -129,6 +129,25 @@ export class DatabaseAdapter implements Adapter {
   }
 }
 
+/**
+ * Marks the authorization code `code` used without issuing anything for it, and ends the connection its grant
+ * was made for (`reason` goes to the audit log): nothing was issued from that code yet, and nothing will be.
+ * A code already used (tokens were issued from it) or unknown is left as it is.
+ */
+export async function spendAuthorizationCode(code: string, reason: string): Promise<void> {
+  const prisma = await db();
+  const where = { model: "AuthorizationCode", id: recordId(code) };
+  const { count } = await prisma.oauthRecord.updateMany({
+    where: { ...where, consumedAt: null },
+    data: { consumedAt: new Date() },
+  });
+  if (count === 0) return;
+  const row = await prisma.oauthRecord.findUnique({ where: { model_id: where }, select: { grantId: true } });
+  if (!row?.grantId) return;
+  await prisma.oauthRecord.deleteMany({ where: { grantId: row.grantId } });
+  await endConnectionOfGrant(row.grantId, reason);
+}
+
 /** Deletes the authorization server's expired rows (codes, tokens, interactions, sessions, grants). */
 export async function sweepExpiredOauthRecords(now = new Date()): Promise<number> {
   const prisma = await db();

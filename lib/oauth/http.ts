@@ -5,7 +5,7 @@ import { mcpEndpointUrl, namespaceIdOfResource } from "@/lib/namespaces/mcp-endp
 import { checkedOauthInputs, OAUTH_BODY_MAX_BYTES, OauthInputError } from "./inputs";
 import { runNodeHandler } from "./node-bridge";
 import { MCP_SCOPES, OAUTH_ROUTES, oauthErrorPage, oauthIssuer, oauthProvider } from "./provider";
-import { registrationRefusal } from "./registration";
+import { screenRegistration } from "./registration";
 
 let handler: ((request: IncomingMessage, response: ServerResponse) => Promise<void>) | undefined;
 
@@ -19,15 +19,16 @@ export async function handleOauthRequest(request: Request, path?: string): Promi
   const route = path ?? url.pathname;
   try {
     const issuer = new URL(oauthIssuer());
-    const body = checkedOauthInputs({
+    let body = checkedOauthInputs({
       path: route,
       search: url.search,
       headers: request.headers,
       body: ["GET", "HEAD"].includes(request.method) ? undefined : await readOauthBody(request),
     });
     if (body !== undefined && request.method === "POST" && route === OAUTH_ROUTES.registration) {
-      const refused = await registrationRefusal(request.headers, body.toString("utf8"));
-      if (refused) return refused;
+      const screened = await screenRegistration(request.headers, body);
+      if ("refused" in screened) return screened.refused;
+      body = screened.body;
     }
     const headers = new Headers(request.headers);
     headers.set("host", issuer.host);

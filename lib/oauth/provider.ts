@@ -3,7 +3,8 @@ import Provider, { errors, interactionPolicy, type Configuration, type KoaContex
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { serverSecret } from "@/lib/secrets";
-import { DatabaseAdapter, OAUTH_MODELS } from "./adapter";
+import { DatabaseAdapter, OAUTH_MODELS, spendAuthorizationCode } from "./adapter";
+import { redirectUriAllowed } from "./redirect-uris";
 import { namespaceIdOfResource } from "@/lib/namespaces/mcp-endpoint";
 
 /** The OAuth scopes of an MCP endpoint: what a connection may do in its one namespace. */
@@ -81,7 +82,9 @@ function createProvider(): Provider {
     clientDefaults: {
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
-      token_endpoint_auth_method: "none",
+      // RFC 7591's default for a registration that names no method: a client secret, sent in a Basic header.
+      // The registration's answer says so and carries the secret; a public client asks for `none`.
+      token_endpoint_auth_method: "client_secret_basic",
       id_token_signed_response_alg: "ES256",
     },
     enabledJWA: { idTokenSigningAlgValues: ["ES256"] },
@@ -161,10 +164,37 @@ function createProvider(): Provider {
       throw new Error(`oidc-provider's ${model} model is named ${JSON.stringify(found)}: its class names were lost.`);
     }
   }
+  // RFC 8252 §7.3: a loopback redirect URI matches on any port. oidc-provider allows that only to clients
+  // registered as `native`, but MCP clients that listen on the person's machine often register as `web`
+  // (OpenID's default; RFC 7591 has no application types): every client gets it, and nothing else is loosened.
+  Object.defineProperty(provider.Client.prototype, "redirectUriAllowed", {
+    value(this: { redirectUris: string[] }, uri: string) {
+      return redirectUriAllowed(uri, this.redirectUris);
+    },
+  });
+  provider.use(spendRefusedCodes);
   provider.on("server_error", (_ctx: KoaContextWithOIDC, error: Error) => {
     console.error("[memgw] OAuth server error:", error);
   });
   return provider;
+}
+
+/**
+ * An authorization code is good for one try (OAuth 2.1 §4.1.3): a token request that presented one and was
+ * refused as a bad request (a wrong `code_verifier` or `redirect_uri`, another client's code, a foreign
+ * resource) spends it, so a stolen code cannot be tried against guessed verifiers, and the connection it
+ * would have started ends. oidc-provider checks PKCE and the redirect URI before it consumes a code, so on
+ * its own a refused code stayed good. A request whose client did not authenticate (401) never reached the
+ * code and leaves it; a server error (5xx) is not the client's and leaves it too. Runs after the provider
+ * answered and before the answer is sent, so the client's next request finds the code spent.
+ */
+async function spendRefusedCodes(ctx: KoaContextWithOIDC, next: () => Promise<void>) {
+  await next();
+  const params = ctx.oidc?.params;
+  if (ctx.oidc?.route !== "token" || ctx.status !== 400 || params?.grant_type !== "authorization_code") return;
+  if (typeof params.code === "string" && params.code) {
+    await spendAuthorizationCode(params.code, "its authorization code was refused at the token endpoint");
+  }
 }
 
 function derivedSecret(label: string) {
