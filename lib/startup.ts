@@ -26,6 +26,7 @@ import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entiti
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { startExpirySweeps } from "@/lib/memory/expiry";
 import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
+import { isTrustedProxy } from "@/lib/net/client-address";
 import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
 import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
@@ -126,6 +127,8 @@ export interface Gateway {
   announce(): void;
   /** Closes the embedder and the database (PGlite writes everything out; the data directory is let go). */
   stop(): Promise<void>;
+  /** Whether a connection's peer is one of TRUSTED_PROXIES, whose forwarded headers alone are read. */
+  isTrustedProxy(address: string): boolean;
 }
 
 /**
@@ -190,7 +193,7 @@ export async function startGateway(): Promise<void> {
     stopExpirySweeps = startExpirySweeps();
     // Webhook deliveries have workers of their own: a slow receiver never holds up syncs or documents.
     stopWebhookDelivery = startWebhookDelivery();
-    gateway = { announce: () => announce(lines), stop: stopGateway };
+    gateway = { announce: () => announce(lines), stop: stopGateway, isTrustedProxy };
   } catch (error) {
     giveUpDatabase(error as Error);
     console.error(`[memgw] cannot start: ${(error as Error).message}`);

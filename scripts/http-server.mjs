@@ -35,6 +35,21 @@ const INTERNAL_ERROR = {
 };
 
 /**
+ * Headers in which proxies say what the client asked for and from where. Next reads some of them itself (its
+ * own server-action Origin check, the request's protocol), so from a peer that is not a trusted proxy they are
+ * removed before Next sees the request: anyone could have written them (lib/net/client-address.ts).
+ */
+const FORWARDED_HEADERS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-forwarded-port",
+  "x-forwarded-prefix",
+  "x-real-ip",
+];
+
+/**
  * What this server answers itself never reaches the API's handlers: it names the request as they do
  * (lib/http/request-id.ts), with a new id, since a request Node cannot parse has no header to trust.
  */
@@ -115,8 +130,10 @@ function sendEnvelope(response, error, requestId = newRequestId()) {
 /**
  * An HTTP server handing requests to Next's `handle`. `drain(ms)` stops accepting connections, lets the
  * requests in flight finish (closing each connection once it is idle), and cuts what is left after `ms`.
+ * `isTrustedProxy(address)` says whether a peer is one of TRUSTED_PROXIES (none when not given): only their
+ * forwarded headers reach Next and the app.
  */
-export function createGatewayServer(handle) {
+export function createGatewayServer(handle, { isTrustedProxy = () => false } = {}) {
   let draining = false;
   const server = http.createServer((request, response) => {
     if (draining) response.setHeader("connection", "close");
@@ -133,6 +150,16 @@ export function createGatewayServer(handle) {
     // Route handlers cannot see the socket: hand its peer address over in a header a client cannot
     // forge (any copy it sent is replaced). lib/net/client-address.ts reads it.
     request.headers[CLIENT_ADDRESS_HEADER] = request.socket.remoteAddress ?? "";
+    if (!isTrustedProxy(request.socket.remoteAddress ?? "")) {
+      for (const name of FORWARDED_HEADERS) delete request.headers[name];
+    } else {
+      // The value the trusted proxy saw is its list's last (one that appends keeps its client's to the left):
+      // Next reads the first, so it is given that one alone and agrees with lib/net/client-address.ts.
+      for (const name of ["x-forwarded-host", "x-forwarded-proto", "x-forwarded-port"]) {
+        const value = request.headers[name];
+        if (typeof value === "string") request.headers[name] = value.split(",").at(-1).trim();
+      }
+    }
     Promise.resolve(handle(request, response)).catch((error) => {
       const requestId = newRequestId();
       console.error(`[memgw] request failed (request ${requestId}):`, error);

@@ -191,17 +191,20 @@ export const SETTINGS = {
   }),
   TRUSTED_PROXIES: addressList({
     description:
-      "your reverse proxies. Unset, the client address (rate limits, session list) is the connection's peer and " +
-      "`X-Forwarded-For` is ignored; set, `X-Forwarded-For` is read right to left from a trusted peer, skipping " +
-      "trusted hops",
+      "your reverse proxies. Forwarded headers (`X-Forwarded-For`, `-Host`, `-Proto`, `-Port`, `Forwarded`) are " +
+      "read only from a connection whose peer is one of them; from anyone else they are removed. Unset, the " +
+      "client address (rate limits, session list) is the connection's peer and the site the console's Origin " +
+      "check and links use is the `Host`; set, `X-Forwarded-For` is read right to left from a trusted peer, " +
+      "skipping trusted hops, and its `X-Forwarded-Host` and `-Proto` name the site",
   }),
   ALLOW_PRIVATE_OUTBOUND: flag(["true", "false"], {
     fallback: false,
     description:
       "URLs that organizations type (the SSO issuer, documents' URLs, webhook endpoints) must be `https` and reach " +
-      "only public " +
-      "addresses, checked when connecting. `true` also allows plain `http` and loopback/private addresses " +
-      "(tests, an identity provider on your internal network); cloud metadata addresses stay refused",
+      "only globally reachable unicast addresses (IANA special-purpose registries; IPv6 forms carrying an IPv4 " +
+      "address are judged by it), checked when connecting. `true` also allows plain `http` and loopback/private " +
+      "addresses (tests, an identity provider on your internal network); cloud metadata addresses stay refused, " +
+      "in every form",
   }),
   DOCUMENT_MAX_BYTES: wholeNumber({
     fallback: 50 * 1024 * 1024,

@@ -1,9 +1,12 @@
+import { requestedOrigin } from "@/lib/net/client-address";
+
 /**
  * The Origin rule of console server actions (CSRF protection), checked before Next runs the action:
- * Next refuses a foreign Origin by throwing, which answers 500. The same rule as Next's own check
- * (the Origin's host must be the `X-Forwarded-Host`, else the `Host`), stricter in one way: a POST
- * without an Origin is refused too (every browser sends one on a POST; only a handcrafted request lacks it).
- * Returns why the request is refused, or null.
+ * Next refuses a foreign Origin by throwing, which answers 500. The Origin's host must be the host the
+ * request was addressed to: the Host header, or the X-Forwarded-Host of a proxy named in TRUSTED_PROXIES
+ * (requestedOrigin; from anyone else that header is ignored, or a forged one would vouch for any site).
+ * Stricter than Next in one way: a POST without an Origin is refused too (every browser sends one on a POST;
+ * only a handcrafted request lacks it). Returns why the request is refused, or null.
  */
 export function serverActionOriginProblem(headers: Headers): string | null {
   const origin = headers.get("origin");
@@ -15,8 +18,7 @@ export function serverActionOriginProblem(headers: Headers): string | null {
   } catch {
     return "The request's Origin header is not a URL.";
   }
-  const forwardedHost = headers.get("x-forwarded-host")?.split(",")[0]?.trim();
-  const host = forwardedHost || headers.get("host");
+  const { host } = requestedOrigin(headers);
   if (!host || originHost !== host) return "The request comes from another site (its Origin does not match this site).";
   return null;
 }

@@ -42,6 +42,49 @@ function isTrusted(list: net.BlockList, address: string): boolean {
   return family !== 0 && list.check(address, family === 4 ? "ipv4" : "ipv6");
 }
 
+/** The socket's peer as the server handed it over, or null under a server that does not (see above). */
+function socketPeer(headers: HeaderSource): string | null {
+  const peer = setting("MEMGW_SERVER_SETS_CLIENT_ADDRESS") ? headers.get(CLIENT_ADDRESS_HEADER) : null;
+  return peer && net.isIP(normalize(peer)) ? normalize(peer) : null;
+}
+
+/**
+ * Whether a connection's peer is one of TRUSTED_PROXIES: the one rule for every forwarded header
+ * (X-Forwarded-For, -Host, -Proto, -Port, Forwarded). Only a trusted proxy's are read; anyone else could have
+ * written them. scripts/http-server.mjs removes the others before Next or any route sees the request.
+ */
+export function isTrustedProxy(address: string): boolean {
+  const trusted = trustedProxies();
+  return trusted !== null && isTrusted(trusted, normalize(address));
+}
+
+/** The scheme and host a client addressed a request to. */
+export interface RequestedOrigin {
+  protocol: "http" | "https";
+  /** As the Host header (or a trusted proxy's X-Forwarded-Host) has it: a name or address and maybe a port. */
+  host: string | null;
+}
+
+/**
+ * Where the client addressed a request (what a browser's Origin header names for this site): from a trusted
+ * proxy (isTrustedProxy), the X-Forwarded-Host and -Proto it wrote; otherwise the Host header over http, this
+ * server speaking plain HTTP. A forwarded header from any other peer, or under a server that does not hand the
+ * peer over (`next dev`), is ignored. Of a list, the last value counts: a proxy that appends rather than
+ * replaces leaves what its own client sent to the left of what it saw itself.
+ */
+export function requestedOrigin(headers: HeaderSource): RequestedOrigin {
+  const host = headers.get("host");
+  const peer = socketPeer(headers);
+  if (!peer || !isTrustedProxy(peer)) return { protocol: "http", host };
+  const proto = lastValue(headers.get("x-forwarded-proto"))?.toLowerCase();
+  return { protocol: proto === "https" ? "https" : "http", host: lastValue(headers.get("x-forwarded-host")) ?? host };
+}
+
+/** The last of a header's comma-separated values, or undefined when there is none. */
+function lastValue(header: string | null | undefined): string | undefined {
+  return header?.split(",").at(-1)?.trim() || undefined;
+}
+
 /**
  * The address of the client that sent a request, for rate limits and the session list: the socket's
  * peer, unless TRUSTED_PROXIES names that peer; only then X-Forwarded-For is read, right to left,
@@ -50,9 +93,9 @@ function isTrusted(list: net.BlockList, address: string): boolean {
  * say (a server other than scripts/start.mjs): every such client then shares one budget.
  */
 export function clientAddress(headers: HeaderSource): string {
-  const peer = setting("MEMGW_SERVER_SETS_CLIENT_ADDRESS") ? headers.get(CLIENT_ADDRESS_HEADER) : null;
-  if (!peer || !net.isIP(normalize(peer))) return "unknown";
-  let client = normalize(peer);
+  const peer = socketPeer(headers);
+  if (!peer) return "unknown";
+  let client = peer;
   const trusted = trustedProxies();
   if (!trusted || !isTrusted(trusted, client)) return client;
   const hops = (headers.get("x-forwarded-for") ?? "").split(",").map(normalize).filter(Boolean);

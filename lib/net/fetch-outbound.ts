@@ -72,13 +72,25 @@ export async function fetchOutbound(
       throw new FetchRefusedError(`The URL redirected to an invalid address (${answer.location.slice(0, 200)}).`);
     }
     try {
-      url = checkOutboundUrl(next.toString());
+      url = checkOutboundUrl(next.toString(), "target");
     } catch (error) {
-      throw new FetchRefusedError(
-        `The URL redirected to ${next.origin}, which is refused: ${(error as Error).message}`,
-      );
+      const detail = error instanceof OutboundUrlError ? error.details?.[0]?.message : undefined;
+      const why = detail ? `the target ${detail}` : (error as Error).message;
+      throw new FetchRefusedError(`The URL redirected to ${shown(next)}, which is refused: ${why}.`);
     }
   }
+}
+
+/**
+ * A redirect's target as the person is shown it: whole (a non-http URL has no origin: `file:` is "null"),
+ * without a user name or password, at most 200 characters.
+ */
+function shown(url: URL): string {
+  const bare = new URL(url);
+  bare.username = "";
+  bare.password = "";
+  const text = bare.href;
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
 }
 
 type Answer = { location: string; body?: undefined } | { location?: undefined; body: Omit<FetchedUrl, "finalUrl"> };

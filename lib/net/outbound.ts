@@ -3,92 +3,165 @@ import type http from "node:http";
 import https from "node:https";
 import net from "node:net";
 import type { Duplex } from "node:stream";
+import ipaddr from "ipaddr.js";
 import { setting } from "@/lib/config";
 import { InvalidError } from "@/lib/errors";
 
 /**
- * Guards for requests the server makes to URLs that users typed (an organization's SSO issuer, later
- * integrations): https only, and never to loopback, private, link-local, carrier-grade NAT, unique-local
- * or cloud metadata addresses. The address is checked when the connection is made (after DNS), so a
- * name that resolves somewhere else than it did when the URL was saved is refused too.
+ * Guards for requests the server makes to URLs that users typed (an organization's SSO issuer, documents'
+ * URLs, webhook endpoints): https only, and only to globally reachable unicast addresses. The address is
+ * checked when the connection is made (after DNS), so a name that resolves somewhere else than it did when
+ * the URL was saved is refused too.
  *
  * ALLOW_PRIVATE_OUTBOUND=true relaxes both rules (plain http, private and loopback addresses) for tests
  * and private deployments whose identity provider lives on the internal network. Metadata endpoints stay
- * refused even then. URLs the operator sets in the environment do not go through this guard.
+ * refused even then, in every form an IPv6 address can carry them. URLs the operator sets in the
+ * environment do not go through this guard.
  */
 export function privateOutboundAllowed(): boolean {
   return setting("ALLOW_PRIVATE_OUTBOUND");
 }
 
-// Cloud instance metadata services: credentials live there, so no setting opens them.
-const METADATA_ADDRESSES = new Set(["169.254.169.254", "169.254.170.2", "100.100.100.200", "fd00:ec2::254"]);
+// Cloud instance metadata services (AWS, GCP, Azure, OpenStack, DigitalOcean: 169.254.169.254; AWS ECS and
+// EKS Pod Identity; Alibaba; Oracle's older one; Azure's WireServer; AWS's and GCP's IPv6 ones): credentials
+// live there, so no setting opens them.
+const METADATA = [
+  "169.254.169.254",
+  "169.254.170.2",
+  "169.254.170.23",
+  "100.100.100.200",
+  "192.0.0.192",
+  "168.63.129.16",
+  "fd00:ec2::254",
+  "fd00:ec2::23",
+  "fd20:ce::254",
+].map((address) => ipaddr.parse(address).toNormalizedString());
 
-const nonPublic = new net.BlockList();
-for (const [prefix, bits] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  nonPublic.addSubnet(prefix, bits, "ipv4");
-for (const [prefix, bits] of [
-  ["::", 128],
-  ["::1", 128],
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7],
-  ["fe80::", 10],
-  ["fec0::", 10],
-  ["ff00::", 8],
-] as const)
-  nonPublic.addSubnet(prefix, bits, "ipv6");
+// The parts of the IANA special-purpose registries that ipaddr.js names, as a person reads them.
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: "an unspecified address (this host or network)",
+  broadcast: "the broadcast address",
+  multicast: "a multicast address",
+  linkLocal: "a link-local address",
+  loopback: "a loopback address",
+  carrierGradeNat: "a carrier-grade NAT (shared) address",
+  private: "a private address",
+  reserved: "a reserved address (documentation, benchmarking, IETF protocols or future use)",
+  as112: "an AS112 (DNS sink) address",
+  amt: "an AMT relay address",
+  uniqueLocal: "a unique-local (private) address",
+  deprecatedSiteLocal: "a site-local (private) address",
+  discard: "a discard-only address",
+  benchmarking: "a benchmarking address",
+  as112v6: "an AS112 (DNS sink) address",
+  deprecatedOrchid: "an ORCHID identifier, not an address",
+  orchid2: "an ORCHID identifier, not an address",
+  droneRemoteIdProtocolEntityTags: "a drone remote ID tag, not an address",
+  segmentRouting: "a segment routing (SRv6) identifier",
+  rfc6145: "an IPv4-translated address (stateless translation inside a network)",
+  rfc6052: "a local-use NAT64 address (a translator inside a network)",
+  "6to4": "a 6to4 address (a deprecated transition form, not globally reachable)",
+  teredo: "a Teredo address (a transition form, not globally reachable)",
+};
 
-/** The IPv4 address an IPv6 address carries (IPv4-mapped, IPv4-compatible, NAT64, 6to4), if any. */
-function embeddedIpv4(address: string): string | null {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted) return dotted[1];
-  const groups = expandIpv6(lower);
-  if (!groups) return null;
-  const v4 = (high: number, low: number) => `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  const zeros = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
-  const mappedOrCompatible = zeros(0, 5) && (groups[5] === 0xffff || (groups[5] === 0 && groups[6] !== 0));
-  if (mappedOrCompatible) return v4(groups[6], groups[7]);
-  if (groups[0] === 0x64 && groups[1] === 0xff9b && zeros(2, 6)) return v4(groups[6], groups[7]);
-  if (groups[0] === 0x2002) return v4(groups[1], groups[2]);
+// IANA allocates only 2000::/3 as global unicast; the rest of the IPv6 space (the IPv4-compatible ::/96,
+// RFC 9780's dummy prefix, anything unassigned) is reserved by the IETF and reaches no one on the internet.
+const GLOBAL_UNICAST = ipaddr.parseCIDR("2000::/3");
+
+/** An IPv6 form that carries IPv4 addresses: its name, the addresses, and whether it reaches exactly them. */
+interface EmbeddedIpv4 {
+  form: string;
+  /** The one it stands for first; then others it may carry (another NAT64 prefix length, a Teredo server). */
+  addresses: ipaddr.IPv4[];
+  /** The host connects to the IPv4 address itself (IPv4-mapped) or a public NAT64 does (64:ff9b::/96). */
+  reachesIt: boolean;
+}
+
+const ipv4Of = (bytes: number[]) => new ipaddr.IPv4(bytes.map((byte) => byte & 255));
+const last32 = (p: number[]) => ipv4Of([p[6] >> 8, p[6], p[7] >> 8, p[7]]);
+
+/**
+ * The IPv4 addresses an IPv6 address stands for or carries: IPv4-mapped and IPv4-translated (RFC 4291,
+ * 6145), IPv4-compatible (RFC 4291, deprecated), NAT64 (RFC 6052's 64:ff9b::/96 and RFC 8215's local-use
+ * 64:ff9b:1::/48, whose network may embed the address after a /48, /56, /64 or /96 prefix: every position
+ * counts), 6to4 (RFC 3056) and Teredo (RFC 4380: the server, and the client's obfuscated address), and an
+ * ISATAP interface identifier (RFC 5214). Null for an address that carries none.
+ */
+function embeddedIpv4(address: ipaddr.IPv6): EmbeddedIpv4 | null {
+  const p = address.parts;
+  const zeros = (from: number, to: number) => p.slice(from, to).every((part) => part === 0);
+  switch (address.range()) {
+    case "ipv4Mapped":
+      return { form: "IPv4-mapped", addresses: [last32(p)], reachesIt: true };
+    case "rfc6145":
+      return { form: "IPv4-translated", addresses: [last32(p)], reachesIt: false };
+    case "rfc6052":
+      if (p[2] === 0) return { form: "NAT64", addresses: [last32(p)], reachesIt: true };
+      return {
+        form: "local-use NAT64",
+        addresses: [
+          last32(p), // after a /96 prefix, the usual one
+          ipv4Of([p[3] >> 8, p[3], p[4], p[5] >> 8]), // /48 (bits 64-71 are zero)
+          ipv4Of([p[3], p[4], p[5] >> 8, p[5]]), // /56
+          ipv4Of([p[4], p[5] >> 8, p[5], p[6] >> 8]), // /64
+        ],
+        reachesIt: false,
+      };
+    case "6to4":
+      return { form: "6to4", addresses: [ipv4Of([p[1] >> 8, p[1], p[2] >> 8, p[2]])], reachesIt: false };
+    case "teredo":
+      return {
+        form: "Teredo",
+        addresses: [ipv4Of([~p[6] >> 8, ~p[6], ~p[7] >> 8, ~p[7]]), ipv4Of([p[2] >> 8, p[2], p[3] >> 8, p[3]])],
+        reachesIt: false,
+      };
+  }
+  if (zeros(0, 6) && (p[6] !== 0 || p[7] > 1))
+    return { form: "IPv4-compatible", addresses: [last32(p)], reachesIt: false };
+  if ((p[4] === 0 || p[4] === 0x200) && p[5] === 0x5efe)
+    return { form: "ISATAP", addresses: [last32(p)], reachesIt: false };
   return null;
 }
 
-function expandIpv6(address: string): number[] | null {
-  if (net.isIPv6(address) !== true || address.includes(".")) return null;
-  const [head, tail = ""] = address.split("::");
-  const part = (text: string) => (text ? text.split(":").map((g) => parseInt(g, 16)) : []);
-  const [left, right] = [part(head), address.includes("::") ? part(tail) : []];
-  return [...left, ...new Array(8 - left.length - right.length).fill(0), ...right];
+const isMetadata = (address: ipaddr.IPv4 | ipaddr.IPv6) => METADATA.includes(address.toNormalizedString());
+
+/** Why an IPv4 address is not globally reachable unicast, or null when it is. */
+function nonPublicIpv4(address: ipaddr.IPv4): string | null {
+  const range = address.range();
+  return range === "unicast" ? null : (RANGE_NAMES[range] ?? `a special-purpose address (${range})`);
 }
 
-/** Why an IP address may not be the destination of a user-set URL, or null when it may. */
+/**
+ * Why an IP address may not be the destination of a user-set URL (a sentence's end: "is a loopback
+ * address"), or null when it may. Refused always: cloud metadata addresses, also inside an IPv6 address
+ * (IPv4-mapped, -translated, -compatible, NAT64, 6to4, Teredo, ISATAP). Refused unless
+ * ALLOW_PRIVATE_OUTBOUND: anything but globally reachable unicast per the IANA IPv4 and IPv6
+ * special-purpose registries (an IPv4-mapped or well-known NAT64 address is judged by the IPv4 address it
+ * reaches). Takes an address as Node reports it (brackets and an IPv6 zone are ignored).
+ */
 export function refusedAddress(address: string): string | null {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
-  const family = net.isIP(bare);
-  if (!family) return "is not an IP address";
-  if (METADATA_ADDRESSES.has(bare.toLowerCase())) return "is a cloud metadata address";
-  // An IPv6 form of an IPv4 address (::ffff:169.254.169.254) is that address, metadata check included.
-  const mapped = family === 6 ? embeddedIpv4(bare) : null;
-  if (mapped) return refusedAddress(mapped);
+  // net.isIP first: ipaddr.js also takes shorthand IPv4 forms ("127.1") that no resolver returns.
+  if (!net.isIP(bare)) return "is not an IP address";
+  const parsed = ipaddr.parse(bare);
+  const embedded = parsed.kind() === "ipv6" ? embeddedIpv4(parsed as ipaddr.IPv6) : null;
+  if (isMetadata(parsed)) return "is a cloud metadata address";
+  const hidden = embedded?.addresses.find(isMetadata);
+  if (hidden) return `is the ${embedded!.form} form of ${hidden}, a cloud metadata address`;
   if (privateOutboundAllowed()) return null;
-  if (nonPublic.check(bare, family === 4 ? "ipv4" : "ipv6")) return "is a private, loopback or link-local address";
+  if (parsed.kind() === "ipv4") {
+    const reason = nonPublicIpv4(parsed as ipaddr.IPv4);
+    return reason && `is ${reason}`;
+  }
+  if (embedded) {
+    const [inner] = embedded.addresses;
+    const reason = nonPublicIpv4(inner);
+    if (reason) return `is the ${embedded.form} form of ${inner}, ${reason}`;
+    if (embedded.reachesIt) return null;
+  }
+  const range = (parsed as ipaddr.IPv6).range();
+  if (range !== "unicast") return `is ${RANGE_NAMES[range] ?? `a special-purpose address (${range})`}`;
+  if (!parsed.match(GLOBAL_UNICAST)) return "is outside the IPv6 global unicast range (2000::/3)";
   return null;
 }
 
@@ -102,8 +175,9 @@ export class OutboundUrlError extends InvalidError {
 
 /**
  * Checks a user-set URL before it is saved or used: http(s) only, https unless ALLOW_PRIVATE_OUTBOUND,
- * no credentials in it, and a host that is not a refused IP literal (names are checked at connection
- * time by `outboundLookup`). Returns the parsed URL.
+ * no credentials in it, and a host that is not a refused IP literal (the URL parser has already turned
+ * decimal, octal and hex IPv4 forms into dotted ones). Names are not resolved here: they are checked at
+ * connection time by `outboundLookup`. Returns the parsed URL; throws OutboundUrlError (a 400 naming `field`).
  */
 export function checkOutboundUrl(value: string, field = "url"): URL {
   let url: URL;
@@ -113,14 +187,17 @@ export function checkOutboundUrl(value: string, field = "url"): URL {
     throw new OutboundUrlError("must be an absolute URL, like https://idp.example.com", field);
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && privateOutboundAllowed())) {
-    throw new OutboundUrlError("must start with https://", field);
+    throw new OutboundUrlError(
+      `must start with ${privateOutboundAllowed() ? "https:// or http://" : "https://"}`,
+      field,
+    );
   }
   if (url.username || url.password) throw new OutboundUrlError("must not contain a user name or password", field);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host)) {
     const reason = refusedAddress(host);
     if (reason) throw new OutboundUrlError(`must not point to ${host}: it ${reason}`, field);
-  } else if (!privateOutboundAllowed() && (host === "localhost" || host.endsWith(".localhost"))) {
+  } else if (!privateOutboundAllowed() && /(^|\.)localhost\.?$/i.test(host)) {
     throw new OutboundUrlError("must not point to this server", field);
   }
   return url;

@@ -2,20 +2,22 @@ import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
-import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
+import { checkOutboundUrl } from "@/lib/net/outbound";
 import type { CreateWebhookBody } from "./schemas";
 import { assertNamespacesUsable } from "./webhook-access";
 import { encryptWebhookSecret, newWebhookSecret } from "./webhook-secret";
 
 /**
- * Adds an endpoint; its signing secret is returned this once. The URL is checked now (https, a public address
- * after DNS) and again at every delivery's connection. Made with a key, the endpoint receives only what the
- * key may read, for as long as the key is active (lib/events/recording/record-events.ts).
+ * Adds an endpoint; its signing secret is returned this once. The URL is checked now (https, no refused IP
+ * literal) and where its name leads at every delivery's connection. Made with a key, the endpoint receives only
+ * what the key may read, for as long as the key is active (lib/events/recording/record-events.ts).
  */
 export async function createWebhook(principal: Principal, body: CreateWebhookBody) {
   const namespaceIds = body.namespace_ids ?? [];
   await assertNamespacesUsable(principal, namespaceIds);
-  await checkOutboundDestination(body.url);
+  // The URL's form and an IP literal host are checked now; a name is not resolved: one that does not resolve
+  // yet (a receiver being set up) is no reason to refuse, and where it leads is checked at each connection.
+  checkOutboundUrl(body.url);
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const id = newId("whk");

@@ -1,7 +1,7 @@
 import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
-import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
+import { checkOutboundUrl } from "@/lib/net/outbound";
 import type { UpdateWebhookBody } from "./schemas";
 import { assertNamespacesUsable, findEndpoint } from "./webhook-access";
 import { queueDeliveryJob } from "./queue-delivery-job";
@@ -14,7 +14,8 @@ import { queueDeliveryJob } from "./queue-delivery-job";
 export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
   await findEndpoint(principal, id);
   if (body.namespace_ids) await assertNamespacesUsable(principal, body.namespace_ids);
-  if (body.url !== undefined) await checkOutboundDestination(body.url);
+  // As when created: the form and an IP literal now, a name at each delivery's connection.
+  if (body.url !== undefined) checkOutboundUrl(body.url);
   const prisma = await db();
   const updated = await prisma.$transaction(async (tx) => {
     const before = await findEndpoint(principal, id, tx);
