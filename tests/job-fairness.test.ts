@@ -37,7 +37,7 @@ async function runningOf(orgId: string, kind = KIND): Promise<number> {
   return prisma.job.count({ where: { kind, orgId, status: "running" } });
 }
 
-test("the claim takes another organization's job before A's second one, and A never holds more than its cap", async () => {
+test("the claim takes another organization's job before A's second one; A never holds more than its cap", async () => {
   const a = await createTenant("Fair A");
   const b = await createTenant("Fair B");
   await queue(a.org.id, 3, "a");
@@ -82,7 +82,7 @@ test("a job whose runner's lease ran out keeps its organization's slot and is cl
   expect(await runningOf(a.org.id)).toBe(1);
 });
 
-test("claims made at once (each on a connection of its own on PostgreSQL) never give one organization more than its cap", async () => {
+test("claims made at once (each on its own connection on PostgreSQL) never pass an organization's cap", async () => {
   const a = await createTenant("Race A");
   const b = await createTenant("Race B");
   await queue(a.org.id, 12, "a");
@@ -137,7 +137,10 @@ async function until(condition: () => Promise<boolean>, timeoutMs: number, what:
 // many test runs at once (measured here at a load of 20 on 2 cores: 7-13 s).
 const READY_WITHIN_MS = 30_000;
 
-const MARKDOWN = { bytes: new TextEncoder().encode("# Note\n\nThe harbour ledger is kept upstairs.\n"), name: "note.md" };
+const MARKDOWN = {
+  bytes: new TextEncoder().encode("# Note\n\nThe harbour ledger is kept upstairs.\n"),
+  name: "note.md",
+};
 
 /** B uploads its small Markdown document; resolves with how long it took to be ready. */
 async function smallDocumentReady(key: string, namespaceId: string, timeoutMs: number): Promise<number> {
@@ -147,7 +150,7 @@ async function smallDocumentReady(key: string, namespaceId: string, timeoutMs: n
   return until(async () => (await documentStatus(key, id)) === "ready", timeoutMs, "B's document ready");
 }
 
-test("B's small document is ready in seconds while A's documents hold a worker each as long as they can", async () => {
+test("B's small document is ready in seconds while A's documents hold a worker as long as they can", async () => {
   process.env.ALLOW_PRIVATE_OUTBOUND = "true";
   const origin = await hangingServer();
   const a = await createTenant("Docs A");

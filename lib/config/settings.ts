@@ -228,8 +228,7 @@ export const SETTINGS = {
     min: 1,
     max: 64,
     unit: "workers",
-    description:
-      "documents this process reads at once (each on a thread of its own; OCR takes a core while it runs)",
+    description: "documents this process reads at once (each on a thread of its own; OCR takes a core while it runs)",
   }),
   DOCUMENT_WORKERS_PER_ORG: wholeNumber({
     fallback: 1,
