@@ -20,7 +20,7 @@ import { documentJobRunners } from "@/lib/documents/ingest-document";
 import { pruneEvents } from "@/lib/events/prune-events";
 import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
 import { integrationJobRunners } from "@/lib/integrations/sync";
-import { requeueAbandonedJobs, startJobWorker } from "@/lib/jobs/queue";
+import { requeueAbandonedJobs, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
@@ -188,7 +188,7 @@ export async function startGateway(): Promise<void> {
     // Memories whose entities no extractor or an older one found are extracted again, on the job worker.
     if (await requestEntityReextraction())
       lines.push("  Entities: memories from before this extractor are being extracted again in the background.");
-    stopJobWorker = startJobWorker({ ...integrationJobRunners, ...entityJobRunners, ...documentJobRunners });
+    stopJobWorker = startJobWorkers();
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
     // Webhook deliveries have workers of their own: a slow receiver never holds up syncs or documents.
@@ -202,6 +202,25 @@ export async function startGateway(): Promise<void> {
   const host = (globalThis as { [HOST]?: GatewayHost })[HOST];
   if (host) host.started(gateway);
   else gateway.announce();
+}
+
+/** Workers of syncs and entity re-extraction (one organization's sync holds at most one of them). */
+const OTHER_JOB_WORKERS = 2;
+
+/**
+ * The job workers, a pool per kind of work so that none waits behind another's (a 15-minute OCR never delays a
+ * sync), each shared fairly between organizations (claimJob). Returns what stops them all.
+ */
+export function startJobWorkers(): () => Promise<void> {
+  const pool = (size: number, runners: Record<string, JobRunner>, perOrg: number) =>
+    Array.from({ length: size }, () => startJobWorker(runners, { perOrg }));
+  const stops = [
+    ...pool(setting("DOCUMENT_WORKERS"), documentJobRunners, setting("DOCUMENT_WORKERS_PER_ORG")),
+    ...pool(OTHER_JOB_WORKERS, { ...integrationJobRunners, ...entityJobRunners }, 1),
+  ];
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
 }
 
 function announce(lines: string[]): void {

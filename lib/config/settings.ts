@@ -226,6 +226,23 @@ export const SETTINGS = {
     unit: "pages",
     description: "scanned pages (no text layer) of one document read by OCR; more fails its processing",
   }),
+  DOCUMENT_WORKERS: wholeNumber({
+    fallback: 2,
+    min: 1,
+    max: 64,
+    unit: "workers",
+    description: "documents this process reads at once (each on a thread of its own; OCR takes a core while it runs)",
+  }),
+  DOCUMENT_WORKERS_PER_ORG: wholeNumber({
+    fallback: 1,
+    min: 1,
+    max: 64,
+    unit: "documents",
+    description:
+      "documents of one organization read at once, across every instance: keep it below `DOCUMENT_WORKERS` " +
+      "so another organization's document never waits behind one organization's queue (organizations with " +
+      "as many running take turns)",
+  }),
   DOCUMENT_FETCH_TIMEOUT_SECONDS: wholeNumber({
     fallback: 30,
     min: 1,
@@ -336,6 +353,25 @@ export const SETTINGS = {
     max: 60,
     unit: "seconds",
     description: "how long a webhook endpoint may take to answer a delivery before the attempt counts as failed",
+  }),
+  WEBHOOK_DELIVERY_WORKERS: wholeNumber({
+    fallback: 8,
+    min: 1,
+    max: 256,
+    unit: "workers",
+    description:
+      "webhook endpoints this process delivers to at once (one endpoint's deliveries each; an endpoint that " +
+      "does not answer holds one for `WEBHOOK_TIMEOUT_SECONDS`)",
+  }),
+  WEBHOOK_DELIVERY_WORKERS_PER_ORG: wholeNumber({
+    fallback: 3,
+    min: 1,
+    max: 256,
+    unit: "endpoints",
+    description:
+      "endpoints of one organization delivered to at once, across every instance: keep it below " +
+      "`WEBHOOK_DELIVERY_WORKERS` so that one organization's slow or dead endpoints never delay another's " +
+      "deliveries",
   }),
   ACTIVITY_RETENTION_DAYS: wholeNumber({
     fallback: 90,

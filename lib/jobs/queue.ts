@@ -4,7 +4,8 @@
 // again when its lease ends. On the embedded database only this process can hold the data directory, so
 // jobs left running by a previous process are queued again at start. Failures retry with exponential
 // backoff up to the job's max_attempts; a runner can ask for a later retry without spending an attempt
-// (a provider's Retry-After).
+// (a provider's Retry-After). Claims are fair between organizations (claimJob): one that queued hundreds of
+// jobs holds at most its cap of a kind's workers, and another's job is claimed before its next one.
 import { db, outsideBackgroundWork, queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
@@ -122,12 +123,41 @@ export async function cancelQueuedJob(key: string): Promise<void> {
   await prisma.$executeRaw(Prisma.sql`DELETE FROM jobs WHERE key = ${key} AND status = 'queued'`);
 }
 
+/** How a worker shares its kinds of jobs between organizations (startJobWorker, claimJob). */
+export interface ClaimOptions {
+  /**
+   * At most this many jobs of one kind of one organization run at once, across every instance (their `slot`s:
+   * a partial unique index, so two instances claiming at once cannot both take the last one). None: no cap.
+   */
+  perOrg?: number;
+}
+
+/** A unique violation: another instance took the organization's last slot between this claim's read and write. */
+const SLOT_TAKEN = "23505";
+const CLAIM_TRIES = 5;
+
 /**
- * Claims the next due job of these kinds (or one whose runner's lease ran out), or null. The statements that
- * claim, renew and end jobs go straight to the database (queryRows): every worker's poll claims, and a webhook
- * endpoint's job is claimed and ended several times a second under a stream of writes.
+ * Claims the next due job of these kinds (or one whose runner's lease ran out), or null. Fair between
+ * organizations: the job of the organization with the fewest running jobs of its kind goes first, then that of
+ * the one served longest ago (job_turns), then the oldest; an organization at its `perOrg` cap gets none, so
+ * another's job never waits behind its queue. The statements that claim, renew and end jobs go straight to the
+ * database (queryRows): every worker's poll claims, and a webhook endpoint's job is claimed and ended several
+ * times a second under a stream of writes.
  */
-export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
+export async function claimJob(kinds: string[], options: ClaimOptions = {}): Promise<ClaimedJob | null> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await claimOnce(kinds, options.perOrg ?? null);
+    } catch (error) {
+      // Lost the race for a slot: the next try sees the winner's claim (and that organization at its cap).
+      if ((error as { code?: string }).code !== SLOT_TAKEN || tries >= CLAIM_TRIES) throw error;
+    }
+  }
+}
+
+async function claimOnce(kinds: string[], perOrg: number | null): Promise<ClaimedJob | null> {
+  // A running job holds its organization's slot until it ends, its lease run out or not (its runner may be
+  // only slow): the cap counts it, and its next claim (another instance's, once the lease ran out) keeps it.
   const rows = await queryRows<{
     id: string;
     org_id: string | null;
@@ -138,19 +168,48 @@ export async function claimJob(kinds: string[]): Promise<ClaimedJob | null> {
     max_attempts: number;
     more_due: boolean;
   }>(
-    Prisma.sql`UPDATE jobs SET status = 'running', attempts = attempts + 1, run_again = false,
-                     locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now()
-     WHERE id = (
-       SELECT id FROM jobs
-       WHERE kind = ANY(${kinds}::text[])
-         AND ((status = 'queued' AND run_after <= now()) OR (status = 'running' AND locked_until < now()))
-       ORDER BY run_after, created_at
+    Prisma.sql`WITH running AS (
+       SELECT kind, org_id, count(*)::int AS jobs FROM jobs
+       WHERE kind = ANY(${kinds}::text[]) AND status = 'running' AND org_id IS NOT NULL
+       GROUP BY kind, org_id
+     ),
+     candidate AS (
+       SELECT j.id, j.status AS was FROM jobs j
+       LEFT JOIN running r ON r.kind = j.kind AND r.org_id = j.org_id
+       LEFT JOIN job_turns t ON t.kind = j.kind AND t.org_id = j.org_id
+       WHERE j.kind = ANY(${kinds}::text[])
+         AND ((j.status = 'queued' AND j.run_after <= now()) OR (j.status = 'running' AND j.locked_until < now()))
+         AND (j.status = 'running' OR j.org_id IS NULL OR ${perOrg}::int IS NULL
+              OR coalesce(r.jobs, 0) < ${perOrg}::int)
+       ORDER BY coalesce(r.jobs, 0), t.served_at NULLS FIRST, j.run_after, j.created_at
        LIMIT 1
-       FOR UPDATE SKIP LOCKED)
-     RETURNING id, org_id, kind, key, payload, attempts, max_attempts,
-               EXISTS (SELECT 1 FROM jobs due
-                       WHERE due.kind = ANY(${kinds}::text[]) AND due.status = 'queued' AND due.run_after <= now()
-                         AND due.id <> jobs.id) AS more_due`,
+       FOR UPDATE OF j SKIP LOCKED
+     ),
+     claimed AS (
+       UPDATE jobs SET status = 'running', attempts = attempts + 1, run_again = false,
+                       locked_until = now() + ${LEASE_MS} * interval '1 millisecond', updated_at = now(),
+                       slot = CASE
+                         WHEN candidate.was = 'running' THEN jobs.slot
+                         WHEN jobs.org_id IS NULL OR ${perOrg}::int IS NULL THEN NULL
+                         ELSE (SELECT min(free.slot) FROM generate_series(0, ${perOrg}::int - 1) AS free(slot)
+                               WHERE NOT EXISTS (SELECT 1 FROM jobs held
+                                                 WHERE held.kind = jobs.kind AND held.org_id = jobs.org_id
+                                                   AND held.status = 'running' AND held.slot = free.slot))
+                       END
+       FROM candidate
+       WHERE jobs.id = candidate.id
+       RETURNING jobs.id, jobs.org_id, jobs.kind, jobs.key, jobs.payload, jobs.attempts, jobs.max_attempts
+     ),
+     turn AS (
+       INSERT INTO job_turns (kind, org_id, served_at)
+       SELECT kind, org_id, clock_timestamp() FROM claimed WHERE org_id IS NOT NULL
+       ON CONFLICT (kind, org_id) DO UPDATE SET served_at = EXCLUDED.served_at
+     )
+     SELECT claimed.*,
+            EXISTS (SELECT 1 FROM jobs due
+                    WHERE due.kind = ANY(${kinds}::text[]) AND due.status = 'queued' AND due.run_after <= now()
+                      AND due.id <> claimed.id) AS more_due
+     FROM claimed`,
   );
   const row = rows[0];
   if (!row) return null;
@@ -277,10 +336,10 @@ function wakeWhenDue(kind: string, dueInMs: number) {
  * Runs due jobs one after another until none is due (tests drive syncs with it; the worker below is
  * the same loop on a timer). Returns how many ran.
  */
-export async function runDueJobs(runners: Record<string, JobRunner>): Promise<number> {
+export async function runDueJobs(runners: Record<string, JobRunner>, options: ClaimOptions = {}): Promise<number> {
   let ran = 0;
   for (;;) {
-    const job = await claimJob(Object.keys(runners));
+    const job = await claimJob(Object.keys(runners), options);
     if (!job) return ran;
     await runClaimedJob(job, runners[job.kind]);
     ran += 1;
@@ -332,7 +391,8 @@ const STOP_WAIT_MS = 5_000;
 /**
  * Polls for due jobs and runs them one at a time until the returned function is called (which waits a
  * few seconds for the job under way). A job queued by this process starts at once; others within
- * `pollIntervalMs` (POLL_INTERVAL_MS unless given).
+ * `pollIntervalMs` (POLL_INTERVAL_MS unless given). With `perOrg`, an organization's jobs of a kind run at most
+ * that many at once across every worker and instance (see claimJob).
  */
 export function startJobWorker(
   runners: Record<string, JobRunner>,
@@ -340,7 +400,7 @@ export function startJobWorker(
     pollIntervalMs?: number;
     /** Runs each of the worker's turns (claims, jobs and all), whoever woke it: e.g. onBackgroundConnections. */
     within?: (work: () => Promise<void>) => Promise<void>;
-  } = {},
+  } & ClaimOptions = {},
 ): () => Promise<void> {
   const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS;
   const within = options.within ?? ((work) => work());
@@ -363,7 +423,7 @@ export function startJobWorker(
       try {
         while (!stopped) {
           wokenWhileBusy = false;
-          const job = await claimJob(Object.keys(runners));
+          const job = await claimJob(Object.keys(runners), { perOrg: options.perOrg });
           if (!job) break;
           if (job.moreDue) wakeJobWorkers(job.kind, 1);
           await runClaimedJob(job, runners[job.kind]);
@@ -401,5 +461,9 @@ async function deleteOldFailedJobs() {
   await queryRows(
     Prisma.sql`DELETE FROM jobs
                WHERE status = 'failed' AND updated_at < now() - ${FAILED_JOB_RETENTION_DAYS} * interval '1 day'`,
+  );
+  // An organization not served for this long (or deleted) goes first next time anyway: it has no turn to keep.
+  await queryRows(
+    Prisma.sql`DELETE FROM job_turns WHERE served_at < now() - ${FAILED_JOB_RETENTION_DAYS} * interval '1 day'`,
   );
 }

@@ -276,16 +276,17 @@ export async function queueLeftBehindDeliveries(): Promise<void> {
   );
 }
 
-/** Delivery workers of this process (several: a slow receiver holds one, not the others). */
-const WORKERS = 4;
 /** How often workers look for delivery jobs queued elsewhere (another instance, or before a commit). */
 const DELIVERY_POLL_MS = 250;
 const SWEEP_MS = 2_000;
 
 /** Starts this process's delivery workers and the sweep for left-behind deliveries; returns what stops them. */
 export function startWebhookDelivery(): () => Promise<void> {
-  const stops = Array.from({ length: WORKERS }, () =>
-    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS, within: onBackgroundConnections }),
+  // Several workers: a slow receiver holds one, not the others; and one organization's endpoints hold at most
+  // their cap of them (across instances), so that its dead endpoints never delay another organization's.
+  const perOrg = setting("WEBHOOK_DELIVERY_WORKERS_PER_ORG");
+  const stops = Array.from({ length: setting("WEBHOOK_DELIVERY_WORKERS") }, () =>
+    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS, within: onBackgroundConnections, perOrg }),
   );
   const sweep = setInterval(() => {
     void (async () => {
