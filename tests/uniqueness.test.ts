@@ -1,8 +1,14 @@
 // Every promise of uniqueness holds when the requests that would break it arrive at once: the database
 // enforces it (a unique index), and the request that loses the race gets what it would have got had it come
 // second — the existing memory for a remember, 409 CONFLICT for a name or a grant.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
+import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { api, type ApiResponse } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -122,6 +128,36 @@ describe("identical remembers sent at once", () => {
   });
 });
 
+describe("an update and deduplication", () => {
+  test("an update making a memory another's twin keeps both; its old content is remembered anew", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const other = "The harbour museum closes at six on Sundays.";
+    const [first, second] = await sendAtOnce(2, (index) =>
+      api("POST", "/remember", { key, body: { namespace_id: ns.id, content: index === 0 ? FACT : other } }),
+    );
+    const patched = await api("PATCH", `/memories/${second.body.data.id}`, { key, body: { content: FACT } });
+    expect(patched.status).toBe(200);
+    expect(patched.body.data.content).toBe(FACT);
+    // Remembering its words again answers the oldest memory with them, as before.
+    const again = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: FACT } });
+    expect(again.body.data).toMatchObject({ id: first.body.data.id, deduplicated: true });
+    const old = await sendAtOnce(AT_ONCE, () =>
+      api("POST", "/remember", { key, body: { namespace_id: ns.id, content: other } }),
+    );
+    expect(statuses(old)).toEqual(Array(AT_ONCE).fill(201));
+    expect(old.filter((response) => !response.body.data.deduplicated)).toHaveLength(1);
+    const expiring = await api("PATCH", `/memories/${first.body.data.id}`, { key, body: { ttl_seconds: 3600 } });
+    expect(expiring.status).toBe(200);
+    const afterExpiry = await sendAtOnce(AT_ONCE, () =>
+      api("POST", "/remember", { key, body: { namespace_id: ns.id, content: FACT } }),
+    );
+    // The memory set to expire no longer stands for its words; the other one with them (patched) does.
+    expect(new Set(afterExpiry.map((response) => response.body.data.id))).toEqual(new Set([second.body.data.id]));
+    expect((await storedCounts(ns.id)).memories).toBe(3);
+  });
+});
+
 describe("names sent at once", () => {
   test("one namespace per name: one 201, the others 409 naming the field", async () => {
     const { key } = await createTenant();
@@ -173,5 +209,60 @@ describe("names sent at once", () => {
     });
     const grants = await api("GET", `/namespaces/${ns.id}/grants`, { key });
     expect(grants.body.data.filter((g: { api_key_id?: string }) => g.api_key_id === grantee.id)).toHaveLength(1);
+  });
+});
+
+describe("the migration that makes deduplication a unique index", () => {
+  const MIGRATION = "20261129100000_unique_memory_content";
+
+  test("applies over duplicates stored before: every row is kept and the oldest of each holds the place", async () => {
+    const pglite = await PGlite.create({ extensions: { vector } });
+    const conn: SqlConnection = {
+      exec: (sql) => pglite.exec(sql),
+      query: async <Row>(sql: string, params?: unknown[]) => (await pglite.query<Row>(sql, params)).rows,
+    };
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-"));
+    fs.cpSync(migrationsDir(), dir, { recursive: true });
+    const held = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-migrations-held-"));
+    const later = fs.readdirSync(dir).filter((entry) => entry >= MIGRATION && entry !== "migration_lock.toml");
+    for (const entry of later) fs.renameSync(path.join(dir, entry), path.join(held, entry));
+    try {
+      await applyMigrations(conn, dir);
+      const memory = (id: string, minute: number, fields: Record<string, string | null> = {}) => {
+        const row = { identity_id: null, scopes: "{}", session_id: null, expires_at: null, ...fields };
+        return `INSERT INTO memories (id, org_id, namespace_id, content, content_hash, chunk_count, identity_id,
+                  scopes, session_id, expires_at, created_at, updated_at)
+                VALUES ('${id}', 'org_1', 'ns_1', 'same words', 'hash-1', 1,
+                  ${row.identity_id === null ? "NULL" : `'${row.identity_id}'`}, '${row.scopes}',
+                  ${row.session_id === null ? "NULL" : `'${row.session_id}'`},
+                  ${row.expires_at === null ? "NULL" : `'${row.expires_at}'`},
+                  '2026-11-01T00:${String(minute).padStart(2, "0")}:00Z', now());`;
+      };
+      await conn.exec(`
+        INSERT INTO organizations (id, name, slug, updated_at) VALUES ('org_1', 'Org', 'org-1', now());
+        INSERT INTO namespaces (id, org_id, name, updated_at) VALUES ('ns_1', 'org_1', 'ns', now());
+        ${memory("mem_c", 3)} ${memory("mem_a", 1)} ${memory("mem_b", 2)}
+        ${memory("mem_u2", 5, { identity_id: "u" })} ${memory("mem_u1", 4, { identity_id: "u" })}
+        ${memory("mem_s2", 7, { scopes: '{"b": "2", "a": "1"}' })} ${memory("mem_s1", 6, { scopes: '{"a": "1", "b": "2"}' })}
+        ${memory("mem_turn", 0, { session_id: "chat" })}
+        ${memory("mem_expiring", 0, { expires_at: "2099-01-01T00:00:00Z" })}`);
+      for (const entry of later) fs.renameSync(path.join(held, entry), path.join(dir, entry));
+      expect((await applyMigrations(conn, dir)).applied).toEqual(later);
+      const rows = await conn.query<{ id: string; unique_content: boolean }>(
+        "SELECT id, unique_content FROM memories ORDER BY id",
+      );
+      expect(rows.filter((row) => row.unique_content).map((row) => row.id)).toEqual(["mem_a", "mem_s1", "mem_u1"]);
+      expect(rows).toHaveLength(9);
+      // From now on the database refuses a second holder of a place.
+      await expect(
+        conn.exec(`INSERT INTO memories (id, org_id, namespace_id, content, content_hash, chunk_count, scopes,
+                     unique_content, updated_at)
+                   VALUES ('mem_d', 'org_1', 'ns_1', 'same words', 'hash-1', 1, '{"b":"2","a":"1"}', true, now())`),
+      ).rejects.toThrow(/memories_unique_content_key/);
+    } finally {
+      await pglite.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.rmSync(held, { recursive: true, force: true });
+    }
   });
 });
