@@ -9,6 +9,10 @@ import { vector } from "@electric-sql/pglite-pgvector";
 import { describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
+import { SYSTEM_ACTOR } from "@/lib/audit/audit";
+import { addMember, inviteMember } from "@/lib/orgs/members";
+import { createOrganization } from "@/lib/orgs/organizations";
+import { createUser } from "@/lib/orgs/users";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { api, type ApiResponse } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
@@ -28,7 +32,8 @@ function statuses(responses: ApiResponse[]): number[] {
 async function memoryEvents(namespaceId: string): Promise<number> {
   const prisma = await db();
   const [row] = await prisma.$queryRaw<{ count: number }[]>(
-    Prisma.sql`SELECT count(*)::int AS count FROM events WHERE namespace_id = ${namespaceId} AND type = 'memory.created'`,
+    Prisma.sql`SELECT count(*)::int AS count FROM events
+               WHERE namespace_id = ${namespaceId} AND type = 'memory.created'`,
   );
   return row.count;
 }
@@ -36,7 +41,8 @@ async function memoryEvents(namespaceId: string): Promise<number> {
 async function searchStatistics(namespaceId: string) {
   const prisma = await db();
   const [row] = await prisma.$queryRaw<{ chunk_count: number | null; chunks: number }[]>(
-    Prisma.sql`SELECT (SELECT chunk_count FROM namespace_search_stats WHERE namespace_id = ${namespaceId}) AS chunk_count,
+    Prisma.sql`SELECT (SELECT chunk_count FROM namespace_search_stats
+                       WHERE namespace_id = ${namespaceId}) AS chunk_count,
                       (SELECT count(*)::int FROM memory_chunks WHERE namespace_id = ${namespaceId}) AS chunks`,
   );
   return row;
@@ -109,7 +115,7 @@ describe("identical remembers sent at once", () => {
     expect(await termStatisticsConsistent(ns.id)).toBe(true);
   });
 
-  test("what is never deduplicated is still stored every time: allow_duplicate, an expiry, another identity", async () => {
+  test("what is never deduplicated is stored every time: allow_duplicate, an expiry, another identity", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
     const bodies = [
@@ -212,6 +218,52 @@ describe("names sent at once", () => {
   });
 });
 
+describe("organizations, accounts and members made at once (the console's and the command line's)", () => {
+  async function settledAtOnce<T>(send: () => Promise<T>) {
+    const results = await Promise.allSettled(Array.from({ length: AT_ONCE }, send));
+    const fulfilled = results.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+    const reasons = results.flatMap((result) => (result.status === "rejected" ? [String(result.reason)] : []));
+    return { fulfilled, reasons };
+  }
+
+  test("organizations of one name each get a slug of their own", async () => {
+    const name = `Acme ${Math.random().toString(36).slice(2, 8)}`;
+    const { fulfilled, reasons } = await settledAtOnce(() => createOrganization(name, SYSTEM_ACTOR));
+    expect(reasons).toEqual([]);
+    const base = name.toLowerCase().replace(" ", "-");
+    expect(fulfilled.map((org) => org.slug).sort()).toEqual(
+      [base, ...Array.from({ length: AT_ONCE - 1 }, (_, i) => `${base}-${i + 2}`)].sort(),
+    );
+  });
+
+  test("one account per email address: the others are told it exists", async () => {
+    const email = `same-${Math.random().toString(36).slice(2)}@example.com`;
+    const { fulfilled, reasons } = await settledAtOnce(() => createUser({ email }));
+    expect(fulfilled).toHaveLength(1);
+    expect(reasons).toEqual(Array(AT_ONCE - 1).fill(`ConflictError: A user with email ${email} already exists.`));
+  });
+
+  test("one membership per person: added or invited at once, the others are told they are a member", async () => {
+    const { org } = await createTenant();
+    const user = await createUser({ email: `member-${Math.random().toString(36).slice(2)}@example.com` });
+    const added = await settledAtOnce(() =>
+      addMember({ orgId: org.id, userId: user.id, role: "member" }, SYSTEM_ACTOR),
+    );
+    expect(added.fulfilled).toHaveLength(1);
+    expect(added.reasons).toEqual(
+      Array(AT_ONCE - 1).fill(`ConflictError: User ${user.id} is already a member (member) of organization ${org.id}.`),
+    );
+    const email = `invited-${Math.random().toString(36).slice(2)}@example.com`;
+    const invited = await settledAtOnce(() => inviteMember({ orgId: org.id, email, role: "member" }, SYSTEM_ACTOR));
+    expect(invited.fulfilled).toHaveLength(1);
+    expect(invited.reasons).toHaveLength(AT_ONCE - 1);
+    for (const reason of invited.reasons) expect(reason).toMatch(/^ConflictError: User usr_\S+ is already a member/);
+    const prisma = await db();
+    expect(await prisma.user.count({ where: { email } })).toBe(1);
+    expect(await prisma.membership.count({ where: { orgId: org.id, user: { email } } })).toBe(1);
+  });
+});
+
 describe("the migration that makes deduplication a unique index", () => {
   const MIGRATION = "20261129100000_unique_memory_content";
 
@@ -243,7 +295,8 @@ describe("the migration that makes deduplication a unique index", () => {
         INSERT INTO namespaces (id, org_id, name, updated_at) VALUES ('ns_1', 'org_1', 'ns', now());
         ${memory("mem_c", 3)} ${memory("mem_a", 1)} ${memory("mem_b", 2)}
         ${memory("mem_u2", 5, { identity_id: "u" })} ${memory("mem_u1", 4, { identity_id: "u" })}
-        ${memory("mem_s2", 7, { scopes: '{"b": "2", "a": "1"}' })} ${memory("mem_s1", 6, { scopes: '{"a": "1", "b": "2"}' })}
+        ${memory("mem_s2", 7, { scopes: '{"b": "2", "a": "1"}' })}
+        ${memory("mem_s1", 6, { scopes: '{"a": "1", "b": "2"}' })}
         ${memory("mem_turn", 0, { session_id: "chat" })}
         ${memory("mem_expiring", 0, { expires_at: "2099-01-01T00:00:00Z" })}`);
       for (const entry of later) fs.renameSync(path.join(held, entry), path.join(dir, entry));
