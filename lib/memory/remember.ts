@@ -121,6 +121,8 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
  * (lib/memory/write-intents.ts) rolled back whole when it fails or its process dies (other requests may see
  * its first memories before it returns); a conversation's positions are reserved in its first group's
  * transaction and given back with a rollback. Under an Idempotency-Key the write is kept with its answer.
+ * Deduplication (lib/memory/remember-duplicates.ts) is decided by the database: identical remembers at once
+ * store one memory, and the others answer it with `deduplicated: true`, as if they had come after it.
  */
 export async function remember(
   principal: Principal,
