@@ -134,6 +134,25 @@ describe("identical remembers sent at once", () => {
   });
 });
 
+describe("entities named at once", () => {
+  // Already an upsert on (namespace, key) taken after the namespace's statistics lock: a guard, not a fix.
+  test("memories naming one new person, remembered at once, link to one entity", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const responses = await sendAtOnce(AT_ONCE, (index) =>
+      api("POST", "/remember", {
+        key,
+        body: { namespace_id: ns.id, content: `Caroline visited Chicago on day ${index + 1} of the trip.` },
+      }),
+    );
+    expect(statuses(responses)).toEqual(Array(AT_ONCE).fill(201));
+    const entities = await api("GET", `/entities?namespace_id=${ns.id}&page_size=100`, { key });
+    const carolines = entities.body.data.filter((entity: { name: string }) => entity.name === "Caroline");
+    expect(carolines).toHaveLength(1);
+    expect(carolines[0]).toMatchObject({ kind: "person", memory_count: AT_ONCE });
+  });
+});
+
 describe("an update and deduplication", () => {
   test("an update making a memory another's twin keeps both; its old content is remembered anew", async () => {
     const { key } = await createTenant();
