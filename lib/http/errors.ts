@@ -16,6 +16,7 @@ import {
 import { named } from "@/lib/validation/named";
 import { rateLimitHeaders } from "./rate-limit-headers";
 import { currentRequestId } from "./request-id";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 
 /** The one table from error code to HTTP status (docs/decisions.md). */
 export const ERROR_STATUS = {
@@ -107,10 +108,6 @@ export function bodyFieldName(field: string): string {
 function headersOf(error: DomainError): Record<string, string> | undefined {
   if (!(error instanceof RateLimitedError)) return undefined;
   return { ...(error.quota ? rateLimitHeaders(error.quota) : {}), "retry-after": String(error.retryAfterSeconds) };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
 }
 
 export const ErrorBodySchema = named(

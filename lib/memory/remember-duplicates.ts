@@ -1,7 +1,7 @@
 // Remember's deduplication: a memory already stored with the same content, identity and scopes is returned
 // instead of being stored again.
 import type { Scopes } from "@/lib/auth/scopes";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { MemoryRow } from "./schemas";
 import { canonicalJson } from "@/lib/http/canonical-json";
@@ -16,12 +16,14 @@ export interface Duplicates {
 /**
  * Which candidates repeat a memory: same content, identity and scopes in the namespace, neither of them a
  * conversation turn nor set to expire (a memory that expires says something for a while only: the request's
- * own expiry must not be dropped in favour of another's, nor the other way round).
+ * own expiry must not be dropped in favour of another's, nor the other way round). Read through `client`
+ * when given: inside a transaction (on the embedded database, the only way to read while one is open).
  */
 export async function findDuplicates(
   orgId: string,
   namespaceId: string,
   candidates: { contentHash: string; identityId: string | null; scopes: Scopes; expiresAt: Date | null }[],
+  client?: Tx,
 ): Promise<Duplicates> {
   const eligible = candidates.flatMap((candidate, index) => (candidate.expiresAt === null ? [index] : []));
   const duplicates: Duplicates = { stored: new Map(), repeats: new Map() };
@@ -30,9 +32,7 @@ export async function findDuplicates(
   const identityIds = eligible.map((index) => candidates[index].identityId);
   const scopes = eligible.map((index) => JSON.stringify(candidates[index].scopes));
   // At most one row per candidate: the oldest memory with exactly its content, identity and scopes.
-  const rows = await (
-    await db()
-  ).$queryRaw<(MemoryRow & { contentHash: string })[]>(
+  const rows = await (client ?? (await db())).$queryRaw<(MemoryRow & { contentHash: string })[]>(
     Prisma.sql`SELECT DISTINCT ON (m.content_hash, m.identity_id, m.scopes)
             m.id, m.namespace_id AS "namespaceId", m.content, m.metadata, m.scopes, m.identity_id AS "identityId",
             m.chunk_count AS "chunkCount", m.session_id AS "sessionId", m.session_position AS "sessionPosition",

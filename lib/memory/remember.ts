@@ -16,6 +16,7 @@ import { linkEntities } from "./entities/link-entities";
 import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "./search-index";
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
+import { canonicalJson } from "@/lib/http/canonical-json";
 import { crashPoint, WriteIntent } from "./write-intents";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
@@ -50,6 +51,8 @@ interface PreparedMemory {
   occurredAt: Date;
   expiresAt: Date | null;
   contentHash: string;
+  /** Stored under deduplication: it holds its content's place (memories_unique_content_key). */
+  uniqueContent: boolean;
   chunks: string[];
 }
 
@@ -118,6 +121,8 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
  * (lib/memory/write-intents.ts) rolled back whole when it fails or its process dies (other requests may see
  * its first memories before it returns); a conversation's positions are reserved in its first group's
  * transaction and given back with a rollback. Under an Idempotency-Key the write is kept with its answer.
+ * Deduplication (lib/memory/remember-duplicates.ts) is decided by the database: identical remembers at once
+ * store one memory, and the others answer it with `deduplicated: true`, as if they had come after it.
  */
 export async function remember(
   principal: Principal,
@@ -129,6 +134,9 @@ export async function remember(
   const namespace = await resolveTarget(principal, target);
   activity.namespaceId = namespace.id;
   const now = new Date();
+  // A conversation's turns are never deduplicated: the same words at another point of a conversation are
+  // another turn.
+  const deduplicate = !options.allowDuplicate && options.sessionId === undefined;
   const candidates = items.map((item) => ({
     id: newId("mem"),
     content: item.content,
@@ -140,17 +148,16 @@ export async function remember(
     expiresAt: expiryOf(item, now),
     contentHash: contentHash(item.content),
   }));
-  // A conversation's turns are never deduplicated: the same words at another point of a conversation are
-  // another turn.
-  const duplicates: Duplicates =
-    options.allowDuplicate || options.sessionId !== undefined
-      ? { stored: new Map(), repeats: new Map() }
-      : await findDuplicates(principal.orgId, namespace.id, candidates);
+  // What is already stored is answered without embedding anything; a twin stored meanwhile by a request
+  // running at the same time is found when this one's insert meets it (writeMemories).
+  const duplicates: Duplicates = deduplicate
+    ? await findDuplicates(principal.orgId, namespace.id, candidates)
+    : { stored: new Map(), repeats: new Map() };
   const prepared: PreparedMemory[] = [];
   for (const [index, candidate] of candidates.entries()) {
     if (duplicates.stored.has(index) || duplicates.repeats.has(index)) continue;
     const chunks = chunkText(candidate.content);
-    prepared.push({ ...candidate, chunks });
+    prepared.push({ ...candidate, uniqueContent: deduplicate && candidate.expiresAt === null, chunks });
     // Splitting runs on the server's one thread (a 100 × 52,000-character batch: about a second of it):
     // other requests get a turn after each long memory instead of waiting for the whole batch.
     if (chunks.length > 1) await new Promise((resume) => setImmediate(resume));
@@ -180,10 +187,13 @@ export async function remember(
   // be kept with the write), is a write intent: rolled back whole if this process dies before it is done.
   const intent = new WriteIntent(principal.orgId, namespace.id, "remember");
   const tracked = groups.length > 1 || intent.bound;
+  // Memories another request stored first, while this one embedded its twins: by the id this one would have had.
+  const storedMeanwhile = new Map<string, MemoryRow>();
+  const written = new Set<PreparedMemory>();
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
-      await prisma.$transaction(async (tx) => {
+      const outcome = await prisma.$transaction(async (tx) => {
         if (index === 0 && options.sessionId !== undefined) {
           positions = await reservePositions(tx, principal, namespace.id, options.sessionId, prepared.length);
         }
@@ -197,7 +207,7 @@ export async function remember(
             group.map((m) => m.id),
           );
         }
-        await writeMemories(
+        const outcome = await writeMemories(
           tx,
           principal,
           namespace.id,
@@ -209,7 +219,10 @@ export async function remember(
           options.documentId,
         );
         if (tracked && index === groups.length - 1) await intent.complete(tx);
+        return outcome;
       });
+      for (const memory of outcome.written) written.add(memory);
+      for (const [id, row] of outcome.storedMeanwhile) storedMeanwhile.set(id, row);
       crashPoint(`${options.sessionId !== undefined ? "conversation" : "remember"}.group.${index + 1}`);
     }
     intent.finish();
@@ -221,17 +234,24 @@ export async function remember(
   }
   noteSearchGrowth(
     namespace.id,
-    prepared.reduce((sum, m) => sum + m.chunks.length, 0),
+    [...written].reduce((sum, m) => sum + m.chunks.length, 0),
   );
-  const stored = new Map(prepared.map((m) => [m.id, rowOf(m, namespace.id, now, sessionOf(m))]));
+  const stored = new Map([...written].map((m) => [m.id, rowOf(m, namespace.id, now, sessionOf(m))]));
+  // What this request stores, or the memory that stood in for it (stored before, or meanwhile by another).
+  const answerFor = (id: string) => {
+    const row = stored.get(id);
+    return row ? { row, deduplicated: false } : { row: storedMeanwhile.get(id)!, deduplicated: true };
+  };
   return {
     namespace,
     memories: candidates.map((candidate, index) => {
-      const repeated = duplicates.stored.get(index) ?? stored.get(candidates[duplicates.repeats.get(index) ?? -1]?.id);
-      if (repeated) return { ...repeated, deduplicated: true };
-      const row = stored.get(candidate.id)!;
+      const before = duplicates.stored.get(index);
+      if (before) return { ...before, deduplicated: true };
+      const repeatOf = duplicates.repeats.get(index);
+      const { row, deduplicated } = answerFor(candidates[repeatOf ?? index].id);
       // A conversation's turns are never deduplicated, so saying so would say nothing.
-      return options.sessionId !== undefined ? row : { ...row, deduplicated: false };
+      if (options.sessionId !== undefined) return row;
+      return { ...row, deduplicated: deduplicated || repeatOf !== undefined };
     }),
   };
 }
@@ -251,33 +271,38 @@ function transactionGroups(memories: PreparedMemory[]): PreparedMemory[][] {
   return groups;
 }
 
-/** Writes memories and their chunks (`vectors`: one per chunk, in order), in short statements. */
+/**
+ * Writes memories and their chunks (`vectors`: one per chunk, in order), in short statements. A memory under
+ * deduplication whose twin another request committed meanwhile (memories_unique_content_key refuses it) is
+ * not written: `storedMeanwhile` gives that twin by the refused memory's id, and `written` what was stored.
+ */
 async function writeMemories(
   tx: Tx,
   principal: Principal,
   namespaceId: string,
   model: string,
   now: Date,
-  memories: PreparedMemory[],
-  vectors: number[][],
+  group: PreparedMemory[],
+  groupVectors: number[][],
   sessionOf: (memory: PreparedMemory) => { id: string; position: number } | undefined,
   documentId: string | undefined,
-) {
-  for (let i = 0; i < memories.length; i += ROWS_PER_STATEMENT) {
-    await tx.memory.createMany({
-      data: memories.slice(i, i + ROWS_PER_STATEMENT).map((m) => {
-        const { namespaceId: _namespaceId, ...row } = rowOf(m, namespaceId, now, sessionOf(m));
-        return {
-          ...row,
-          orgId: principal.orgId,
-          namespaceId,
-          apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
-          contentHash: m.contentHash,
-          documentId: documentId ?? null,
-        };
-      }),
-    });
+): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow> }> {
+  const vectorsOf = new Map<PreparedMemory, number[][]>();
+  let offset = 0;
+  for (const memory of group) {
+    vectorsOf.set(memory, groupVectors.slice(offset, offset + memory.chunks.length));
+    offset += memory.chunks.length;
   }
+  const { written: memories, storedMeanwhile } = await insertMemories(
+    tx,
+    principal,
+    namespaceId,
+    now,
+    group,
+    sessionOf,
+    documentId,
+  );
+  const vectors = memories.flatMap((memory) => vectorsOf.get(memory)!);
   const chunkRows = memories.flatMap((memory) => {
     const session = sessionOf(memory);
     return memory.chunks.map((content, position) => ({
@@ -318,4 +343,64 @@ async function writeMemories(
       },
     ]);
   }
+  return { written: memories, storedMeanwhile };
+}
+
+/**
+ * Inserts the memories' rows. Those under deduplication go in with ON CONFLICT DO NOTHING on
+ * memories_unique_content_key: on PostgreSQL an insert meeting a twin that another transaction has written
+ * waits for that transaction, so the twin is committed (or gone) when this one goes on, and this one's
+ * next statement (read committed) sees it; the embedded database runs whole transactions one at a time.
+ * A twin deleted before it could be read leaves the place free: the memory is inserted again.
+ */
+async function insertMemories(
+  tx: Tx,
+  principal: Principal,
+  namespaceId: string,
+  now: Date,
+  memories: PreparedMemory[],
+  sessionOf: (memory: PreparedMemory) => { id: string; position: number } | undefined,
+  documentId: string | undefined,
+): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow> }> {
+  const rowsOf = (batch: PreparedMemory[]) =>
+    batch.map((m) => {
+      const { namespaceId: _namespaceId, ...row } = rowOf(m, namespaceId, now, sessionOf(m));
+      return {
+        ...row,
+        orgId: principal.orgId,
+        namespaceId,
+        apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
+        contentHash: m.contentHash,
+        uniqueContent: m.uniqueContent,
+        documentId: documentId ?? null,
+      };
+    });
+  const inserted = new Set<string>();
+  const storedMeanwhile = new Map<string, MemoryRow>();
+  // Two requests inserting the same twins take their places in one order, so neither waits on the other's.
+  let pending = [...memories].sort((a, b) => placeOf(a).localeCompare(placeOf(b)));
+  for (let attempt = 1; pending.length > 0; attempt += 1) {
+    if (attempt > 3) throw new Error("remember: a memory's place was taken and freed again three times");
+    const claimed = new Set<string>();
+    for (let i = 0; i < pending.length; i += ROWS_PER_STATEMENT) {
+      const rows = await tx.memory.createManyAndReturn({
+        data: rowsOf(pending.slice(i, i + ROWS_PER_STATEMENT)),
+        skipDuplicates: true,
+        select: { id: true },
+      });
+      for (const row of rows) claimed.add(row.id);
+    }
+    for (const id of claimed) inserted.add(id);
+    const refused = pending.filter((memory) => !claimed.has(memory.id));
+    if (refused.length === 0) break;
+    const twins = await findDuplicates(principal.orgId, namespaceId, refused, tx);
+    for (const [index, twin] of twins.stored) storedMeanwhile.set(refused[index].id, twin);
+    pending = refused.filter((memory) => !storedMeanwhile.has(memory.id));
+  }
+  return { written: memories.filter((memory) => inserted.has(memory.id)), storedMeanwhile };
+}
+
+/** A memory's place under deduplication: the same for twins, and one order of places for every request. */
+function placeOf(memory: PreparedMemory): string {
+  return `${memory.contentHash}\u0000${canonicalJson(memory.scopes)}\u0000${memory.identityId ?? ""}`;
 }

@@ -38,6 +38,9 @@ export interface MemoryChanges {
 /** How often an update starts over when another one changed the memory between its read and its write. */
 const UPDATE_ATTEMPTS = 3;
 
+/** The fields remember's deduplication compares (an expiry takes a memory out of it). */
+const DEDUPLICATED_BY: VersionedField[] = ["content", "scopes", "identity_id", "expires_at"];
+
 /**
  * Changes a memory in place (same id) and keeps the version it replaces (lib/memory/history.ts), as
  * `principal` may: the memory must be one it can read (getMemory: granted namespace, its scopes, not
@@ -102,6 +105,9 @@ export async function updateMemory(
           identityId: next.identityId,
           occurredAt: next.occurredAt,
           expiresAt: next.expiresAt,
+          // A memory changed into another's twin is kept (an update is never deduplicated): it gives up its
+          // place under deduplication (memories_unique_content_key) rather than take another's.
+          ...(DEDUPLICATED_BY.some((field) => changed.has(field)) ? { uniqueContent: false } : {}),
           chunkCount: changed.has("content") ? chunks.length : existing.chunkCount,
           version: existing.version + 1,
           updatedAt: now,

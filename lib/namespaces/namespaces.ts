@@ -15,6 +15,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
 import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
 import { namespaceJson, type CreateGrantBody, type CreateNamespaceBody, type UpdateNamespaceBody } from "./schemas";
+import { explainUniqueViolation } from "@/lib/db/unique-violation";
 
 /** A grant's grantee as the audit log's details name it (snake_case, like every detail key). */
 function grantDetails(grantee: { apiKeyId: string } | { userId: string }) {
@@ -87,8 +88,9 @@ async function assertUnique(
 export async function createNamespace(principal: Principal, input: CreateNamespaceBody) {
   assertNamespaceWideAllowed(principal, "creating a namespace");
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
-    await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id });
+  const unique = { name: input.name, externalReferenceId: input.external_reference_id };
+  const created = prisma.$transaction(async (tx) => {
+    await assertUnique(tx, principal.orgId, unique);
     const namespace = await tx.namespace.create({
       data: {
         id: newId("ns"),
@@ -126,14 +128,17 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
     await keepAnswerWithWrite(tx, 201, namespaceJson(namespace));
     return namespace;
   });
+  // Another request may take the name between the check and the insert: the unique index refuses this one.
+  return created.catch(explainUniqueViolation(() => assertUnique(prisma, principal.orgId, unique)));
 }
 
 export async function updateNamespace(principal: Principal, id: string, input: UpdateNamespaceBody) {
   assertNamespaceWideAllowed(principal, "changing a namespace");
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const unique = { name: input.name, externalReferenceId: input.external_reference_id };
+  const update = prisma.$transaction(async (tx) => {
     const before = await findVisible(tx, principal, id);
-    await assertUnique(tx, principal.orgId, { name: input.name, externalReferenceId: input.external_reference_id }, id);
+    await assertUnique(tx, principal.orgId, unique, id);
     const updated = await tx.namespace.update({
       where: { id, orgId: principal.orgId },
       data: {
@@ -168,6 +173,7 @@ export async function updateNamespace(principal: Principal, id: string, input: U
     }
     return updated;
   });
+  return update.catch(explainUniqueViolation(() => assertUnique(prisma, principal.orgId, unique, id)));
 }
 
 /**
@@ -259,7 +265,10 @@ export async function listGrants(principal: Principal, namespaceId: string) {
 export async function createGrant(principal: Principal, namespaceId: string, input: CreateGrantBody) {
   assertNamespaceWideAllowed(principal, "granting access to a namespace");
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
+  const grantee = input.api_key_id ? { apiKeyId: input.api_key_id } : { userId: input.user_id! };
+  const grantExists = () =>
+    new ConflictError(`That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`);
+  const created = prisma.$transaction(async (tx) => {
     await findVisible(tx, principal, namespaceId);
     const orgId = principal.orgId;
     if (input.api_key_id) {
@@ -275,12 +284,7 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
       const member = await tx.membership.findFirst({ where: { orgId, userId: input.user_id } });
       if (!member) throw notFound(`User ${input.user_id}`);
     }
-    const grantee = input.api_key_id ? { apiKeyId: input.api_key_id } : { userId: input.user_id! };
-    if (await tx.namespaceGrant.findFirst({ where: { orgId, namespaceId, ...grantee } })) {
-      throw new ConflictError(
-        `That ${input.api_key_id ? "API key" : "user"} already has access to namespace ${namespaceId}.`,
-      );
-    }
+    if (await tx.namespaceGrant.findFirst({ where: { orgId, namespaceId, ...grantee } })) throw grantExists();
     const grant = await tx.namespaceGrant.create({ data: { id: newId("grt"), orgId, namespaceId, ...grantee } });
     await recordAudit(tx, {
       orgId,
@@ -292,6 +296,12 @@ export async function createGrant(principal: Principal, namespaceId: string, inp
     });
     return grant;
   });
+  // The same grant made at once by another request: the unique index refuses this one.
+  return created.catch(
+    explainUniqueViolation(async () => {
+      throw grantExists();
+    }),
+  );
 }
 
 export async function deleteGrant(principal: Principal, namespaceId: string, grantId: string) {

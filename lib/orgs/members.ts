@@ -5,12 +5,13 @@ import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
+import { explainUniqueViolation } from "@/lib/db/unique-violation";
 
 /** `invited`: the member shows as "Invited" until they open the organization (lib/orgs/mark-member-joined.ts). */
 export async function addMember(input: { orgId: string; userId: string; role: Role; invited?: boolean }, actor: Actor) {
   const prisma = await db();
-  return prisma.$transaction(async (tx) => {
-    const existing = await tx.membership.findUnique({
+  const assertNotMember = async (client: Tx) => {
+    const existing = await client.membership.findUnique({
       where: { orgId_userId: { orgId: input.orgId, userId: input.userId } },
     });
     if (existing) {
@@ -18,6 +19,9 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
         `User ${input.userId} is already a member (${existing.role}) of organization ${input.orgId}.`,
       );
     }
+  };
+  const added = prisma.$transaction(async (tx) => {
+    await assertNotMember(tx);
     const membership = await tx.membership.create({
       data: {
         id: newId("mbr"),
@@ -37,6 +41,8 @@ export async function addMember(input: { orgId: string; userId: string; role: Ro
     });
     return membership;
   });
+  // The same person added at once by another request: the unique index refuses this one.
+  return added.catch(explainUniqueViolation(() => assertNotMember(prisma)));
 }
 
 export async function listMembers(orgId: string) {
@@ -75,9 +81,9 @@ export function assertMayTouchOwners(byRole: Role | undefined, roles: Role[]) {
 export async function inviteMember(input: { orgId: string; email: string; role: Role; byRole?: Role }, actor: Actor) {
   assertMayTouchOwners(input.byRole, [input.role]);
   const prisma = await db();
-  const user =
-    (await prisma.user.findUnique({ where: { email: input.email } })) ??
-    (await prisma.user.create({ data: { id: newId("usr"), email: input.email } }));
+  // An account made by another request at the same moment (another invitation, a sign-up) is used, not refused.
+  await prisma.user.createMany({ data: [{ id: newId("usr"), email: input.email }], skipDuplicates: true });
+  const user = (await prisma.user.findUnique({ where: { email: input.email } }))!;
   await addMember({ orgId: input.orgId, userId: user.id, role: input.role, invited: true }, actor);
   return user;
 }

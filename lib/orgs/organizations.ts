@@ -3,6 +3,7 @@ import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
 import { identifier } from "@/lib/validation/strings";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 
 export { OrganizationName } from "./schemas";
 
@@ -41,7 +42,26 @@ const RESERVED_SLUGS = [
   "docs",
 ];
 
+/**
+ * Creates an organization named `name`, its slug made from the name (`acme`, then `acme-2`, … when taken).
+ * Organizations of one name created at once each get a slug of their own: the one whose slug another took
+ * meanwhile (the unique index refuses it) chooses again. Throws what the database throws otherwise.
+ */
 export async function createOrganization(name: string, actor: Actor) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await createWithFreeSlug(name, actor);
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt === SLUG_ATTEMPTS) throw error;
+    }
+  }
+}
+
+// Each retry sees the slugs committed by the requests that won before it: a few are enough unless hundreds
+// of organizations of one name are created in the same instant.
+const SLUG_ATTEMPTS = 20;
+
+async function createWithFreeSlug(name: string, actor: Actor) {
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const base = slugify(name);

@@ -2,17 +2,23 @@ import { ConflictError, notFound } from "@/lib/errors";
 import { hashPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db";
 import { newId } from "@/lib/ids";
+import { explainUniqueViolation } from "@/lib/db/unique-violation";
 
 export { Email, Password } from "./schemas";
 
 export async function createUser(input: { email: string; password?: string; name?: string }) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const prisma = await db();
-  const existing = await prisma.user.findUnique({ where: { email: input.email } });
-  if (existing) throw new ConflictError(`A user with email ${input.email} already exists.`);
-  return prisma.user.create({
-    data: { id: newId("usr"), email: input.email, name: input.name ?? null, passwordHash },
-  });
+  const taken = () => new ConflictError(`A user with email ${input.email} already exists.`);
+  if (await prisma.user.findUnique({ where: { email: input.email } })) throw taken();
+  // The same address created at once by another request: the unique index refuses this one.
+  return prisma.user
+    .create({ data: { id: newId("usr"), email: input.email, name: input.name ?? null, passwordHash } })
+    .catch(
+      explainUniqueViolation(async () => {
+        throw taken();
+      }),
+    );
 }
 
 /** A user by id or email, or 404. */
