@@ -2,6 +2,7 @@
 // linkedom builds a DOM and nothing else: no script runs, nothing is fetched.
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { parse as parseStandardHtml, serialize as serializeHtml } from "parse5";
 import { isKnownCharset, sniffHtmlCharset } from "./content-type";
 import { blocksFromHtml, textOf } from "./html-blocks";
 import { cleanText, decodeText } from "./text";
@@ -82,9 +83,7 @@ function articleTitle(title: string | null, heading: string | null): string | nu
 }
 
 function parseDocument(html: string, baseUrl: string | undefined): Document {
-  const { document } = parseHTML(html);
-  // A fragment (or a document linkedom could not place in <html><body>) is wrapped so `body` exists.
-  const parsed = document.body ? document : parseHTML(`<!doctype html><html><body>${html}</body></html>`).document;
+  const parsed = parseHTML(standardTree(html)).document;
   for (const element of Array.from(parsed.querySelectorAll(NEVER_CONTENT))) element.remove();
   const pageLength = (parsed.body.textContent ?? "").length;
   for (const element of Array.from(parsed.querySelectorAll("[class], [id]"))) {
@@ -97,6 +96,16 @@ function parseDocument(html: string, baseUrl: string | undefined): Document {
     parsed.head.prepend(base);
   }
   return parsed;
+}
+
+/**
+ * The page as a browser builds it, written out again: parse5 follows the HTML standard's tree construction,
+ * which puts any input (a bare "hello", a fragment, a comment or an XML declaration alone, a page that leaves
+ * out its optional <html>, <head> and <body> tags) in <html><head>…</head><body>…</body></html>. linkedom
+ * keeps the tags as written: without an <html> element its `body` throws, and text outside a <body> tag is lost.
+ */
+function standardTree(html: string): string {
+  return serializeHtml(parseStandardHtml(html));
 }
 
 function isBoilerplate(element: Element, pageLength: number): boolean {
