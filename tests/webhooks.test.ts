@@ -303,6 +303,36 @@ describe("retries, disabling, rotation, redelivery", () => {
     expect(receiver.messages.map((m) => m.id)).toEqual([log.body.data[0].event_id, log.body.data[0].event_id]);
   });
 
+  test("a disabled endpoint's reason gives the time its failures spanned, not the retry schedule's sum", async () => {
+    // Two hours of retries by the schedule; here each retry is made due early (as if the time had passed), so
+    // the failures span a few seconds: what the reason and the owners' mail must say.
+    process.env.WEBHOOK_RETRY_SCHEDULE = "3600,3600";
+    const tenant = await ownerOf("Failure Span");
+    const ns = await createNamespace(tenant.key);
+    const endpoint = await addEndpoint(tenant.key, { namespace_ids: [ns.id] });
+    receiver.answer = 500;
+    await api("POST", "/remember", { key: tenant.key, body: { namespace_id: ns.id, content: "Span." } });
+    const prisma = await db();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      if (attempt > 1) {
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        await prisma.webhookDelivery.updateMany({
+          where: { endpointId: endpoint.id },
+          data: { nextAttemptAt: new Date() },
+        });
+        await prisma.job.updateMany({ where: { orgId: tenant.org.id }, data: { runAfter: new Date() } });
+      }
+      await deliver();
+    }
+    expect(receiver.requests.map((request) => request.status)).toEqual([500, 500, 500]);
+    const state = await api("GET", `/webhooks/${endpoint.id}`, { key: tenant.key });
+    expect(state.body.data.enabled).toBe(false);
+    expect(state.body.data.disabled_reason).toMatch(/failed 3 times over [2-9] seconds; the last attempt: .*HTTP 500/);
+    expect(state.body.data.disabled_reason).not.toMatch(/hours/);
+    const mail = mails.find((sent) => sent.to === tenant.email);
+    expect(mail?.text).toMatch(/failed 3 times over [2-9] seconds/);
+  });
+
   test("a receiver down for a while gets every event once it is back, in order, none twice", async () => {
     process.env.WEBHOOK_RETRY_SCHEDULE = "1,1,1,1,1,1,1,1,1,1";
     const { key } = await createTenant("Outage");

@@ -116,8 +116,9 @@ export const endpoints = {
     method: "GET",
     path: "/documents/{id}/text",
     tag: "Documents",
-    summary: "The text extracted from a document, by page and heading",
-    errors: [404],
+    summary:
+      "The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed)",
+    errors: [404, 409],
   }),
   documentContent: endpoint(operations.documentContent, {
     method: "GET",

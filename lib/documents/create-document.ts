@@ -11,7 +11,7 @@ import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
 import { DOCUMENT_FIELDS, documentJson } from "./document-json";
 import { ingestionJob } from "@/lib/memory/document-ingestion-job";
-import { detectContentType, SUPPORTED_CONTENT_TYPES } from "./extract";
+import { detectContentType, notTextReason, SUPPORTED_CONTENT_TYPES } from "./extract";
 import { BASE64, type CreateDocumentBody } from "./schemas";
 
 /** Writing a 50 MB original takes longer than a transaction's default 5 s on a busy embedded database. */
@@ -74,12 +74,18 @@ async function sourceOf(body: CreateDocumentBody): Promise<Source> {
   const filename = body.filename ?? body.file?.name ?? null;
   const declared = body.file ? body.file.type : body.content_type!;
   const contentType = detectContentType(bytes, declared ?? null, filename);
-  if (!contentType) throw unsupported(declared ?? filename);
+  if (!contentType) throw unsupported(declared ?? filename, notTextReason(bytes, declared ?? null, filename));
   return { bytes, contentType, filename };
 }
 
-export function unsupported(given: string | null): UnsupportedMediaTypeError {
+/**
+ * The 415 for a document none of whose claims is a type we read, or (`notText`, from notTextReason) whose bytes
+ * are not the text they claim to be: 415 too, since the content is not in a format this route reads, found by
+ * reading it (RFC 9110 §15.5.16), and the message says what is wrong with it.
+ */
+export function unsupported(given: string | null, notText: string | null = null): UnsupportedMediaTypeError {
   const what = given ? `This document (${given.slice(0, 100)})` : "This document";
+  if (notText) return new UnsupportedMediaTypeError(`${what} cannot be read as text. ${notText}`);
   return new UnsupportedMediaTypeError(
     `${what} is not of a type we read. Supported: ${SUPPORTED_CONTENT_TYPES.join(", ")}.`,
   );

@@ -14,7 +14,7 @@ import { OutboundUrlError } from "@/lib/net/outbound";
 import { unsupported } from "./create-document";
 import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
 import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./delete-document-passages";
-import { detectContentType, DocumentUnreadableError, type ExtractedDocument } from "./extract";
+import { detectContentType, DocumentUnreadableError, notTextReason, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
 import { passagesOf, sectionLabel } from "./passages";
@@ -54,19 +54,55 @@ async function runIngestion(job: ClaimedJob): Promise<void> {
   try {
     await ingest(document, job.payload.refetch === true);
   } catch (error) {
-    const message = (error as Error).message ?? String(error);
-    const permanent =
-      error instanceof DocumentUnreadableError ||
-      error instanceof FetchRefusedError ||
-      error instanceof OutboundUrlError ||
-      error instanceof UnreadableTypeError;
-    if (permanent || job.attempts >= job.maxAttempts) {
-      await setDocument(document, { status: "failed", error: message.slice(0, 1000), processedAt: new Date() });
-      throw new PermanentJobError(message);
+    // Only sentences written for users reach the document's error; anything else is logged here, and the
+    // document says what happened in general terms.
+    if (isTheDocumentsOwn(error)) {
+      await setDocument(document, { status: "failed", error: error.message.slice(0, 1000), processedAt: new Date() });
+      throw new PermanentJobError(error.message);
+    }
+    if (job.attempts >= job.maxAttempts) {
+      console.error(`[memgw] processing document ${document.id} failed (attempt ${job.attempts}, the last):`, error);
+      await setDocument(document, { status: "failed", error: GAVE_UP, processedAt: new Date() });
+      throw new PermanentJobError(GAVE_UP);
     }
     console.error(`[memgw] processing document ${document.id} failed (it is tried again):`, error);
-    await setDocument(document, { status: "queued", error: `Processing failed and will be tried again: ${message}` });
+    await setDocument(document, { status: "queued", error: WILL_RETRY });
     throw error;
+  }
+}
+
+const WILL_RETRY = "Processing failed for a reason on our side and will be tried again shortly.";
+const GAVE_UP = "Processing failed for a reason on our side each time it was tried; refresh the document to try again.";
+const READER_FAILED =
+  "The document could not be read: its content is damaged or uses something the reader does not support.";
+
+/**
+ * A failure that trying again cannot mend, because it comes from the document itself (its content, its URL),
+ * with a message written for the user: the document fails at once.
+ */
+function isTheDocumentsOwn(error: unknown): error is Error {
+  return (
+    error instanceof DocumentUnreadableError ||
+    error instanceof FetchRefusedError ||
+    error instanceof OutboundUrlError ||
+    error instanceof UnreadableTypeError
+  );
+}
+
+/**
+ * extractInWorker, with any failure of the reader made a DocumentUnreadableError: reading is a function of the
+ * bytes alone, so a reader that throws on them (a library's TypeError on a degenerate file) throws again at
+ * every try. Its own message is for the server's log only. A thread that could not even start (the machine's
+ * resources) is the one failure that may pass, and is retried.
+ */
+async function extract(document: Processing, ...input: Parameters<typeof extractInWorker>) {
+  try {
+    return await extractInWorker(...input);
+  } catch (error) {
+    if (error instanceof DocumentUnreadableError) throw error;
+    if ((error as { code?: string }).code === "ERR_WORKER_INIT_FAILED") throw error;
+    console.error(`[memgw] reading document ${document.id} (${input[1]}) failed unexpectedly:`, error);
+    throw new DocumentUnreadableError(READER_FAILED, { cause: error });
   }
 }
 
@@ -74,7 +110,8 @@ class UnreadableTypeError extends Error {}
 
 async function ingest(document: Processing, refetch: boolean) {
   const { bytes, contentType } = await originalOf(document, refetch);
-  const extracted = await extractInWorker(
+  const extracted = await extract(
+    document,
     bytes,
     contentType,
     {
@@ -134,8 +171,12 @@ async function originalOf(document: Processing, refetch: boolean) {
     maxBytes: setting("DOCUMENT_MAX_BYTES"),
     timeoutMs: setting("DOCUMENT_FETCH_TIMEOUT_SECONDS") * 1000,
   });
-  const contentType = detectContentType(fetched.bytes, fetched.contentType, new URL(fetched.finalUrl).pathname);
-  if (!contentType) throw new UnreadableTypeError(unsupported(fetched.contentType).message);
+  const path = new URL(fetched.finalUrl).pathname;
+  const contentType = detectContentType(fetched.bytes, fetched.contentType, path);
+  if (!contentType) {
+    const notText = notTextReason(fetched.bytes, fetched.contentType, path);
+    throw new UnreadableTypeError(unsupported(fetched.contentType, notText).message);
+  }
   const prisma = await db();
   await prisma.document.updateMany({
     where: { id: document.id, orgId: document.orgId },

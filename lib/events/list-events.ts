@@ -24,7 +24,7 @@ export async function listEvents(principal: Principal, query: EventFeedQuery) {
   const visible = await visibleEvents(principal);
   if (query.namespace_id !== undefined)
     await assertNamespaceReadable(visible.namespaceIds, principal.orgId, query.namespace_id);
-  const position = query.after ? cursors.read(query.after, listing) : { t: "0", s: "0" };
+  const position = query.after ? cursors.read(query.after, listing, principal.orgId) : { t: "0", s: "0" };
   const prisma = await db();
   // The newest `limit` (read newest first, then put back in order), or the oldest after the cursor.
   const direction = query.latest ? Prisma.sql`DESC` : Prisma.sql`ASC`;
@@ -44,8 +44,8 @@ export async function listEvents(principal: Principal, query: EventFeedQuery) {
   return {
     events: page.map((row) => eventJson(row, query.include_content)),
     next_cursor: last
-      ? cursors.write({ l: listing, t: String(last.txid), s: String(last.seq) })
-      : cursors.write({ l: listing, ...position }),
+      ? cursors.write({ l: listing, t: String(last.txid), s: String(last.seq) }, principal.orgId)
+      : cursors.write({ l: listing, ...position }, principal.orgId),
     has_more: rows.length > query.limit,
   };
 }

@@ -162,7 +162,7 @@ export async function listMemories(
     sessionId: query.session_id,
   };
   const listing = memoryListingFingerprint(filter);
-  const position = query.cursor === undefined ? undefined : readCursor(query.cursor, listing);
+  const position = query.cursor === undefined ? undefined : readCursor(query.cursor, listing, principal.orgId);
 
   const where = memoryFilter(filter, "m");
   const order = query.session_id === undefined ? newestFirst(position) : conversationOrder(position);
@@ -197,6 +197,7 @@ export async function listMemories(
             page: page + 1,
           },
           listing,
+          principal.orgId,
         )
       : null;
   return {
@@ -307,20 +308,23 @@ const cursors = signedCursors(
   }),
 );
 
-function writeCursor(position: CursorPosition, listing: string): string {
-  return cursors.write({
-    t: position.createdAt.getTime(),
-    s: position.sessionId,
-    n: position.position,
-    i: position.id,
-    p: position.page,
-    l: listing,
-  });
+function writeCursor(position: CursorPosition, listing: string, orgId: string): string {
+  return cursors.write(
+    {
+      t: position.createdAt.getTime(),
+      s: position.sessionId,
+      n: position.position,
+      i: position.id,
+      p: position.page,
+      l: listing,
+    },
+    orgId,
+  );
 }
 
 /** The position a cursor of this listing names, or a 400 saying why it cannot be used. */
-function readCursor(cursor: string, listing: string): CursorPosition {
-  const { t, s: sessionId, n: position, i: id, p: page } = cursors.read(cursor, listing);
+function readCursor(cursor: string, listing: string, orgId: string): CursorPosition {
+  const { t, s: sessionId, n: position, i: id, p: page } = cursors.read(cursor, listing, orgId);
   return { createdAt: new Date(t), sessionId, position, id, page };
 }
 

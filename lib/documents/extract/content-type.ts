@@ -73,15 +73,35 @@ export function parseContentType(declared: string): ParsedContentType {
 export function detectContentType(bytes: Uint8Array, declared: string | null, filename: string | null): string | null {
   const sniffed = sniffMagicBytes(bytes);
   if (sniffed) return sniffed;
+  const claim = claimedType(declared, filename);
+  if (!claim.type) return null;
+  if (TEXT_TYPES.has(claim.type) && notTextBecause(bytes, claim.charset)) return null;
+  return claim.type;
+}
 
+/**
+ * Why bytes claimed as a text format (by their declared type or their name) are not that text, in a sentence
+ * to show: they hold NUL bytes (binary data), or they are not UTF-8 and name no other charset. Null when the
+ * bytes are not claimed as text, or are text: then detectContentType's null means an unsupported type.
+ */
+export function notTextReason(bytes: Uint8Array, declared: string | null, filename: string | null): string | null {
+  if (sniffMagicBytes(bytes)) return null;
+  const claim = claimedType(declared, filename);
+  if (!claim.type || !TEXT_TYPES.has(claim.type)) return null;
+  const reason = notTextBecause(bytes, claim.charset);
+  return reason && `It is sent as ${claim.type}, but ${reason}`;
+}
+
+function claimedType(
+  declared: string | null,
+  filename: string | null,
+): { type: string | null; charset: string | null } {
   const parsed = declared ? parseContentType(declared) : null;
   const fromExtension = filename ? extensionType(filename) : null;
   let claimed = parsed && SUPPORTED_CONTENT_TYPES.includes(parsed.type) ? parsed.type : fromExtension;
   // Plain text is what uploads of Markdown are often declared as; the name says which it is meant as.
   if (claimed === PLAIN_TEXT && fromExtension === MARKDOWN) claimed = MARKDOWN;
-  if (!claimed) return null;
-  if (TEXT_TYPES.has(claimed) && !looksLikeText(bytes, parsed?.charset ?? null)) return null;
-  return claimed;
+  return { type: claimed, charset: parsed?.charset ?? null };
 }
 
 function sniffMagicBytes(bytes: Uint8Array): string | null {
@@ -104,12 +124,19 @@ function extensionType(filename: string): string | null {
   return match ? (EXTENSIONS[match[1].toLowerCase()] ?? null) : null;
 }
 
-function looksLikeText(bytes: Uint8Array, declaredCharset: string | null): boolean {
-  if (bytes.includes(0)) return false;
-  if (isUtf8(bytes)) return true;
+/** Why the bytes are not text (the rest of a sentence), or null when they are. */
+function notTextBecause(bytes: Uint8Array, declaredCharset: string | null): string | null {
+  if (bytes.includes(0)) {
+    return "its content has NUL bytes, which no text has: it looks like binary data. Send the file with its own type.";
+  }
+  if (isUtf8(bytes)) return null;
   // A page in windows-1252 or Shift_JIS is text too, when its header or its <meta> names that charset.
   const charset = declaredCharset ?? sniffHtmlCharset(bytes);
-  return charset !== null && !/^utf-?8$/.test(charset) && isKnownCharset(charset);
+  if (charset !== null && !/^utf-?8$/.test(charset) && isKnownCharset(charset)) return null;
+  return (
+    "its content is not valid UTF-8 and names no other known charset: convert it to UTF-8, or give its charset " +
+    "(e.g. text/plain; charset=windows-1252)."
+  );
 }
 
 /** The charset an HTML document's <meta> names in its first kilobytes, lower case, or null. */

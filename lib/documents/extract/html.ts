@@ -2,6 +2,7 @@
 // linkedom builds a DOM and nothing else: no script runs, nothing is fetched.
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
+import { parse as parseStandardHtml, serialize as serializeHtml } from "parse5";
 import { isKnownCharset, sniffHtmlCharset } from "./content-type";
 import { blocksFromHtml, textOf } from "./html-blocks";
 import { cleanText, decodeText } from "./text";
@@ -45,7 +46,10 @@ export async function extractHtml(
   // Readability rewrites the document it reads: the fallback gets a fresh copy.
   const article = readArticle(page);
   signal.throwIfAborted();
-  const articleContent = article?.content ? parseDocument(article.content, baseUrl).body : null;
+  // Parsed as written, as before this reader normalized pages (see parseDocument): linkedom gives this fragment
+  // an empty <body>, so the body fallback below reads the page. Reading the article itself changes which
+  // blocks pages give (docs/decisions.md, issue 50 item 12), a change of its own to measure.
+  const articleContent = article?.content ? parseDocument(article.content, baseUrl, { asWritten: true }).body : null;
   if (articleContent && textOf(articleContent)) {
     const { blocks, firstH1 } = blocksFromHtml(articleContent);
     const title = articleTitle(cleanText(article?.title ?? "") || pageTitle, firstHeading) ?? firstH1;
@@ -81,10 +85,12 @@ function articleTitle(title: string | null, heading: string | null): string | nu
   return title ?? heading;
 }
 
-function parseDocument(html: string, baseUrl: string | undefined): Document {
+function parseDocument(html: string, baseUrl: string | undefined, options: { asWritten?: boolean } = {}): Document {
   const { document } = parseHTML(html);
-  // A fragment (or a document linkedom could not place in <html><body>) is wrapped so `body` exists.
-  const parsed = document.body ? document : parseHTML(`<!doctype html><html><body>${html}</body></html>`).document;
+  // A page with its <html> and <body> tags is read as written, as it always was.
+  const root = document.documentElement as Element | null;
+  const complete = root?.localName === "html" && root.querySelector("body") !== null;
+  const parsed = complete || (options.asWritten && root) ? document : parseHTML(standardTree(html)).document;
   for (const element of Array.from(parsed.querySelectorAll(NEVER_CONTENT))) element.remove();
   const pageLength = (parsed.body.textContent ?? "").length;
   for (const element of Array.from(parsed.querySelectorAll("[class], [id]"))) {
@@ -97,6 +103,17 @@ function parseDocument(html: string, baseUrl: string | undefined): Document {
     parsed.head.prepend(base);
   }
   return parsed;
+}
+
+/**
+ * The page as a browser builds it, written out again, for a page without its <html> or <body> tags: parse5
+ * follows the HTML standard's tree construction, which puts any input (a bare "hello", a fragment, a comment
+ * or an XML declaration alone, a page that leaves out its optional tags) in <html><head>…</head><body>…</body>
+ * </html>. linkedom keeps the tags as written: without an <html> element its `body` throws, and text outside
+ * a <body> tag is lost.
+ */
+function standardTree(html: string): string {
+  return serializeHtml(parseStandardHtml(html));
 }
 
 function isBoilerplate(element: Element, pageLength: number): boolean {

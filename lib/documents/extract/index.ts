@@ -11,7 +11,7 @@ import { extractPlainText } from "./plain-text";
 import { cleanText } from "./text";
 import { DocumentUnreadableError, type ExtractedDocument, type ExtractionLimits } from "./types";
 
-export { detectContentType, SUPPORTED_CONTENT_TYPES } from "./content-type";
+export { detectContentType, notTextReason, SUPPORTED_CONTENT_TYPES } from "./content-type";
 export { closeOcr } from "./ocr";
 export { DocumentUnreadableError } from "./types";
 export type { ExtractedBlock, ExtractedDocument, ExtractionLimits } from "./types";

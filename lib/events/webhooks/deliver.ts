@@ -176,27 +176,36 @@ async function recordFailure(endpoint: DeliveringEndpoint, delivery: PendingDeli
   const attempts = delivery.attempts + 1;
   const givingUp = attempts > schedule.length;
   const waitSeconds = givingUp ? 0 : schedule[attempts - 1];
-  await prisma.$executeRaw(
+  const [recorded] = await prisma.$queryRaw<{ first_failed_at: Date; now: Date }[]>(
     Prisma.sql`UPDATE webhook_deliveries
                SET status = ${givingUp ? "failed" : "pending"}, attempts = ${attempts},
                    response_status = ${result.status}, latency_ms = ${result.latencyMs}, last_error = ${result.error},
+                   first_failed_at = COALESCE(first_failed_at, now()),
                    next_attempt_at = now() + ${waitSeconds} * interval '1 second', updated_at = now()
-               WHERE id = ${delivery.delivery_id} AND status = 'pending'`,
+               WHERE id = ${delivery.delivery_id} AND status = 'pending'
+               RETURNING first_failed_at, now() AS now`,
   );
-  if (!givingUp) return "failed" as const;
+  // A delivery no longer pending (sent again meanwhile) is not this run's to give up on.
+  if (!givingUp || !recorded) return "failed" as const;
+  // The time the failures took, from the first to this one: the schedule's sum is only the least it can be
+  // (a backlog, a server that was down or a redelivery stretch it).
+  const spanSeconds = (recorded.now.getTime() - recorded.first_failed_at.getTime()) / 1000;
   await disableEndpoint(
     endpoint,
-    `Delivering event ${delivery.id} failed ${attempts} times over ${describeSpan(schedule)}; the last ` +
+    `Delivering event ${delivery.id} failed ${attempts} times over ${describeSpan(spanSeconds)}; the last ` +
       `attempt: ${result.error}`,
   );
   return "disabled" as const;
 }
 
-function describeSpan(schedule: number[]): string {
-  const seconds = schedule.reduce((sum, wait) => sum + wait, 0);
+/** A duration in the unit a person would use: "less than a second", "40 seconds", "12 minutes", "3 days". */
+function describeSpan(seconds: number): string {
+  if (seconds < 1) return "less than a second";
   if (seconds >= 2 * 86_400) return `${Math.round(seconds / 86_400)} days`;
   if (seconds >= 2 * 3_600) return `${Math.round(seconds / 3_600)} hours`;
-  return `${seconds} seconds`;
+  if (seconds >= 2 * 60) return `${Math.round(seconds / 60)} minutes`;
+  const whole = Math.round(seconds);
+  return `${whole} ${whole === 1 ? "second" : "seconds"}`;
 }
 
 export interface SendResult {

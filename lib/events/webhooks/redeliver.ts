@@ -15,7 +15,7 @@ export async function redeliver(principal: Principal, endpointId: string, delive
     const endpoint = await findEndpoint(principal, endpointId, tx);
     const { count } = await tx.webhookDelivery.updateMany({
       where: { id: deliveryId, endpointId: endpoint.id, orgId: principal.orgId },
-      data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
+      data: { status: "pending", attempts: 0, firstFailedAt: null, nextAttemptAt: new Date(), updatedAt: new Date() },
     });
     if (count === 0) throw notFound(`Delivery ${deliveryId}`);
     await recordAudit(tx, {

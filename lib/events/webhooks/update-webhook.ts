@@ -51,7 +51,7 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
           status: "failed",
           ...(before.disabledAt && { updatedAt: { gte: new Date(before.disabledAt.getTime() - 60_000) } }),
         },
-        data: { status: "pending", attempts: 0, nextAttemptAt: new Date(), updatedAt: new Date() },
+        data: { status: "pending", attempts: 0, firstFailedAt: null, nextAttemptAt: new Date(), updatedAt: new Date() },
       });
       await queueDeliveryJob(tx, endpoint);
     }

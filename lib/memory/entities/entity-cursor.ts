@@ -24,12 +24,15 @@ const cursors = signedCursors(
   }),
 );
 
-export function writeEntityCursor(position: EntityCursorPosition, listing: string): string {
-  return cursors.write({ c: position.memoryCount, n: position.name, i: position.id, p: position.page, l: listing });
+export function writeEntityCursor(position: EntityCursorPosition, listing: string, orgId: string): string {
+  return cursors.write(
+    { c: position.memoryCount, n: position.name, i: position.id, p: position.page, l: listing },
+    orgId,
+  );
 }
 
-/** The position a cursor of this listing names, or a 400 saying why it cannot be used. */
-export function readEntityCursor(cursor: string, listing: string): EntityCursorPosition {
-  const { c, n, i, p } = cursors.read(cursor, listing);
+/** The position a cursor of this listing (of organization `orgId`) names, or a 400 saying why it cannot be used. */
+export function readEntityCursor(cursor: string, listing: string, orgId: string): EntityCursorPosition {
+  const { c, n, i, p } = cursors.read(cursor, listing, orgId);
   return { memoryCount: c, name: n, id: i, page: p };
 }

@@ -114,7 +114,7 @@ export async function listEntities(
     query.kind ?? null,
     search ?? null,
   ]);
-  const position = query.cursor === undefined ? undefined : readEntityCursor(query.cursor, listing);
+  const position = query.cursor === undefined ? undefined : readEntityCursor(query.cursor, listing, principal.orgId);
 
   const conditions = [Prisma.sql`TRUE`];
   if (query.kind) conditions.push(Prisma.sql`e.kind = ${query.kind}`);
@@ -149,7 +149,11 @@ export async function listEntities(
   const last = items[items.length - 1];
   const nextCursor =
     rows.length > query.page_size
-      ? writeEntityCursor({ memoryCount: last.memory_count, name: last.name, id: last.id, page: page + 1 }, listing)
+      ? writeEntityCursor(
+          { memoryCount: last.memory_count, name: last.name, id: last.id, page: page + 1 },
+          listing,
+          principal.orgId,
+        )
       : null;
   return {
     namespace: { id: namespace.id, name: namespace.name },

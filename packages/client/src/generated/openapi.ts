@@ -306,7 +306,7 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The text extracted from a document, by page and heading
+     * The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed)
      * @description Requires the NAMESPACE_READ permission.
      */
     get: operations["documentText"];
@@ -4592,6 +4592,15 @@ export interface operations {
       };
       /** @description NOT_FOUND: no such resource visible to the key */
       404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description CONFLICT: a resource with these values already exists */
+      409: {
         headers: {
           [name: string]: unknown;
         };
