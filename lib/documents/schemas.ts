@@ -11,7 +11,7 @@ import {
 } from "@/lib/memory/schemas";
 import { unknownFields } from "@/lib/memory/unknown-fields";
 import { named } from "@/lib/validation/named";
-import { identifier, text } from "@/lib/validation/strings";
+import { HTTP_URL_PATTERN, identifier, text } from "@/lib/validation/strings";
 import { UploadedFile } from "@/lib/http/uploaded-file";
 
 export const DOCUMENT_STATUSES = ["queued", "processing", "ready", "failed"] as const;
@@ -98,7 +98,7 @@ export const CreateDocumentBody = z
         .optional()
         .describe("multipart/form-data only: the file"),
       url: text({ max: 2048 })
-        .regex(/^https?:\/\/\S+$/i, "must be an https URL, like https://example.com/handbook.pdf")
+        .regex(HTTP_URL_PATTERN, "must be an https URL, like https://example.com/handbook.pdf")
         .optional()
         .describe("an https URL to fetch (public addresses only; redirects are followed and checked)"),
       content: text({ notBlank: true })
