@@ -87,9 +87,10 @@ function patternsOf(json: unknown, at = ""): [string, string][] {
 
 /**
  * Runs Python's jsonschema over the schemas: checks each against its draft's meta-schema, compiles each pattern
- * with `re`, and says for each case whether the tool's schema accepts it, with format checks on.
+ * with `re` (and each of `patterns`), and says for each case whether the tool's schema accepts it, with format
+ * checks on.
  */
-function python(schemas: Record<string, Schema>, cases: Case[]) {
+function python(schemas: Record<string, Schema>, cases: Case[], patterns: string[] = []) {
   const script = String.raw`
 import json, re, sys
 from jsonschema.validators import validator_for
@@ -114,12 +115,20 @@ for name, schema in request["schemas"].items():
         validators[name] = cls(schema, format_checker=cls.FORMAT_CHECKER)
     except Exception as error:
         problems.append(f"{name}: {type(error).__name__}: {error}"[:300])
+for pattern in request["patterns"]:
+    try:
+        re.compile(pattern)
+    except Exception as error:
+        problems.append(f"{pattern[:100]}: {type(error).__name__}: {error}")
 for tool, args in request["cases"]:
     validator = validators.get(tool)
     valid.append(None if validator is None else validator.is_valid(args))
 json.dump({"problems": problems, "valid": valid}, sys.stdout)
 `;
-  const run = spawnSync(PYTHON, ["-c", script], { input: JSON.stringify({ schemas, cases }), encoding: "utf8" });
+  const run = spawnSync(PYTHON, ["-c", script], {
+    input: JSON.stringify({ schemas, cases, patterns }),
+    encoding: "utf8",
+  });
   if (run.status !== 0) throw new Error(run.stderr);
   return JSON.parse(run.stdout) as { problems: string[]; valid: (boolean | null)[] };
 }
@@ -203,13 +212,29 @@ test("every tool's schemas compile under Ajv's strict mode, with formats", () =>
   }
 });
 
+/** Patterns that a dialect other than ECMAScript's would read differently, or not at all. */
+function dialectOnly(found: string[][]) {
+  return found.filter(([, pattern]) => /\\(?:[pPsSdDwWbB]|u\{)/.test(pattern.replace(/\\\\/g, "")));
+}
+
 test("every pattern uses only what ECMAScript and Python's re read alike (no \\p, \\s, \\d, \\w, \\b, \\u{…})", () => {
   const found = tools.flatMap((tool) =>
     schemasOf(tool).flatMap(([label, schema]) => patternsOf(schema).map(([at, pattern]) => [`${label}${at}`, pattern])),
   );
   expect(found.length).toBeGreaterThan(10);
-  const dialectOnly = found.filter(([, pattern]) => /\\(?:[pPsSdDwWbB]|u\{)/.test(pattern.replace(/\\\\/g, "")));
-  expect(dialectOnly).toEqual([]);
+  expect(dialectOnly(found)).toEqual([]);
+});
+
+// The OpenAPI document's schemas are made from the same zod schemas, and generated clients compile them too.
+test("so does every pattern of the OpenAPI document, and Python's re compiles each", async () => {
+  const document = (await api("GET", "/openapi.json")).body;
+  const found = patternsOf(document);
+  expect(found.length).toBeGreaterThan(50);
+  expect(dialectOnly(found)).toEqual([]);
+  if (!skipPython) {
+    const compiled = python({}, [], [...new Set(found.map(([, pattern]) => pattern))]);
+    expect(compiled.problems).toEqual([]);
+  }
 });
 
 describe.skipIf(skipPython)("Python's jsonschema", () => {

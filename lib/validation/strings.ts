@@ -76,7 +76,8 @@ function classOf(ranges: readonly (readonly [number, number])[]): string {
 }
 
 const INVISIBLE = classOf(INVISIBLE_RANGES);
-const WHITE_SPACE = classOf(WHITE_SPACE_RANGES);
+/** ECMAScript's `\s` as the inside of a character class any dialect reads alike, for patterns of other modules. */
+export const WHITE_SPACE = classOf(WHITE_SPACE_RANGES);
 // With the `u` flag a well-formed surrogate pair is one code point above U+FFFF, so only an unpaired
 // surrogate falls in \uD800-\uDFFF (Python's strings hold code points: the same).
 const UNSTORABLE = String.raw`\u0000\uD800-\uDFFF`;
