@@ -279,6 +279,7 @@ describe("editing a memory from its page", () => {
       [{ scopes: "team" }, "scopes", /not of the form key=value/],
       [{ scopes: "team=a, team=b" }, "scopes", /given twice/],
       [{ content: "   " }, "content", /must not be empty/],
+      [{ content: "\u200b\u2060\u00ad\u200d\u180e" }, "content", /only white space and invisible characters/],
       [{ occurred_at: "yesterday" }, "occurred_at", /ISO 8601/],
       [{ expires_at: "2001-01-01T00:00:00Z" }, "expires_at", /in the future/],
       [{ identity_id: "x".repeat(300) }, "identity_id", /at most 255 characters/],

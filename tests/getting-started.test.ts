@@ -155,10 +155,18 @@ describe("the try-it panel's actions run the API's operations as the person", ()
     const before = await (await db()).memory.count({ where: { namespaceId: ns.id } });
     const blank = await tryRemember(slug, { namespace_id: ns.id, content: "   " });
     expect(blank).toMatchObject({ ok: false, fields: { content: expect.any(String) } });
+    // Only invisible characters (zero-width space, word joiner, soft hyphen): as blank as white space.
+    const invisible = await tryRemember(slug, { namespace_id: ns.id, content: "\u200b\u2060\u00ad" });
+    expect(invisible).toMatchObject({ ok: false, fields: { content: expect.stringMatching(/invisible characters/) } });
     const badIdentity = await tryRemember(slug, { namespace_id: ns.id, content: "x", identity_id: "" });
     expect(badIdentity).toMatchObject({ ok: false, fields: { identity_id: expect.any(String) } });
     const blankQuery = await tryRecall(slug, { namespace_id: ns.id, query: "" });
     expect(blankQuery).toMatchObject({ ok: false, fields: { query: expect.any(String) } });
+    const invisibleQuery = await tryAsk(slug, { namespace_id: ns.id, query: "\ufeff\u200d" });
+    expect(invisibleQuery).toMatchObject({
+      ok: false,
+      fields: { query: expect.stringMatching(/invisible characters/) },
+    });
     // Not the form's shape (an extra field, a number): refused before any operation runs.
     expect(await tryRemember(slug, { namespace_id: ns.id, content: "x", scopes: { a: "b" } })).toMatchObject({
       ok: false,

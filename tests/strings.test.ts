@@ -6,10 +6,13 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { describe, expect, test } from "vitest";
 import { ApiKeyForm } from "@/lib/auth/schemas";
 import { SignUpForm } from "@/lib/orgs/schemas";
+import { INVISIBLE_RANGES } from "@/lib/validation/strings";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { newDataDir } from "./helpers/embedded-template";
+import { addDocument, processDocuments, uploadDocument } from "./helpers/documents";
+import { storedCounts } from "./helpers/memory";
 
 const NUL = "\u0000";
 const LONE_SURROGATE = "\ud800";
@@ -217,4 +220,179 @@ describe("names that look the same are the same name", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 240_000);
+});
+
+describe("text of only invisible characters is refused like white space, and nothing is stored", () => {
+  // The issue's five (zero-width space, word joiner, soft hyphen, zero-width joiner, Mongolian vowel separator),
+  // then the rest of the class: the byte-order mark, a variation selector, the combining grapheme joiner, Hangul
+  // fillers, tag characters (above U+FFFF), an invisible operator, a musical format character, the blank braille
+  // pattern, and invisible characters among white space.
+  const INVISIBLE_ONLY = [
+    "\u200b",
+    "\u2060",
+    "\u00ad",
+    "\u200d",
+    "\u180e",
+    "\u200b\u2060\u00ad\u200d\u180e",
+    "\ufeff",
+    "\ufe0f",
+    "\u034f",
+    "\u115f\u1160\u3164\uffa0",
+    "\u{e0041}\u{e007f}",
+    "\u2062",
+    "\u{1d173}",
+    "\u2800",
+    " \u200b\n\t\u2060 ",
+  ];
+
+  test("on every path that takes content or a query: 400 naming the field", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const target = { namespace_id: ns.id };
+    const kept = await api("POST", "/remember", {
+      key,
+      body: { ...target, content: "The badge office opens at nine." },
+    });
+    const before = await storedCounts(ns.id);
+    for (const invisible of INVISIBLE_ONLY) {
+      const cases: [string, string, Record<string, unknown>, string][] = [
+        ["POST", "/remember", { ...target, content: invisible }, "body.content"],
+        [
+          "POST",
+          "/remember",
+          { ...target, memories: [{ content: "ok" }, { content: invisible }] },
+          "body.memories.1.content",
+        ],
+        [
+          "POST",
+          "/remember",
+          { ...target, session_id: "s1", messages: [{ role: "user", content: invisible }] },
+          "body.messages.0.content",
+        ],
+        ["PATCH", `/memories/${kept.body.data.id}`, { content: invisible }, "body.content"],
+        ["POST", "/recall", { ...target, query: invisible }, "body.query"],
+        ["POST", "/ask", { ...target, query: invisible }, "body.query"],
+        ["POST", "/documents", { ...target, content: invisible, content_type: "text/plain" }, "body.content"],
+        [
+          "POST",
+          "/documents",
+          { ...target, content: "Visible.", content_type: "text/plain", title: invisible },
+          "body.title",
+        ],
+      ];
+      for (const [method, route, body, field] of cases) {
+        const response = await api(method, route, { key, body });
+        const label = { method, route, field, invisible: [...invisible].map((c) => c.codePointAt(0)!.toString(16)) };
+        expect({ ...label, status: response.status }).toEqual({ ...label, status: 400 });
+        expect(response.body).toMatchObject({ success: false, error: { code: "BAD_REQUEST" } });
+        const detail = response.body.error.details.find((d: { field: string }) => d.field === field);
+        expect({ ...label, message: detail?.message }).toEqual({
+          ...label,
+          message: expect.stringMatching(/^must not be empty or only white space and invisible characters \(found U\+/),
+        });
+      }
+    }
+    expect(await storedCounts(ns.id)).toEqual(before);
+    const memory = await api("GET", `/memories/${kept.body.data.id}`, { key });
+    expect(memory.body.data).toMatchObject({ content: "The badge office opens at nine.", version: 1 });
+    expect((await api("GET", `/documents?namespace_id=${ns.id}`, { key })).body.data).toEqual([]);
+  }, 120_000);
+
+  test("white space alone says so; text with visible characters is stored as sent, invisible ones kept", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const blank = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: " \n\u3000" } });
+    expect(blank.body.error.details).toEqual([
+      { field: "body.content", message: "must not be empty or only white space" },
+    ]);
+    const content = "\u200bco\u00adop\u00ader\u2060ate \u{1f469}\u200d\u{1f4bb} \ufe0f";
+    const stored = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content } });
+    expect(stored.status).toBe(201);
+    expect((await api("GET", `/memories/${stored.body.data.id}`, { key })).body.data.content).toBe(content);
+    const patched = await api("PATCH", `/memories/${stored.body.data.id}`, { key, body: { content: "\u2060x\u200b" } });
+    expect(patched.status).toBe(200);
+    expect((await api("GET", `/memories/${stored.body.data.id}`, { key })).body.data.content).toBe("\u2060x\u200b");
+    const recalled = await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "\u200bx" } });
+    expect(recalled.status).toBe(200);
+  });
+
+  test("MCP remember, recall and ask: an error result naming the field, and nothing stored", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const client = new Client({ name: "memgw-strings-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`http://gateway.test/api/v1/mcp/${ns.id}`), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+        fetch: (input, init) => routeRequest(new Request(input, init)),
+      }),
+    );
+    try {
+      const calls: [string, Record<string, unknown>, string][] = [
+        ["remember", { content: "\u200b\u2060\u00ad\u200d\u180e" }, "content"],
+        ["remember", { session_id: "s1", messages: [{ role: "user", content: "\ufeff" }] }, "messages[0].content"],
+        ["recall", { query: "\u2060" }, "query"],
+        ["ask", { query: "\u{e0041}" }, "query"],
+      ];
+      for (const [name, args, field] of calls) {
+        const result = await client.callTool({ name, arguments: args });
+        expect({ name, isError: result.isError }).toEqual({ name, isError: true });
+        const text = (result.content as { text: string }[]).map((part) => part.text).join("");
+        expect(text).toContain(field);
+        expect(text).toMatch(/invisible characters/);
+      }
+      const visible = await client.callTool({ name: "remember", arguments: { content: "\u200bvisible\u2060" } });
+      expect(visible.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const listed = await api("GET", `/memories?namespace_id=${ns.id}`, { key });
+    expect(listed.body.data.map((m: { content: string }) => m.content)).toEqual(["\u200bvisible\u2060"]);
+  });
+
+  test("a document whose text is only invisible characters fails as having no text, storing nothing", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const invisible = "\u200b\u2060\n\n\u00ad\u200d\u180e\ufeff\n";
+    const uploaded = await uploadDocument(
+      key,
+      { bytes: new TextEncoder().encode(invisible), name: "blank.txt", type: "text/plain" },
+      { namespace_id: ns.id },
+    );
+    expect(uploaded.status).toBe(202);
+    // Visible markup, invisible text: "#" and "-" are Markdown, not words.
+    const markdown = await addDocument(key, {
+      namespace_id: ns.id,
+      content: "# \u200b\n\n- \u2060\u00ad\n",
+      content_type: "text/markdown",
+    });
+    // Beside them, one with real text among invisible characters is read, the zero-width space kept (the soft
+    // hyphen is one that document extraction removes from every text, as it splits words in search).
+    const real = await addDocument(key, {
+      namespace_id: ns.id,
+      content: "# Office\u200b hours\n\nThe badge\u00ad office opens at nine.\n",
+      content_type: "text/markdown",
+    });
+    await processDocuments();
+    for (const id of [uploaded.body.data.id, markdown.id]) {
+      const document = await api("GET", `/documents/${id}`, { key });
+      expect(document.body.data).toMatchObject({ status: "failed", error: expect.stringMatching(/No text was found/) });
+    }
+    const listed = await api("GET", `/memories?namespace_id=${ns.id}`, { key });
+    expect(listed.body.data.map((m: { content: string }) => m.content)).toEqual([
+      "Office\u200b hours\nThe badge office opens at nine.",
+    ]);
+    expect((await api("GET", `/documents/${real.id}`, { key })).body.data.status).toBe("ready");
+  });
+
+  test("the table of invisible characters holds every code point the engine counts as Cc, Cf, Zl, Zp or DI", () => {
+    const engine = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}]/u;
+    const inTable = (codePoint: number) =>
+      INVISIBLE_RANGES.some(([first, last]) => codePoint >= first && codePoint <= last);
+    const missing: string[] = [];
+    for (let codePoint = 1; codePoint <= 0x10ffff; codePoint++) {
+      if (codePoint >= 0xd800 && codePoint <= 0xdfff) continue;
+      if (engine.test(String.fromCodePoint(codePoint)) && !inTable(codePoint)) missing.push(codePoint.toString(16));
+    }
+    expect(missing).toEqual([]);
+  });
 });

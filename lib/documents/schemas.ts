@@ -11,7 +11,7 @@ import {
 } from "@/lib/memory/schemas";
 import { unknownFields } from "@/lib/memory/unknown-fields";
 import { named } from "@/lib/validation/named";
-import { identifier, text } from "@/lib/validation/strings";
+import { HTTP_URL_PATTERN, WHITE_SPACE, identifier, text } from "@/lib/validation/strings";
 import { UploadedFile } from "@/lib/http/uploaded-file";
 
 export const DOCUMENT_STATUSES = ["queued", "processing", "ready", "failed"] as const;
@@ -62,7 +62,7 @@ const MediaType = text({ max: 255 });
 export const CONTENT_ENCODINGS = ["utf8", "base64"] as const;
 
 /** Base64, white space allowed between its characters (as line-wrapped encoders write it). */
-export const BASE64 = /^[A-Za-z0-9+/\s]*(=\s*){0,2}$/;
+export const BASE64 = new RegExp(`^[A-Za-z0-9+/${WHITE_SPACE}]*(=[${WHITE_SPACE}]*){0,2}$`, "u");
 
 /**
  * The OpenAPI document's statement of the rules on a JSON body's source (a file comes as multipart only):
@@ -98,7 +98,7 @@ export const CreateDocumentBody = z
         .optional()
         .describe("multipart/form-data only: the file"),
       url: text({ max: 2048 })
-        .regex(/^https?:\/\/\S+$/i, "must be an https URL, like https://example.com/handbook.pdf")
+        .regex(HTTP_URL_PATTERN, "must be an https URL, like https://example.com/handbook.pdf")
         .optional()
         .describe("an https URL to fetch (public addresses only; redirects are followed and checked)"),
       content: text({ notBlank: true })

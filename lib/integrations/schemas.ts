@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PaginationQuery } from "@/lib/http/pagination";
-import { identifier, text } from "@/lib/validation/strings";
+import { WHITE_SPACE, identifier, text } from "@/lib/validation/strings";
 import { PROVIDER_IDS, type ProviderId } from "./provider";
 import { PROVIDER_LIST } from "./providers";
 import { named } from "@/lib/validation/named";
@@ -14,8 +14,12 @@ export const ProviderIdSchema = z.enum(PROVIDER_IDS, { error: `must be one of ${
  * machine's loopback, for local development), without a fragment. The provider checks it against its
  * registered callbacks; it is bound to the state and sent again with the code.
  */
+const REDIRECT_URI_PATTERN = new RegExp(
+  `^(https://[^${WHITE_SPACE}#/?]+|http://(localhost|127\\.0\\.0\\.1|\\[::1\\])(:[0-9]+)?)(/[^${WHITE_SPACE}#]*)?$`,
+  "u",
+);
 export const RedirectUri = text({ min: 1, max: 2000 })
-  .regex(/^(https:\/\/[^\s#/?]+|http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?)(\/[^\s#]*)?$/, {
+  .regex(REDIRECT_URI_PATTERN, {
     error: "must be an absolute https URL without a fragment (http only for localhost)",
   })
   .refine((value) => {

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { SUPPORTED_CONTENT_TYPES } from "@/lib/documents/extract/content-type";
-import { identifier, text } from "@/lib/validation/strings";
+import { HTTP_URL_PATTERN, identifier, text } from "@/lib/validation/strings";
 import { EMBEDDING_DIMENSIONS } from "./embeddings/provider";
 import { ImportedVersionSchema, MemoryVersionSchema } from "./history";
 import {
@@ -152,9 +152,7 @@ export const ExportDocumentSchema = z
       id: z.string().describe("the document's id where it was exported (import mints a new one)"),
       title: text({ max: 500 }).nullable(),
       content_type: z.enum(SUPPORTED_CONTENT_TYPES, { error: `must be one of ${SUPPORTED_CONTENT_TYPES.join(", ")}` }),
-      source_url: text({ max: 2048 })
-        .regex(/^https?:\/\/\S+$/i, "must be an http(s) URL")
-        .nullable(),
+      source_url: text({ max: 2048 }).regex(HTTP_URL_PATTERN, "must be an http(s) URL").nullable(),
       filename: identifier({ min: 1, max: 255 }).nullable(),
       metadata: Metadata,
       scopes: ScopesInput,

@@ -8,6 +8,7 @@ import { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { InvalidError } from "@/lib/errors";
+import { isoDateTime } from "@/lib/validation/dates";
 import { identifier, text } from "@/lib/validation/strings";
 import { IdentityId, LIMITS, Metadata } from "./schemas";
 import { named } from "@/lib/validation/named";
@@ -80,7 +81,7 @@ export function versionJson(version: MemoryVersion): MemoryVersionJson {
 }
 
 /** An instant as ISO 8601 (with a zone) — what an imported version's timestamps must be. */
-const ImportedTimestamp = z.iso.datetime({ offset: true, error: "must be an ISO 8601 date-time with a time zone" });
+const ImportedTimestamp = isoDateTime("must be an ISO 8601 date-time with a time zone");
 
 /**
  * One version of a memory's history as the export writes it (MemoryVersionSchema) and the import accepts

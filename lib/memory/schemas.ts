@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
+import { isoDate, isoDateTime } from "@/lib/validation/dates";
 import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
 import { DocumentCitationSchema } from "./document-citation";
@@ -71,14 +72,14 @@ const YEARS_MESSAGE = "must fall within the years 1 to 9999 (UTC)";
  * outside 1–9999 (which PostgreSQL or JavaScript cannot write back) are refused.
  */
 export const Instant = z
-  .union([z.iso.datetime({ offset: true }), z.iso.date()], { error: INSTANT_MESSAGE })
+  // No `format` on the union itself: a date-only value would fail a client's check of "date-time".
+  .union([isoDateTime(INSTANT_MESSAGE), isoDate(INSTANT_MESSAGE)], { error: INSTANT_MESSAGE })
   .refine((value) => !Number.isNaN(Date.parse(value)), INSTANT_MESSAGE)
   .refine((value) => {
     const year = new Date(value).getUTCFullYear();
     return year >= 1 && year <= 9999;
   }, YEARS_MESSAGE)
-  .overwrite((value) => new Date(value).toISOString())
-  .meta({ format: "date-time" });
+  .overwrite((value) => new Date(value).toISOString());
 
 const FUTURE_MESSAGE = "must be in the future (a memory that has already expired would never be seen)";
 export const ExpiresAt = Instant.refine((value) => Date.parse(value) > Date.now(), FUTURE_MESSAGE).describe(

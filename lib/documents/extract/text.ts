@@ -1,4 +1,6 @@
 // Text clean-up and the block/section bookkeeping every format shares.
+// Relative, not "@/": the extraction thread loads these sources through tsx alone.
+import { hasVisibleText } from "../../validation/strings";
 import type { ExtractedBlock } from "./types";
 
 // U+0000 and lone surrogates break PostgreSQL text columns and JSON encoders downstream; the other C0 controls
@@ -60,7 +62,7 @@ export class SectionPath {
   /** Lower level = outer (h1 before h2; a PDF passes its font size negated, since larger is outer). */
   enter(level: number, heading: string): void {
     const text = cleanText(heading);
-    if (!text) return;
+    if (!hasVisibleText(text)) return;
     while (this.headings.length > 0 && this.headings[this.headings.length - 1].level >= level) this.headings.pop();
     this.headings.push({ level, text });
   }
@@ -70,12 +72,15 @@ export class SectionPath {
   }
 }
 
-/** Collects blocks, dropping those left empty once cleaned, so no extractor emits an empty block. */
+/**
+ * Collects blocks, dropping those left empty once cleaned, so no extractor emits an empty block: one of only
+ * invisible characters (zero-width spaces, soft hyphens…) is empty too, as content sent to the API would be.
+ */
 export class BlockCollector {
   readonly blocks: ExtractedBlock[] = [];
 
   add(text: string, section: string[], page: number | null): void {
     const cleaned = cleanText(text);
-    if (cleaned) this.blocks.push({ page, section: [...section], text: cleaned });
+    if (hasVisibleText(cleaned)) this.blocks.push({ page, section: [...section], text: cleaned });
   }
 }

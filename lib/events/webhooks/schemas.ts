@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PaginationQuery } from "@/lib/http/pagination";
 import { unknownFields } from "@/lib/memory/unknown-fields";
 import { named } from "@/lib/validation/named";
-import { identifier, text } from "@/lib/validation/strings";
+import { HTTP_URL_PATTERN, identifier, text } from "@/lib/validation/strings";
 import { EVENT_TYPES, EventType } from "../recording/event-types";
 import { EventSchema } from "../schemas";
 
@@ -45,7 +45,7 @@ export const CreatedWebhookEndpointSchema = named(
 );
 
 const Url = text({ min: 1, max: 2048 })
-  .regex(/^https?:\/\/\S+$/i, "must be an https URL, like https://example.com/hooks/memory")
+  .regex(HTTP_URL_PATTERN, "must be an https URL, like https://example.com/hooks/memory")
   .describe("https only; private, loopback and link-local addresses are refused");
 const EventTypes = z
   .array(EventType, { error: "must be a list of event types" })
