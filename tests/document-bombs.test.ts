@@ -18,6 +18,7 @@ import { freePort, startServer, type RunningServer } from "./helpers/server";
 process.env.MEMGW_DIST_DIR = ".next-test-server";
 
 const GiB = 1024 * 1024 * 1024;
+const mib = (bytes: number) => Math.round(bytes / (1024 * 1024));
 const KEY = "mgw_documentBombsBootstrapKey0123456789abc";
 const PDF = "application/pdf";
 const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
@@ -138,13 +139,13 @@ describe("documents made to exhaust memory, on the production server", { timeout
     const { document, seen } = await uploadAndSettle(bytes, name, type).finally(() => watch.stop());
     const peak = watch.stop();
 
-    console.info(`${name}: ${document.error} Peak ${peak >> 20} MiB over ${baseline >> 20} MiB (${seen.join(" → ")})`);
+    console.info(`${name}: ${document.error} Peak ${mib(peak)} MiB over ${mib(baseline)} MiB (${seen.join(" → ")})`);
     expect(document.status).toBe("failed");
     expect(document.error).toMatch(/^The document needs more than \d+ MB of memory to read\b/);
     // Once: never put back in the queue as a temporary failure.
     expect(seen.filter((status) => status === "queued").length).toBeLessThanOrEqual(1);
     expect(seen.slice(seen.indexOf("processing"))).not.toContain("queued");
-    expect(peak - baseline, `peak ${peak >> 20} MiB over ${baseline >> 20} MiB`).toBeLessThan(GiB);
+    expect(peak - baseline, `peak ${mib(peak)} MiB over ${mib(baseline)} MiB`).toBeLessThan(GiB);
     expect(memoryOf(server.pid, "VmHWM") - highWaterBefore).toBeLessThan(GiB);
   });
 
