@@ -250,6 +250,24 @@ export const SETTINGS = {
     unit: "seconds",
     description: "how long fetching a document's URL may take, redirects included",
   }),
+  DOCUMENT_EXTRACTION_MEMORY_MB: wholeNumber({
+    fallback: 768,
+    min: 256,
+    unit: "MB",
+    description:
+      "memory one document's reading may use: its process (heap, decoded images, expanded streams, OCR) is " +
+      "stopped past it and the document fails with the reason. The server's memory stays within its own " +
+      "plus this times `DOCUMENT_EXTRACTION_CONCURRENCY`",
+  }),
+  DOCUMENT_EXTRACTION_CONCURRENCY: wholeNumber({
+    fallback: 2,
+    min: 1,
+    max: 64,
+    unit: "documents",
+    description:
+      "documents read at the same time by one server process; more wait their turn (each reading may use " +
+      "`DOCUMENT_EXTRACTION_MEMORY_MB`)",
+  }),
   EMBEDDING_PROVIDER: oneOf(["local", "openai"], {
     fallback: "local",
     description:

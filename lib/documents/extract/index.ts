@@ -33,7 +33,7 @@ export async function extractDocument(
       case PDF:
         return extractPdf(bytes, limits, signal);
       case DOCX:
-        return extractDocx(bytes, signal);
+        return extractDocx(bytes, signal, limits.memoryMb);
       case HTML:
         return extractHtml(bytes, charset, signal, options.baseUrl);
       case MARKDOWN:

@@ -25,6 +25,11 @@ export interface ExtractionLimits {
   maxPages: number;
   maxOcrPages: number;
   timeoutMs: number;
+  /**
+   * The memory the reading may use, in MB (lib/documents/extract/isolated.ts stops its process past it): the
+   * readers refuse sooner, with a precise reason, what would clearly need more. Unset: no reader check.
+   */
+  memoryMb?: number;
 }
 
 /**
@@ -36,4 +41,11 @@ export class DocumentUnreadableError extends Error {
     super(message, options);
     this.name = "DocumentUnreadableError";
   }
+}
+
+/** The reason a document fails when reading it would take more than its memory budget (`detail`: what did). */
+export function tooMuchMemory(memoryMb: number, detail?: string): DocumentUnreadableError {
+  return new DocumentUnreadableError(
+    `The document needs more than ${memoryMb} MB of memory to read${detail ? ` (${detail})` : ""}, so it was not read.`,
+  );
 }
