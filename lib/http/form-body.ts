@@ -62,12 +62,15 @@ function parseForm(
   }
   return new Promise<void>((resolve, reject) => {
     const spooling: Promise<void>[] = [];
+    const files: Readable[] = [];
     let failed = false;
     const fail = (error: unknown) => {
       if (failed) return;
       failed = true;
       source.unpipe(parser);
       source.destroy();
+      // A file part being written ends now (no more of it will come), its temporary file removed.
+      for (const file of files) file.destroy(error instanceof Error ? error : undefined);
       // What was spooled is removed by the caller; files still being written end with the stream destroyed.
       void Promise.allSettled(spooling).then(() => reject(error));
     };
@@ -91,6 +94,7 @@ function parseForm(
       }
     });
     parser.on("file", (name, stream, info) => {
+      files.push(stream);
       try {
         claim(name);
       } catch (error) {
