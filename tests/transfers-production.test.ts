@@ -93,7 +93,11 @@ function expectRetryable(answer: { status: number; headers: Headers; body: any }
 beforeAll(async () => {
   buildIfNeeded({ quiet: true });
   if (onPostgres()) database = await createTestDatabase();
-  databaseEnv = database ? { DATABASE_URL: database.url } : { DATA_DIR: dir };
+  // The CLI reaches PostgreSQL itself (with the server's pepper, so its keys are the server's), the embedded
+  // database through the server.
+  databaseEnv = database
+    ? { DATABASE_URL: database.url, KEY_PEPPER: "transfers-pepper", ENCRYPTION_KEY: "transfers-encryption-key" }
+    : { DATA_DIR: dir };
   server = await startServer({
     ...databaseEnv,
     PORT: String(await freePort()),
