@@ -24,6 +24,7 @@ import { requeueAbandonedJobs, startJobWorker, type JobRunner } from "@/lib/jobs
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
+import { sweepAbandonedParts } from "@/lib/memory/document-originals";
 import { startExpirySweeps } from "@/lib/memory/expiry";
 import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
 import { isTrustedProxy } from "@/lib/net/client-address";
@@ -172,6 +173,7 @@ export async function startGateway(): Promise<void> {
     stopActivityPruning = startActivityPruning(retentionDays, [
       { name: "deleting expired OAuth codes, tokens and sessions", run: () => sweepExpiredOauthRecords() },
       { name: "deleting events past EVENT_RETENTION_DAYS", run: () => pruneEvents() },
+      { name: "deleting the stored parts of uploads that never became documents", run: () => sweepAbandonedParts() },
     ]);
     // On the embedded database this process alone holds the data directory: a job left running was this
     // directory's previous process's (killed), so it is due again now. PostgreSQL waits for its lease to end.

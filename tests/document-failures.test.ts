@@ -29,7 +29,8 @@ vi.mock("@/lib/documents/extract/isolated", async (importOriginal) => {
       if (text.startsWith("FAULT:thread") && faults.workerInitFailures > 0) {
         faults.workerInitFailures -= 1;
         return Promise.reject(
-          Object.assign(new Error("Worker initialization failure: EMFILE"), { code: "ERR_WORKER_INIT_FAILED" }),
+          // What child_process.fork's "error" event carries when no process can be started.
+          Object.assign(new Error("spawn /usr/bin/node EAGAIN"), { code: "EAGAIN", syscall: "spawn /usr/bin/node" }),
         );
       }
       return original.extractInWorker(...args);

@@ -4,6 +4,8 @@ import { countKeyRequest } from "@/lib/auth/key-rate-limit";
 import { readJsonBody } from "@/lib/http/body";
 import { fileResponse } from "@/lib/http/file-body";
 import { readUploadBody } from "@/lib/http/form-body";
+import { takeTransferSlot, type ReleaseSlot } from "@/lib/http/transfer-slots";
+import { discardUploads } from "@/lib/http/uploaded-file";
 import { API_HEADERS, successResponse, toErrorResponse } from "@/lib/http/envelope";
 import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } from "@/lib/http/idempotency";
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
@@ -37,6 +39,8 @@ export function withApiKey(endpoint: Endpoint) {
 async function respond(endpoint: Endpoint, request: Request, routeContext: RouteContext): Promise<Response> {
   const started = performance.now();
   let limitHeaders: Record<string, string> = {};
+  // An upload's turn (lib/http/transfer-slots.ts) and its spooled file, held until it is answered.
+  const upload: { release?: ReleaseSlot; body?: unknown } = {};
   try {
     const key = await timedStage("auth", async () => {
       const authenticated = await authenticateApiKey(request.headers.get("authorization"));
@@ -48,8 +52,13 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
       params: (await routeContext?.params) ?? {},
       query: queryParameters(new URL(request.url).searchParams),
       body: () => {
-        const { upload } = endpoint.operation;
-        return timedStage("body", () => (upload ? readUploadBody(request, upload) : readJsonBody(request)));
+        const rules = endpoint.operation.upload;
+        if (!rules) return timedStage("body", () => readJsonBody(request));
+        return timedStage("body", async () => {
+          upload.release = await takeTransferSlot(key.orgId);
+          upload.body = await readUploadBody(request, rules);
+          return upload.body;
+        });
       },
       bodyStream: () => ndjsonRequestBody(request),
     };
@@ -73,6 +82,9 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
     return withRateLimitHeaders(response, limitHeaders);
   } catch (error) {
     return withRateLimitHeaders(toErrorResponse(error), limitHeaders);
+  } finally {
+    upload.release?.();
+    await discardUploads(upload.body);
   }
 }
 

@@ -214,6 +214,31 @@ export const SETTINGS = {
       "largest document `POST /documents` takes (an upload, a fetched URL or inline content); larger is " +
       "refused with 413",
   }),
+  TRANSFERS_PER_ORGANIZATION: wholeNumber({
+    fallback: 4,
+    min: 1,
+    unit: "transfers",
+    description:
+      "document uploads and downloads (`POST /documents`, a document's original) one organization may have under " +
+      "way at once per instance; as many more wait up to TRANSFER_WAIT_SECONDS for a turn, and the rest are " +
+      "refused with 429 and `Retry-After`",
+  }),
+  TRANSFERS_MAX: wholeNumber({
+    fallback: 16,
+    min: 1,
+    unit: "transfers",
+    description:
+      "document uploads and downloads under way at once per instance, every organization together; past it a " +
+      "transfer waits its turn (first come, first served) up to TRANSFER_WAIT_SECONDS, then is refused with 503 " +
+      "and `Retry-After`",
+  }),
+  TRANSFER_WAIT_SECONDS: wholeNumber({
+    fallback: 5,
+    min: 0,
+    max: 60,
+    unit: "seconds",
+    description: "how long an upload or download may wait for a turn (see TRANSFERS_MAX) before it is refused",
+  }),
   DOCUMENT_MAX_PAGES: wholeNumber({
     fallback: 2000,
     min: 1,

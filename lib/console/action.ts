@@ -104,6 +104,10 @@ export function parseForm<S extends z.ZodType>(
  */
 export function formFailure(error: unknown): ActionFailure {
   const refusal = describeError(error);
+  // Busy (503 with Retry-After): our own message, which says nothing was changed and to try again.
+  if (refusal.code === "SERVICE_UNAVAILABLE" && refusal.headers?.["retry-after"]) {
+    return { ok: false, error: refusal.message };
+  }
   // An upstream or unavailable error may carry a provider's own text: the page gets the generic message.
   if (refusal.status >= 500) {
     if (refusal.code !== "INTERNAL_SERVER_ERROR") console.error("[memgw] console action failed:", error);

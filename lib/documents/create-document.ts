@@ -10,21 +10,24 @@ import { effectiveScopes } from "@/lib/memory/scopes";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
 import { DOCUMENT_FIELDS, documentJson } from "./document-json";
+import { deleteOriginalParts, writeOriginalParts } from "@/lib/memory/document-originals";
 import { ingestionJob } from "@/lib/memory/document-ingestion-job";
 import { detectContentType, notTextReason, SUPPORTED_CONTENT_TYPES } from "./extract";
 import { BASE64, type CreateDocumentBody } from "./schemas";
 
-/** Writing a 50 MB original takes longer than a transaction's default 5 s on a busy embedded database. */
-const LARGE_WRITE = { timeout: 120_000 };
-
-/** What a document is made from: bytes given now, or a URL fetched by its processing. */
-type Source = { url: string } | { bytes: Buffer; contentType: string; filename: string | null };
+/** What a document is made from: bytes given now (in memory, or spooled to disk), or a URL its processing fetches. */
+type Source =
+  | { url: string }
+  | { content: Uint8Array | AsyncIterable<Uint8Array>; size: number; contentType: string; filename: string | null };
 
 /**
  * Takes a document (a file, inline content or a URL) into a namespace the principal may write to, within its
  * scopes: checks it now (its type is one we read, its size within DOCUMENT_MAX_BYTES, a URL's destination
- * public), then stores it queued with the job that processes it, in one transaction (under an
- * Idempotency-Key, the answer too: a retry after a crash finds the same document).
+ * public), writes its bytes as the parts of its original (lib/memory/document-originals.ts: short statements,
+ * another organization's go in between), then stores it queued with the job that processes it, in one short
+ * transaction (under an Idempotency-Key, the answer too: a retry after a crash finds the same document). The
+ * document exists only once its original is whole; parts of one that fails on the way are deleted (after a
+ * crash, by the sweep).
  */
 export async function createDocument(principal: Principal, body: CreateDocumentBody, activity: ActivityNote = {}) {
   const namespace = await resolveTarget(principal, body);
@@ -32,50 +35,58 @@ export async function createDocument(principal: Principal, body: CreateDocumentB
   activity.identityId = body.identity_id ?? null;
   const scopes = effectiveScopes(principal.scopes, body.scopes);
   const source = await sourceOf(body);
+  const id = newId("doc");
+  const original = { orgId: principal.orgId, documentId: id };
   const prisma = await db();
-  const document = await prisma.$transaction(async (tx) => {
-    const created = await tx.document.create({
-      data: {
-        id: newId("doc"),
-        orgId: principal.orgId,
-        namespaceId: namespace.id,
-        identityId: body.identity_id ?? null,
-        apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
-        createdByUserId: principal.kind === "member" ? principal.userId : null,
-        title: body.title ?? null,
-        scopes,
-        metadata: body.metadata ?? {},
-        status: "queued",
-        ...("url" in source
-          ? { sourceUrl: source.url }
-          : {
-              original: new Uint8Array(source.bytes),
-              byteSize: source.bytes.length,
-              contentType: source.contentType,
-              filename: source.filename,
-            }),
-      },
-      select: DOCUMENT_FIELDS,
+  try {
+    if ("content" in source) await writeOriginalParts(original, source.content);
+    const document = await prisma.$transaction(async (tx) => {
+      const created = await tx.document.create({
+        data: {
+          id,
+          orgId: principal.orgId,
+          namespaceId: namespace.id,
+          identityId: body.identity_id ?? null,
+          apiKeyId: principal.kind === "api_key" ? principal.keyId : null,
+          createdByUserId: principal.kind === "member" ? principal.userId : null,
+          title: body.title ?? null,
+          scopes,
+          metadata: body.metadata ?? {},
+          status: "queued",
+          ...("url" in source
+            ? { sourceUrl: source.url }
+            : { byteSize: source.size, contentType: source.contentType, filename: source.filename }),
+        },
+        select: DOCUMENT_FIELDS,
+      });
+      await enqueueJob(ingestionJob(created), tx);
+      await keepAnswerWithWrite(tx, 202, documentJson(created));
+      return created;
     });
-    await enqueueJob(ingestionJob(created), tx);
-    await keepAnswerWithWrite(tx, 202, documentJson(created));
-    return created;
-  }, LARGE_WRITE);
-  wakeJobWorkers();
-  return document;
+    wakeJobWorkers();
+    return document;
+  } catch (error) {
+    if ("content" in source) await deleteOriginalParts(original).catch(() => undefined);
+    throw error;
+  }
 }
 
 async function sourceOf(body: CreateDocumentBody): Promise<Source> {
   if (body.url !== undefined) return { url: (await checkOutboundDestination(body.url)).toString() };
-  const bytes = body.file ? body.file.bytes : contentBytes(body.content!, body.content_encoding ?? "utf8");
+  const inline = body.file ? undefined : contentBytes(body.content!, body.content_encoding ?? "utf8");
+  const size = body.file ? body.file.size : inline!.length;
   const maxBytes = setting("DOCUMENT_MAX_BYTES");
-  if (bytes.length > maxBytes) throw new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`);
-  if (bytes.length === 0) throw new InvalidError("The file is empty.", [{ field: "body.file", message: "is empty" }]);
+  if (size > maxBytes) throw new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`);
+  if (size === 0) throw new InvalidError("The file is empty.", [{ field: "body.file", message: "is empty" }]);
   const filename = body.filename ?? body.file?.name ?? null;
   const declared = body.file ? body.file.type : body.content_type!;
-  const contentType = detectContentType(bytes, declared ?? null, filename);
-  if (!contentType) throw unsupported(declared ?? filename, notTextReason(bytes, declared ?? null, filename));
-  return { bytes, contentType, filename };
+  // A spooled upload is told by its start and end (all of it is never in memory); a NUL anywhere in it says
+  // it is no text, as it does for bytes checked whole.
+  const sample = body.file ? body.file.sample : inline!;
+  const checked = body.file?.hasNul && !sample.includes(0) ? Buffer.concat([sample, Buffer.from([0])]) : sample;
+  const contentType = detectContentType(checked, declared ?? null, filename);
+  if (!contentType) throw unsupported(declared ?? filename, notTextReason(checked, declared ?? null, filename));
+  return { content: body.file ? body.file.content() : inline!, size, contentType, filename };
 }
 
 /**

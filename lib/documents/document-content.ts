@@ -1,8 +1,9 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
 import { ConflictError } from "@/lib/errors";
 import { FileBody } from "@/lib/http/file-body";
+import { takeTransferSlot } from "@/lib/http/transfer-slots";
+import { hasOriginal, originalStream } from "@/lib/memory/document-originals";
 import { getDocument } from "./get-document";
 
 const EXTENSIONS: Record<string, string> = {
@@ -15,17 +16,20 @@ const EXTENSIONS: Record<string, string> = {
   "image/jpeg": "jpg",
 };
 
-/** A document's original bytes, as given or as its URL answered, for whoever may read the document. */
+/**
+ * A document's original bytes, as given or as its URL answered, for whoever may read the document: a stream
+ * that reads it from the database a part at a time as the client takes it, in one of the organization's
+ * transfer turns (lib/http/transfer-slots.ts: 429 or 503 with Retry-After when none comes free in time),
+ * given back when the stream ends or is cancelled. 409 for a URL not fetched yet.
+ */
 export async function documentContent(principal: Principal, id: string, activity: ActivityNote = {}) {
   const document = await getDocument(principal, id, activity);
-  const prisma = await db();
-  const row = await prisma.document.findFirst({
-    where: { id: document.id, orgId: principal.orgId },
-    select: { original: true },
-  });
-  if (!row?.original || !document.contentType) {
+  const ref = { orgId: principal.orgId, documentId: document.id };
+  if (document.byteSize === null || !document.contentType || !(await hasOriginal(ref))) {
     throw new ConflictError(`Document ${id}'s URL has not been fetched yet; try again once it is processed.`);
   }
+  const release = await takeTransferSlot(principal.orgId);
   const filename = document.filename ?? `${document.id}.${EXTENSIONS[document.contentType] ?? "bin"}`;
-  return new FileBody(row.original, document.contentType, filename);
+  const stream = originalStream(ref, release);
+  return new FileBody({ stream, size: document.byteSize }, document.contentType, filename);
 }

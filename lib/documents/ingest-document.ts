@@ -17,6 +17,7 @@ import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./de
 import { detectContentType, DocumentUnreadableError, notTextReason, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
+import { deleteOriginalParts, originalBytes, writeOriginalParts } from "@/lib/memory/document-originals";
 import { passagesOf, sectionLabel } from "./passages";
 
 /** How long reading one document may take (OCR of its scanned pages included). */
@@ -37,13 +38,11 @@ export const documentJobRunners: Record<string, JobRunner> = {
   }),
 };
 
-type Processing = DocumentRow & { original: Uint8Array | null };
-
 async function runIngestion(job: ClaimedJob): Promise<void> {
   const prisma = await db();
   const document = await prisma.document.findFirst({
     where: { id: String(job.payload.documentId), ...(job.orgId && { orgId: job.orgId }) },
-    select: { ...DOCUMENT_FIELDS, original: true },
+    select: DOCUMENT_FIELDS,
   });
   if (!document) {
     // Deleted: passages a run stored before the process died are deleted too.
@@ -92,23 +91,28 @@ function isTheDocumentsOwn(error: unknown): error is Error {
 /**
  * extractInWorker, with any failure of the reader made a DocumentUnreadableError: reading is a function of the
  * bytes alone, so a reader that throws on them (a library's TypeError on a degenerate file) throws again at
- * every try. Its own message is for the server's log only. A thread that could not even start (the machine's
- * resources) is the one failure that may pass, and is retried.
+ * every try. Its own message is for the server's log only. A reading process that could not even start (the
+ * machine's resources) is the one failure that may pass, and is retried.
  */
-async function extract(document: Processing, ...input: Parameters<typeof extractInWorker>) {
+async function extract(document: DocumentRow, ...input: Parameters<typeof extractInWorker>) {
   try {
     return await extractInWorker(...input);
   } catch (error) {
     if (error instanceof DocumentUnreadableError) throw error;
-    if ((error as { code?: string }).code === "ERR_WORKER_INIT_FAILED") throw error;
+    if (couldNotStart(error)) throw error;
     console.error(`[memgw] reading document ${document.id} (${input[1]}) failed unexpectedly:`, error);
     throw new DocumentUnreadableError(READER_FAILED, { cause: error });
   }
 }
 
+/** The reading process could not be started (fork's error: EAGAIN, ENOMEM…): the machine's, not the document's. */
+function couldNotStart(error: unknown): boolean {
+  return (error as { syscall?: string }).syscall?.startsWith("spawn") ?? false;
+}
+
 class UnreadableTypeError extends Error {}
 
-async function ingest(document: Processing, refetch: boolean) {
+async function ingest(document: DocumentRow, refetch: boolean) {
   const { bytes, contentType } = await originalOf(document, refetch);
   const extracted = await extract(
     document,
@@ -161,10 +165,15 @@ async function ingest(document: Processing, refetch: boolean) {
   if (finished === 0) await deleteDocumentPassages(document);
 }
 
-/** The bytes to read and their type: the upload, or (first run or refresh) what the URL answers now. */
-async function originalOf(document: Processing, refetch: boolean) {
-  if (document.original && document.contentType && !(refetch && document.sourceUrl)) {
-    return { bytes: document.original, contentType: document.contentType };
+/**
+ * The bytes to read and their type: the upload (read from its parts), or (first run or refresh) what the URL
+ * answers now, which replaces the original's parts.
+ */
+async function originalOf(document: DocumentRow, refetch: boolean) {
+  const ref = { orgId: document.orgId, documentId: document.id };
+  if (document.contentType && !(refetch && document.sourceUrl)) {
+    const bytes = await originalBytes(ref);
+    if (bytes) return { bytes, contentType: document.contentType };
   }
   if (!document.sourceUrl) throw new DocumentUnreadableError("The document has no content.");
   const fetched = await fetchOutbound(document.sourceUrl, {
@@ -177,10 +186,14 @@ async function originalOf(document: Processing, refetch: boolean) {
     const notText = notTextReason(fetched.bytes, fetched.contentType, path);
     throw new UnreadableTypeError(unsupported(fetched.contentType, notText).message);
   }
+  // The earlier answer's parts go first: a crash in between leaves a URL document with no original, fetched
+  // again by its next run.
+  await deleteOriginalParts(ref);
+  await writeOriginalParts(ref, fetched.bytes);
   const prisma = await db();
   await prisma.document.updateMany({
     where: { id: document.id, orgId: document.orgId },
-    data: { original: new Uint8Array(fetched.bytes), contentType, byteSize: fetched.bytes.length },
+    data: { contentType, byteSize: fetched.bytes.length },
   });
   return { bytes: fetched.bytes, contentType };
 }

@@ -67,6 +67,20 @@ export class UpstreamError extends DomainError {}
 /** Something needed is not available yet, or could not be started. */
 export class UnavailableError extends DomainError {}
 
+/**
+ * The server is too busy to take this request now (no database connection, transaction or transfer slot
+ * came free in time): nothing was changed, and the same request may be sent again in `retryAfterSeconds`.
+ * Answered 503 with `Retry-After`; its message is safe to show anyone.
+ */
+export class BusyError extends UnavailableError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
 type Issue = { readonly path: readonly PropertyKey[]; readonly message: string };
 
 /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import {
+  BusyError,
   ConflictError,
   DomainError,
   type ErrorDetail,
@@ -74,6 +75,11 @@ export function describeError(error: unknown): ErrorReport {
     return { code, status: ERROR_STATUS[code], message, details, headers: headersOf(error) };
   }
   if (code === "CONFLICT") return errorReport(code, "A resource with these values already exists.");
+  if (code === "SERVICE_UNAVAILABLE") {
+    // Saturation, not a fault: a line to see it by, without the stack of an unhandled error.
+    console.warn(`[memgw] busy, answered 503: ${(error as Error).message?.split("\n")[0]}`);
+    return describeError(new BusyError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS));
+  }
   // The request's id is also in the answer's body and header: what a user reports finds this line.
   const requestId = currentRequestId();
   console.error(`[memgw] unhandled error${requestId ? ` (request ${requestId})` : ""}:`, error);
@@ -89,7 +95,44 @@ function errorCode(error: unknown): ErrorCode {
   if (error instanceof DomainError) {
     return DOMAIN_ERROR_CODES.find(([kind]) => error instanceof kind)?.[1] ?? "INTERNAL_SERVER_ERROR";
   }
-  return isUniqueViolation(error) ? "CONFLICT" : "INTERNAL_SERVER_ERROR";
+  if (isUniqueViolation(error)) return "CONFLICT";
+  return isSaturation(error) ? "SERVICE_UNAVAILABLE" : "INTERNAL_SERVER_ERROR";
+}
+
+export const BUSY_MESSAGE = "The server is too busy to take this request now; nothing was changed. Try again shortly.";
+/** What a request refused for saturation is told to wait: long enough for a burst of writes to drain. */
+export const BUSY_RETRY_AFTER_SECONDS = 2;
+
+// Prisma's codes for a transaction that could not start (or ran out of time) and a pool that had no connection
+// in time, and a write conflict or deadlock it asks to retry. Each happens only under load; the request changed
+// nothing (its transaction rolled back), so it is answered 503 with Retry-After, never 500.
+const PRISMA_SATURATION_CODES = new Set(["P2024", "P2028", "P2034"]);
+// PostgreSQL's (SQLSTATE) for the same, reached through either adapter or a raw statement: serialization failure,
+// deadlock, lock not available, too many connections, cannot connect now.
+const POSTGRES_SATURATION_CODES = new Set(["40001", "40P01", "55P03", "53300", "57P03"]);
+// node-postgres's pool (connectionTimeoutMillis) and its client when connecting takes too long.
+const POOL_TIMEOUT_MESSAGES = /timeout exceeded when trying to connect|Connection terminated due to connection timeout/;
+
+/**
+ * Whether a thrown value says the database was too busy (see the codes above), looking through the causes
+ * Prisma's driver adapters and our own wrappers chain.
+ */
+export function isSaturation(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && typeof cause === "object" && depth < 5; depth += 1) {
+    const { code, originalCode, kind, message, meta } = cause as Record<string, unknown> & {
+      meta?: { code?: unknown };
+    };
+    if (typeof code === "string" && (PRISMA_SATURATION_CODES.has(code) || POSTGRES_SATURATION_CODES.has(code))) {
+      return true;
+    }
+    // A driver adapter's error (DriverAdapterError's cause): its kind, or the database's own code.
+    if (kind === "TransactionWriteConflict" || kind === "TooManyConnections") return true;
+    if (typeof originalCode === "string" && POSTGRES_SATURATION_CODES.has(originalCode)) return true;
+    if (typeof meta?.code === "string" && POSTGRES_SATURATION_CODES.has(meta.code)) return true;
+    if (typeof message === "string" && POOL_TIMEOUT_MESSAGES.test(message)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** A report of an error the transport itself refuses with (a method not allowed, a route not found). */
@@ -106,6 +149,7 @@ export function bodyFieldName(field: string): string {
 }
 
 function headersOf(error: DomainError): Record<string, string> | undefined {
+  if (error instanceof BusyError) return { "retry-after": String(error.retryAfterSeconds) };
   if (!(error instanceof RateLimitedError)) return undefined;
   return { ...(error.quota ? rateLimitHeaders(error.quota) : {}), "retry-after": String(error.retryAfterSeconds) };
 }

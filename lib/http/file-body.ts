@@ -1,13 +1,25 @@
 import { API_HEADERS } from "./envelope";
 
-/** What an operation returns to answer with a file as it is (a document's original) instead of the envelope. */
+/**
+ * What an operation returns to answer with a file as it is (a document's original) instead of the envelope:
+ * its bytes, or a stream of them of a known length (read as the client takes them).
+ */
 export class FileBody {
   constructor(
-    readonly bytes: Uint8Array,
+    readonly content: Uint8Array | { stream: ReadableStream<Uint8Array>; size: number },
     readonly contentType: string,
     /** Offered as the name to save it under. */
     readonly filename: string,
   ) {}
+
+  get size(): number {
+    return this.content instanceof Uint8Array ? this.content.byteLength : this.content.size;
+  }
+
+  /** Lets go of a stream that will not be read (its turn and its reads end). */
+  async discard(): Promise<void> {
+    if (!(this.content instanceof Uint8Array)) await this.content.stream.cancel();
+  }
 }
 
 /**
@@ -16,13 +28,14 @@ export class FileBody {
  */
 export function fileResponse(file: FileBody, status: number, headers: Record<string, string>): Response {
   const fallbackName = file.filename.replace(/[^\x20-\x7e]|["\\]/g, "_");
-  return new Response(Buffer.from(file.bytes), {
+  const body = file.content instanceof Uint8Array ? Buffer.from(file.content) : file.content.stream;
+  return new Response(body, {
     status,
     headers: {
       ...API_HEADERS,
       ...headers,
       "content-type": file.contentType,
-      "content-length": String(file.bytes.byteLength),
+      "content-length": String(file.size),
       "content-disposition":
         `attachment; filename="${fallbackName}"; ` + `filename*=UTF-8''${encodeURIComponent(file.filename)}`,
       "x-content-type-options": "nosniff",

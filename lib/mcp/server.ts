@@ -99,7 +99,11 @@ export function memoryMcpServer(context: McpContext): McpServer {
     } catch (error) {
       const failure = describeError(error);
       const details = failure.details?.map((d) => `\n- ${bodyFieldName(d.field)}: ${d.message}`).join("") ?? "";
-      return { isError: true, content: [{ type: "text", text: `${failure.code}: ${failure.message}${details}` }] };
+      // A tool call has no headers: a refusal for load (429, 503) says in its text when to call again.
+      const retryAfter = failure.headers?.["retry-after"];
+      const retry = retryAfter ? ` Retry after ${retryAfter} s.` : "";
+      const text = `${failure.code}: ${failure.message}${retry}${details}`;
+      return { isError: true, content: [{ type: "text", text }] };
     }
   };
 

@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
+import { originalBytes } from "./document-originals";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
@@ -102,13 +103,15 @@ async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenera
   const within = Object.entries(scopes).map(([name, value]) => ({ scopes: { path: [name], equals: value } }));
   const listed = await prisma.document.findMany({
     // Any document with its original, processed or not (a failed one, a URL being refreshed): backups keep it.
-    where: { orgId: namespace.orgId, namespaceId: namespace.id, NOT: { original: null }, AND: within },
+    where: { orgId: namespace.orgId, namespaceId: namespace.id, NOT: { byteSize: null }, AND: within },
     select: { id: true },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   for (const { id } of listed) {
     const document = await prisma.document.findFirst({ where: { id, orgId: namespace.orgId } });
-    if (!document?.original || !document.contentType) continue;
+    if (!document?.contentType) continue;
+    const original = await originalBytes({ orgId: namespace.orgId, documentId: document.id });
+    if (!original) continue;
     yield {
       type: "document",
       id: document.id,
@@ -120,7 +123,7 @@ async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenera
       scopes: document.scopes as Record<string, string>,
       identity_id: document.identityId,
       created_at: document.createdAt.toISOString(),
-      original: Buffer.from(document.original).toString("base64"),
+      original: Buffer.from(original).toString("base64"),
     };
   }
 }

@@ -31,6 +31,7 @@ import {
 import { type ImportedVersion, writeImportedHistory } from "./history";
 import { reservePositions } from "./conversation-positions";
 import { ingestionJob } from "./document-ingestion-job";
+import { deleteOriginalParts, writeOriginalParts } from "./document-originals";
 import { contentHash } from "./memory-fields";
 import { effectiveScopes } from "./scopes";
 import { linkEntities } from "./entities/link-entities";
@@ -39,8 +40,8 @@ import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
 import { crashPoint, WriteIntent } from "./write-intents";
 
-/** The last transaction also writes the documents' originals (50 MB each at most): more than the default 5 s. */
-const DOCUMENTS_WRITE = { timeout: 300_000 };
+/** The last transaction creates the documents, whose originals were written before it (a part at a time). */
+const DOCUMENTS_WRITE = { timeout: 60_000 };
 
 /** Memories written per transaction, at most: as remember, a short hold of the one embedded connection. */
 const CHUNKS_PER_TRANSACTION = 32;
@@ -97,11 +98,18 @@ export async function importNamespaceForOperator(namespaceId: string, body: Asyn
 async function importLines(target: ImportTarget, body: AsyncIterable<Uint8Array>): Promise<ImportResult> {
   // The valid lines wait on disk between the two passes, so an import of any size is never held in memory.
   const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "memgw-import-"));
+  const documents: StoredDocument[] = [];
   try {
     const spool = { memories: path.join(dir, "memories.ndjson"), documents: path.join(dir, "documents.ndjson") };
     await validateLines(target, body, spool);
-    return await writeLines(target, spool);
+    // The originals first, a part a statement (lib/memory/document-originals.ts): the transaction that makes
+    // them documents stays short. They are deleted if the import fails, swept if the process dies.
+    await storeImportedOriginals(target, spool.documents, documents);
+    return await writeLines(target, spool, documents);
   } catch (error) {
+    for (const document of documents) {
+      await deleteOriginalParts({ orgId: target.namespace.orgId, documentId: document.id }).catch(() => undefined);
+    }
     // Nothing of it stays (a failed import is rolled back): the event says so and why.
     const { orgId, id: namespaceId } = target.namespace;
     await (
@@ -379,7 +387,7 @@ interface PreparedImport {
  * The second pass: reads the spooled lines back and writes them, a few memories per transaction, as one
  * write intent (lib/memory/write-intents.ts): a failure, or a process that dies, rolls back all of it.
  */
-async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportResult> {
+async function writeLines(target: ImportTarget, spool: Spool, documents: StoredDocument[]): Promise<ImportResult> {
   const provider = embedder();
   const prisma = await db();
   const intent = new WriteIntent(target.namespace.orgId, target.namespace.id, "import");
@@ -396,7 +404,7 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
       // No memory lines: the documents are the whole import, in a transaction of their own.
       if (last) {
         documentIds = await prisma.$transaction(async (tx) => {
-          const ids = await queueImportedDocuments(tx, target, spool.documents);
+          const ids = await queueImportedDocuments(tx, target, documents);
           await recordImportCompleted(tx, target, {
             imported: 0,
             skipped_expired: skippedExpired,
@@ -424,7 +432,7 @@ async function writeLines(target: ImportTarget, spool: Spool): Promise<ImportRes
       await writeGroup(tx, target, provider.model, pending, authors);
       if (last) {
         // With the last memories, so that the import is whole or absent, across a crash too.
-        documentIds = await queueImportedDocuments(tx, target, spool.documents);
+        documentIds = await queueImportedDocuments(tx, target, documents);
         await recordImportCompleted(tx, target, {
           imported: written.length + pending.length,
           skipped_expired: skippedExpired,
@@ -474,16 +482,31 @@ function recordImportCompleted(
   ]);
 }
 
-/** The spooled documents as new documents of the namespace, each queued to be processed from its original. */
-async function queueImportedDocuments(tx: Tx, target: ImportTarget, spool: string): Promise<string[]> {
-  const ids: string[] = [];
+/** A spooled document line whose original is stored under the id its document will have. */
+type StoredDocument = Omit<ExportDocument, "original"> & { id: string; byteSize: number };
+
+/**
+ * Writes the originals of the spooled documents' lines, one at a time, as parts of documents yet to be; each is
+ * in `stored` (to be deleted should the import fail) before its first part is written.
+ */
+async function storeImportedOriginals(target: ImportTarget, spool: string, stored: StoredDocument[]): Promise<void> {
   const lines = readline.createInterface({ input: fs.createReadStream(spool), crlfDelay: Infinity });
   for await (const text of lines) {
-    const line = JSON.parse(text) as ExportDocument;
-    const original = Buffer.from(line.original, "base64");
+    const { original: base64, ...line } = JSON.parse(text) as ExportDocument;
+    const original = Buffer.from(base64, "base64");
+    const document = { ...line, id: newId("doc"), byteSize: original.length };
+    stored.push(document);
+    await writeOriginalParts({ orgId: target.namespace.orgId, documentId: document.id }, original);
+  }
+}
+
+/** The stored documents as new documents of the namespace, each queued to be processed from its original. */
+async function queueImportedDocuments(tx: Tx, target: ImportTarget, documents: StoredDocument[]): Promise<string[]> {
+  const ids: string[] = [];
+  for (const line of documents) {
     const document = await tx.document.create({
       data: {
-        id: newId("doc"),
+        id: line.id,
         orgId: target.namespace.orgId,
         namespaceId: target.namespace.id,
         identityId: line.identity_id,
@@ -494,8 +517,7 @@ async function queueImportedDocuments(tx: Tx, target: ImportTarget, spool: strin
         filename: line.filename,
         metadata: line.metadata,
         scopes: line.scopes,
-        original: new Uint8Array(original),
-        byteSize: original.length,
+        byteSize: line.byteSize,
         status: "queued",
       },
       select: { id: true, orgId: true },

@@ -10,6 +10,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { ROLES } from "@/lib/auth/permissions";
 import { asFormFields, runConsoleAction } from "@/lib/console/action";
+import { uploadDocumentFile } from "@/lib/console/upload-document";
 import { getDocument } from "@/lib/documents/get-document";
 import { UploadedFile } from "@/lib/http/uploaded-file";
 import { notFound } from "@/lib/errors";
@@ -38,18 +39,13 @@ const documentsPath = (orgSlug: string, namespaceId: string) => `/${orgSlug}/nam
 export async function uploadDocument(orgSlug: string, formData: FormData) {
   // A forged call may send anything: what is not a form fails the form's schema.
   const form = formData instanceof FormData ? Object.fromEntries(formData) : undefined;
-  const result = await runConsoleAction(orgSlug, { roles: ROLES, input: UploadForm }, form, async (context, input) => {
-    const file = new UploadedFile(
-      Buffer.from(await input.file.arrayBuffer()),
-      input.file.name || null,
-      input.file.type || null,
-    );
-    const body = { namespace_id: input.namespace_id, file };
-    const { data } = await runOperation(operations.addDocument, context.principal, { body: async () => body });
-    revalidatePath(documentsPath(context.orgSlug, data.namespace_id), "layout");
-    return { id: data.id, status: data.status };
-  });
-  return asFormFields(result);
+  const parsed = UploadForm.safeParse(form);
+  if (!parsed.success) {
+    return runConsoleAction(orgSlug, { roles: ROLES, input: UploadForm }, form, async () => null);
+  }
+  const { file, namespace_id: namespaceId } = parsed.data;
+  const uploaded = new UploadedFile(Buffer.from(await file.arrayBuffer()), file.name || null, file.type || null);
+  return uploadDocumentFile(orgSlug, namespaceId, uploaded);
 }
 
 /** "Add a URL": a web page or a file on the web, fetched and read by the document's processing. */

@@ -40,7 +40,8 @@ export function extractionLoad(): { running: number; waiting: number } {
  * free. Its memory (resident: heap, buffers, WebAssembly, threads) may not pass `limits.memoryMb`
  * (DOCUMENT_EXTRACTION_MEMORY_MB when unset) and its time `limits.timeoutMs` (counted from its start, not its
  * wait): past either it is killed and the document is unreadable (DocumentUnreadableError, with the reason).
- * A child that dies of anything else rejects with a plain Error (a temporary failure, tried again).
+ * A child that dies of anything else rejects with a plain Error (ingest-document.ts fails the document with a
+ * general reason, except when the child could not be started at all: that is tried again).
  */
 export function extractInWorker(
   bytes: Uint8Array,

@@ -2,15 +2,17 @@
 // as the request's body, its name and declared type in `x-file-name` and `x-file-type` (percent-encoded).
 // Neither a server action nor a multipart form: proxy.ts caps those at 1 MB before they reach the console,
 // and a document may be DOCUMENT_MAX_BYTES (50 MB). The same Origin rule as server actions guards it, the
-// session is checked before a byte is read, and the uploadDocument action does the rest (membership, role,
+// session is checked before a byte is read, and uploadDocumentFile does the rest (membership, role,
 // the POST /documents operation as the signed-in person). Answers the action's outcome as JSON.
+import { Readable } from "node:stream";
 import { setting } from "@/lib/config";
 import { formFailure, type ActionResult } from "@/lib/console/action";
-import { uploadDocument } from "@/lib/console/actions/documents";
+import { uploadDocumentFile } from "@/lib/console/upload-document";
 import { serverActionOriginProblem } from "@/lib/console/origin";
 import { currentSession } from "@/lib/console/session";
 import { PayloadTooLargeError } from "@/lib/errors";
-import { readBodyBytes } from "@/lib/http/body";
+import { spoolToFile } from "@/lib/http/spool";
+import { UploadedFile } from "@/lib/http/uploaded-file";
 import { errorStatus } from "@/lib/http/errors";
 
 export async function POST(request: Request, { params }: { params: Promise<{ org: string; namespaceId: string }> }) {
@@ -19,25 +21,27 @@ export async function POST(request: Request, { params }: { params: Promise<{ org
   if (problem) return answer({ ok: false, error: `${problem} Uploads are accepted only from this site.` }, 403);
   if (!(await currentSession())) return answer({ ok: false, error: "Your session has ended. Sign in again." }, 401);
   const maxBytes = setting("DOCUMENT_MAX_BYTES");
-  let bytes: Buffer;
+  const tooLarge = () => new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`);
+  let file: UploadedFile;
   try {
-    // The operation's own message for a file past the limit, said before more than the limit is read.
-    bytes = await readBodyBytes(
-      request,
-      maxBytes,
-      () => new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`),
+    // The operation's own message for a file past the limit, said before more than the limit is read. The
+    // bytes go to a temporary file as they arrive, never whole in memory.
+    if (Number(request.headers.get("content-length")) > maxBytes) throw tooLarge();
+    const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([]);
+    const spooled = await spoolToFile(body, maxBytes, tooLarge);
+    file = new UploadedFile(
+      spooled,
+      headerText(request, "x-file-name") || null,
+      headerText(request, "x-file-type") || null,
     );
   } catch (error) {
     return answer(formFailure(error), errorStatus(error));
   }
-  const form = new FormData();
-  form.set("namespace_id", namespaceId);
-  // A copy: a File takes bytes of its own buffer, not a view into Node's pooled one.
-  const file = new File([new Uint8Array(bytes)], headerText(request, "x-file-name"), {
-    type: headerText(request, "x-file-type"),
-  });
-  form.set("file", file);
-  return answer(await uploadDocument(org, form));
+  try {
+    return answer(await uploadDocumentFile(org, namespaceId, file));
+  } finally {
+    await file.discard();
+  }
 }
 
 /** A percent-encoded header's text; empty when absent or not valid (the file is then named by its type alone). */

@@ -1,0 +1,101 @@
+// An upload's bytes as they arrive, written to a temporary file instead of kept in memory (a 50 MB document,
+// twenty at once, must not be a gigabyte of the server's memory), with what is learnt on the way: its size,
+// sha256, whether it has a NUL byte, and its start and end to tell its type by.
+import { createHash, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Readable } from "node:stream";
+import type { SpooledContent } from "./uploaded-file";
+
+/** How much of a file's start, and of its end, its sample keeps (a DOCX names its parts at its end). */
+const SAMPLE_HEAD_BYTES = 1024 * 1024;
+const SAMPLE_TAIL_BYTES = 256 * 1024;
+/** Temporary files older than this are an upload a crash left behind. */
+const ABANDONED_AFTER_MS = 60 * 60_000;
+
+let swept = false;
+
+/** The directory of this machine's spooled uploads (created, and cleared of abandoned files, at first use). */
+async function spoolDir(): Promise<string> {
+  const dir = path.join(os.tmpdir(), "memgw-uploads");
+  await fs.promises.mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!swept) {
+    swept = true;
+    const cutoff = Date.now() - ABANDONED_AFTER_MS;
+    for (const name of await fs.promises.readdir(dir).catch(() => [] as string[])) {
+      const file = path.join(dir, name);
+      const stat = await fs.promises.stat(file).catch(() => undefined);
+      if (stat && stat.mtimeMs < cutoff) await fs.promises.rm(file, { force: true });
+    }
+  }
+  return dir;
+}
+
+/**
+ * Writes `source` to a new temporary file, refusing with `tooLarge()` (the file removed) once more than
+ * `maxBytes` arrive. The caller removes the file when done with it (UploadedFile.discard).
+ */
+export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: () => Error): Promise<SpooledContent> {
+  const file = path.join(await spoolDir(), `${process.pid}-${randomBytes(12).toString("hex")}`);
+  const out = fs.createWriteStream(file, { flags: "wx", mode: 0o600 });
+  const hash = createHash("sha256");
+  const head: Buffer[] = [];
+  let headBytes = 0;
+  let tail = Buffer.alloc(0);
+  let size = 0;
+  let hasNul = false;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge();
+      hash.update(chunk);
+      if (!hasNul && chunk.includes(0)) hasNul = true;
+      if (headBytes < SAMPLE_HEAD_BYTES) {
+        const kept = chunk.subarray(0, SAMPLE_HEAD_BYTES - headBytes);
+        head.push(kept);
+        headBytes += kept.length;
+      }
+      tail = Buffer.concat([tail, chunk]);
+      if (tail.length > SAMPLE_TAIL_BYTES) tail = tail.subarray(tail.length - SAMPLE_TAIL_BYTES);
+      // Backpressure: wait for the disk when it is behind, so memory holds at most a chunk or two.
+      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+    }
+    await new Promise<void>((resolve, reject) =>
+      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+    );
+  } catch (error) {
+    out.destroy();
+    await fs.promises.rm(file, { force: true });
+    throw error;
+  }
+  return { path: file, size, sha256: hash.digest("hex"), sample: sampleOf(Buffer.concat(head), tail, size), hasNul };
+}
+
+/**
+ * The file's start, with its end after it when the two do not overlap, each cut at a whole UTF-8 character:
+ * a text file's sample is text too.
+ */
+function sampleOf(head: Buffer, tail: Buffer, size: number): Buffer {
+  if (size <= head.length) return head;
+  if (size <= head.length + tail.length) {
+    return Buffer.concat([head, tail.subarray(tail.length - (size - head.length))]);
+  }
+  return Buffer.concat([head.subarray(0, wholeCharactersEnd(head)), tail.subarray(wholeCharactersStart(tail))]);
+}
+
+/** Where the last complete UTF-8 character of `bytes` ends (a character cut by the end is left out). */
+function wholeCharactersEnd(bytes: Buffer): number {
+  let start = bytes.length - 1;
+  while (start > 0 && bytes.length - start < 4 && (bytes[start] & 0xc0) === 0x80) start -= 1;
+  const lead = bytes[start];
+  const length = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return start + length > bytes.length ? start : bytes.length;
+}
+
+/** Where the first UTF-8 character that starts in `bytes` starts (continuation bytes skipped). */
+function wholeCharactersStart(bytes: Buffer): number {
+  let start = 0;
+  while (start < 3 && start < bytes.length && (bytes[start] & 0xc0) === 0x80) start += 1;
+  return start;
+}

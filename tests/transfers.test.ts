@@ -1,0 +1,291 @@
+// Uploads and downloads of documents through the API's routes, in process: an original is stored in parts of
+// 512 KiB and read back byte-identical; an upload cut off mid-body leaves nothing (no document, no part, no
+// temporary file); each organization has its share of transfer turns (past it: 429 with Retry-After), the server
+// its total (past it: 503 with Retry-After), and a download holds its turn until it is read; and a database that
+// cannot start a transaction in time is a 503 with Retry-After, in the API's envelope and in the console's form,
+// never a 500.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { db, getDatabase } from "@/lib/db";
+import { setting } from "@/lib/config";
+import { formFailure } from "@/lib/console/action";
+import { toErrorResponse } from "@/lib/http/envelope";
+import { BUSY_MESSAGE } from "@/lib/http/errors";
+import { api, routeRequest } from "./helpers/api";
+import { createNamespace, createTenant } from "./helpers/fixtures";
+
+const KiB = 1024;
+
+/** A PNG header claiming a huge canvas, then filler: a file the server takes, and refuses to decode later. */
+function pngOf(bytes: number, seed = "x"): Buffer {
+  const file = Buffer.alloc(bytes, `${seed} filler `);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]).copy(file, 0);
+  file.write("IHDR", 12, "latin1");
+  file.writeUInt32BE(100_000, 16);
+  file.writeUInt32BE(100_000, 20);
+  return file;
+}
+
+const BOUNDARY = "----memgw-transfers-boundary";
+
+/** The multipart body of POST /documents around `file`, in its three pieces: start, file, end. */
+function multipart(namespaceId: string, file: Buffer) {
+  const start = Buffer.from(
+    `--${BOUNDARY}\r\nContent-Disposition: form-data; name="namespace_id"\r\n\r\n${namespaceId}\r\n` +
+      `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="scan"\r\n` +
+      `Content-Type: image/png\r\n\r\n`,
+  );
+  return { start, file, end: Buffer.from(`\r\n--${BOUNDARY}--\r\n`) };
+}
+
+/**
+ * An upload whose body arrives as the test lets it: `send()` the rest (or `cut()` it off); `answer` is the
+ * response. The first bytes go at once, so the request holds its turn while it waits.
+ */
+function heldUpload(key: string, namespaceId: string, file: Buffer) {
+  const pieces = multipart(namespaceId, file);
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      controller = c;
+      c.enqueue(new Uint8Array(pieces.start));
+      c.enqueue(new Uint8Array(pieces.file.subarray(0, 1000)));
+    },
+  });
+  const answer = routeRequest(
+    new Request("http://gateway.test/api/v1/documents", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body,
+      duplex: "half",
+    } as RequestInit),
+  ).then(async (response) => ({ status: response.status, headers: response.headers, body: await response.json() }));
+  return {
+    answer,
+    send() {
+      controller.enqueue(new Uint8Array(pieces.file.subarray(1000)));
+      controller.enqueue(new Uint8Array(pieces.end));
+      controller.close();
+      return answer;
+    },
+    cut() {
+      controller.error(new Error("the client went away"));
+      return answer;
+    },
+  };
+}
+
+async function upload(key: string, namespaceId: string, file: Buffer) {
+  const pieces = multipart(namespaceId, file);
+  const response = await routeRequest(
+    new Request("http://gateway.test/api/v1/documents", {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
+      body: Buffer.concat([pieces.start, pieces.file, pieces.end]),
+    }),
+  );
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+function expectRefused(answer: { status: number; headers: Headers; body: any }, status: 429 | 503) {
+  expect(answer.status).toBe(status);
+  expect(Number(answer.headers.get("retry-after"))).toBeGreaterThan(0);
+  expect(answer.body).toMatchObject({
+    success: false,
+    error: { code: status === 429 ? "RATE_LIMITED" : "SERVICE_UNAVAILABLE", message: expect.any(String) },
+  });
+}
+
+async function documentCount(orgId: string) {
+  return (await db()).document.count({ where: { orgId } });
+}
+
+async function partsOf(orgId: string) {
+  return (await db()).documentPart.findMany({
+    where: { orgId },
+    select: { documentId: true, position: true, bytes: true },
+    orderBy: [{ documentId: "asc" }, { position: "asc" }],
+  });
+}
+
+/** This process's upload files left in the spool directory (lib/http/spool.ts). */
+function spooledFiles(): string[] {
+  const dir = path.join(os.tmpdir(), "memgw-uploads");
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((name) => name.startsWith(`${process.pid}-`)) : [];
+}
+
+const SETTINGS = ["TRANSFERS_PER_ORGANIZATION", "TRANSFERS_MAX", "TRANSFER_WAIT_SECONDS"] as const;
+afterEach(() => {
+  for (const name of SETTINGS) delete process.env[name];
+});
+
+let tenant: Awaited<ReturnType<typeof createTenant>>;
+let namespaceId: string;
+beforeAll(async () => {
+  tenant = await createTenant("Transfers");
+  namespaceId = (await createNamespace(tenant.key, { name: "scans" })).id;
+});
+
+describe("an original in parts", () => {
+  test("an upload is stored in parts of 512 KiB and downloads byte-identical", async () => {
+    const file = pngOf(1300 * KiB, "parts");
+    const answer = await upload(tenant.key, namespaceId, file);
+    expect(answer.status).toBe(202);
+    const id = answer.body.data.id;
+    expect(answer.body.data.size_bytes).toBe(file.length);
+    const parts = (await partsOf(tenant.org.id)).filter((part) => part.documentId === id);
+    expect(parts.map((part) => [part.position, part.bytes.byteLength])).toEqual([
+      [0, 512 * KiB],
+      [1, 512 * KiB],
+      [2, 276 * KiB],
+    ]);
+    const response = await routeRequest(
+      new Request(`http://gateway.test/api/v1/documents/${id}/content`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      }),
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-length")).toBe(String(file.length));
+    expect(Buffer.from(await response.arrayBuffer()).equals(file)).toBe(true);
+    // Deleted, the document takes its parts with it.
+    expect((await api("DELETE", `/documents/${id}`, { key: tenant.key })).status).toBe(200);
+    expect((await partsOf(tenant.org.id)).filter((part) => part.documentId === id)).toEqual([]);
+  });
+
+  test("an upload cut off mid-body, or refused, leaves no document, no part and no temporary file", async () => {
+    const before = await documentCount(tenant.org.id);
+    const held = heldUpload(tenant.key, namespaceId, pngOf(900 * KiB, "cut"));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const cut = await held.cut();
+    expect(cut.status).toBe(400);
+    expect(cut.body.success).toBe(false);
+    // Text with a NUL where neither its start nor its end (what its type is told by) shows it: 415, and
+    // nothing kept of it either.
+    const text = Buffer.alloc(2000 * KiB, "plain text ");
+    text[1500 * KiB] = 0;
+    const pieces = multipart(namespaceId, text);
+    const response = await routeRequest(
+      new Request("http://gateway.test/api/v1/documents", {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${tenant.key}`,
+          "content-type": `multipart/form-data; boundary=${BOUNDARY}`,
+        },
+        body: Buffer.concat([
+          Buffer.from(pieces.start.toString().replace("image/png", "text/plain")),
+          text,
+          pieces.end,
+        ]),
+      }),
+    );
+    expect(response.status).toBe(415);
+    expect(await documentCount(tenant.org.id)).toBe(before);
+    const orphans = (await partsOf(tenant.org.id)).filter((part) => part.position === 0);
+    const documents = new Set(
+      (await (await db()).document.findMany({ where: { orgId: tenant.org.id }, select: { id: true } })).map(
+        (document) => document.id,
+      ),
+    );
+    expect(orphans.filter((part) => !documents.has(part.documentId))).toEqual([]);
+    expect(spooledFiles()).toEqual([]);
+  });
+});
+
+describe("transfer turns", () => {
+  const title =
+    "past its share an organization gets 429, past the server's total another gets 503, " +
+    "both with Retry-After; nothing of either is stored";
+  test(title, async () => {
+    process.env.TRANSFERS_PER_ORGANIZATION = "1";
+    process.env.TRANSFERS_MAX = "2";
+    process.env.TRANSFER_WAIT_SECONDS = "1";
+    const b = await createTenant("Transfers B");
+    const c = await createTenant("Transfers C");
+    const bNamespace = (await createNamespace(b.key, { name: "b" })).id;
+    const cNamespace = (await createNamespace(c.key, { name: "c" })).id;
+    const countBefore = await documentCount(tenant.org.id);
+
+    // A's and B's uploads hold the server's two turns while their bodies arrive.
+    const heldA = heldUpload(tenant.key, namespaceId, pngOf(700 * KiB, "a"));
+    const heldB = heldUpload(b.key, bNamespace, pngOf(700 * KiB, "b"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // A's next two: one waits its turn for a second, then 429; the other finds A's share waiting already: 429 now.
+    const [waited, refused] = await Promise.all([
+      upload(tenant.key, namespaceId, pngOf(10 * KiB, "a2")),
+      new Promise((resolve) => setTimeout(resolve, 100)).then(() =>
+        upload(tenant.key, namespaceId, pngOf(10 * KiB, "a3")),
+      ),
+    ]);
+    expectRefused(waited, 429);
+    expectRefused(refused, 429);
+    // C is within its share, but the server has none free within a second: 503.
+    const busy = await upload(c.key, cNamespace, pngOf(10 * KiB, "c"));
+    expectRefused(busy, 503);
+
+    expect((await heldA.send()).status).toBe(202);
+    expect((await heldB.send()).status).toBe(202);
+    expect(await documentCount(tenant.org.id)).toBe(countBefore + 1);
+    expect(await documentCount(c.org.id)).toBe(0);
+    // Turns given back: C's upload now goes in.
+    expect((await upload(c.key, cNamespace, pngOf(10 * KiB, "c"))).status).toBe(202);
+  });
+
+  test("a download holds its organization's turn until it is read", async () => {
+    const stored = await upload(tenant.key, namespaceId, pngOf(1200 * KiB, "download"));
+    expect(stored.status).toBe(202);
+    process.env.TRANSFERS_PER_ORGANIZATION = "1";
+    process.env.TRANSFER_WAIT_SECONDS = "0";
+    const download = await routeRequest(
+      new Request(`http://gateway.test/api/v1/documents/${stored.body.data.id}/content`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      }),
+    );
+    expect(download.status).toBe(200);
+    // Not read yet: the organization's one turn is the download's.
+    expectRefused(await upload(tenant.key, namespaceId, pngOf(10 * KiB, "during")), 429);
+    expect((await download.arrayBuffer()).byteLength).toBe(1200 * KiB);
+    expect((await upload(tenant.key, namespaceId, pngOf(10 * KiB, "after"))).status).toBe(202);
+  });
+});
+
+describe("a database too busy to start a transaction", () => {
+  test("is answered 503 with Retry-After in the envelope and the console's form, not 500", async () => {
+    const prisma = await db();
+    // Every connection held in a transaction (the embedded database has one), then one more asked for with
+    // 50 ms to start: Prisma's own P2028.
+    const held = (await getDatabase()).kind === "postgres" ? setting("DATABASE_POOL_SIZE") : 1;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holding = Array.from({ length: held }, () =>
+      prisma.$transaction(
+        async (tx) => {
+          await tx.$queryRaw`SELECT 1`;
+          await released;
+        },
+        { timeout: 30_000 },
+      ),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const error = await prisma
+      .$transaction(async (tx) => tx.$queryRaw`SELECT 1`, { maxWait: 50 })
+      .then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+    release();
+    await Promise.all(holding);
+    expect((error as { code?: string }).code).toBe("P2028");
+
+    const response = toErrorResponse(error);
+    expect(response.status).toBe(503);
+    expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(await response.json()).toMatchObject({
+      success: false,
+      error: { code: "SERVICE_UNAVAILABLE", message: BUSY_MESSAGE },
+    });
+    // The console shows why and that nothing changed, not "something went wrong".
+    expect(formFailure(error)).toEqual({ ok: false, error: BUSY_MESSAGE });
+  });
+});
