@@ -11,7 +11,7 @@ import type net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { PDFDocument } from "pdf-lib";
-import { docxBomb, largePdf, pdfImageBomb, pdfStreamBomb } from "../tests/helpers/document-bombs";
+import { docxBomb, largePdf, pdfContentStreamBomb, pdfImageBomb } from "../tests/helpers/bombs";
 import { createScratchDatabase, type ScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { embeddingsReady, figures, type RecallFigures } from "./lib/api-client";
@@ -322,13 +322,13 @@ export async function measureIsolation(options: {
 
     // 1. Document bombs, one at a time: the server's memory (with any process it starts) above its start.
     const bombs: IsolationResult["bombs"] = [];
-    const bombFiles: [string, () => Promise<Buffer>, string, string][] = [
-      ["PDF, 16 images of 6000×6000 on one page", async () => pdfImageBomb(), "images.pdf", "application/pdf"],
+    const bombFiles: [string, () => Promise<Uint8Array>, string, string][] = [
+      ["PDF, 16 images of 6000×6000 on one page", () => pdfImageBomb(), "images.pdf", "application/pdf"],
       ["DOCX, document.xml expanding to 1.2 GB", () => docxBomb(), "bomb.docx", DOCX],
-      ["PDF, a content stream expanding to 1.5 GB", () => pdfStreamBomb(), "stream.pdf", "application/pdf"],
+      ["PDF, a content stream expanding to 1.5 GB", () => pdfContentStreamBomb(), "stream.pdf", "application/pdf"],
     ];
     for (const [name, make, filename, type] of bombFiles) {
-      const file = await make();
+      const file = Buffer.from(await make());
       const memory = watchMemory(server.pid);
       const created = await upload(KEY_A, nsA, file, filename, type);
       if (created.status !== 202)
@@ -350,7 +350,7 @@ export async function measureIsolation(options: {
     // 3. A's storm of 10 MB uploads, all at once; B meanwhile.
     const uploadTally = new Tally();
     const files = Array.from({ length: UPLOADS }, (_, i) =>
-      largePdf(UPLOAD_MIB * 2 ** 20, `Upload ${i} of the storm.`),
+      Buffer.from(largePdf(UPLOAD_MIB * 2 ** 20, `Upload ${i} of the storm.`)),
     );
     const storm = Promise.all(
       files.map((file, i) => uploadTally.send(() => upload(KEY_A, nsA, file, `storm-${i}.pdf`, "application/pdf"))),
@@ -365,7 +365,7 @@ export async function measureIsolation(options: {
     );
 
     // 4. A's downloads of a 50 MiB original, 10 at once while B works, then 20 at once for the memory they hold.
-    const big = largePdf(DOWNLOAD_MIB * 2 ** 20, "The big original.");
+    const big = Buffer.from(largePdf(DOWNLOAD_MIB * 2 ** 20, "The big original."));
     const bigCreated = await upload(KEY_A, nsA, big, "big.pdf", "application/pdf");
     if (bigCreated.status !== 202) throw new Error(`uploading the 50 MiB file: ${bigCreated.status}`);
     const bigId = bigCreated.body.data.id;

@@ -2,6 +2,7 @@
 // PDFs written by hand with FlateDecode streams of one repeated byte (deflate packs ~1000:1), and a DOCX zip
 // whose word/document.xml expands to more than a gigabyte. Everything is deflated as a stream, so building a
 // gigabyte bomb never holds a gigabyte here.
+import { randomBytes } from "node:crypto";
 import zlib from "node:zlib";
 
 const MiB = 1024 * 1024;
@@ -169,4 +170,25 @@ function zipOf(entries: { name: string; data: Buffer; crc: number; size: number 
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return new Uint8Array(Buffer.concat([...locals, directory, end]));
+}
+
+/**
+ * A harmless PDF of exactly `bytes` (at least ~700): one page saying `text`, beside an unreferenced stream of
+ * random bytes no reader decodes, for transfer load (its size is the upload's and the download's, while reading
+ * it costs next to nothing). Distinct bytes on every call, so no deduplication answers for it.
+ */
+export function largePdf(bytes: number, text = "A large document whose size is mostly an attachment."): Uint8Array {
+  const objects = (padding: Buffer) => [
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] " +
+      "/Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>",
+    stream("", Buffer.from(`BT /F1 12 Tf 72 720 Td (${text}) Tj ET`)),
+    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    stream("", padding),
+  ];
+  // The stream's /Length and the offsets grow by a few digits with the padding: settle them.
+  let padding = Math.max(0, bytes - pdfOf(objects(Buffer.alloc(0))).length);
+  for (let i = 0; i < 3; i++) padding = Math.max(0, padding - (pdfOf(objects(Buffer.alloc(padding))).length - bytes));
+  return pdfOf(objects(randomBytes(padding)));
 }
