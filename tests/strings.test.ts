@@ -18,6 +18,18 @@ const NUL = "\u0000";
 const LONE_SURROGATE = "\ud800";
 
 /** The request's `details` entries, to assert the field a 400 names. */
+/** An MCP client of a namespace's endpoint, through the in-process router. */
+async function mcpClient(key: string, namespaceId: string): Promise<Client> {
+  const client = new Client({ name: "memgw-strings-test", version: "1.0.0" });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`http://gateway.test/api/v1/mcp/${namespaceId}`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+      fetch: (input, init) => routeRequest(new Request(input, init)),
+    }),
+  );
+  return client;
+}
+
 function fields(response: { body: { error?: { details?: { field: string }[] } } }) {
   return (response.body.error?.details ?? []).map((d) => d.field);
 }
@@ -110,13 +122,7 @@ describe("U+0000 and unpaired surrogates in any string field get 400 naming the 
   test("the MCP endpoint: a tool call with U+0000 gets an error result, and a path id with it a 400", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
-    const client = new Client({ name: "memgw-strings-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://gateway.test/api/v1/mcp/${ns.id}`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-        fetch: (input, init) => routeRequest(new Request(input, init)),
-      }),
-    );
+    const client = await mcpClient(key, ns.id);
     try {
       const refused = [
         { content: `a${NUL}b` },
@@ -319,13 +325,7 @@ describe("text of only invisible characters is refused like white space, and not
   test("MCP remember, recall and ask: an error result naming the field, and nothing stored", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
-    const client = new Client({ name: "memgw-strings-test", version: "1.0.0" });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(`http://gateway.test/api/v1/mcp/${ns.id}`), {
-        requestInit: { headers: { authorization: `Bearer ${key}` } },
-        fetch: (input, init) => routeRequest(new Request(input, init)),
-      }),
-    );
+    const client = await mcpClient(key, ns.id);
     try {
       const calls: [string, Record<string, unknown>, string][] = [
         ["remember", { content: "\u200b\u2060\u00ad\u200d\u180e" }, "content"],
