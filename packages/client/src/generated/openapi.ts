@@ -1139,7 +1139,6 @@ export type components = {
       /** @description its name then: the key's name, the user's email, the provider */
       name: string | null;
     };
-    /** Format: date-time */
     Instant: string;
     Metadata: {
       [key: string]: string | number | boolean | null;
@@ -1186,10 +1185,7 @@ export type components = {
       identity_id?: components["schemas"]["IdentityId"];
       /** @description when it happened (event time); default: the time of the request */
       occurred_at?: components["schemas"]["Instant"];
-      /**
-       * Format: date-time
-       * @description when the memory expires: it is never returned after this and is deleted within a minute
-       */
+      /** @description when the memory expires: it is never returned after this and is deleted within a minute */
       expires_at?: components["schemas"]["Instant"];
       /** @description expires this many seconds from now (instead of expires_at) */
       ttl_seconds?: number;
@@ -1203,10 +1199,7 @@ export type components = {
       identity_id?: components["schemas"]["IdentityId"];
       /** @description when it happened (event time); default: the time of the request */
       occurred_at?: components["schemas"]["Instant"];
-      /**
-       * Format: date-time
-       * @description when the memory expires: it is never returned after this and is deleted within a minute
-       */
+      /** @description when the memory expires: it is never returned after this and is deleted within a minute */
       expires_at?: components["schemas"]["Instant"];
       /** @description expires this many seconds from now (instead of expires_at) */
       ttl_seconds?: number;
