@@ -118,3 +118,49 @@ describe("the Documents tab's actions", () => {
     expect((await api("GET", `/documents/${documentA.id}`, { key: a.key })).status).toBe(404);
   });
 });
+
+describe("the upload route (the Documents tab's file upload)", () => {
+  const route = () => import("@/app/[org]/namespaces/[namespaceId]/documents/upload/route");
+
+  /** A POST of `content` to the route, whose body records whether anything read it. */
+  function uploadRequest(orgSlug: string, namespaceId: string, content: string) {
+    const body = { read: false };
+    // No queue: pulled only when something reads it.
+    const stream = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          body.read = true;
+          controller.enqueue(new TextEncoder().encode(content));
+          controller.close();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    const request = new Request(`http://console.test/${orgSlug}/namespaces/${namespaceId}/documents/upload`, {
+      method: "POST",
+      headers: { origin: "http://console.test", host: "console.test", "x-file-name": "notes.md" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
+    return { request, body, params: { params: Promise.resolve({ org: orgSlug, namespaceId }) } };
+  }
+
+  test("a non-member is not found before a byte of the body is read; a member's file is added", async () => {
+    const { POST } = await route();
+    signedInAs(adminB.id);
+    const stranger = uploadRequest(a.org.slug, nsA.id, "# Notes\n\nFrom outside.");
+    const before = await documentCount(nsA.id);
+    const refused = await POST(stranger.request, stranger.params);
+    expect(refused.status).toBe(404);
+    expect(await refused.json()).toMatchObject({ ok: false });
+    expect(stranger.body.read).toBe(false);
+    expect(await documentCount(nsA.id)).toBe(before);
+
+    signedInAs(adminA.id);
+    const member = uploadRequest(a.org.slug, nsA.id, "# Notes\n\nFrom a member.");
+    const added = await POST(member.request, member.params);
+    expect(added.status).toBe(200);
+    expect(await added.json()).toMatchObject({ ok: true, data: { status: "queued" } });
+    expect(await documentCount(nsA.id)).toBe(before + 1);
+  });
+});

@@ -24,15 +24,18 @@ export async function uploadDocumentFile(
   orgSlug: string,
   namespaceId: string,
   file: UploadedFile,
+  /** The caller already holds one of the organization's turns (the upload route takes it before reading). */
+  { turnHeld = false } = {},
 ): Promise<ActionResult<{ id: string; status: string }>> {
   const raw = { namespace_id: namespaceId, file };
-  const result = await runConsoleAction(orgSlug, { roles: ROLES, input: UploadInput }, raw, async (context, input) =>
-    withTransferSlot(context.principal.orgId, async () => {
+  const result = await runConsoleAction(orgSlug, { roles: ROLES, input: UploadInput }, raw, async (context, input) => {
+    const add = async () => {
       const body = { namespace_id: input.namespace_id, file: input.file };
       const { data } = await runOperation(operations.addDocument, context.principal, { body: async () => body });
       revalidatePath(`/${context.orgSlug}/namespaces/${data.namespace_id}/documents`, "layout");
       return { id: data.id, status: data.status };
-    }),
-  );
+    };
+    return turnHeld ? add() : withTransferSlot(context.principal.orgId, add);
+  });
   return asFormFields(result);
 }

@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
+import { BusyError } from "@/lib/errors";
 import type { SpooledContent } from "./uploaded-file";
 
 /** How much of a file's start, and of its end, its sample keeps (a DOCX names its parts at its end). */
@@ -39,6 +40,17 @@ async function spoolDir(): Promise<string> {
 export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: () => Error): Promise<SpooledContent> {
   const file = path.join(await spoolDir(), `${process.pid}-${randomBytes(12).toString("hex")}`);
   const out = fs.createWriteStream(file, { flags: "wx", mode: 0o600 });
+  // A disk that fails (full, gone) fails this upload alone: without a listener its "error" would end the server.
+  // The listener also wakes a write waiting for the disk ("drain" never comes after an error).
+  let diskError: Error | undefined;
+  out.on("error", (error) => {
+    diskError ??= error;
+    out.emit("drain");
+  });
+  const diskFailed = () => {
+    console.error("[memgw] spooling an upload to disk failed:", diskError);
+    return new BusyError("The server could not store the upload just now; nothing was stored.", 30);
+  };
   const hash = createHash("sha256");
   const head: Buffer[] = [];
   let headBytes = 0;
@@ -60,9 +72,11 @@ export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: 
       if (tail.length > SAMPLE_TAIL_BYTES) tail = tail.subarray(tail.length - SAMPLE_TAIL_BYTES);
       // Backpressure: wait for the disk when it is behind, so memory holds at most a chunk or two.
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+      if (diskError) throw diskFailed();
     }
+    if (diskError) throw diskFailed();
     await new Promise<void>((resolve, reject) =>
-      out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+      out.end((error?: Error | null) => (error || diskError ? reject(diskFailed()) : resolve())),
     );
   } catch (error) {
     out.destroy();

@@ -2,16 +2,18 @@
 // as the request's body, its name and declared type in `x-file-name` and `x-file-type` (percent-encoded).
 // Neither a server action nor a multipart form: proxy.ts caps those at 1 MB before they reach the console,
 // and a document may be DOCUMENT_MAX_BYTES (50 MB). The same Origin rule as server actions guards it, the
-// session is checked before a byte is read, and uploadDocumentFile does the rest (membership, role,
-// the POST /documents operation as the signed-in person). Answers the action's outcome as JSON.
+// session and the membership are checked and a transfer turn taken before a byte is read, and
+// uploadDocumentFile does the rest (role, the POST /documents operation as the signed-in person). Answers the
+// action's outcome as JSON.
 import { Readable } from "node:stream";
 import { setting } from "@/lib/config";
 import { formFailure, type ActionResult } from "@/lib/console/action";
 import { uploadDocumentFile } from "@/lib/console/upload-document";
 import { serverActionOriginProblem } from "@/lib/console/origin";
-import { currentSession } from "@/lib/console/session";
-import { PayloadTooLargeError } from "@/lib/errors";
+import { organizationAccess } from "@/lib/console/session";
+import { notFound, PayloadTooLargeError } from "@/lib/errors";
 import { spoolToFile } from "@/lib/http/spool";
+import { takeTransferSlot, type ReleaseSlot } from "@/lib/http/transfer-slots";
 import { UploadedFile } from "@/lib/http/uploaded-file";
 import { errorStatus } from "@/lib/http/errors";
 
@@ -19,7 +21,25 @@ export async function POST(request: Request, { params }: { params: Promise<{ org
   const { org, namespaceId } = await params;
   const problem = serverActionOriginProblem(request.headers);
   if (problem) return answer({ ok: false, error: `${problem} Uploads are accepted only from this site.` }, 403);
-  if (!(await currentSession())) return answer({ ok: false, error: "Your session has ended. Sign in again." }, 401);
+  const access = await organizationAccess(org);
+  if (!access) return answer({ ok: false, error: "Your session has ended. Sign in again." }, 401);
+  // Only a member may make the server store bytes, and only in one of the organization's transfer turns, taken
+  // before the body is read (a stranger's or a storm's uploads never reach the disk).
+  if (!access.membership || access.blocked) return answer(formFailure(notFound(`Organization ${org}`)), 404);
+  let release: ReleaseSlot;
+  try {
+    release = await takeTransferSlot(access.principal.orgId);
+  } catch (error) {
+    return answer(formFailure(error), errorStatus(error));
+  }
+  try {
+    return await spoolAndAdd(request, org, namespaceId);
+  } finally {
+    release();
+  }
+}
+
+async function spoolAndAdd(request: Request, org: string, namespaceId: string): Promise<Response> {
   const maxBytes = setting("DOCUMENT_MAX_BYTES");
   const tooLarge = () => new PayloadTooLargeError(`The document is larger than ${maxBytes} bytes.`);
   let file: UploadedFile;
@@ -38,7 +58,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ org
     return answer(formFailure(error), errorStatus(error));
   }
   try {
-    return answer(await uploadDocumentFile(org, namespaceId, file));
+    return answer(await uploadDocumentFile(org, namespaceId, file, { turnHeld: true }));
   } finally {
     await file.discard();
   }
