@@ -13,6 +13,7 @@ import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { BUSY_MESSAGE } from "@/lib/http/errors";
+import { originalStream } from "@/lib/memory/document-originals";
 import { api, routeRequest } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 
@@ -247,6 +248,48 @@ describe("transfer turns", () => {
     expectRefused(await upload(tenant.key, namespaceId, pngOf(10 * KiB, "during")), 429);
     expect((await download.arrayBuffer()).byteLength).toBe(1200 * KiB);
     expect((await upload(tenant.key, namespaceId, pngOf(10 * KiB, "after"))).status).toBe(202);
+  });
+
+  test("a HEAD of the original answers its headers and holds no turn", async () => {
+    const stored = await upload(tenant.key, namespaceId, pngOf(1200 * KiB, "head"));
+    expect(stored.status).toBe(202);
+    process.env.TRANSFERS_PER_ORGANIZATION = "1";
+    process.env.TRANSFER_WAIT_SECONDS = "0";
+    for (let i = 0; i < 3; i++) {
+      const head = await routeRequest(
+        new Request(`http://gateway.test/api/v1/documents/${stored.body.data.id}/content`, {
+          method: "HEAD",
+          headers: { authorization: `Bearer ${tenant.key}` },
+        }),
+      );
+      expect(head.status).toBe(200);
+      expect(head.headers.get("content-length")).toBe(String(1200 * KiB));
+      expect(head.headers.get("content-disposition")).toMatch(/^attachment/);
+    }
+    // Had any of them kept the organization's one turn, this would be a 429.
+    expect((await upload(tenant.key, namespaceId, pngOf(10 * KiB, "after heads"))).status).toBe(202);
+  });
+
+  test("a download whose reader takes nothing for the idle time ends and gives its turn back", async () => {
+    const stored = await upload(tenant.key, namespaceId, pngOf(1200 * KiB, "idle"));
+    expect(stored.status).toBe(202);
+    let released = 0;
+    const stream = originalStream({ orgId: tenant.org.id, documentId: stored.body.data.id }, () => released++, 300);
+    const reader = stream.getReader();
+    expect((await reader.read()).value?.byteLength).toBe(512 * KiB);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(released).toBe(1);
+    await expect(reader.read()).rejects.toThrow(/took nothing for 0.3 s/);
+    // A reader that keeps reading is never cut off, however long the whole takes.
+    const steady = originalStream({ orgId: tenant.org.id, documentId: stored.body.data.id }, () => released++, 3000);
+    const steadyReader = steady.getReader();
+    let bytes = 0;
+    for (let part = await steadyReader.read(); !part.done; part = await steadyReader.read()) {
+      bytes += part.value.byteLength;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(bytes).toBe(1200 * KiB);
+    expect(released).toBe(2);
   });
 });
 

@@ -57,3 +57,16 @@ export function withRequestId(handler: RouteHandler): RouteHandler {
     });
   };
 }
+
+/**
+ * HEAD from a route's GET: GET's status and headers, its body cancelled unread. Next answers a HEAD by running
+ * GET and dropping the body without cancelling it, so a download's stream (and the transfer turn it holds,
+ * lib/http/transfer-slots.ts) would wait for a reader that never comes.
+ */
+export function headOf(get: RouteHandler): RouteHandler {
+  return async (request, context) => {
+    const response = await get(request, context);
+    await response.body?.cancel().catch(() => undefined);
+    return new Response(null, { status: response.status, headers: response.headers });
+  };
+}

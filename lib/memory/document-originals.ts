@@ -92,28 +92,47 @@ async function readPart(ref: OriginalRef, position: number): Promise<Uint8Array 
   return part ? part.bytes : null;
 }
 
+/** A reader that takes nothing for this long has gone (or stalls on purpose): its stream ends, its turn is freed. */
+export const ORIGINAL_STREAM_IDLE_MS = 30_000;
+
 /**
  * The original as a stream that reads one part from the database each time its reader wants more (a slow
- * client holds one part, not the file). `onClose` runs once when it ends, fails or is cancelled.
+ * client holds one part, not the file). `onClose` runs once when it ends, fails, is cancelled, or its reader
+ * takes nothing for `idleMs` (a HEAD whose body nobody reads, a client gone without cancelling, one that reads
+ * a byte a minute): a download's transfer turn is never held by a reader that is not reading.
  */
-export function originalStream(ref: OriginalRef, onClose: () => void = () => {}): ReadableStream<Uint8Array> {
+export function originalStream(
+  ref: OriginalRef,
+  onClose: () => void = () => {},
+  idleMs = ORIGINAL_STREAM_IDLE_MS,
+): ReadableStream<Uint8Array> {
   let position = 0;
   let closed = false;
+  let idle: NodeJS.Timeout | undefined;
   const close = () => {
     if (closed) return;
     closed = true;
+    clearTimeout(idle);
     onClose();
   };
   return new ReadableStream<Uint8Array>(
     {
+      start(controller) {
+        // The first pull comes with the stream; each later one when the reader has taken what was queued.
+        idle = setTimeout(() => stall(controller), idleMs).unref();
+      },
       async pull(controller) {
+        clearTimeout(idle);
         try {
           const part = await readPart(ref, position);
           position += 1;
           if (part === null) {
             close();
             controller.close();
-          } else controller.enqueue(part);
+          } else {
+            controller.enqueue(part);
+            if (!closed) idle = setTimeout(() => stall(controller), idleMs).unref();
+          }
         } catch (error) {
           close();
           controller.error(error);
@@ -124,6 +143,12 @@ export function originalStream(ref: OriginalRef, onClose: () => void = () => {})
     // One part read ahead at most: what waits in memory for a slow reader is bounded by the parts, not the file.
     new ByteLengthQueuingStrategy({ highWaterMark: PART_BYTES }),
   );
+
+  function stall(controller: ReadableStreamDefaultController<Uint8Array>) {
+    if (closed) return;
+    close();
+    controller.error(new Error(`the reader took nothing for ${idleMs / 1000} s`));
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { getDocument } from "@/lib/documents/get-document";
 import { notFound } from "@/lib/errors";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { fileResponse } from "@/lib/http/file-body";
+import { headOf } from "@/lib/http/methods";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
 
@@ -34,3 +35,5 @@ export async function GET(
     return toErrorResponse(error);
   }
 }
+
+export const HEAD = headOf(GET);
