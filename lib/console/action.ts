@@ -104,7 +104,7 @@ export function parseForm<S extends z.ZodType>(
  */
 export function formFailure(error: unknown): ActionFailure {
   const refusal = describeError(error);
-  // Busy (503 with Retry-After): our own message, which says nothing was changed and to try again.
+  // Busy (503 with Retry-After): our own message, which says to try again.
   if (refusal.code === "SERVICE_UNAVAILABLE" && refusal.headers?.["retry-after"]) {
     return { ok: false, error: refusal.message };
   }

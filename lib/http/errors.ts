@@ -76,8 +76,10 @@ export function describeError(error: unknown): ErrorReport {
   }
   if (code === "CONFLICT") return errorReport(code, "A resource with these values already exists.");
   if (code === "SERVICE_UNAVAILABLE") {
-    // Saturation, not a fault: a line to see it by, without the stack of an unhandled error.
-    console.warn(`[memgw] busy, answered 503: ${(error as Error).message?.split("\n")[0]}`);
+    // Saturation, not a fault: a line to see it by, without the stack of an unhandled error. A deadlock or a
+    // serialization failure may be a lock-ordering bug as well: those are logged whole.
+    if (isLockConflict(error)) console.error("[memgw] lock conflict, answered 503:", error);
+    else console.warn(`[memgw] busy, answered 503: ${(error as Error).message?.split("\n")[0]}`);
     return describeError(new BusyError(BUSY_MESSAGE, BUSY_RETRY_AFTER_SECONDS));
   }
   // The request's id is also in the answer's body and header: what a user reports finds this line.
@@ -99,7 +101,9 @@ function errorCode(error: unknown): ErrorCode {
   return isSaturation(error) ? "SERVICE_UNAVAILABLE" : "INTERNAL_SERVER_ERROR";
 }
 
-export const BUSY_MESSAGE = "The server is too busy to take this request now; nothing was changed. Try again shortly.";
+// Not "nothing was changed": the refused transaction rolled back, but a request that commits in steps (adding a
+// member to a new account) may have finished an earlier one; a retry converges, as an Idempotency-Key one does.
+export const BUSY_MESSAGE = "The server is too busy to finish this request now. Try again shortly.";
 /** What a request refused for saturation is told to wait: long enough for a burst of writes to drain. */
 export const BUSY_RETRY_AFTER_SECONDS = 2;
 
@@ -130,6 +134,19 @@ export function isSaturation(error: unknown): boolean {
     if (typeof originalCode === "string" && POSTGRES_SATURATION_CODES.has(originalCode)) return true;
     if (typeof meta?.code === "string" && POSTGRES_SATURATION_CODES.has(meta.code)) return true;
     if (typeof message === "string" && POOL_TIMEOUT_MESSAGES.test(message)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+const LOCK_CONFLICT_CODES = new Set(["P2034", "40P01", "40001"]);
+
+/** A deadlock or serialization failure, anywhere along the error's causes (also reported as saturation). */
+function isLockConflict(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause && typeof cause === "object" && depth < 5; depth += 1) {
+    const { code, originalCode, kind, meta } = cause as Record<string, unknown> & { meta?: { code?: unknown } };
+    if (kind === "TransactionWriteConflict") return true;
+    if ([code, originalCode, meta?.code].some((c) => typeof c === "string" && LOCK_CONFLICT_CODES.has(c))) return true;
     cause = (cause as { cause?: unknown }).cause;
   }
   return false;
