@@ -20,6 +20,7 @@ import {
 } from "@/components/document-parts";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import type { MemberPrincipal } from "@/lib/auth/principal";
+import { ConflictError } from "@/lib/errors";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { memberAccess, orNotFound } from "@/lib/console/session";
 import { documentPassages, inDocumentOrder, type DocumentPassage } from "@/lib/documents/document-passages";
@@ -42,6 +43,19 @@ const PASSAGES_PER_VIEW_MAX = 2_000;
 
 type Block = { page: number | null; section: string[]; text: string };
 
+/**
+ * The document's text blocks, by GET /documents/{id}/text's operation; none while it has no text (queued,
+ * processing, or failed before any reading: that operation's 409), so the page shows its status and error.
+ */
+async function textBlocks(principal: MemberPrincipal, id: string): Promise<Block[]> {
+  try {
+    return (await runOperation(operations.documentText, principal, { params: { id } })).data.blocks;
+  } catch (error) {
+    if (error instanceof ConflictError) return [];
+    throw error;
+  }
+}
+
 export default async function DocumentPage({
   params,
   searchParams,
@@ -61,12 +75,12 @@ export default async function DocumentPage({
   if (document.namespace_id !== namespaceId) notFound();
   const [namespace, text] = await Promise.all([
     orNotFound(getNamespace(principal, document.namespace_id)),
-    orNotFound(runOperation(operations.documentText, principal, { params: { id: document.id } })),
+    orNotFound(textBlocks(principal, document.id)),
   ]);
   const view = pageWindow(document.pages, searchParam(await searchParams, "from"));
   const blocks = view
-    ? text.data.blocks.filter((block) => block.page !== null && block.page >= view.from && block.page <= view.to)
-    : text.data.blocks.slice(0, BLOCKS_SHOWN);
+    ? text.filter((block) => block.page !== null && block.page >= view.from && block.page <= view.to)
+    : text.slice(0, BLOCKS_SHOWN);
   const stored = await orNotFound(
     documentPassages(
       principal,
@@ -167,9 +181,9 @@ export default async function DocumentPage({
         }
       >
         <DocumentText blocks={blocks} status={document.status} />
-        {!view && text.data.blocks.length > BLOCKS_SHOWN && (
+        {!view && text.length > BLOCKS_SHOWN && (
           <p className="mt-3 text-xs text-slate-500">
-            The first {BLOCKS_SHOWN} of {text.data.blocks.length.toLocaleString("en-US")} paragraphs are shown;{" "}
+            The first {BLOCKS_SHOWN} of {text.length.toLocaleString("en-US")} paragraphs are shown;{" "}
             <code>GET /api/v1/documents/{"{id}"}/text</code> has them all.
           </p>
         )}
