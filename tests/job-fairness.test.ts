@@ -1,4 +1,4 @@
-// Background jobs are shared fairly between organizations (lib/jobs/queue.ts claimJob, the pools of
+// Background jobs are shared fairly between organizations (lib/jobs/claim-job.ts claimJob, the pools of
 // lib/startup.ts): an organization holds at most its cap of a kind's workers, whoever claims (several
 // connections at once on PostgreSQL, as several instances do); organizations with as many running take turns;
 // and another organization's small document is ready in seconds whatever one organization queued.
@@ -10,7 +10,8 @@ import type { Socket } from "node:net";
 import { PDFDocument } from "pdf-lib";
 import { afterEach, expect, test } from "vitest";
 import { db } from "@/lib/db";
-import { claimJob, enqueueJob, runClaimedJob, runDueJobs, type ClaimedJob } from "@/lib/jobs/queue";
+import { claimJob } from "@/lib/jobs/claim-job";
+import { enqueueJob, runClaimedJob, runDueJobs, type ClaimedJob } from "@/lib/jobs/queue";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
 import { warmUpEmbedder } from "@/lib/memory/embeddings";
 import { startJobWorkers } from "@/lib/startup";
