@@ -61,9 +61,9 @@ export const DOCUMENT_SETTINGS = {
     max: 64,
     unit: "documents",
     description:
-      "documents of one organization read at once, across every instance: keep it below `DOCUMENT_WORKERS` " +
-      "so another organization's document never waits behind one organization's queue (organizations with " +
-      "as many running take turns)",
+      "documents of one organization read at once, across every instance: below `DOCUMENT_WORKERS` (or both " +
+      "1; anything else is refused at start), so another organization's document never waits behind one " +
+      "organization's queue (organizations with as many running take turns)",
   }),
   DOCUMENT_FETCH_TIMEOUT_SECONDS: wholeNumber({
     fallback: 30,
@@ -88,6 +88,7 @@ export const DOCUMENT_SETTINGS = {
     unit: "documents",
     description:
       "documents read at the same time by one server process; more wait their turn (each reading may use " +
-      "`DOCUMENT_EXTRACTION_MEMORY_MB`)",
+      "`DOCUMENT_EXTRACTION_MEMORY_MB`). At least `DOCUMENT_WORKERS` (fewer is refused at start), so no " +
+      "worker's document waits for another's reading",
   }),
 } satisfies Record<string, SettingDefinition<unknown>>;

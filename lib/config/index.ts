@@ -71,6 +71,9 @@ export function settingsProblems(env: SettingsSource = process.env): string[] {
   const poolingRead = !problems.some((problem) => /^DATABASE_(POOLER|DIRECT_URL) /.test(problem));
   const pooling = poolingRead && present(env.DATABASE_URL) && databasePoolingProblem(env);
   if (pooling) problems.push(pooling);
+  const workers = ["DOCUMENT_WORKERS", "DOCUMENT_WORKERS_PER_ORG", "DOCUMENT_EXTRACTION_CONCURRENCY"];
+  if (!problems.some((problem) => workers.some((name) => problem.startsWith(`${name} `))))
+    problems.push(...documentWorkersProblems(env));
   return problems;
 }
 
@@ -86,6 +89,31 @@ function databasePoolingProblem(env: SettingsSource): string | undefined {
     "DATABASE_POOLER=transaction needs DATABASE_DIRECT_URL: the migrations take a session lock, which a " +
     "pooler in transaction mode cannot keep. Point it at PostgreSQL itself (see docs/deployment.md)."
   );
+}
+
+/**
+ * Document worker settings that would let one organization's documents hold up another's: a cap per
+ * organization that leaves no worker free for the others, or fewer extraction turns than workers (a worker's
+ * document would wait in the process's extraction limiter behind another organization's). One worker with a cap
+ * of one is a deployment's own choice: organizations then take turns, and another's document waits for the one
+ * document running, never for a queue.
+ */
+function documentWorkersProblems(env: SettingsSource): string[] {
+  const workers = setting("DOCUMENT_WORKERS", env);
+  const perOrg = setting("DOCUMENT_WORKERS_PER_ORG", env);
+  const extractions = setting("DOCUMENT_EXTRACTION_CONCURRENCY", env);
+  const problems: string[] = [];
+  if (perOrg >= workers && !(workers === 1 && perOrg === 1))
+    problems.push(
+      `DOCUMENT_WORKERS_PER_ORG (${perOrg}) must be below DOCUMENT_WORKERS (${workers}), or both 1: one ` +
+        "organization's documents could take every document worker and another's would wait behind its queue.",
+    );
+  if (extractions < workers)
+    problems.push(
+      `DOCUMENT_EXTRACTION_CONCURRENCY (${extractions}) must be at least DOCUMENT_WORKERS (${workers}): a ` +
+        "worker's document would wait for another's extraction to end, whichever organization's it is.",
+    );
+  return problems;
 }
 
 /** How PostgreSQL is reached: through a transaction-mode pooler (migrations then go to `directUrl`) or not. */
