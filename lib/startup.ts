@@ -206,20 +206,40 @@ export async function startGateway(): Promise<void> {
   else gateway.announce();
 }
 
-/** Workers of syncs and entity re-extraction (one organization's sync holds at most one of them). */
-const OTHER_JOB_WORKERS = 2;
+/** A pool of job workers: `size` workers claiming the jobs of `runners`' kinds, `perOrg` as claimJob takes it. */
+export interface JobPool {
+  name: string;
+  size: number;
+  runners: Record<string, JobRunner>;
+  perOrg?: number;
+}
 
 /**
- * The job workers, a pool per kind of work so that none waits behind another's (a 15-minute OCR never delays a
- * sync), each shared fairly between organizations (claimJob). Returns what stops them all.
+ * The job workers' pools, one per kind of work, so that none waits behind another's (a 15-minute OCR never
+ * delays a sync), each shared fairly between organizations (claimJob). A kind has a pool of its own because a
+ * cap is per kind: in a pool of two kinds, one organization's sync and the entity re-extraction (one job for
+ * every organization) held both workers, and another organization's sync waited for either to end.
  */
-export function startJobWorkers(): () => Promise<void> {
-  const pool = (size: number, runners: Record<string, JobRunner>, perOrg: number) =>
-    Array.from({ length: size }, () => startJobWorker(runners, { perOrg }));
-  const stops = [
-    ...pool(setting("DOCUMENT_WORKERS"), documentJobRunners, setting("DOCUMENT_WORKERS_PER_ORG")),
-    ...pool(OTHER_JOB_WORKERS, { ...integrationJobRunners, ...entityJobRunners }, 1),
+export function jobPools(): JobPool[] {
+  return [
+    {
+      name: "documents",
+      size: setting("DOCUMENT_WORKERS"),
+      runners: documentJobRunners,
+      perOrg: setting("DOCUMENT_WORKERS_PER_ORG"),
+    },
+    // One organization's sync holds at most one of them: the other is always another's.
+    { name: "integration syncs", size: 2, runners: integrationJobRunners, perOrg: 1 },
+    // A single job (no organization's): one worker.
+    { name: "entity re-extraction", size: 1, runners: entityJobRunners },
   ];
+}
+
+/** Starts the job workers of these pools (the server's unless given); returns what stops them all. */
+export function startJobWorkers(pools: JobPool[] = jobPools()): () => Promise<void> {
+  const stops = pools.flatMap(({ size, runners, perOrg }) =>
+    Array.from({ length: size }, () => startJobWorker(runners, { perOrg })),
+  );
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

@@ -11,10 +11,19 @@ import { PDFDocument } from "pdf-lib";
 import { afterEach, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { claimJob } from "@/lib/jobs/claim-job";
-import { enqueueJob, runClaimedJob, runDueJobs, type ClaimedJob } from "@/lib/jobs/queue";
+import { SYNC_JOB_KIND } from "@/lib/integrations/connections/sync-job";
+import {
+  enqueueJob,
+  runClaimedJob,
+  runDueJobs,
+  startJobWorker,
+  type ClaimedJob,
+  type JobRunner,
+} from "@/lib/jobs/queue";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
 import { warmUpEmbedder } from "@/lib/memory/embeddings";
-import { startJobWorkers } from "@/lib/startup";
+import { ENTITY_REEXTRACT_JOB } from "@/lib/memory/entities/reextract-entities";
+import { jobPools, startJobWorkers } from "@/lib/startup";
 import { api } from "./helpers/api";
 import { addDocument, uploadDocument } from "./helpers/documents";
 import { createNamespace, createTenant } from "./helpers/fixtures";
@@ -93,6 +102,44 @@ test("claims made at once (each on its own connection on PostgreSQL) never pass 
   expect(claimed.map((job) => job.orgId).sort()).toEqual([a.org.id, a.org.id, b.org.id, b.org.id].sort());
   expect(await runningOf(a.org.id)).toBe(2);
   expect(await runningOf(b.org.id)).toBe(2);
+});
+
+test("another organization's sync is claimed while one's sync and the entity re-extraction run", async () => {
+  const a = await createTenant("Pool A");
+  const b = await createTenant("Pool B");
+  const prisma = await db();
+  // B's last sync was claimed a moment ago: among due jobs, those of organizations never served go first.
+  await prisma.$executeRaw`INSERT INTO job_turns (kind, org_id, served_at)
+                           VALUES (${SYNC_JOB_KIND}, ${b.org.id}, now())`;
+  for (const label of ["a1", "a2"])
+    await enqueueJob({ kind: SYNC_JOB_KIND, orgId: a.org.id, key: `pool-${label}`, payload: { label } });
+  await enqueueJob({ kind: ENTITY_REEXTRACT_JOB, key: "pool-entities" });
+  await enqueueJob({ kind: SYNC_JOB_KIND, orgId: b.org.id, key: "pool-b1", payload: { label: "b1" } });
+
+  // The server's pools (kinds, sizes, caps), each job held until the end: what runs is what was claimed.
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const hold: JobRunner = () => released;
+  const pools = jobPools().map((pool) => ({
+    ...pool,
+    runners: Object.fromEntries(Object.keys(pool.runners).map((kind) => [kind, hold])),
+  }));
+  const stop = startJobWorkers(pools);
+  cleanups.push(async () => {
+    release();
+    await stop();
+    await prisma.job.deleteMany({ where: { kind: { in: [SYNC_JOB_KIND, ENTITY_REEXTRACT_JOB] } } });
+  });
+
+  await until(async () => (await runningOf(b.org.id, SYNC_JOB_KIND)) === 1, 10_000, "B's sync claimed");
+  expect(await runningOf(a.org.id, SYNC_JOB_KIND)).toBe(1);
+  expect(await prisma.job.count({ where: { kind: ENTITY_REEXTRACT_JOB, status: "running" } })).toBe(1);
+  expect(await prisma.job.count({ where: { key: "pool-a2", status: "queued" } })).toBe(1);
+});
+
+test("a worker capped per organization serves one kind: the cap is per kind", () => {
+  const runners = { [SYNC_JOB_KIND]: async () => undefined, [ENTITY_REEXTRACT_JOB]: async () => undefined };
+  expect(() => startJobWorker(runners, { perOrg: 1 })).toThrow(/capped per organization serves one kind/);
 });
 
 /** A server that accepts every request and never answers: a document whose fetch holds a worker. */

@@ -289,7 +289,8 @@ const STOP_WAIT_MS = 5_000;
  * Polls for due jobs and runs them one at a time until the returned function is called (which waits a
  * few seconds for the job under way). A job queued by this process starts at once; others within
  * `pollIntervalMs` (POLL_INTERVAL_MS unless given). With `perOrg`, an organization's jobs of a kind run at most
- * that many at once across every worker and instance (see claimJob).
+ * that many at once across every worker and instance (see claimJob); such a worker serves one kind, since
+ * the cap is per kind (throws otherwise): with two, one organization could hold a worker with each.
  */
 export function startJobWorker(
   runners: Record<string, JobRunner>,
@@ -299,6 +300,8 @@ export function startJobWorker(
     within?: (work: () => Promise<void>) => Promise<void>;
   } & ClaimOptions = {},
 ): () => Promise<void> {
+  if (options.perOrg !== undefined && Object.keys(runners).length !== 1)
+    throw new Error(`A job worker capped per organization serves one kind, not ${Object.keys(runners).join(", ")}`);
   const pollIntervalMs = options.pollIntervalMs ?? POLL_INTERVAL_MS;
   const within = options.within ?? ((work) => work());
   let stopped = false;
