@@ -2,12 +2,9 @@
 // lib/startup.ts): an organization holds at most its cap of a kind's workers, whoever claims (several
 // connections at once on PostgreSQL, as several instances do); organizations with as many running take turns;
 // and another organization's small document is ready in seconds whatever one organization queued.
-import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
 import type { Socket } from "node:net";
-import { PDFDocument } from "pdf-lib";
 import { afterEach, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { claimJob } from "@/lib/jobs/claim-job";
@@ -27,6 +24,7 @@ import { jobPools, startJobWorkers } from "@/lib/startup";
 import { api } from "./helpers/api";
 import { addDocument, uploadDocument } from "./helpers/documents";
 import { createNamespace, createTenant } from "./helpers/fixtures";
+import { scannedPdf } from "./helpers/pdf";
 
 const KIND = "fairness-test";
 const cleanups: (() => Promise<void>)[] = [];
@@ -218,14 +216,6 @@ test("B's small document is ready in seconds while A's documents hold a worker a
   const statuses = await Promise.all(documentsOfA.map((document) => documentStatus(a.key, document.id)));
   expect(statuses.sort()).toEqual(["processing", "queued", "queued", "queued"]);
 }, 60_000);
-
-/** A PDF of `pages` scanned pages (an image each, no text layer): each is read by OCR. */
-async function scannedPdf(pages: number): Promise<Uint8Array> {
-  const pdf = await PDFDocument.create();
-  const scan = await pdf.embedPng(fs.readFileSync(path.join(import.meta.dirname, "fixtures/documents/scan-text.png")));
-  for (let i = 0; i < pages; i++) pdf.addPage([612, 792]).drawImage(scan, { x: 6, y: 500, width: 600, height: 150 });
-  return pdf.save();
-}
 
 test("B's small document is ready in seconds while A's scanned PDFs are read by OCR", async () => {
   const a = await createTenant("OCR A");

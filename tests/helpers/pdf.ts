@@ -1,5 +1,7 @@
 // PDFs for the documents tests (API and browser), written with pdf-lib: each page a heading in a large bold
 // font, then paragraphs of body text.
+import fs from "node:fs";
+import path from "node:path";
 import { PDFDocument, StandardFonts } from "pdf-lib";
 
 export async function pdfOf(
@@ -38,4 +40,14 @@ function wrap(text: string, width: number): string[] {
   }
   if (line) lines.push(line);
   return lines;
+}
+
+/** A PDF of `pages` scanned pages (a picture of a line of text each, no text layer): each is read by OCR. */
+export async function scannedPdf(pages: number): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  const scan = await pdf.embedPng(
+    fs.readFileSync(path.join(import.meta.dirname, "../fixtures/documents/scan-text.png")),
+  );
+  for (let i = 0; i < pages; i++) pdf.addPage([612, 792]).drawImage(scan, { x: 6, y: 500, width: 600, height: 150 });
+  return pdf.save();
 }
