@@ -70,21 +70,32 @@ beforeAll(async () => {
       MEMGW_INIT_USER_PASSWORD: "a long operator password",
       MEMGW_INIT_API_KEY: KEY_A,
     });
-  // Both start at once on PostgreSQL: one migrates and bootstraps, the other waits for it.
-  servers.push(...(await Promise.all(database ? [start(), start()] : [start()])));
+  /** B's organization and key, made by the CLI (`npx memgw`); its secret. */
+  const organizationB = async () => {
+    const org = await memgw(["org", "create", "--name", "Notes Inc"], databaseEnv);
+    expect(org.code, org.stderr).toBe(0);
+    const permissions = "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE";
+    const key = await memgw(
+      ["key", "create", "--org", org.json.id, "--name", "notes", "--permissions", permissions],
+      databaseEnv,
+    );
+    expect(key.code, key.stderr).toBe(0);
+    return key.json.secret as string;
+  };
+  if (database) {
+    // Both servers start at once (one bootstraps, the other waits for it), and meanwhile the CLI makes B (the
+    // database is migrated already).
+    const started = await Promise.all([start(), start(), organizationB()]);
+    servers.push(started[0], started[1]);
+    keyB = started[2];
+  } else {
+    servers.push(await start());
+    keyB = await organizationB();
+  }
   const server = servers[0];
   const created = await api(server, "POST", "/namespaces", KEY_A, { name: "scans" });
   expect(created.status).toBe(201);
   namespaceA = created.body.data.id;
-  const org = await memgw(["org", "create", "--name", "Notes Inc"], databaseEnv);
-  expect(org.code, org.stderr).toBe(0);
-  const permissions = "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE";
-  const key = await memgw(
-    ["key", "create", "--org", org.json.id, "--name", "notes", "--permissions", permissions],
-    databaseEnv,
-  );
-  expect(key.code, key.stderr).toBe(0);
-  keyB = key.json.secret;
   const namespace = await api(server, "POST", "/namespaces", keyB, { name: "notes" });
   expect(namespace.status).toBe(201);
   namespaceB = namespace.body.data.id;
@@ -92,7 +103,8 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0)) await cleanup();
-  for (const server of servers) await server.stop();
+  // Together: each waits a few seconds for the scan it is reading.
+  await Promise.all(servers.map((server) => server.stop()));
   await database?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
