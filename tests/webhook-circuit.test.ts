@@ -233,18 +233,9 @@ describe("an organization's own endpoints", () => {
       cleanups.push(startWebhookDelivery());
 
       await remember(a.key, namespace.id, "Everyone hears of this one.");
-      // Each hanging endpoint spends its two attempts (a second each, three at a time: A's share of the workers).
+      // Each hanging endpoint spends its two attempts (a second each, three at a time: A's share of the workers),
+      // then waits, and the healthy one's turn comes (without the circuits, each would retry until disabled).
       await until(() => dead.received >= 32, 40_000, "two attempts at each hanging endpoint");
-      await until(
-        async () => {
-          const listed = await api("GET", "/webhooks?page_size=100", { key: a.key });
-          return (
-            listed.body.data.filter((shown: { circuit_state: string }) => shown.circuit_state === "open").length === 16
-          );
-        },
-        5_000,
-        "16 open circuits",
-      );
       await until(() => healthy.messages.length === 1, 10_000, "the first event at the healthy endpoint");
 
       const memoryId = await remember(a.key, namespace.id, "The healthy endpoint hears of this at once.");
@@ -258,6 +249,17 @@ describe("an organization's own endpoints", () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect(dead.received).toBe(32);
       for (let i = 0; i < 16; i++) expect(dead.byPath.get(`/hook-${i}`)).toBe(2);
+      // Their circuits are open, as the API says.
+      await until(
+        async () => {
+          const listed = await api("GET", "/webhooks?page_size=100", { key: a.key });
+          return (
+            listed.body.data.filter((shown: { circuit_state: string }) => shown.circuit_state === "open").length === 16
+          );
+        },
+        1_000,
+        "16 open circuits",
+      );
     },
     90_000,
   );
