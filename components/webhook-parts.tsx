@@ -1,5 +1,5 @@
 // The pieces of the webhooks pages shown on the server: an endpoint's state, what it receives, its secret's
-// hint, and why it was disabled; a delivery's status.
+// hint, why it was disabled or is paused (its circuit); a delivery's status.
 import type { ReactNode } from "react";
 import type { DeliveryJson, WebhookEndpointJson } from "@/lib/events/webhooks/schemas";
 import { DateTime } from "./date-time";
@@ -63,6 +63,37 @@ export function DisabledReason({ endpoint }: { endpoint: WebhookEndpointJson }) 
       <p className="mt-1 text-xs text-rose-800">
         Changes made while it is disabled are not sent to it; deliveries still waiting when it stopped go out once it is
         enabled again. If its receiver failed, fix it first (send a test to check).
+      </p>
+    </div>
+  );
+}
+
+/**
+ * An enabled endpoint whose circuit is open or waits for its trial (lib/events/webhooks/endpoint-circuit.ts):
+ * its recent attempts got no answer, so its deliveries wait instead of being sent.
+ */
+export function CircuitNotice({ endpoint }: { endpoint: WebhookEndpointJson }) {
+  if (!endpoint.enabled || endpoint.circuit_state === "closed") return null;
+  return (
+    <div
+      data-testid="webhook-circuit"
+      className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
+    >
+      <p>
+        <span className="font-medium">Paused</span>: its last {endpoint.consecutive_failures} attempts got no answer
+        (timed out, or no connection).{" "}
+        {endpoint.circuit_state === "open" && endpoint.circuit_open_until ? (
+          <>
+            Deliveries wait until <DateTime value={endpoint.circuit_open_until} seconds />; then one is sent alone.
+          </>
+        ) : (
+          <>The next delivery is sent alone, as a trial.</>
+        )}
+      </p>
+      <p className="mt-1 text-xs text-amber-800">
+        Once the receiver answers, the waiting deliveries go out in order. If it keeps failing, the endpoint is disabled
+        when its oldest delivery has used every retry. A test that is answered, a new URL or enabling it again closes
+        the circuit at once.
       </p>
     </div>
   );

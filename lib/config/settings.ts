@@ -313,6 +313,25 @@ export const SETTINGS = {
     unit: "seconds",
     description: "how long a webhook endpoint may take to answer a delivery before the attempt counts as failed",
   }),
+  WEBHOOK_CIRCUIT_FAILURES: wholeNumber({
+    fallback: 5,
+    min: 1,
+    max: 1_000,
+    unit: "attempts",
+    description:
+      "attempts in a row without an answer (timed out, or no connection) after which a webhook endpoint's " +
+      "circuit opens: its deliveries wait, without a request and without holding a delivery worker, for " +
+      "`WEBHOOK_CIRCUIT_COOLDOWN_SECONDS`; then one trial request closes the circuit if it is answered",
+  }),
+  WEBHOOK_CIRCUIT_COOLDOWN_SECONDS: wholeNumber({
+    fallback: 60,
+    min: 1,
+    max: 3_600,
+    unit: "seconds",
+    description:
+      "how long a webhook endpoint's circuit first stays open; each time its trial request gets no answer the " +
+      "circuit opens again for twice as long, up to an hour",
+  }),
   WEBHOOK_DELIVERY_WORKERS: wholeNumber({
     fallback: 8,
     min: 1,

@@ -110,8 +110,10 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
        INSERT INTO jobs (id, org_id, kind, key, payload, run_after, max_attempts, updated_at)
        SELECT ${newIdSql("job")}, d.org_id, ${WEBHOOK_DELIVERY_JOB}, ${webhookJobKey(Prisma.sql`d.endpoint_id`)},
               jsonb_build_object('endpoint_id', d.endpoint_id),
-              now() + ${WEBHOOK_GATHER_MS} * interval '1 millisecond', 5, now()
+              GREATEST(now() + ${WEBHOOK_GATHER_MS} * interval '1 millisecond', w.circuit_open_until), 5, now()
        FROM (SELECT DISTINCT org_id, endpoint_id FROM deliveries) d
+       -- An endpoint whose circuit is open (lib/events/webhooks/endpoint-circuit.ts) is not run before it ends.
+       JOIN webhook_endpoints w ON w.id = d.endpoint_id AND w.org_id = d.org_id
        ${RUN_AGAIN_ON_CONFLICT}
        RETURNING key, status, run_after
      ), queued_before AS (

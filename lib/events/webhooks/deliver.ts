@@ -12,6 +12,7 @@ import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
+import { CIRCUIT_COLUMNS, recordAnswered, recordNoAnswer, type CircuitState } from "./endpoint-circuit";
 import { recordDelivered, whileSending } from "./record-delivered";
 import { webhookHeaders } from "./webhook-secret";
 import { endpointContentJoin, webhookMessage } from "./webhook-message";
@@ -43,7 +44,12 @@ export const webhookJobRunners: Record<string, JobRunner> = {
  */
 const AHEAD_OF_WRITES_AFTER_MS = 1_000;
 
-/** Sends an endpoint's due deliveries until none is due; then waits (RetryLaterError) for the next retry, if any. */
+/**
+ * Sends an endpoint's due deliveries until none is due; then waits (RetryLaterError) for the next retry, if any.
+ * While its circuit is open (endpoint-circuit.ts) it waits for the cooldown's end instead, without a request and
+ * without spending an attempt; after it, one delivery is sent alone (the trial), and the rest only once it was
+ * answered.
+ */
 export async function deliverPending(endpointId: string, orgId: string | null): Promise<void> {
   for (;;) {
     const endpoint = await enabledEndpoint(endpointId, orgId);
@@ -52,6 +58,7 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
       await disableEndpoint(endpoint, KEY_ENDED);
       return;
     }
+    if (endpoint.circuitOpenForMs > 0) throw new RetryLaterError(endpoint.circuitOpenForMs, CIRCUIT_OPEN);
     const pending = await pendingByNamespace(endpoint);
     if (pending.length === 0) return;
     const now = Date.now();
@@ -60,15 +67,19 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
       const next = Math.min(...pending.map((group) => group[0].next_attempt_at.getTime()));
       throw new RetryLaterError(Math.max(0, next - now), "Waiting for the next retry of a failed delivery.");
     }
-    const outcomes = await inParallel(due, PARALLEL_NAMESPACES, (group) => deliverInOrder(endpoint, group));
+    const trial = endpoint.circuitTripped;
+    const sent = trial ? [due[0].slice(0, 1)] : due;
+    const outcomes = await inParallel(sent, PARALLEL_NAMESPACES, (group) => deliverInOrder(endpoint, group));
     if (outcomes.includes("disabled")) return;
     // Everything pending was read and delivered: what was written since asked for the job again (finishJob).
-    const drained = outcomes.every((outcome) => outcome === "delivered") && due.length === pending.length;
+    // A trial sent one delivery of what was due: the rest go out in the next turn of the loop.
+    const drained = !trial && outcomes.every((outcome) => outcome === "delivered") && due.length === pending.length;
     if (drained && pending.every((group) => group.length < BATCH_PER_NAMESPACE)) return;
   }
 }
 
 const KEY_ENDED = "The API key that made this endpoint has expired or was revoked.";
+const CIRCUIT_OPEN = "The endpoint's circuit is open: its recent attempts got no answer.";
 
 /** An endpoint made with an API key (`w`) receives nothing once the key is revoked or expired. */
 const CREATOR_KEY_ACTIVE = Prisma.sql`(w.api_key_id IS NULL OR EXISTS (
@@ -86,7 +97,7 @@ type DeliveringEndpoint = Pick<
   | "secretEncrypted"
   | "previousSecretEncrypted"
   | "previousSecretExpiresAt"
-> & { keyActive: boolean };
+> & { keyActive: boolean } & CircuitState;
 
 /**
  * The endpoint, if enabled, and whether the key that made it is active: one statement, which each run pays for.
@@ -96,7 +107,8 @@ async function enabledEndpoint(endpointId: string, orgId: string | null): Promis
     Prisma.sql`SELECT w.id, w.org_id AS "orgId", w.url, w.include_content AS "includeContent",
                       w.api_key_id AS "apiKeyId", w.secret_encrypted AS "secretEncrypted",
                       w.previous_secret_encrypted AS "previousSecretEncrypted",
-                      w.previous_secret_expires_at AS "previousSecretExpiresAt", ${CREATOR_KEY_ACTIVE} AS "keyActive"
+                      w.previous_secret_expires_at AS "previousSecretExpiresAt", ${CREATOR_KEY_ACTIVE} AS "keyActive",
+                      ${CIRCUIT_COLUMNS}
                FROM webhook_endpoints w
                WHERE w.id = ${endpointId} AND w.enabled ${orgId ? Prisma.sql`AND w.org_id = ${orgId}` : Prisma.empty}`,
   );
@@ -153,6 +165,7 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
     if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
     const result = await whileSending(() => send(endpoint, delivery.id, body));
+    await recordCircuit(endpoint, result);
     if (!result.delivered) return await recordFailure(endpoint, delivery, result);
     await recordDelivered({
       orgId: endpoint.orgId,
@@ -163,6 +176,21 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
     });
   }
   return "delivered" as const;
+}
+
+/**
+ * Tells the endpoint's circuit how an attempt went: one without an answer counts toward opening it; an answer
+ * closes it, written only when the endpoint was failing (a healthy endpoint's deliveries pay no statement).
+ */
+async function recordCircuit(endpoint: DeliveringEndpoint, result: SendResult) {
+  if (result.status === null) {
+    endpoint.consecutiveFailures += 1;
+    endpoint.circuitTripped = await recordNoAnswer(endpoint);
+  } else if (endpoint.consecutiveFailures > 0 || endpoint.circuitTripped) {
+    endpoint.consecutiveFailures = 0;
+    endpoint.circuitTripped = false;
+    await recordAnswered(endpoint);
+  }
 }
 
 /** The seconds to wait after each failed attempt; past the last, the endpoint is disabled. */
@@ -279,7 +307,8 @@ export async function queueLeftBehindDeliveries(): Promise<void> {
      SELECT 'job_' || replace(gen_random_uuid()::text, '-', ''), w.org_id, ${WEBHOOK_DELIVERY_JOB},
             ${webhookJobKey(Prisma.sql`w.id`)}, jsonb_build_object('endpoint_id', w.id), now(), 5, now()
      FROM webhook_endpoints w
-     WHERE w.enabled AND EXISTS (SELECT 1 FROM webhook_deliveries d
+     WHERE w.enabled AND (w.circuit_open_until IS NULL OR w.circuit_open_until <= now())
+       AND EXISTS (SELECT 1 FROM webhook_deliveries d
                                  WHERE d.endpoint_id = w.id AND d.status = 'pending' AND d.next_attempt_at <= now())
      ON CONFLICT (key) WHERE status IN ('queued', 'running') DO NOTHING`,
   );

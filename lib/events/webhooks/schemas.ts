@@ -23,6 +23,18 @@ export const WebhookEndpointSchema = named(
     enabled: z.boolean(),
     disabled_reason: z.string().nullable().describe("why it was disabled (by a person, or after failing for days)"),
     disabled_at: Timestamp.nullable(),
+    circuit_state: z
+      .enum(["closed", "open", "half_open"])
+      .describe(
+        "closed: deliveries go out; open: its recent attempts got no answer (timed out, no connection), so its " +
+          "deliveries wait without a request until circuit_open_until; half_open: the wait is over and the next " +
+          "delivery is sent alone, as a trial that closes the circuit once answered",
+      ),
+    circuit_open_until: Timestamp.nullable().describe("while the circuit is open: when its trial request goes"),
+    consecutive_failures: z
+      .number()
+      .int()
+      .describe("attempts in a row that got no answer (timed out, or no connection); any HTTP answer resets it"),
     secret_hint: z.string().describe("the start of the signing secret, to tell secrets apart"),
     previous_secret_expires_at: Timestamp.nullable().describe("after a rotation: until then both secrets sign"),
     created_by_api_key_id: z

@@ -9,7 +9,8 @@ import { queueDeliveryJob } from "./queue-delivery-job";
 /**
  * Changes an endpoint. Disabling keeps its undelivered events, which wait; enabling (a person's fix after it
  * was disabled for failing) resumes them where they stopped, the delivery that failed for good first, and
- * clears the reason.
+ * clears the reason. Enabling it or changing its URL closes its circuit (endpoint-circuit.ts): a person says the
+ * receiver is fixed, or names another.
  */
 export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
   await findEndpoint(principal, id);
@@ -21,6 +22,7 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
     const before = await findEndpoint(principal, id, tx);
     const enabling = body.enabled === true && !before.enabled;
     const disabling = body.enabled === false && before.enabled;
+    const newReceiver = enabling || (body.url !== undefined && body.url !== before.url);
     const endpoint = await tx.webhookEndpoint.update({
       where: { id: before.id, orgId: principal.orgId },
       data: {
@@ -32,6 +34,7 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
         enabled: body.enabled,
         ...(enabling && { disabledReason: null, disabledAt: null }),
         ...(disabling && { disabledReason: "Disabled by a person.", disabledAt: new Date() }),
+        ...(newReceiver && { consecutiveFailures: 0, circuitOpenings: 0, circuitOpenUntil: null }),
       },
     });
     await recordAudit(tx, {
@@ -42,6 +45,8 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
       targetId: id,
       details: { changed: Object.keys(body), ...(body.url !== undefined && { url: body.url }) },
     });
+    // Deliveries that waited for the closed circuit go now (the job may be queued for the cooldown's end).
+    if (newReceiver && before.circuitOpenUntil && !enabling) await queueDeliveryJob(tx, endpoint);
     if (enabling) {
       // What failed through every retry when it was disabled is tried again first (it is the oldest pending).
       await tx.webhookDelivery.updateMany({

@@ -14,6 +14,9 @@ export function webhookEndpointJson(endpoint: WebhookEndpoint): WebhookEndpointJ
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
     disabled_at: endpoint.disabledAt?.toISOString() ?? null,
+    circuit_state: circuitState(endpoint.circuitOpenUntil),
+    circuit_open_until: endpoint.circuitOpenUntil?.toISOString() ?? null,
+    consecutive_failures: endpoint.consecutiveFailures,
     secret_hint: secretHint(endpoint),
     previous_secret_expires_at:
       endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()
@@ -23,4 +26,10 @@ export function webhookEndpointJson(endpoint: WebhookEndpoint): WebhookEndpointJ
     created_at: endpoint.createdAt.toISOString(),
     updated_at: endpoint.updatedAt.toISOString(),
   };
+}
+
+/** The circuit as of now: opened (circuit_open_until set) and waiting, or waiting for its trial request. */
+function circuitState(openUntil: Date | null): WebhookEndpointJson["circuit_state"] {
+  if (!openUntil) return "closed";
+  return openUntil.getTime() > Date.now() ? "open" : "half_open";
 }

@@ -8,7 +8,13 @@ import { notFound } from "next/navigation";
 import { EmptyState, PageHeader, Pager } from "@/components/ui";
 import { WebhookActions } from "@/components/webhook-actions";
 import { AddWebhookButton } from "@/components/webhook-create-dialog";
-import { DisabledReason, EndpointStatusBadge, EndpointSummary, webhooksPath } from "@/components/webhook-parts";
+import {
+  CircuitNotice,
+  DisabledReason,
+  EndpointStatusBadge,
+  EndpointSummary,
+  webhooksPath,
+} from "@/components/webhook-parts";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { memberAccess } from "@/lib/console/session";
@@ -104,6 +110,7 @@ export default async function WebhooksPage(props: {
                     <EndpointStatusBadge enabled={endpoint.enabled} />
                   </header>
                   <DisabledReason endpoint={endpoint} />
+                  <CircuitNotice endpoint={endpoint} />
                   <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} />
                   <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-100 pt-3">
                     <WebhookActions

@@ -9,7 +9,13 @@ import { notFound } from "next/navigation";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import { WebhookActions } from "@/components/webhook-actions";
 import { WebhookDeliveries } from "@/components/webhook-deliveries";
-import { DisabledReason, EndpointStatusBadge, EndpointSummary, webhooksPath } from "@/components/webhook-parts";
+import {
+  CircuitNotice,
+  DisabledReason,
+  EndpointStatusBadge,
+  EndpointSummary,
+  webhooksPath,
+} from "@/components/webhook-parts";
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { formFailure } from "@/lib/console/action";
@@ -75,6 +81,7 @@ export default async function WebhookPage(props: {
       <Card title="Endpoint" actions={<EndpointStatusBadge enabled={endpoint.enabled} />}>
         <div className="space-y-4">
           <DisabledReason endpoint={endpoint} />
+          <CircuitNotice endpoint={endpoint} />
           <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} />
           <div className="border-t border-slate-100 pt-3">
             <WebhookActions

@@ -1773,6 +1773,15 @@ export type components = {
       /** @description why it was disabled (by a person, or after failing for days) */
       disabled_reason: string | null;
       disabled_at: string | null;
+      /**
+       * @description closed: deliveries go out; open: its recent attempts got no answer (timed out, no connection), so its deliveries wait without a request until circuit_open_until; half_open: the wait is over and the next delivery is sent alone, as a trial that closes the circuit once answered
+       * @enum {string}
+       */
+      circuit_state: "closed" | "open" | "half_open";
+      /** @description while the circuit is open: when its trial request goes */
+      circuit_open_until: string | null;
+      /** @description attempts in a row that got no answer (timed out, or no connection); any HTTP answer resets it */
+      consecutive_failures: number;
       /** @description the start of the signing secret, to tell secrets apart */
       secret_hint: string;
       /** @description after a rotation: until then both secrets sign */
