@@ -33,19 +33,19 @@ describe("deeply nested HTML", { timeout: 120_000 }, () => {
   });
 
   test("<html>, <body> and 510 nested <div>s (512 levels) still read", async () => {
+    const started = Date.now();
     const document = await extractDocument(nested("div", 510, 1), "text/html", LIMITS);
+    // Before: 14 s, in Readability (past 64 levels, the body is read).
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(document.blocks.map((block) => block.text)).toEqual(["A sentence at the bottom, with a comma."]);
   });
 
-  test.each([
-    ["90,000 elements 128 deep in a page", nested("div", 128, 700), 700],
-    ["20,000 elements 500 deep, bare", nested("div", 500, 40, { bare: true }), 40],
-  ])("%s read within seconds (past Readability's bounds, the body is read)", async (_, bytes, blocks) => {
+  test("90,000 elements 128 deep read within seconds (past Readability's bounds, the body is read)", async () => {
     const started = Date.now();
-    const document = await extractDocument(bytes, "text/html", LIMITS);
-    // Before: 34 s and 52 s on this machine.
+    const document = await extractDocument(nested("div", 128, 700), "text/html", LIMITS);
+    // Before: 32 to 34 s on this machine.
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(document.blocks).toHaveLength(blocks);
+    expect(document.blocks).toHaveLength(700);
     expect(new Set(document.blocks.map((block) => block.text))).toEqual(
       new Set(["A sentence at the bottom, with a comma."]),
     );
