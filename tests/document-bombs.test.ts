@@ -1,7 +1,8 @@
-// Documents made to exhaust memory (issue 50, item 1), uploaded over HTTP to the production build (`npm start`):
-// each fails once with the reason, and the server's memory (its process and the processes it starts) grows by
-// less than 1 GiB, read from /proc. Legitimate PDFs, DOCX files and images still read. Then, in this process,
-// extractions beyond DOCUMENT_EXTRACTION_CONCURRENCY wait for their turn.
+// Documents made to exhaust memory (issue 50, item 1), uploaded over HTTP to the production build (`npm start`,
+// on the embedded database or on PostgreSQL as the run says): each fails once with the reason, and the server's
+// memory (its process and the processes it starts) grows by less than 1 GiB, read from /proc. Legitimate PDFs,
+// DOCX files and images still read. Then, in this process, extractions beyond DOCUMENT_EXTRACTION_CONCURRENCY
+// wait for their turn. Last, the server is killed with -9 in the middle of a reading, which ends at once.
 import fs from "node:fs";
 import path from "node:path";
 import { Document, HeadingLevel, Packer, Paragraph } from "docx";
@@ -12,6 +13,8 @@ import { extractInWorker, extractionLoad } from "@/lib/documents/extract/isolate
 import { docxBomb, pdfContentStreamBomb, pdfImageBomb } from "./helpers/bombs";
 import { newDataDir } from "./helpers/embedded-template";
 import { pdfOf } from "./helpers/pdf";
+import { createTestDatabase, onPostgres } from "./helpers/postgres";
+import type { ScratchDatabase } from "./helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 
 // The build directory the other files that start the production server share (builds take turns).
@@ -25,11 +28,16 @@ const DOCX = "application/vnd.openxmlformats-officedocument.wordprocessingml.doc
 const dir = newDataDir("memgw-document-bombs-");
 let server: RunningServer;
 let namespaceId: string;
+let database: ScratchDatabase | undefined;
 
 beforeAll(async () => {
   buildIfNeeded({ quiet: true });
+  // The server's database as the run says (the readings are the same on either).
+  if (onPostgres()) database = await createTestDatabase();
   server = await startServer({
-    DATA_DIR: dir,
+    ...(database
+      ? { DATABASE_URL: database.url, KEY_PEPPER: "bombs-pepper", ENCRYPTION_KEY: "bombs-encryption-key" }
+      : { DATA_DIR: dir }),
     PORT: String(await freePort()),
     MEMGW_INIT_ORG_NAME: "Bombs Inc",
     MEMGW_INIT_USER_EMAIL: "owner@bombs.example",
@@ -43,6 +51,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.stop();
+  await database?.drop();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
@@ -222,6 +231,86 @@ describe("the number of documents read at once", { timeout: 300_000 }, () => {
       expect(extractionLoad()).toEqual({ running: 0, waiting: 0 });
     } finally {
       delete process.env.DOCUMENT_EXTRACTION_CONCURRENCY;
+    }
+  });
+});
+
+/** A process's state letter from /proc/<pid>/stat (R, S, Z…), or null once it is gone. */
+function stateOf(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+  } catch {
+    return null;
+  }
+}
+
+/** The parent's process id from /proc/<pid>/stat. */
+function parentOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+}
+
+const isReading = (pid: number) => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "latin1").includes("lib/documents/extract/worker.mjs");
+  } catch {
+    return false;
+  }
+};
+
+// Last: it kills the server the file shares.
+describe("a reading whose server is killed", { timeout: 600_000 }, () => {
+  test("ends within seconds of the server's kill -9, in the middle of a long synchronous parse", async () => {
+    let reading: number | undefined;
+    const started = Date.now();
+    const phases: string[] = [];
+    const phase = (name: string) => phases.push(`${name} ${Math.round((Date.now() - started) / 100) / 10} s`);
+    try {
+      // A legitimate 15 MB page of 150,000 paragraphs: linkedom parses it in one synchronous call, and the
+      // reading takes 10 to 20 s on this machine, within its memory budget (a peak of ~600 MB).
+      const page = `<!doctype html><html><head><title>Harbour log</title></head><body>${Array.from(
+        { length: 150_000 },
+        (_, index) => `<p>Entry ${index}: a ship came in before the storm and unloaded its cargo at the pier.</p>`,
+      ).join("\n")}</body></html>`;
+      const form = new FormData();
+      form.append("namespace_id", namespaceId);
+      form.append("file", new Blob([page], { type: "text/html" }), "log.html");
+      const uploaded = await fetch(`${server.base}/api/v1/documents`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${KEY}` },
+        body: form,
+      });
+      expect(uploaded.status).toBe(202);
+      phase("uploaded");
+
+      while (!reading && Date.now() - started < 120_000) {
+        reading = processTree(server.pid).find(isReading);
+        if (!reading) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(reading, "the reading process").toBeDefined();
+      phase("reading");
+      // Its libraries loaded (~150 MB) and the page being parsed.
+      while (memoryOf(reading!, "VmRSS") < 250 * 1024 * 1024) {
+        expect(Date.now() - started, "the reading to start parsing").toBeLessThan(120_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(stateOf(reading!)).not.toBe("Z");
+      phase("parsing");
+
+      process.kill(parentOf(reading!), "SIGKILL");
+      const killedAt = Date.now();
+      // Gone, or a zombie (ended, its memory freed) if whoever adopted it does not reap it.
+      while (stateOf(reading!) !== null && stateOf(reading!) !== "Z" && Date.now() - killedAt < 30_000) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const endedAfter = Date.now() - killedAt;
+      console.info(`the reading process ended ${endedAfter} ms after its server was killed (${phases.join(", ")})`);
+      // Before: it read on until the parse was done, and its event loop turned (10 to 30 s).
+      expect(endedAfter).toBeLessThan(3_000);
+    } finally {
+      // Whatever this test started and left behind, by its id.
+      if (reading && isReading(reading) && stateOf(reading) !== "Z") process.kill(reading, "SIGKILL");
     }
   });
 });

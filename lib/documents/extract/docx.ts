@@ -2,7 +2,7 @@
 import JSZip from "jszip";
 import { parseHTML } from "linkedom";
 import mammoth from "mammoth";
-import { blocksFromHtml } from "./html-blocks";
+import { blocksFromHtml, refuseDeepHtml } from "./html-blocks";
 import { DocumentUnreadableError, tooMuchMemory, type ExtractedDocument } from "./types";
 
 // Word's "Title" style is the document's name: as an h1 it becomes the title (the first h1) and the
@@ -42,6 +42,8 @@ export async function extractDocx(
     throw new DocumentUnreadableError("The Word document is damaged and could not be read.", { cause: error });
   }
   signal.throwIfAborted();
+  // Tables in tables in tables (Word nests them as deep as asked) nest the HTML as deep.
+  refuseDeepHtml(html);
   const { document } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
   const { blocks, firstH1 } = blocksFromHtml(document.body);
   return { title: firstH1, pageCount: null, blocks, ocrPages: [] };

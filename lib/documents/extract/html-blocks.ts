@@ -1,7 +1,8 @@
 // Blocks from an HTML tree, shared by HTML pages and DOCX (which mammoth turns into HTML): headings build
 // the section path, paragraphs and list items become blocks, and a table becomes one block per row.
+import { Parser } from "htmlparser2";
 import { BlockCollector, cleanText, SectionPath } from "./text";
-import type { ExtractedBlock } from "./types";
+import { DocumentUnreadableError, type ExtractedBlock } from "./types";
 
 const ELEMENT_NODE = 1;
 const TEXT_NODE = 3;
@@ -78,6 +79,70 @@ export interface HtmlBlocks {
   firstH1: string | null;
 }
 
+/**
+ * The deepest nesting read, in elements. Browsers draw nothing deeper (Chromium's parser stops nesting at 512)
+ * and no page written to be read comes near it, while every pass that looks at an element's contents
+ * (Readability's scoring, our text of a heading or a cell, the boilerplate check) costs the page's elements
+ * times their depth: 100,000 nested <div>s read for minutes. The recursive walks below stay far from the stack's
+ * limit too.
+ */
+export const MAX_HTML_DEPTH = 512;
+
+export interface TreeShape {
+  /** The deepest element's depth (the root's children are at 1). */
+  depth: number;
+  /** The elements' depths summed: what a pass over each element's contents costs, in element visits. */
+  work: number;
+}
+
+function tooDeep(): DocumentUnreadableError {
+  return new DocumentUnreadableError(
+    `The document nests its elements more than ${MAX_HTML_DEPTH} levels deep, so it was not read.`,
+  );
+}
+
+/**
+ * Throws DocumentUnreadableError when `html`, parsed as linkedom parses it (htmlparser2, tags closed by the
+ * same rules), nests more than MAX_HTML_DEPTH levels deep: to call before linkedom, whose parser keeps its open
+ * elements in an array it shifts at every tag (100,000 nested tags took 5 s to parse, and it grows with the
+ * square). This pass stops at the first tag too deep, so its own stack stays small.
+ */
+export function refuseDeepHtml(html: string): void {
+  let depth = 0;
+  const parser = new Parser(
+    {
+      onopentag() {
+        if (++depth > MAX_HTML_DEPTH) throw tooDeep();
+      },
+      onclosetag() {
+        depth--;
+      },
+    },
+    { lowerCaseAttributeNames: false, decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+}
+
+/**
+ * The tree's depth and work (TreeShape), in one pass over its elements, without recursion. Throws
+ * DocumentUnreadableError when it nests more than MAX_HTML_DEPTH levels deep (stopping there).
+ */
+export function measureTree(root: ParentNode): TreeShape {
+  let depth = 0;
+  let work = 0;
+  const stack: [ParentNode, number][] = [[root, 0]];
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [element, level] = next;
+    if (level > MAX_HTML_DEPTH) throw tooDeep();
+    depth = Math.max(depth, level);
+    work += level;
+    for (const child of Array.from(element.children)) stack.push([child, level + 1]);
+  }
+  return { depth, work };
+}
+
+/** The blocks of `root`'s tree, which must be at most MAX_HTML_DEPTH deep (measureTree checks it). */
 export function blocksFromHtml(root: Element): HtmlBlocks {
   const collector = new BlockCollector();
   const sections = new SectionPath();

@@ -5,7 +5,9 @@
 // so it is watched and the process killed past the budget. The readers refuse sooner what clearly needs more
 // (with a precise reason); this is the bound for the bombs nobody thought of. At most
 // DOCUMENT_EXTRACTION_CONCURRENCY documents are read at once, so the server's memory stays within its own
-// plus budget × concurrency whatever is uploaded.
+// plus budget × concurrency whatever is uploaded. The child watches its own memory and its parent from a main
+// thread that never reads (worker.mjs): the budget holds while this server's event loop is busy, and a
+// reading ends the moment the server dies. The watch here is the second line.
 import fs from "node:fs";
 import path from "node:path";
 import pLimit, { type LimitFunction } from "p-limit";
@@ -62,9 +64,10 @@ function extractInChild(
   const seconds = Math.round(limits.timeoutMs / 100) / 10;
   const budgetKb = limits.memoryMb * 1024;
   return new Promise((resolve, reject) => {
-    const child = fork(path.join(projectRoot(), "lib/documents/extract/worker.mjs"), [], {
+    const script = path.join(projectRoot(), "lib/documents/extract/worker.mjs");
+    const child = fork(script, [String(limits.memoryMb), tooMuchMemory(limits.memoryMb).message], {
       // Not the server's own flags (a loader, inspector): the heap's own limit is the budget, which the
-      // resident-memory watch below enforces for everything else.
+      // resident-memory watches (the child's own, and this one) enforce for everything else.
       execArgv: [`--max-old-space-size=${limits.memoryMb}`],
       serialization: "advanced",
       stdio: ["ignore", "inherit", "pipe", "ipc"],
