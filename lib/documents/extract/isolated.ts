@@ -108,7 +108,9 @@ function extractInChild(
       }),
     );
     child.on("error", (error) => settle(() => reject(error)));
-    child.on("exit", (code, signal) =>
+    // "close", not "exit": the child kills itself right after its answer is written, and "exit" can be handled
+    // before that last message is read; "close" comes once its channel and streams are drained.
+    child.on("close", (code, signal) =>
       settle(() => {
         // V8 gives up at its heap limit (the budget) with this line, and aborts.
         if (overBudget || /heap out of memory|Allocation failed/i.test(stderr)) {
