@@ -5,7 +5,7 @@ import { parseHTML } from "linkedom";
 import { parse as parseStandardHtml, serialize as serializeHtml } from "parse5";
 import { isKnownCharset, sniffHtmlCharset } from "./content-type";
 import { blocksFromHtml, textOf } from "./html-blocks";
-import { cleanText, decodeText } from "./text";
+import { decodeText, titleText } from "./text";
 import type { ExtractedDocument } from "./types";
 
 /** Removed before Readability scores the page, and from the <body> read when Readability finds no article. */
@@ -40,8 +40,8 @@ export async function extractHtml(
 ): Promise<ExtractedDocument> {
   const html = decodeText(bytes, htmlCharset(bytes, charset));
   const page = parseDocument(html, baseUrl);
-  const pageTitle = cleanText(page.querySelector("title")?.textContent ?? "") || null;
-  const firstHeading = cleanText(page.querySelector("h1")?.textContent ?? "") || null;
+  const pageTitle = titleText(page.querySelector("title")?.textContent ?? "");
+  const firstHeading = titleText(page.querySelector("h1")?.textContent ?? "");
 
   // Readability rewrites the document it reads: the fallback gets a fresh copy.
   const article = readArticle(page);
@@ -52,7 +52,7 @@ export async function extractHtml(
   const articleContent = article?.content ? parseDocument(article.content, baseUrl, { asWritten: true }).body : null;
   if (articleContent && textOf(articleContent)) {
     const { blocks, firstH1 } = blocksFromHtml(articleContent);
-    const title = articleTitle(cleanText(article?.title ?? "") || pageTitle, firstHeading) ?? firstH1;
+    const title = articleTitle(titleText(article?.title ?? "") ?? pageTitle, firstHeading) ?? firstH1;
     return { title, pageCount: null, blocks, ocrPages: [] };
   }
 
