@@ -18,6 +18,7 @@ import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { Browser, ORIGIN } from "./helpers/in-process-browser";
+import { mcpToolsList, mcpToolsListStatus } from "./helpers/mcp-request";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "./helpers/oauth-client";
 
 const fetchRoute = (input: string | URL | Request, init?: RequestInit) => routeRequest(new Request(input, init));
@@ -101,21 +102,6 @@ function textOf(result: Awaited<ReturnType<Client["callTool"]>>) {
   return (result.content as { text: string }[]).map((c) => c.text).join("");
 }
 
-/** A raw MCP request with a bearer token, as any client would send it. */
-async function mcpCall(namespaceId: string, token: string) {
-  return routeRequest(
-    new Request(endpointOf(namespaceId), {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
-}
-
 async function tokenRequest(body: Record<string, string>) {
   return routeRequest(
     new Request(`${ORIGIN}/oauth/token`, {
@@ -136,7 +122,7 @@ test("a 401 from the MCP endpoint names its resource metadata, naming the gatewa
   expect(anonymous.headers.get("www-authenticate")).toBe(
     `Bearer resource_metadata="${metadataUrl}", scope="mcp:read mcp:write"`,
   );
-  const badToken = await mcpCall(ns.id, "not-a-token");
+  const badToken = await mcpToolsList(endpointOf(ns.id), "not-a-token", routeRequest);
   expect(badToken.status).toBe(401);
   expect(badToken.headers.get("www-authenticate")).toBe(
     `Bearer resource_metadata="${metadataUrl}", scope="mcp:read mcp:write", error="invalid_token", ` +
@@ -266,7 +252,7 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   expect((await client.callTool({ name: "recall", arguments: { query: "anything" } })).isError).toBeFalsy();
 
   const other = await createNamespace(key);
-  const elsewhere = await mcpCall(other.id, oauth.saved!.access_token);
+  const elsewhere = await mcpToolsList(endpointOf(other.id), oauth.saved!.access_token, routeRequest);
   expect(elsewhere.status).toBe(401);
   expect(elsewhere.headers.get("www-authenticate")).toContain('error="invalid_token"');
   expect(elsewhere.headers.get("www-authenticate")).toContain("issued for another MCP endpoint");
@@ -380,7 +366,7 @@ test("revoked in the console, or the person removed from the organization: the n
   const first = await connect(ns.id, member);
   const [connection] = await listConnections(org.id);
   await revokeConnection(member, connection.id);
-  expect((await mcpCall(ns.id, first.oauth.saved!.access_token)).status).toBe(401);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), first.oauth.saved!.access_token, routeRequest)).toBe(401);
   expect(await listConnections(org.id)).toEqual([]);
   // The refresh token died with it.
   const refreshed = await tokenRequest({
@@ -391,9 +377,9 @@ test("revoked in the console, or the person removed from the organization: the n
   expect(refreshed.status).toBe(400);
 
   const second = await connect(ns.id, member);
-  expect((await mcpCall(ns.id, second.oauth.saved!.access_token)).status).toBe(200);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), second.oauth.saved!.access_token, routeRequest)).toBe(200);
   await removeMember({ orgId: org.id, userId: member.userId, byRole: "owner" }, SYSTEM_ACTOR);
-  expect((await mcpCall(ns.id, second.oauth.saved!.access_token)).status).toBe(401);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), second.oauth.saved!.access_token, routeRequest)).toBe(401);
 });
 
 test("past its hour a token is refused; its refresh token works once, and a replay revokes the chain", async () => {
@@ -405,9 +391,9 @@ test("past its hour a token is refused; its refresh token works once, and a repl
   expect(tokens.expires_in).toBe(ACCESS_TOKEN_TTL_SECONDS);
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(issued + (ACCESS_TOKEN_TTL_SECONDS - 10) * 1000);
-  expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(200);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), tokens.access_token, routeRequest)).toBe(200);
   vi.setSystemTime(issued + (ACCESS_TOKEN_TTL_SECONDS + 1) * 1000);
-  expect((await mcpCall(ns.id, tokens.access_token)).status).toBe(401);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), tokens.access_token, routeRequest)).toBe(401);
   // The hourly sweep deletes what has expired: every access token (all are over an hour old now), no refresh token.
   const prisma = await db();
   const before = await prisma.oauthRecord.groupBy({ by: ["model"], _count: true });
@@ -429,13 +415,13 @@ test("past its hour a token is refused; its refresh token works once, and a repl
   expect(rotated.refresh_token).not.toBe(tokens.refresh_token);
   // A refreshed token says its lifetime too, and lives exactly that long.
   expect(rotated).toMatchObject({ token_type: "Bearer", expires_in: ACCESS_TOKEN_TTL_SECONDS });
-  expect((await mcpCall(ns.id, rotated.access_token)).status).toBe(200);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), rotated.access_token, routeRequest)).toBe(200);
 
   const replay = await tokenRequest(refresh);
   expect(replay.status).toBe(400);
   expect(await replay.json()).toMatchObject({ error: "invalid_grant" });
   // The whole chain is dead: the new access token and the rotated refresh token too.
-  expect((await mcpCall(ns.id, rotated.access_token)).status).toBe(401);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), rotated.access_token, routeRequest)).toBe(401);
   const afterReplay = await tokenRequest({ ...refresh, refresh_token: rotated.refresh_token });
   expect(afterReplay.status).toBe(400);
 });
@@ -453,7 +439,7 @@ test("two refreshes with one token at the same instant: one may win, and the cha
   expect(statuses[1]).toBe(400);
   for (const answer of answers.filter((one) => one.status === 200)) {
     const { access_token: accessToken } = await answer.json();
-    expect((await mcpCall(ns.id, accessToken)).status).toBe(401);
+    expect(await mcpToolsListStatus(endpointOf(ns.id), accessToken, routeRequest)).toBe(401);
   }
   expect(await listConnections(member.orgId)).toEqual([]);
 });
@@ -472,7 +458,7 @@ test("a refresh naming another resource is refused without spending the refresh 
   expect(await elsewhere.json()).toMatchObject({ error: "invalid_target" });
   const retried = await tokenRequest({ ...refresh, resource: endpointOf(ns.id) });
   expect(retried.status).toBe(200);
-  expect((await mcpCall(ns.id, (await retried.json()).access_token)).status).toBe(200);
+  expect(await mcpToolsListStatus(endpointOf(ns.id), (await retried.json()).access_token, routeRequest)).toBe(200);
 });
 
 test("a client revoking its token, or the namespace deleted, ends the connection", async () => {

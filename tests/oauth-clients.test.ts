@@ -12,6 +12,7 @@ import { createUser } from "@/lib/orgs/users";
 import { routeRequest } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { Browser, ORIGIN } from "./helpers/in-process-browser";
+import { mcpToolsListStatus } from "./helpers/mcp-request";
 
 type Member = ReturnType<typeof memberPrincipal>;
 interface Registered {
@@ -128,23 +129,6 @@ function codeExchange(code: { code: string; verifier: string }, redirectUri: str
   };
 }
 
-/** The MCP endpoint's status for `tools/list` with a bearer token. */
-async function mcpStatus(endpoint: string, token: string) {
-  const response = await routeRequest(
-    new Request(endpoint, {
-      method: "POST",
-      headers: {
-        authorization: `Bearer ${token}`,
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-      },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-    }),
-  );
-  await response.arrayBuffer();
-  return response.status;
-}
-
 const LOOPBACK = "http://127.0.0.1:8976/callback";
 
 describe("registration returns what the token endpoint accepts", () => {
@@ -165,7 +149,7 @@ describe("registration returns what the token endpoint accepts", () => {
     expect(wrongSecret.status).toBe(401);
     const tokens = await tokenRequest(exchange, { id: client.client_id, secret: client.client_secret! });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
-    expect(await mcpStatus(on.endpoint, tokens.body.access_token)).toBe(200);
+    expect(await mcpToolsListStatus(on.endpoint, tokens.body.access_token, routeRequest)).toBe(200);
     // Its refresh token needs the secret too.
     const refresh = { grant_type: "refresh_token", refresh_token: tokens.body.refresh_token };
     expect((await tokenRequest({ ...refresh, client_id: client.client_id })).status).toBe(401);
@@ -186,7 +170,7 @@ describe("registration returns what the token endpoint accepts", () => {
     const code = await codeFor(client.client_id, LOOPBACK, on);
     const tokens = await tokenRequest({ ...codeExchange(code, LOOPBACK, on.endpoint), client_id: client.client_id });
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
-    expect(await mcpStatus(on.endpoint, tokens.body.access_token)).toBe(200);
+    expect(await mcpToolsListStatus(on.endpoint, tokens.body.access_token, routeRequest)).toBe(200);
   });
 
   test("a public client naming HMAC or symmetric algorithms is registered without them or a secret", async () => {
@@ -242,7 +226,7 @@ describe("registration returns what the token endpoint accepts", () => {
       client_secret: post.client_secret!,
     });
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-    expect(await mcpStatus(on.endpoint, posted.body.access_token)).toBe(200);
+    expect(await mcpToolsListStatus(on.endpoint, posted.body.access_token, routeRequest)).toBe(200);
 
     const basic = await registered({
       client_name: "Basic Agent",
@@ -297,7 +281,7 @@ describe("loopback redirect URIs match on any port; nothing else is loosened", (
           applicationType,
           status: 200,
         });
-        expect(await mcpStatus(on.endpoint, tokens.body.access_token)).toBe(200);
+        expect(await mcpToolsListStatus(on.endpoint, tokens.body.access_token, routeRequest)).toBe(200);
       }
     }
   });
@@ -497,11 +481,11 @@ describe("an authorization code is good for one try, by its client, at its redir
     const exchange = { ...codeExchange(code, LOOPBACK, on.endpoint), client_id: client.client_id };
     const first = await tokenRequest(exchange);
     expect(first.status).toBe(200);
-    expect(await mcpStatus(on.endpoint, first.body.access_token)).toBe(200);
+    expect(await mcpToolsListStatus(on.endpoint, first.body.access_token, routeRequest)).toBe(200);
     const second = await tokenRequest(exchange);
     expect(second.status).toBe(400);
     expect(second.body.error).toBe("invalid_grant");
-    expect(await mcpStatus(on.endpoint, first.body.access_token)).toBe(401);
+    expect(await mcpToolsListStatus(on.endpoint, first.body.access_token, routeRequest)).toBe(401);
     const refreshed = await tokenRequest({
       grant_type: "refresh_token",
       refresh_token: first.body.refresh_token,
@@ -518,7 +502,7 @@ describe("an authorization code is good for one try, by its client, at its redir
     expect(tokens.status).toBe(200);
     const replay = await tokenRequest({ ...keptExchange, code_verifier: pkce().verifier });
     expect(replay.body.error).toBe("invalid_grant");
-    expect(await mcpStatus(on.endpoint, tokens.body.access_token)).toBe(200);
+    expect(await mcpToolsListStatus(on.endpoint, tokens.body.access_token, routeRequest)).toBe(200);
   });
 
   test("PKCE is required, S256 only, at the authorization endpoint", async () => {

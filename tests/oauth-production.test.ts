@@ -8,6 +8,7 @@ import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
 import { memgw } from "./helpers/cli";
+import { mcpToolsListStatus } from "./helpers/mcp-request";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 import { newDataDir } from "./helpers/embedded-template";
 
@@ -79,19 +80,9 @@ async function api(method: string, urlPath: string, key: string, body?: unknown)
   return { status: response.status, body: await response.json() };
 }
 
-/** The MCP endpoint's answer to `tools/list` with a bearer token. */
-async function mcpStatus(token: string) {
-  const response = await fetch(namespace.mcp_endpoint_url, {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${token}`,
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-    },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
-  });
-  await response.arrayBuffer();
-  return response.status;
+/** Whether a token opens the namespace's MCP endpoint: the status of its `tools/list`. */
+function toolsListStatus(token: string) {
+  return mcpToolsListStatus(namespace.mcp_endpoint_url, token);
 }
 
 function form(url: string, params: Record<string, string> | string) {
@@ -323,17 +314,17 @@ describe("the production server", { timeout: 300_000 }, () => {
 
   test("register, authorize, consent, token and refresh: the tokens work on the MCP endpoint", async () => {
     const { clientId, access, refresh: refreshToken } = await connect();
-    expect(await mcpStatus(access)).toBe(200);
+    expect(await toolsListStatus(access)).toBe(200);
     // A second connection from the same browser (its provider session from the first still there).
-    expect(await mcpStatus((await connect("Second Agent")).access)).toBe(200);
+    expect(await toolsListStatus((await connect("Second Agent")).access)).toBe(200);
     const refreshed = await refresh(clientId, refreshToken);
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
     expect(refreshed.body.refresh_token).not.toBe(refreshToken); // rotated
     expect(refreshed.body.expires_in).toBe(3600);
-    expect(await mcpStatus(refreshed.body.access_token)).toBe(200);
+    expect(await toolsListStatus(refreshed.body.access_token)).toBe(200);
     // The spent refresh token is refused (and its reuse ends the connection: the chain is presumed stolen).
     expect((await refresh(clientId, refreshToken)).body.error).toBe("invalid_grant");
-    expect(await mcpStatus(refreshed.body.access_token)).toBe(401);
+    expect(await toolsListStatus(refreshed.body.access_token)).toBe(401);
   });
 
   test("registered with a name and a loopback URI: its secret works, any port; a refused code is spent", async () => {
@@ -373,7 +364,7 @@ describe("the production server", { timeout: 300_000 }, () => {
     expect((await exchange(first, "http://127.0.0.1:49213/callback")).status).toBe(401); // no secret: not the client
     const tokens = await exchange(first, "http://127.0.0.1:49213/callback", basic);
     expect(tokens.status, JSON.stringify(tokens.body)).toBe(200);
-    expect(await mcpStatus(tokens.body.access_token)).toBe(200);
+    expect(await toolsListStatus(tokens.body.access_token)).toBe(200);
 
     // A wrong code_verifier spends the code: the right one is refused after it.
     const second = await approvedCode(client.client_id, "http://127.0.0.1:50001/callback");
@@ -387,19 +378,19 @@ describe("the production server", { timeout: 300_000 }, () => {
 
   test("a revoked refresh token cannot refresh, and its access token is refused at once", async () => {
     const { clientId, access, refresh: refreshToken } = await connect("Agent", browser.withConsoleSession());
-    expect(await mcpStatus(access)).toBe(200);
+    expect(await toolsListStatus(access)).toBe(200);
     expect(await revoke(clientId, refreshToken, "refresh_token")).toBe(200);
     const refused = await refresh(clientId, refreshToken);
     expect(refused.status).toBe(400);
     expect(refused.body.error).toBe("invalid_grant");
-    expect(await mcpStatus(access)).toBe(401);
+    expect(await toolsListStatus(access)).toBe(401);
   });
 
   test("a revoked access token is refused at once (without a hint too)", async () => {
     const { clientId, access, refresh: refreshToken } = await connect("Agent", browser.withConsoleSession());
-    expect(await mcpStatus(access)).toBe(200);
+    expect(await toolsListStatus(access)).toBe(200);
     expect(await revoke(clientId, access)).toBe(200);
-    expect(await mcpStatus(access)).toBe(401);
+    expect(await toolsListStatus(access)).toBe(401);
     // Revoking any of a connection's tokens ends the connection.
     expect((await refresh(clientId, refreshToken)).body.error).toBe("invalid_grant");
   });
@@ -411,13 +402,13 @@ describe("the production server", { timeout: 300_000 }, () => {
       expect(refused.status).toBe(400);
       expect(refused.body.error).toBe("invalid_grant");
     }
-    expect(await mcpStatus(access)).toBe(200);
+    expect(await toolsListStatus(access)).toBe(200);
     // Revoking the access token as if it were a refresh token (a wrong hint) still revokes it.
     const refreshed = await refresh(clientId, refreshToken);
     expect(refreshed.status, JSON.stringify(refreshed.body)).toBe(200);
-    expect(await mcpStatus(refreshed.body.access_token)).toBe(200);
+    expect(await toolsListStatus(refreshed.body.access_token)).toBe(200);
     expect(await revoke(clientId, refreshed.body.access_token, "refresh_token")).toBe(200);
-    expect(await mcpStatus(refreshed.body.access_token)).toBe(401);
+    expect(await toolsListStatus(refreshed.body.access_token)).toBe(401);
   });
 });
 

@@ -31,17 +31,32 @@ async function passwordSignIn(email: string, password: string) {
   );
 }
 
-// This file has its own empty database: the first test is the server's first sign-up.
-test("the very first account of an empty server is ready at once (there is no one to enumerate)", async () => {
+// This file has its own empty database: the first test is the server's first sign-ups.
+test("of sign-ups at once on an empty server, exactly one is ready at once; the others need the mail", async () => {
   const prisma = await db();
   expect(await prisma.user.count()).toBe(0);
-  expect(
-    await signUp(
-      { email: "first@example.com", password: "the first password", organization: "First" },
-      { clientAddress: "198.51.100.1" },
+  const emails = Array.from({ length: 8 }, (_, index) => `first-${index}@example.com`);
+  const results = await Promise.all(
+    emails.map((email, index) =>
+      signUp(
+        { email, password: "the first password", organization: `First ${index}` },
+        { clientAddress: `198.51.100.${100 + index}` },
+      ),
     ),
-  ).toEqual({ ready: true });
-  expect(await passwordSignIn("first@example.com", "the first password")).toMatch(/^usr_/);
+  );
+  expect(results.filter((result) => result.ready)).toHaveLength(1);
+  const ready = emails[results.findIndex((result) => result.ready)];
+  const users = await prisma.user.findMany({ where: { email: { in: emails } } });
+  expect(users).toHaveLength(8);
+  expect(users.filter((user) => !user.signUpPending).map((user) => user.email)).toEqual([ready]);
+  // Only the ready one signs in with its password; every other was mailed a link to finish.
+  expect(await passwordSignIn(ready, "the first password")).toMatch(/^usr_/);
+  for (const email of emails.filter((email) => email !== ready)) {
+    expect(await passwordSignIn(email, "the first password")).not.toMatch(/^usr_/);
+    expect(mails.filter((mail) => mail.includes(`mail to ${email}`))).toEqual([
+      expect.stringContaining("Finish signing up"),
+    ]);
+  }
 });
 
 test("an existing address is answered like a new one, a mail instead of an account, keeping its password", async () => {

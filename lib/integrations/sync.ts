@@ -16,6 +16,7 @@ import { deleteMemories } from "@/lib/memory/deletion";
 import { remember } from "@/lib/memory/remember";
 import { replaceMemoryContent } from "@/lib/memory/replace-memory-content";
 import { LIMITS } from "@/lib/memory/schemas";
+import { hasVisibleText } from "@/lib/validation/strings";
 import { oauthClientFor } from "./clients";
 import { decryptSecret, encryptSecret } from "./connections/connection-secrets";
 import { SYNC_JOB_KIND } from "./connections/sync-job";
@@ -269,10 +270,16 @@ const URL_CHARS = 2_000;
 
 type DocumentMemory = ReturnType<typeof documentMemory>;
 
-/** The memory a document becomes: its text (cut to what a memory may hold) and where it came from. */
+/**
+ * The memory a document becomes: its text (cut to what a memory may hold) and where it came from. A document
+ * with nothing a person would see (empty, white space, or only invisible characters such as U+200B: the rule
+ * remember's API applies) is remembered by its title, or as "(untitled)", so that it is still found by its
+ * source and not fetched again until it changes.
+ */
 function documentMemory(connection: IntegrationConnection, ref: DocumentRef, text: string) {
   const title = storable(ref.title, TITLE_CHARS).trim();
-  const content = storable(text, LIMITS.contentChars).trim() || title || "(untitled)";
+  const body = storable(text, LIMITS.contentChars).trim();
+  const content = [body, title].find(hasVisibleText) ?? "(untitled)";
   const metadata = {
     source: connection.provider,
     source_id: ref.sourceId,

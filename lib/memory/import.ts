@@ -10,6 +10,7 @@ import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { recordEvents, recordMemoryEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { getNamespace } from "@/lib/namespaces/namespaces";
+import { hasVisibleText } from "@/lib/validation/strings";
 import { chunkText } from "./chunking";
 import { embedder } from "./embeddings";
 import { type ExportDocument, type ExportMemory } from "./export-format";
@@ -242,7 +243,8 @@ async function queueImportedDocuments(tx: Tx, target: ImportTarget, documents: S
         namespaceId: target.namespace.id,
         identityId: line.identity_id,
         apiKeyId: target.apiKeyId,
-        title: line.title,
+        // An export from before invisible text counted as blank may hold such a title: the file's own is used.
+        title: line.title !== null && hasVisibleText(line.title) ? line.title : null,
         contentType: line.content_type,
         sourceUrl: line.source_url,
         filename: line.filename,

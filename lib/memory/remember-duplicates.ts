@@ -5,6 +5,7 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { MemoryRow } from "./schemas";
 import { canonicalJson } from "@/lib/http/canonical-json";
+import { awaitFinishedWrites, unfinishedMemories } from "./unfinished-writes";
 
 export interface Duplicates {
   /** Candidates (by index) repeating a stored memory: that memory. */
@@ -58,4 +59,23 @@ export async function findDuplicates(
     else firstInRequest.set(key, index);
   }
   return duplicates;
+}
+
+/**
+ * findDuplicates outside a transaction, answering only with twins whose writes have finished: a twin of a
+ * write still under way (unfinished-writes.ts) is waited for, then looked for again (it may have been rolled
+ * back, and its place is free).
+ */
+export async function findFinishedDuplicates(
+  orgId: string,
+  namespaceId: string,
+  candidates: Parameters<typeof findDuplicates>[2],
+): Promise<Duplicates> {
+  for (;;) {
+    const duplicates = await findDuplicates(orgId, namespaceId, candidates);
+    const twins = [...duplicates.stored.values()].map((twin) => twin.id);
+    const unfinished = await unfinishedMemories(orgId, twins);
+    if (unfinished.length === 0) return duplicates;
+    await awaitFinishedWrites(orgId, unfinished);
+  }
 }

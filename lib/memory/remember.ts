@@ -2,6 +2,7 @@ import type { ActivityNote } from "@/lib/activity/activity";
 import { requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { db, type Tx } from "@/lib/db";
+import { BusyError } from "@/lib/errors";
 import { recordEvents, recordMemoryEvents } from "@/lib/events/recording/record-events";
 import { newId } from "@/lib/ids";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
@@ -9,7 +10,7 @@ import { chunkText } from "./chunking";
 import { reservePositions } from "./conversation-positions";
 import { embedder } from "./embeddings";
 import { contentHash, expiryOf } from "./memory-fields";
-import { findDuplicates, type Duplicates } from "./remember-duplicates";
+import { findDuplicates, findFinishedDuplicates, type Duplicates } from "./remember-duplicates";
 import type { MemoryItem, MemoryRow, Metadata, RememberBody, Target } from "./schemas";
 import { effectiveScopes } from "./scopes";
 import { linkEntities } from "./entities/link-entities";
@@ -17,6 +18,7 @@ import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "./search-index"
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
 import { canonicalJson } from "@/lib/http/canonical-json";
+import { awaitFinishedWrites, UnfinishedTwinError, unfinishedMemories } from "./unfinished-writes";
 import { crashPoint, WriteIntent } from "./write-intents";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
@@ -122,7 +124,9 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
  * its first memories before it returns); a conversation's positions are reserved in its first group's
  * transaction and given back with a rollback. Under an Idempotency-Key the write is kept with its answer.
  * Deduplication (lib/memory/remember-duplicates.ts) is decided by the database: identical remembers at once
- * store one memory, and the others answer it with `deduplicated: true`, as if they had come after it.
+ * store one memory, and the others answer it with `deduplicated: true`, as if they had come after it; a twin
+ * stored by a write still under way is answered only once that write has finished (unfinished-writes.ts), and
+ * one rolled back leaves its place to this write. BusyError when such a write does not finish in time.
  */
 export async function remember(
   principal: Principal,
@@ -151,7 +155,7 @@ export async function remember(
   // What is already stored is answered without embedding anything; a twin stored meanwhile by a request
   // running at the same time is found when this one's insert meets it (writeMemories).
   const duplicates: Duplicates = deduplicate
-    ? await findDuplicates(principal.orgId, namespace.id, candidates)
+    ? await findFinishedDuplicates(principal.orgId, namespace.id, candidates)
     : { stored: new Map(), repeats: new Map() };
   const prepared: PreparedMemory[] = [];
   for (const [index, candidate] of candidates.entries()) {
@@ -193,34 +197,36 @@ export async function remember(
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
-      const outcome = await prisma.$transaction(async (tx) => {
-        if (index === 0 && options.sessionId !== undefined) {
-          positions = await reservePositions(tx, principal, namespace.id, options.sessionId, prepared.length);
-        }
-        if (tracked) {
-          if (index === 0) {
-            const reservation = positions && { sessionId: options.sessionId!, first: positions.first };
-            await intent.open(tx, reservation && { ...reservation, count: prepared.length });
+      const outcome = await meetingFinishedTwins(principal.orgId, () =>
+        prisma.$transaction(async (tx) => {
+          if (index === 0 && options.sessionId !== undefined) {
+            positions = await reservePositions(tx, principal, namespace.id, options.sessionId, prepared.length);
           }
-          await intent.record(
+          if (tracked) {
+            if (index === 0) {
+              const reservation = positions && { sessionId: options.sessionId!, first: positions.first };
+              await intent.open(tx, reservation && { ...reservation, count: prepared.length });
+            }
+            await intent.record(
+              tx,
+              group.map((m) => m.id),
+            );
+          }
+          const outcome = await writeMemories(
             tx,
-            group.map((m) => m.id),
+            principal,
+            namespace.id,
+            provider.model,
+            now,
+            group,
+            vectors,
+            sessionOf,
+            options.documentId,
           );
-        }
-        const outcome = await writeMemories(
-          tx,
-          principal,
-          namespace.id,
-          provider.model,
-          now,
-          group,
-          vectors,
-          sessionOf,
-          options.documentId,
-        );
-        if (tracked && index === groups.length - 1) await intent.complete(tx);
-        return outcome;
-      });
+          if (tracked && index === groups.length - 1) await intent.complete(tx);
+          return outcome;
+        }),
+      );
       for (const memory of outcome.written) written.add(memory);
       for (const [id, row] of outcome.storedMeanwhile) storedMeanwhile.set(id, row);
       crashPoint(`${options.sessionId !== undefined ? "conversation" : "remember"}.group.${index + 1}`);
@@ -254,6 +260,25 @@ export async function remember(
       return { ...row, deduplicated: deduplicated || repeatOf !== undefined };
     }),
   };
+}
+
+/**
+ * Runs a group's transaction; when it met a twin of a write still under way (UnfinishedTwinError, rolled back),
+ * waits outside it for that write to finish and runs it again: the twin is then whole (answered with) or gone
+ * (its place is free). BusyError when that keeps happening.
+ */
+async function meetingFinishedTwins<T>(orgId: string, transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (!(error instanceof UnfinishedTwinError)) throw error;
+      if (attempt >= 3) {
+        throw new BusyError("Identical memories are being written by other requests; try again shortly.", 2);
+      }
+      await awaitFinishedWrites(orgId, error.memoryIds);
+    }
+  }
 }
 
 /** Consecutive memories, as many as fit in CHUNKS_PER_TRANSACTION chunks (at least one memory each). */
@@ -394,6 +419,14 @@ async function insertMemories(
     const refused = pending.filter((memory) => !claimed.has(memory.id));
     if (refused.length === 0) break;
     const twins = await findDuplicates(principal.orgId, namespaceId, refused, tx);
+    // A twin whose write is still under way may yet be rolled back: this transaction is run again once it is
+    // finished (meetingFinishedTwins), rather than answer with a memory that may disappear.
+    const unfinished = await unfinishedMemories(
+      principal.orgId,
+      [...twins.stored.values()].map((twin) => twin.id),
+      tx,
+    );
+    if (unfinished.length > 0) throw new UnfinishedTwinError(unfinished);
     for (const [index, twin] of twins.stored) storedMeanwhile.set(refused[index].id, twin);
     pending = refused.filter((memory) => !storedMeanwhile.has(memory.id));
   }

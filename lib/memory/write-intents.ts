@@ -79,7 +79,9 @@ export class WriteIntent {
                ${reservation?.sessionId ?? null}, ${reservation?.first ?? null}, ${reservation?.count ?? null},
                ${processId}, now() + ${WRITE_INTENT_LEASE_MS} * interval '1 millisecond')`,
     );
-    // Counted live from here: if the transaction fails, the row never existed.
+    // Counted live from here: if the transaction fails, the row never existed. A first group run again (it
+    // met a twin of an unfinished write, remember.ts) inserts the row again, and is counted once.
+    if (this.opened) return;
     this.opened = true;
     live.add(this.id);
     this.scope?.writes.push(this.keptWrite());

@@ -6,6 +6,7 @@ import { hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import { rateLimitMessage, SIGN_IN_RULES, signUpRulePerAddress } from "@/lib/auth/sign-in-limits";
 import { publicUrl, setting } from "@/lib/config";
 import { db } from "@/lib/db";
+import { isUniqueViolation } from "@/lib/db/unique-violation";
 import { rateLimitAddress } from "@/lib/net/client-address";
 import { firstRefusal } from "@/lib/rate-limit/limiter";
 import { addMember } from "./members";
@@ -54,6 +55,8 @@ export async function signUp(
 
   const prisma = await db();
   if ((await prisma.user.count()) === 0) {
+    // Sign-ups at once may all find the server empty: the database gives the first account's place to one,
+    // and the others are finished from the mailed link like any later sign-up.
     if (await createAccount(input, { pending: false })) return { ready: true };
   }
   const existing = await prisma.user.findUnique({ where: { email: input.email } });
@@ -107,9 +110,15 @@ export async function finishSignUp(input: z.infer<typeof FinishSignUpForm>): Pro
 }
 
 async function createAccount(input: z.infer<typeof SignUpForm>, options: { pending: boolean }) {
-  const user = await createUser({ email: input.email, password: input.password }).catch((error) => {
+  const user = await createUser({
+    email: input.email,
+    password: input.password,
+    signUpPending: options.pending,
+    firstAccount: !options.pending,
+  }).catch((error) => {
     // Two sign-ups of one address at the same moment: the second is answered like any existing address.
-    if (error instanceof ConflictError) return null;
+    // The first account's place taken by another sign-up (a unique violation): this one is an ordinary one.
+    if (error instanceof ConflictError || isUniqueViolation(error)) return null;
     throw error;
   });
   if (!user) return null;
@@ -117,7 +126,7 @@ async function createAccount(input: z.infer<typeof SignUpForm>, options: { pendi
   const org = await createOrganization(input.organization, actor);
   await addMember({ orgId: org.id, userId: user.id, role: "owner" }, actor);
   const prisma = await db();
-  await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: org.id, signUpPending: options.pending } });
+  await prisma.user.update({ where: { id: user.id }, data: { lastOrgId: org.id } });
   return { user, org };
 }
 

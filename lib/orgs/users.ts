@@ -6,19 +6,39 @@ import { explainUniqueViolation } from "@/lib/db/unique-violation";
 
 export { Email, Password } from "./schemas";
 
-export async function createUser(input: { email: string; password?: string; name?: string }) {
+/**
+ * Creates a user. `signUpPending`: a sign-up whose address is not confirmed yet, so its password does not sign
+ * in from the moment the row exists. `firstAccount`: the first account of an empty server; the database lets
+ * one user hold that place, so when another holds it already this throws the unique index's own error
+ * (Prisma's P2002, `isUniqueViolation`). An address that has an account: ConflictError.
+ */
+export async function createUser(input: {
+  email: string;
+  password?: string;
+  name?: string;
+  signUpPending?: boolean;
+  firstAccount?: boolean;
+}) {
   const passwordHash = input.password ? await hashPassword(input.password) : null;
   const prisma = await db();
   const taken = () => new ConflictError(`A user with email ${input.email} already exists.`);
-  if (await prisma.user.findUnique({ where: { email: input.email } })) throw taken();
-  // The same address created at once by another request: the unique index refuses this one.
-  return prisma.user
-    .create({ data: { id: newId("usr"), email: input.email, name: input.name ?? null, passwordHash } })
-    .catch(
-      explainUniqueViolation(async () => {
-        throw taken();
-      }),
-    );
+  const exists = async () => (await prisma.user.findUnique({ where: { email: input.email } })) !== null;
+  if (await exists()) throw taken();
+  const data = {
+    id: newId("usr"),
+    email: input.email,
+    name: input.name ?? null,
+    passwordHash,
+    signUpPending: input.signUpPending ?? false,
+    firstAccount: input.firstAccount ?? false,
+  };
+  // The same address created at once by another request: the unique index refuses this one. When the address
+  // is free, what refused it was the first account's place, taken by another.
+  return prisma.user.create({ data }).catch(
+    explainUniqueViolation(async () => {
+      if (await exists()) throw taken();
+    }),
+  );
 }
 
 /** A user by id or email, or 404. */

@@ -1,7 +1,7 @@
 // Blocks from an HTML tree, shared by HTML pages and DOCX (which mammoth turns into HTML): headings build
 // the section path, paragraphs and list items become blocks, and a table becomes one block per row.
 import { Parser } from "htmlparser2";
-import { BlockCollector, cleanText, SectionPath } from "./text";
+import { BlockCollector, cleanText, SectionPath, titleText } from "./text";
 import { DocumentUnreadableError, type ExtractedBlock } from "./types";
 
 const ELEMENT_NODE = 1;
@@ -173,7 +173,7 @@ export function blocksFromHtml(root: Element): HtmlBlocks {
         flush();
         const text = textOf(element);
         sections.enter(Number(heading[1]), text);
-        if (heading[1] === "1" && firstH1 === null && text) firstH1 = text;
+        if (heading[1] === "1" && firstH1 === null) firstH1 = titleText(text);
         continue;
       }
       if (tag === "table" && !isLayoutTable(element)) {

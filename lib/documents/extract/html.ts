@@ -5,7 +5,7 @@ import { parseHTML } from "linkedom";
 import { parse as parseStandardHtml, serialize as serializeHtml } from "parse5";
 import { isKnownCharset, sniffHtmlCharset } from "./content-type";
 import { blocksFromHtml, measureTree, refuseDeepHtml, textOf, type TreeShape } from "./html-blocks";
-import { cleanText, decodeText } from "./text";
+import { decodeText, titleText } from "./text";
 import type { ExtractedDocument } from "./types";
 
 /** Removed before Readability scores the page, and from the <body> read when Readability finds no article. */
@@ -41,8 +41,8 @@ export async function extractHtml(
   const html = decodeText(bytes, htmlCharset(bytes, charset));
   refuseDeepHtml(html);
   const { page, shape } = parseDocument(html, baseUrl);
-  const pageTitle = cleanText(page.querySelector("title")?.textContent ?? "") || null;
-  const firstHeading = cleanText(page.querySelector("h1")?.textContent ?? "") || null;
+  const pageTitle = titleText(page.querySelector("title")?.textContent ?? "");
+  const firstHeading = titleText(page.querySelector("h1")?.textContent ?? "");
 
   // Readability rewrites the document it reads: the fallback gets a fresh copy.
   const readable = shape.depth <= READABILITY_MAX_DEPTH && shape.work <= READABILITY_MAX_WORK;
@@ -56,7 +56,7 @@ export async function extractHtml(
     : null;
   if (articleContent && textOf(articleContent)) {
     const { blocks, firstH1 } = blocksFromHtml(articleContent);
-    const title = articleTitle(cleanText(article?.title ?? "") || pageTitle, firstHeading) ?? firstH1;
+    const title = articleTitle(titleText(article?.title ?? "") ?? pageTitle, firstHeading) ?? firstH1;
     return { title, pageCount: null, blocks, ocrPages: [] };
   }
 

@@ -8,6 +8,7 @@ import { extractImage } from "./image";
 import { extractMarkdown } from "./markdown";
 import { extractPdf } from "./pdf";
 import { extractPlainText } from "./plain-text";
+import { hasVisibleText } from "../../validation/strings";
 import { cleanText } from "./text";
 import { DocumentUnreadableError, type ExtractedDocument, type ExtractionLimits } from "./types";
 
@@ -47,5 +48,7 @@ export async function extractDocument(
         throw new DocumentUnreadableError(`Documents of type ${type || "(none)"} cannot be read.`);
     }
   });
-  return { ...document, title: cleanText(document.title ?? "") || null };
+  const title = cleanText(document.title ?? "");
+  // A file's title of only invisible characters (a PDF's Title of U+200B) is no title: the next one is used.
+  return { ...document, title: hasVisibleText(title) ? title : null };
 }

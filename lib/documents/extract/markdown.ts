@@ -1,6 +1,6 @@
 // Markdown: headings (ATX and setext) build the section path; paragraphs, list items, table rows and fenced
 // code blocks become blocks, with the markup a reader never sees (emphasis, link syntax, backticks) removed.
-import { BlockCollector, cleanText, decodeText, SectionPath } from "./text";
+import { BlockCollector, cleanText, decodeText, SectionPath, titleText } from "./text";
 import type { ExtractedDocument } from "./types";
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -26,7 +26,7 @@ export function extractMarkdown(bytes: Uint8Array, charset: string | null): Extr
   const heading = (level: number, raw: string) => {
     const text = cleanText(inlineText(raw));
     sections.enter(level, text);
-    if (level === 1 && title === null && text) title = text;
+    if (level === 1 && title === null) title = titleText(text);
   };
   const flush = () => {
     if (paragraph.length === 0) return;

@@ -3,7 +3,7 @@
 import { getDocumentProxy, getResolvedPDFJS } from "unpdf";
 import { MAX_IMAGE_PIXELS } from "./image";
 import { encodePng, type PixelKind, recognizeParagraphs } from "./ocr";
-import { BlockCollector, cleanText, joinLines, SectionPath } from "./text";
+import { BlockCollector, cleanText, joinLines, SectionPath, titleText } from "./text";
 import { DocumentUnreadableError, type ExtractedDocument, type ExtractionLimits } from "./types";
 
 type PdfDocument = Awaited<ReturnType<typeof getDocumentProxy>>;
@@ -42,7 +42,7 @@ export async function extractPdf(
     if (pdf.numPages === 0) throw new DocumentUnreadableError("The PDF has no pages.");
     const info = (await pdf.getMetadata().catch(() => null))?.info as Record<string, unknown> | undefined;
     const infoTitle =
-      typeof info?.Title === "string" && !PLACEHOLDER_TITLE.test(info.Title) ? cleanText(info.Title) : "";
+      typeof info?.Title === "string" && !PLACEHOLDER_TITLE.test(info.Title) ? titleText(info.Title) : null;
 
     const pages: Run[][] = [];
     for (let number = 1; number <= pdf.numPages; number++) {
@@ -64,7 +64,7 @@ export async function extractPdf(
       for (const paragraph of paragraphsOf(orderLines(runs), bodySize)) {
         if (paragraph.heading) {
           sections.enter(-paragraph.size, paragraph.text);
-          firstHeading ??= cleanText(paragraph.text) || null;
+          firstHeading ??= titleText(paragraph.text);
         } else {
           collector.add(paragraph.text, sections.current, number);
         }
@@ -78,7 +78,7 @@ export async function extractPdf(
         collector.add(paragraph, sections.current, number);
       }
     }
-    return { title: infoTitle || firstHeading, pageCount: pdf.numPages, blocks: collector.blocks, ocrPages };
+    return { title: infoTitle ?? firstHeading, pageCount: pdf.numPages, blocks: collector.blocks, ocrPages };
   } catch (error) {
     if (error instanceof DocumentUnreadableError || signal.aborted) throw error;
     throw new DocumentUnreadableError("The PDF is damaged and could not be read.", { cause: error });

@@ -19,6 +19,12 @@ export function cleanText(text: string): string {
   return stripUnsafeCharacters(text).replace(/\s+/g, " ").trim();
 }
 
+/** `cleanText` of a title candidate, or null when a person would see nothing of it (only invisible characters). */
+export function titleText(text: string): string | null {
+  const cleaned = cleanText(text);
+  return hasVisibleText(cleaned) ? cleaned : null;
+}
+
 /**
  * Lines of one paragraph joined into one: a word hyphenated across a line break is mended ("informa-" +
  * "tion" → "information") when the next line goes on in lower case; otherwise the hyphen stays and, since

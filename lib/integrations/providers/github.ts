@@ -1,5 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { z } from "zod";
+import { hasVisibleText } from "@/lib/validation/strings";
 
 import {
   type DocumentRef,
@@ -271,7 +272,7 @@ class GithubReader implements ProviderReader {
   private async issueText(data: IssueData): Promise<string | null> {
     const heading = `${data.isPullRequest ? "Pull request" : "Issue"} ${data.owner}/${data.repo}#${data.number}`;
     const parts = [`${heading}: ${data.title}`, `Opened by ${data.author}.`];
-    if (data.body.trim()) parts.push(data.body.trim());
+    if (hasVisibleText(data.body)) parts.push(data.body.trim());
     if (data.commentCount > 0) {
       try {
         const pages = this.octokit.paginate.iterator(this.octokit.issues.listComments, {

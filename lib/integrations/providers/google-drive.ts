@@ -5,6 +5,7 @@
  */
 import { auth as googleAuth, drive, type drive_v3 } from "@googleapis/drive";
 import { z } from "zod";
+import { hasVisibleText } from "@/lib/validation/strings";
 import {
   ProviderRateLimitedError,
   ProviderUnauthorizedError,
@@ -170,7 +171,7 @@ class GoogleDriveReader {
         .replace(/^\uFEFF/, "")
         .replace(/\r\n?/g, "\n")
         .trim();
-      return content ? `${ref.title}\n\n${content}` : ref.title;
+      return hasVisibleText(content) ? `${ref.title}\n\n${content}` : ref.title;
     } catch (error) {
       if (statusOf(error) === 404) return null;
       throw error;

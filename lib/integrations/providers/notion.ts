@@ -13,6 +13,7 @@ import type {
   RichTextItemResponse,
 } from "@notionhq/client";
 import { z } from "zod";
+import { hasVisibleText } from "@/lib/validation/strings";
 import {
   ProviderRateLimitedError,
   ProviderUnauthorizedError,
@@ -60,9 +61,14 @@ function plainText(richText: RichTextItemResponse[] | undefined): string {
   return (richText ?? []).map((item) => item.plain_text).join("");
 }
 
+/** `text`, or `fallback` when a person would see nothing of it (only white space and invisible characters). */
+function visibleOr(text: string, fallback: string): string {
+  return hasVisibleText(text) ? text : fallback;
+}
+
 function pageTitle(page: PageObjectResponse): string {
   for (const property of Object.values(page.properties)) {
-    if (property.type === "title") return plainText(property.title).trim() || "Untitled";
+    if (property.type === "title") return visibleOr(plainText(property.title).trim(), "Untitled");
   }
   return "Untitled";
 }
@@ -226,10 +232,10 @@ class NotionReader {
    * edited: the rows are read now and the version is the hash of the rendered text.
    */
   private async dataSourceRef(dataSource: DataSourceObjectResponse): Promise<DocumentRef> {
-    const title = plainText(dataSource.title).trim() || "Untitled database";
+    const title = visibleOr(plainText(dataSource.title).trim(), "Untitled database");
     const sections = [`Database: ${title}`];
     const description = plainText(dataSource.description).trim();
-    if (description) sections.push(description);
+    if (hasVisibleText(description)) sections.push(description);
     let updatedAt = dataSource.last_edited_time;
     let cursor: string | undefined;
     do {
@@ -272,7 +278,7 @@ class NotionReader {
         if (!("type" in block) || block.in_trash) continue;
         numberInList = block.type === "numbered_list_item" ? numberInList + 1 : 0;
         const line = blockLine(block, numberInList);
-        if (line !== null && line.trim()) lines.push(line);
+        if (line !== null && hasVisibleText(line)) lines.push(line);
         if (block.has_children && !OWN_DOCUMENT_BLOCKS.has(block.type) && depth < MAX_BLOCK_DEPTH) {
           const children = await this.blockText(block.id, depth + 1);
           if (children) lines.push(children.replace(/^/gm, "  "));

@@ -1,6 +1,7 @@
 import { ErrorCode, WebClient } from "@slack/web-api";
 import type { ConversationsHistoryResponse, ConversationsRepliesResponse } from "@slack/web-api";
 import { z } from "zod";
+import { hasVisibleText } from "@/lib/validation/strings";
 
 import {
   type DocumentRef,
@@ -171,7 +172,7 @@ class SlackReader implements ProviderReader {
         const data: MessageData = { channel, message };
         yield {
           sourceId: `${channel.id}:${message.ts}`,
-          title: `#${channel.name}: ${firstLine.slice(0, TITLE_LENGTH) || "(no text)"}`,
+          title: `#${channel.name}: ${hasVisibleText(firstLine) ? firstLine.slice(0, TITLE_LENGTH) : "(no text)"}`,
           // What chat.getPermalink answers, built without one request per message.
           url: `${workspaceUrl}archives/${channel.id}/p${message.ts.replace(".", "")}`,
           updatedAt: timestampToIso(version),

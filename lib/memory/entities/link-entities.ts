@@ -1,5 +1,7 @@
 // A memory's entities are written with it, in its transaction, and go with it: link on remember, import and a
 // change of content, speaker or time; unlink (with every entity no other memory mentions) on each deletion.
+// Every change of a namespace's entities takes the namespace's statistics lock first (as remember and forget
+// do), after the memories it changes are locked: merges into entities and aliases are decided one at a time.
 import { scopesContain, type Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -11,6 +13,7 @@ import {
   extractEntities,
   type ExtractedEntity,
 } from "./extract-entities";
+import { lockNamespaceStatistics } from "@/lib/memory/statistics-lock";
 
 export interface EntitySource {
   id: string;
@@ -31,6 +34,9 @@ const MIN_SHORT_FORM = 3;
  */
 export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
   if (memories.length === 0) return;
+  // Which entity a mention merges into is decided from what the namespace holds now: two writers deciding at
+  // once, neither seeing the other's entities, stored "mel" both as an entity and as Melanie's alias.
+  await lockNamespaceStatistics(tx, namespaceId);
   const extracted = confirmedEntities(
     memories.map((memory) => ({
       entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role }),
@@ -212,6 +218,7 @@ async function fullNameReadable(
  */
 export async function unlinkEntities(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]) {
   if (memoryIds.length === 0) return;
+  await lockNamespaceStatistics(tx, namespaceId);
   await dropUnlinkedEntities(tx, orgId, namespaceId, await deleteLinks(tx, orgId, namespaceId, memoryIds));
 }
 
@@ -221,6 +228,7 @@ export async function unlinkEntities(tx: Tx, orgId: string, namespaceId: string,
  */
 export async function relinkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
   if (memories.length === 0) return;
+  await lockNamespaceStatistics(tx, namespaceId);
   const previous = await deleteLinks(
     tx,
     orgId,

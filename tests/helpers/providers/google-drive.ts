@@ -29,6 +29,8 @@ export interface GoogleDriveFake extends FakeProvider {
   content: FakeContent;
   /** The next `count` content requests answer 403 `userRateLimitExceeded`, Drive's other way to say 429. */
   quotaExceededNext(count: number): void;
+  /** Adds a text file to the connection's folder, named and holding what a test needs; its webViewLink. */
+  addTextFile(name: string, text: string): { url: string };
 }
 
 export async function startGoogleDriveFake(options: { port?: number } = {}): Promise<GoogleDriveFake> {
@@ -234,6 +236,9 @@ export async function startGoogleDriveFake(options: { port?: number } = {}): Pro
     content,
     quotaExceededNext(count: number) {
       quotaExceeded = count;
+    },
+    addTextFile(name: string, text: string) {
+      return { url: webViewLink(add(name, "text/plain", handbook.id, text)) };
     },
   });
 }
