@@ -15,7 +15,7 @@ import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { BUSY_MESSAGE } from "@/lib/http/errors";
-import { originalStream } from "@/lib/memory/document-originals";
+import { originalStream, sweepAbandonedParts } from "@/lib/memory/document-originals";
 import { api, routeRequest } from "./helpers/api";
 import { addDocument, processDocuments } from "./helpers/documents";
 import { createNamespace, createTenant } from "./helpers/fixtures";
@@ -396,6 +396,40 @@ describe("a URL document refreshed during a download", () => {
       answer = first;
     }
   }, 180_000);
+});
+
+describe("the sweep of parts no document has", () => {
+  test("deletes an hour-old upload's parts and a crashed refresh's generations, not an original", async () => {
+    const stored = await upload(tenant.key, namespaceId, pngOf(600 * KiB, "swept"));
+    expect(stored.status).toBe(202);
+    const id = stored.body.data.id;
+    const prisma = await db();
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    const part = (documentId: string, generation: number, createdAt = old) => ({
+      documentId,
+      orgId: tenant.org.id,
+      generation,
+      position: 0,
+      bytes: new Uint8Array([1, 2, 3]),
+      createdAt,
+    });
+    await prisma.documentPart.updateMany({ where: { documentId: id }, data: { createdAt: old } });
+    await prisma.documentPart.createMany({
+      data: [part("doc_never_stored", 0), part(id, 1), part(id, 2, new Date())],
+    });
+    await sweepAbandonedParts();
+    const left = await prisma.documentPart.findMany({
+      where: { documentId: { in: [id, "doc_never_stored"] } },
+      select: { documentId: true, generation: true, position: true },
+      orderBy: [{ generation: "asc" }, { position: "asc" }],
+    });
+    // The document's own two parts (generation 0) and a refresh's generation still being written (young) stay.
+    expect(left).toEqual([
+      { documentId: id, generation: 0, position: 0 },
+      { documentId: id, generation: 0, position: 1 },
+      { documentId: id, generation: 2, position: 0 },
+    ]);
+  });
 });
 
 describe("a database too busy to start a transaction", () => {
