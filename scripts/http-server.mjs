@@ -9,6 +9,11 @@ import http from "node:http";
 const API_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 /** The socket peer's address, for lib/net/client-address.ts (its CLIENT_ADDRESS_HEADER). */
 export const CLIENT_ADDRESS_HEADER = "x-memgw-client-address";
+/**
+ * A streamed body's length, said by the app (lib/http/file-body.ts, its BODY_LENGTH_HEADER): Next drops a route's
+ * own Content-Length and sends its stream chunked, so a client (or a resumed download) would not know the size.
+ */
+export const BODY_LENGTH_HEADER = "x-memgw-content-length";
 const API_HEADERS = { "content-type": "application/json", "cache-control": "no-store, no-transform" };
 
 // Node's own answers to a request it cannot parse, by the parser's error code; any other code is a 400.
@@ -128,6 +133,24 @@ function sendEnvelope(response, error, requestId = newRequestId()) {
 }
 
 /**
+ * Makes the app's BODY_LENGTH_HEADER the response's Content-Length as its head goes out (writeHead, which Node's
+ * first write calls too), the private header removed. Not when the body is encoded on the way (compressed: its
+ * length is another) or the value is not a length.
+ */
+function sendBodyLength(response) {
+  const writeHead = response.writeHead;
+  response.writeHead = function (...args) {
+    const length = response.getHeader(BODY_LENGTH_HEADER);
+    if (length !== undefined) {
+      response.removeHeader(BODY_LENGTH_HEADER);
+      const encoded = response.hasHeader("content-encoding") || response.hasHeader("transfer-encoding");
+      if (!encoded && /^\d{1,15}$/.test(String(length))) response.setHeader("content-length", String(length));
+    }
+    return writeHead.apply(this, args);
+  };
+}
+
+/**
  * An HTTP server handing requests to Next's `handle`. `drain(ms)` stops accepting connections, lets the
  * requests in flight finish (closing each connection once it is idle), and cuts what is left after `ms`.
  * `isTrustedProxy(address)` says whether a peer is one of TRUSTED_PROXIES (none when not given): only their
@@ -160,6 +183,7 @@ export function createGatewayServer(handle, { isTrustedProxy = () => false } = {
         if (typeof value === "string") request.headers[name] = value.split(",").at(-1).trim();
       }
     }
+    sendBodyLength(response);
     Promise.resolve(handle(request, response)).catch((error) => {
       const requestId = newRequestId();
       console.error(`[memgw] request failed (request ${requestId}):`, error);

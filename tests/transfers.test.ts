@@ -3,18 +3,21 @@
 // temporary file); each organization has its share of transfer turns (past it: 429 with Retry-After), the server
 // its total (past it: 503 with Retry-After), and a download holds its turn until it is read; and a database that
 // cannot start a transaction in time is a 503 with Retry-After, in the API's envelope and in the console's form,
-// never a 500.
+// never a 500; a download reads one version of an original whole, a URL's refresh meanwhile or not.
 import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { db, getDatabase } from "@/lib/db";
 import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { BUSY_MESSAGE } from "@/lib/http/errors";
-import { originalStream } from "@/lib/memory/document-originals";
+import { originalStream, sweepAbandonedParts } from "@/lib/memory/document-originals";
 import { api, routeRequest } from "./helpers/api";
+import { addDocument, processDocuments } from "./helpers/documents";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 
 const KiB = 1024;
@@ -47,6 +50,7 @@ function multipart(namespaceId: string, file: Buffer) {
  */
 function heldUpload(key: string, namespaceId: string, file: Buffer) {
   const pieces = multipart(namespaceId, file);
+  const client = new AbortController();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   const body = new ReadableStream<Uint8Array>({
     start(c) {
@@ -61,6 +65,7 @@ function heldUpload(key: string, namespaceId: string, file: Buffer) {
       headers: { authorization: `Bearer ${key}`, "content-type": `multipart/form-data; boundary=${BOUNDARY}` },
       body,
       duplex: "half",
+      signal: client.signal,
     } as RequestInit),
   ).then(async (response) => ({ status: response.status, headers: response.headers, body: await response.json() }));
   return {
@@ -74,6 +79,15 @@ function heldUpload(key: string, namespaceId: string, file: Buffer) {
     cut() {
       controller.error(new Error("the client went away"));
       return answer;
+    },
+    /**
+     * The client goes away as Next reports it: the request's signal aborts while the body neither ends nor
+     * fails (a body Next copied for proxy.ts just stops). Answers what the server said within 5 s, or "waiting".
+     */
+    leave() {
+      client.abort();
+      const waiting = new Promise<"waiting">((resolve) => setTimeout(() => resolve("waiting"), 5_000).unref());
+      return Promise.race([answer, waiting]);
     },
   };
 }
@@ -195,6 +209,25 @@ describe("an original in parts", () => {
 });
 
 describe("transfer turns", () => {
+  test("uploads whose clients go away mid-body give their turns back at once and leave nothing", async () => {
+    process.env.TRANSFERS_PER_ORGANIZATION = "2";
+    process.env.TRANSFER_WAIT_SECONDS = "0";
+    const before = await documentCount(tenant.org.id);
+    const held = [heldUpload(tenant.key, namespaceId, pngOf(900 * KiB, "gone 1"))];
+    held.push(heldUpload(tenant.key, namespaceId, pngOf(900 * KiB, "gone 2")));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Both of the organization's turns are held by the two bodies under way.
+    expectRefused(await upload(tenant.key, namespaceId, pngOf(10 * KiB, "while held")), 429);
+    for (const answer of await Promise.all(held.map((upload) => upload.leave()))) {
+      expect(answer).toMatchObject({ status: 400, body: { error: { message: /not received whole/ } } });
+    }
+    // The organization takes both its turns again, and nothing of the two is kept.
+    const again = await Promise.all([1, 2].map((n) => upload(tenant.key, namespaceId, pngOf(10 * KiB, `again ${n}`))));
+    expect(again.map((answer) => answer.status)).toEqual([202, 202]);
+    expect(await documentCount(tenant.org.id)).toBe(before + 2);
+    expect(spooledFiles()).toEqual([]);
+  });
+
   const title =
     "past its share an organization gets 429, past the server's total another gets 503, " +
     "both with Retry-After; nothing of either is stored";
@@ -271,25 +304,131 @@ describe("transfer turns", () => {
   });
 
   test("a download whose reader takes nothing for the idle time ends and gives its turn back", async () => {
-    const stored = await upload(tenant.key, namespaceId, pngOf(1200 * KiB, "idle"));
+    // Larger than two reads of parts (what a stream holds ahead of its reader), so it is not all read at once.
+    const size = 5 * 1024 * KiB;
+    const stored = await upload(tenant.key, namespaceId, pngOf(size, "idle"));
     expect(stored.status).toBe(202);
     let released = 0;
-    const stream = originalStream({ orgId: tenant.org.id, documentId: stored.body.data.id }, () => released++, 300);
+    const version = { orgId: tenant.org.id, documentId: stored.body.data.id, generation: 0, size };
+    const stream = originalStream(version, () => released++, 300);
     const reader = stream.getReader();
     expect((await reader.read()).value?.byteLength).toBe(512 * KiB);
     await new Promise((resolve) => setTimeout(resolve, 700));
     expect(released).toBe(1);
     await expect(reader.read()).rejects.toThrow(/took nothing for 0.3 s/);
     // A reader that keeps reading is never cut off, however long the whole takes.
-    const steady = originalStream({ orgId: tenant.org.id, documentId: stored.body.data.id }, () => released++, 3000);
+    const steady = originalStream(version, () => released++, 3000);
     const steadyReader = steady.getReader();
     let bytes = 0;
     for (let part = await steadyReader.read(); !part.done; part = await steadyReader.read()) {
       bytes += part.value.byteLength;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    expect(bytes).toBe(1200 * KiB);
+    expect(bytes).toBe(size);
     expect(released).toBe(2);
+  });
+});
+
+describe("a URL document refreshed during a download", () => {
+  // The URL's answer: a PNG the server stores and then refuses to decode (no extraction work), 5 MiB at first
+  // (10 parts: more than the two reads of 4 a download holds ahead of its reader), then a longer one (a
+  // download going on by position alone would find every part it wants, of the wrong version).
+  const first = pngOf(5 * 1024 * KiB, "first answer");
+  const second = pngOf(5 * 1024 * KiB + 7, "second answer");
+  let answer = first;
+  let origin: string;
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "image/png", "content-length": answer.length });
+    response.end(answer);
+  });
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const download = (id: string) =>
+    routeRequest(
+      new Request(`http://gateway.test/api/v1/documents/${id}/content`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      }),
+    );
+
+  test("a download under way reads only the version it started with, or fails; never old and new mixed", async () => {
+    process.env.ALLOW_PRIVATE_OUTBOUND = "true";
+    try {
+      const document = await addDocument(tenant.key, { namespace_id: namespaceId, url: `${origin}/scan.png` });
+      await processDocuments();
+      const started = await download(document.id);
+      expect(started.status).toBe(200);
+      expect(started.headers.get("content-length")).toBe(String(first.length));
+      const reader = started.body!.getReader();
+      const received: Uint8Array[] = [(await reader.read()).value!];
+
+      // The URL answers something else now, and the document is refreshed while the download is under way.
+      answer = second;
+      expect((await api("POST", `/documents/${document.id}/refresh`, { key: tenant.key })).status).toBe(202);
+      await processDocuments();
+
+      // The rest of the first version is gone: the download fails instead of going on with the new parts.
+      const rest = (async () => {
+        for (let part = await reader.read(); !part.done; part = await reader.read()) received.push(part.value);
+      })();
+      await expect(rest).rejects.toThrow(/replaced or deleted while it was read/);
+      const read = Buffer.concat(received);
+      expect(read.length).toBeLessThan(first.length);
+      expect(read.equals(first.subarray(0, read.length))).toBe(true);
+
+      // A download started now reads the new version whole, and only it is stored.
+      const after = await download(document.id);
+      expect(after.headers.get("content-length")).toBe(String(second.length));
+      expect(Buffer.from(await after.arrayBuffer()).equals(second)).toBe(true);
+      const generations = await (
+        await db()
+      ).documentPart.groupBy({
+        by: ["generation"],
+        where: { orgId: tenant.org.id, documentId: document.id },
+        _count: true,
+      });
+      expect(generations).toEqual([{ generation: 2, _count: 11 }]);
+    } finally {
+      delete process.env.ALLOW_PRIVATE_OUTBOUND;
+      answer = first;
+    }
+  }, 180_000);
+});
+
+describe("the sweep of parts no document has", () => {
+  test("deletes an hour-old upload's parts and a crashed refresh's generations, not an original", async () => {
+    const stored = await upload(tenant.key, namespaceId, pngOf(600 * KiB, "swept"));
+    expect(stored.status).toBe(202);
+    const id = stored.body.data.id;
+    const prisma = await db();
+    const old = new Date(Date.now() - 2 * 60 * 60_000);
+    const part = (documentId: string, generation: number, createdAt = old) => ({
+      documentId,
+      orgId: tenant.org.id,
+      generation,
+      position: 0,
+      bytes: new Uint8Array([1, 2, 3]),
+      createdAt,
+    });
+    await prisma.documentPart.updateMany({ where: { documentId: id }, data: { createdAt: old } });
+    await prisma.documentPart.createMany({
+      data: [part("doc_never_stored", 0), part(id, 1), part(id, 2, new Date())],
+    });
+    await sweepAbandonedParts();
+    const left = await prisma.documentPart.findMany({
+      where: { documentId: { in: [id, "doc_never_stored"] } },
+      select: { documentId: true, generation: true, position: true },
+      orderBy: [{ generation: "asc" }, { position: "asc" }],
+    });
+    // The document's own two parts (generation 0) and a refresh's generation still being written (young) stay.
+    expect(left).toEqual([
+      { documentId: id, generation: 0, position: 0 },
+      { documentId: id, generation: 0, position: 1 },
+      { documentId: id, generation: 2, position: 0 },
+    ]);
   });
 });
 

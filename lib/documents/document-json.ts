@@ -12,6 +12,7 @@ export const DOCUMENT_FIELDS = {
   sourceUrl: true,
   filename: true,
   byteSize: true,
+  partsGeneration: true,
   pageCount: true,
   chunkCount: true,
   error: true,

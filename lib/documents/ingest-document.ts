@@ -17,7 +17,7 @@ import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./de
 import { detectContentType, DocumentUnreadableError, notTextReason, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
-import { deleteOriginalParts, originalBytes, writeOriginalParts } from "@/lib/memory/document-originals";
+import { originalBytes, replaceOriginal } from "@/lib/memory/document-originals";
 import { passagesOf, sectionLabel } from "./passages";
 
 /** How long reading one document may take (OCR of its scanned pages included). */
@@ -172,7 +172,7 @@ async function ingest(document: DocumentRow, refetch: boolean) {
 async function originalOf(document: DocumentRow, refetch: boolean) {
   const ref = { orgId: document.orgId, documentId: document.id };
   if (document.contentType && !(refetch && document.sourceUrl)) {
-    const bytes = await originalBytes(ref);
+    const bytes = await originalBytes({ ...ref, generation: document.partsGeneration, size: document.byteSize ?? 0 });
     if (bytes) return { bytes, contentType: document.contentType };
   }
   if (!document.sourceUrl) throw new DocumentUnreadableError("The document has no content.");
@@ -186,15 +186,8 @@ async function originalOf(document: DocumentRow, refetch: boolean) {
     const notText = notTextReason(fetched.bytes, fetched.contentType, path);
     throw new UnreadableTypeError(unsupported(fetched.contentType, notText).message);
   }
-  // The earlier answer's parts go first: a crash in between leaves a URL document with no original, fetched
-  // again by its next run.
-  await deleteOriginalParts(ref);
-  await writeOriginalParts(ref, fetched.bytes);
-  const prisma = await db();
-  await prisma.document.updateMany({
-    where: { id: document.id, orgId: document.orgId },
-    data: { contentType, byteSize: fetched.bytes.length },
-  });
+  // Written beside the earlier answer, then switched to: a download under way reads one or the other, whole.
+  await replaceOriginal(ref, document.partsGeneration, fetched.bytes, contentType);
   return { bytes: fetched.bytes, contentType };
 }
 

@@ -1,4 +1,5 @@
 import { InvalidError, PayloadTooLargeError } from "@/lib/errors";
+import { bodyCutOff, requestBody } from "./request-body";
 
 /** The largest JSON body accepted, in bytes. */
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -34,25 +35,28 @@ export async function readBodyText(request: Request): Promise<string> {
 
 /**
  * The request's body, refused with `tooLarge()` past `maxBytes`: at once when its declared length says so,
- * otherwise as soon as what arrives passes it (a body without a length is never read whole first).
+ * otherwise as soon as what arrives passes it (a body without a length is never read whole first). 400 when
+ * the client goes away before sending it whole.
  */
 export async function readBodyBytes(request: Request, maxBytes: number, tooLarge: () => Error): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
   if (declared > maxBytes) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
+  const body = requestBody(request);
+  const chunks: Buffer[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel();
-      throw tooLarge();
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      size += chunk.byteLength;
+      if (size > maxBytes) break;
+      chunks.push(chunk);
     }
-    chunks.push(value);
+  } catch {
+    // The stream failed: the client went away (or its connection broke) before the body's end.
+    throw bodyCutOff();
   }
+  // Leaving the loop early destroyed the stream: nothing more of it is read.
+  if (size > maxBytes) throw tooLarge();
   return Buffer.concat(chunks);
 }
 

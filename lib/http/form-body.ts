@@ -3,6 +3,7 @@ import busboy from "busboy";
 import { InvalidError, PayloadTooLargeError } from "@/lib/errors";
 import { discardUploads, UploadedFile } from "./uploaded-file";
 import { readJsonBody } from "./body";
+import { bodyCutOff, requestBody } from "./request-body";
 import { spoolToFile } from "./spool";
 
 /** Room for a multipart body's boundaries, part headers and text fields besides its file. */
@@ -118,13 +119,13 @@ function parseForm(
     parser.on("close", () => {
       void Promise.all(spooling).then(() => (failed ? undefined : resolve()));
     });
-    const source = request.body ? Readable.fromWeb(request.body as never) : Readable.from([]);
+    const source = requestBody(request);
     let received = 0;
     source.on("data", (chunk: Buffer) => {
       received += chunk.length;
       if (received > maxFileBytes + FORM_OVERHEAD_BYTES) fail(tooLarge());
     });
-    source.on("error", () => fail(new InvalidError("The request body was not received whole.")));
+    source.on("error", () => fail(bodyCutOff()));
     source.pipe(parser);
   });
 }

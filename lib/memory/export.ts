@@ -110,7 +110,12 @@ async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenera
   for (const { id } of listed) {
     const document = await prisma.document.findFirst({ where: { id, orgId: namespace.orgId } });
     if (!document?.contentType) continue;
-    const original = await originalBytes({ orgId: namespace.orgId, documentId: document.id });
+    const original = await originalBytes({
+      orgId: namespace.orgId,
+      documentId: document.id,
+      generation: document.partsGeneration,
+      size: document.byteSize ?? 0,
+    });
     if (!original) continue;
     yield {
       type: "document",

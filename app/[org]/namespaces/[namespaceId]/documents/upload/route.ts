@@ -5,13 +5,13 @@
 // session and the membership are checked and a transfer turn taken before a byte is read, and
 // uploadDocumentFile does the rest (role, the POST /documents operation as the signed-in person). Answers the
 // action's outcome as JSON.
-import { Readable } from "node:stream";
 import { setting } from "@/lib/config";
 import { formFailure, type ActionResult } from "@/lib/console/action";
 import { uploadDocumentFile } from "@/lib/console/upload-document";
 import { serverActionOriginProblem } from "@/lib/console/origin";
 import { organizationAccess } from "@/lib/console/session";
 import { notFound, PayloadTooLargeError } from "@/lib/errors";
+import { requestBody } from "@/lib/http/request-body";
 import { spoolToFile } from "@/lib/http/spool";
 import { takeTransferSlot, type ReleaseSlot } from "@/lib/http/transfer-slots";
 import { UploadedFile } from "@/lib/http/uploaded-file";
@@ -47,8 +47,8 @@ async function spoolAndAdd(request: Request, org: string, namespaceId: string): 
     // The operation's own message for a file past the limit, said before more than the limit is read. The
     // bytes go to a temporary file as they arrive, never whole in memory.
     if (Number(request.headers.get("content-length")) > maxBytes) throw tooLarge();
-    const body = request.body ? Readable.fromWeb(request.body as never) : Readable.from([]);
-    const spooled = await spoolToFile(body, maxBytes, tooLarge);
+    // Fails as soon as the client goes away, giving the turn back (lib/http/request-body.ts).
+    const spooled = await spoolToFile(requestBody(request), maxBytes, tooLarge);
     file = new UploadedFile(
       spooled,
       headerText(request, "x-file-name") || null,

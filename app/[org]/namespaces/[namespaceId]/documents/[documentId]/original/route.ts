@@ -30,7 +30,7 @@ export async function GET(
     if (document.namespaceId !== namespaceId) throw notFound(`Document ${documentId}`);
     const { file } = await runOperation(operations.documentContent, access.principal, { params: { id: document.id } });
     if (!file) throw notFound(`Document ${documentId}'s original`);
-    return fileResponse(file, 200, { "cache-control": "private, no-store" });
+    return fileResponse(file, 200, { "cache-control": "private, no-store, no-transform" });
   } catch (error) {
     return toErrorResponse(error);
   }
