@@ -14,6 +14,7 @@ import { PDFDocument } from "pdf-lib";
 import { docxBomb, largePdf, pdfContentStreamBomb, pdfImageBomb } from "../tests/helpers/bombs";
 import { createScratchDatabase, type ScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
+import { rssGrowth } from "../tests/helpers/tree-rss";
 import { embeddingsReady, figures, type RecallFigures } from "./lib/api-client";
 import { WebhookReceiver } from "./lib/webhook-receiver";
 
@@ -61,47 +62,6 @@ const OCR_PAGES = 12;
 const WEBHOOK_WRITES = 20;
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The resident memory of a process and every process below it, in bytes. */
-function treeRss(rootPid: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of fs.readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const inTree = (pid: number): boolean => {
-    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parents.get(p)) if (p === rootPid) return true;
-    return false;
-  };
-  let bytes = 0;
-  for (const pid of parents.keys()) {
-    if (!inTree(pid)) continue;
-    try {
-      bytes += Number(fs.readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096;
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return bytes;
-}
-
-/** Samples the server's memory (with its children) every 25 ms; `stop()` gives the peak above the start, in MiB. */
-function watchMemory(pid: number) {
-  const start = treeRss(pid);
-  let peak = start;
-  const timer = setInterval(() => (peak = Math.max(peak, treeRss(pid))), 25);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return (Math.max(peak, treeRss(pid)) - start) / 2 ** 20;
-    },
-  };
-}
 
 interface Answer {
   status: number;
@@ -329,7 +289,7 @@ export async function measureIsolation(options: {
     ];
     for (const [name, make, filename, type] of bombFiles) {
       const file = Buffer.from(await make());
-      const memory = watchMemory(server.pid);
+      const memory = rssGrowth(server.pid);
       const created = await upload(KEY_A, nsA, file, filename, type);
       if (created.status !== 202)
         throw new Error(`uploading ${name}: ${created.status} ${JSON.stringify(created.body)}`);
@@ -410,7 +370,7 @@ export async function measureIsolation(options: {
         `recall p95 ${duringDownloads.recall.p95.toFixed(0)} ms`,
     );
     const sameTally = new Tally();
-    const sameMemory = watchMemory(server.pid);
+    const sameMemory = rssGrowth(server.pid);
     await Promise.all(Array.from({ length: SAME_FILE_DOWNLOADS }, () => sameTally.send(download)));
     const sameFileDownloads = { ...sameTally.figures(), sizeMiB: DOWNLOAD_MIB, peakGrowthMiB: sameMemory.stop() };
     log(

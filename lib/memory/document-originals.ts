@@ -4,7 +4,7 @@
 // transaction) at a time for every organization: a 50 MB original written or read in one statement held it for
 // seconds (another organization's remember waited 52 s behind 20 uploads), and read whole it was whole in memory
 // (20 downloads of 50 MiB held 4.5 GB). Parts let others' statements in between; a download holds a few at a time.
-// An original has generations (prisma/migrations/20261129140000_document_part_generations): a URL document's
+// An original has generations (prisma/migrations/20261129141000_document_part_generations): a URL document's
 // refresh writes the new answer beside the old one and switches the document to it (replaceOriginal), so a reader
 // pinned to the generation it started with never mixes old and new parts.
 import pLimit from "p-limit";
