@@ -12,6 +12,7 @@ import {
   setting,
   SettingsError,
   settingsProblems,
+  settingsWarnings,
   type SettingsSource,
 } from "@/lib/config";
 import { closeDatabase, db, getDatabase, giveUpDatabase } from "@/lib/db";
@@ -165,6 +166,7 @@ export async function startGateway(): Promise<void> {
         : `  Console: ${publicUrl()}/sign-in (sign-up is turned off: people join by invitation)`,
       `  API: ${publicUrl()}/api/v1 (OpenAPI: ${publicUrl()}/api/v1/openapi.json)`,
       `  Database: ${where}; migrations applied now: ${database.migrations.applied.length}`,
+      ...settingsWarnings().map((warning) => `  Warning: ${warning}`),
     ];
     if (bootstrap === "created")
       lines.push("  Headless start: organization, owner and API key created from MEMGW_INIT_*.");

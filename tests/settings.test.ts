@@ -9,6 +9,7 @@ import {
   SETTING_DEFINITIONS,
   SettingsError,
   settingsProblems,
+  settingsWarnings,
 } from "@/lib/config";
 import { PROVIDER_LIST, providerEndpoints, PROVIDERS } from "@/lib/integrations/providers";
 import { KERNEL_SETTINGS } from "@/lib/memory/embeddings/native-kernels.mjs";
@@ -124,32 +125,29 @@ describe("the check at start", () => {
     expect(settingsProblems({ ...pooled, DATABASE_DIRECT_URL: "postgres://memgw@db.internal:5432/memgw" })).toEqual([]);
   });
 
-  test("document worker settings that would let one organization hold up another's documents are refused", () => {
-    const perOrg =
-      "DOCUMENT_WORKERS_PER_ORG (2) must be below DOCUMENT_WORKERS (2), or both 1: one organization's documents " +
-      "could take every document worker and another's would wait behind its queue.";
-    expect(settingsProblems({ DOCUMENT_WORKERS_PER_ORG: "2" })).toEqual([perOrg]);
-    expect(
-      settingsProblems({ DOCUMENT_WORKERS: "4", DOCUMENT_WORKERS_PER_ORG: "5", DOCUMENT_EXTRACTION_CONCURRENCY: "4" }),
-    ).toEqual([expect.stringMatching(/^DOCUMENT_WORKERS_PER_ORG \(5\) must be below DOCUMENT_WORKERS \(4\)/)]);
-    expect(settingsProblems({ DOCUMENT_WORKERS: "1", DOCUMENT_WORKERS_PER_ORG: "2" })).toEqual([
-      expect.stringMatching(/^DOCUMENT_WORKERS_PER_ORG \(2\) must be below DOCUMENT_WORKERS \(1\), or both 1:/),
-    ]);
-    expect(settingsProblems({ DOCUMENT_WORKERS: "4", DOCUMENT_EXTRACTION_CONCURRENCY: "3" })).toEqual([
+  test("document worker settings that would make a document wait for another's are refused, or named at start", () => {
+    const extractions =
       "DOCUMENT_EXTRACTION_CONCURRENCY (3) must be at least DOCUMENT_WORKERS (4): a worker's document would wait " +
-        "for another's extraction to end, whichever organization's it is.",
-    ]);
-    // Both at once are both listed, and the start stops on them.
-    expect(() => checkSettings({ DOCUMENT_WORKERS: "3", DOCUMENT_WORKERS_PER_ORG: "3" })).toThrow(
-      /2 settings are wrong:\n {2}DOCUMENT_WORKERS_PER_ORG \(3\)[^\n]*\n {2}DOCUMENT_EXTRACTION_CONCURRENCY \(2\)/,
+      "for another's extraction to end, whichever organization's it is.";
+    expect(settingsProblems({ DOCUMENT_WORKERS: "4", DOCUMENT_EXTRACTION_CONCURRENCY: "3" })).toEqual([extractions]);
+    expect(() => checkSettings({ DOCUMENT_WORKERS: "3" })).toThrow(
+      /DOCUMENT_EXTRACTION_CONCURRENCY \(2\) must be at least DOCUMENT_WORKERS \(3\)/,
     );
-    // A single worker with a cap of one starts (organizations take turns); so do the defaults and wider pools.
-    expect(settingsProblems({ DOCUMENT_WORKERS: "1", DOCUMENT_WORKERS_PER_ORG: "1" })).toEqual([]);
-    expect(settingsProblems({ DOCUMENT_WORKERS: "1", DOCUMENT_EXTRACTION_CONCURRENCY: "1" })).toEqual([]);
+    // A cap per organization at or above this instance's workers starts (the cap counts across instances, and a
+    // server of one organization may give it every worker), and the start says what it means.
+    expect(settingsProblems({ DOCUMENT_WORKERS_PER_ORG: "2" })).toEqual([]);
+    expect(settingsWarnings({ DOCUMENT_WORKERS_PER_ORG: "2" })).toEqual([
+      "DOCUMENT_WORKERS_PER_ORG (2) is not below DOCUMENT_WORKERS (2): on this instance alone, one organization's " +
+        "documents can take every document worker and another's wait behind its queue.",
+    ]);
+    // The defaults, a single worker and wider pools start without a word.
+    expect(settingsWarnings({})).toEqual([]);
+    expect(settingsWarnings({ DOCUMENT_WORKERS: "1", DOCUMENT_WORKERS_PER_ORG: "1" })).toEqual([]);
     const wide = { DOCUMENT_WORKERS: "8", DOCUMENT_WORKERS_PER_ORG: "3", DOCUMENT_EXTRACTION_CONCURRENCY: "8" };
     expect(settingsProblems(wide)).toEqual([]);
+    expect(settingsWarnings(wide)).toEqual([]);
     // A value that does not read is named once, not again as a combination.
-    expect(settingsProblems({ DOCUMENT_WORKERS: "many", DOCUMENT_WORKERS_PER_ORG: "9" })).toEqual([
+    expect(settingsProblems({ DOCUMENT_WORKERS: "many", DOCUMENT_EXTRACTION_CONCURRENCY: "1" })).toEqual([
       expect.stringMatching(/^DOCUMENT_WORKERS must be/),
     ]);
   });

@@ -61,9 +61,10 @@ export const DOCUMENT_SETTINGS = {
     max: 64,
     unit: "documents",
     description:
-      "documents of one organization read at once, across every instance: below `DOCUMENT_WORKERS` (or both " +
-      "1; anything else is refused at start), so another organization's document never waits behind one " +
-      "organization's queue (organizations with as many running take turns)",
+      "documents of one organization read at once, across every instance. Below one instance's " +
+      "`DOCUMENT_WORKERS`, another organization's document never waits behind one organization's queue " +
+      "(organizations with as many running take turns); at or above it (a server of one organization, or " +
+      "several instances), the start says so",
   }),
   DOCUMENT_FETCH_TIMEOUT_SECONDS: wholeNumber({
     fallback: 30,

@@ -92,28 +92,34 @@ function databasePoolingProblem(env: SettingsSource): string | undefined {
 }
 
 /**
- * Document worker settings that would let one organization's documents hold up another's: a cap per
- * organization that leaves no worker free for the others, or fewer extraction turns than workers (a worker's
- * document would wait in the process's extraction limiter behind another organization's). One worker with a cap
- * of one is a deployment's own choice: organizations then take turns, and another's document waits for the one
- * document running, never for a queue.
+ * Document worker settings that would make a worker's document wait for another's: fewer extraction turns than
+ * workers (the document would wait in the process's extraction limiter behind another organization's).
  */
 function documentWorkersProblems(env: SettingsSource): string[] {
   const workers = setting("DOCUMENT_WORKERS", env);
-  const perOrg = setting("DOCUMENT_WORKERS_PER_ORG", env);
   const extractions = setting("DOCUMENT_EXTRACTION_CONCURRENCY", env);
-  const problems: string[] = [];
-  if (perOrg >= workers && !(workers === 1 && perOrg === 1))
-    problems.push(
-      `DOCUMENT_WORKERS_PER_ORG (${perOrg}) must be below DOCUMENT_WORKERS (${workers}), or both 1: one ` +
-        "organization's documents could take every document worker and another's would wait behind its queue.",
-    );
-  if (extractions < workers)
-    problems.push(
-      `DOCUMENT_EXTRACTION_CONCURRENCY (${extractions}) must be at least DOCUMENT_WORKERS (${workers}): a ` +
-        "worker's document would wait for another's extraction to end, whichever organization's it is.",
-    );
-  return problems;
+  if (extractions >= workers) return [];
+  return [
+    `DOCUMENT_EXTRACTION_CONCURRENCY (${extractions}) must be at least DOCUMENT_WORKERS (${workers}): a ` +
+      "worker's document would wait for another's extraction to end, whichever organization's it is.",
+  ];
+}
+
+/**
+ * Settings that start but that an operator should know about, one line each: a cap per organization that leaves
+ * one instance no document worker for the others. Not refused: the cap counts across instances while the
+ * workers are this instance's (three instances of 2 workers with a cap of 2 are fair), and a server with one
+ * organization may give it every worker.
+ */
+export function settingsWarnings(env: SettingsSource = process.env): string[] {
+  if (settingsProblems(env).length) return [];
+  const workers = setting("DOCUMENT_WORKERS", env);
+  const perOrg = setting("DOCUMENT_WORKERS_PER_ORG", env);
+  if (perOrg < workers || workers === 1) return [];
+  return [
+    `DOCUMENT_WORKERS_PER_ORG (${perOrg}) is not below DOCUMENT_WORKERS (${workers}): on this instance alone, ` +
+      "one organization's documents can take every document worker and another's wait behind its queue.",
+  ];
 }
 
 /** How PostgreSQL is reached: through a transaction-mode pooler (migrations then go to `directUrl`) or not. */
