@@ -50,6 +50,13 @@ export class OriginalReplacedError extends ConflictError {
   }
 }
 
+/** An original whose stored parts do not add up to its document's size: never sent as if they did. */
+export class OriginalSizeError extends Error {
+  constructor(version: OriginalVersion) {
+    super(`Document ${version.documentId}'s stored original does not have its ${version.size} bytes.`);
+  }
+}
+
 /**
  * Writes `source` (bytes, or chunks of any size as they arrive) as the parts of generation `generation` (0, a new
  * document's) of a document's original, each in a statement of its own, replacing none: that generation must
@@ -195,6 +202,7 @@ export function originalStream(
   let buffered: Uint8Array[] = [];
   let ahead: Promise<Uint8Array[]> | undefined;
   let closed = false;
+  let sent = 0;
   let idle: NodeJS.Timeout | undefined;
   const close = () => {
     if (closed) return;
@@ -225,11 +233,19 @@ export function originalStream(
           }
           if (closed) return;
           const part = buffered.shift();
+          // The size is the download's Content-Length, sent before the parts are read: a byte past it would be
+          // read by the client as the start of the connection's next response (the document's content
+          // answering a request it never made), and one short of it leaves the client waiting. Parts that
+          // disagree with their document's size fail the stream, which cuts the connection.
+          if (part === undefined ? sent !== version.size : sent + part.byteLength > version.size) {
+            throw new OriginalSizeError(version);
+          }
           if (part === undefined) {
             close();
             controller.close();
             return;
           }
+          sent += part.byteLength;
           controller.enqueue(part);
           idle = setTimeout(() => stall(controller), idleMs).unref();
         } catch (error) {
