@@ -120,11 +120,11 @@ export async function deleteOriginalParts(ref: OriginalRef): Promise<void> {
 
 /**
  * Replaces a document's original (a URL's new answer) without a moment where a reader could mix old and new
- * parts: writes `bytes` as the next generation, switches the document to it with its type and size in one
- * statement (only if it still has generation `current`), then deletes the older generations. A reader of the
- * old one fails with OriginalReplacedError from then on. Answers false, with nothing kept, when the document
- * changed generation or was deleted meanwhile. A crash between the steps leaves a generation no document has,
- * for the sweep.
+ * parts: claims a generation of its own, writes `bytes` as it, switches the document to it with its type and
+ * size in one statement (only if it still has generation `current`), then deletes the older generations. A
+ * reader of the old one fails with OriginalReplacedError from then on. Answers false, with nothing kept, when the
+ * document changed generation (another refresh won) or was deleted meanwhile: its caller has no original to
+ * go on with. A crash between the steps leaves a generation no document has, for the sweep.
  */
 export async function replaceOriginal(
   ref: OriginalRef,
@@ -132,19 +132,47 @@ export async function replaceOriginal(
   bytes: Uint8Array,
   contentType: string,
 ): Promise<boolean> {
+  // Taken in the statement that counts it, before any part: two refreshes of one document (a job run again
+  // once its lease expired, the first still running) each write a generation no one else writes, where both
+  // aiming at current + 1 interleaved their parts (and deleted each other's as "leftovers").
+  const [claimed] = await queryRows<{ generation: number }>(Prisma.sql`
+    UPDATE documents SET parts_generation_claimed = GREATEST(parts_generation_claimed, parts_generation) + 1
+    WHERE id = ${ref.documentId} AND org_id = ${ref.orgId}
+    RETURNING parts_generation_claimed AS generation`);
+  if (!claimed) return false;
+  const next = claimed.generation;
   const prisma = await db();
-  const next = current + 1;
-  // Leftovers of a refresh that crashed before its switch would collide with the new parts.
-  await prisma.documentPart.deleteMany({ where: { orgId: ref.orgId, documentId: ref.documentId, generation: next } });
-  await writeOriginalParts(ref, bytes, next);
+  try {
+    await writeOriginalParts(ref, bytes, next);
+  } catch (error) {
+    await prisma.documentPart.deleteMany({ where: { orgId: ref.orgId, documentId: ref.documentId, generation: next } });
+    throw error;
+  }
   const { count } = await prisma.document.updateMany({
     where: { id: ref.documentId, orgId: ref.orgId, partsGeneration: current },
     data: { partsGeneration: next, contentType, byteSize: bytes.length },
   });
+  // Won: every generation but this one goes (a refresh that lost keeps writing its own, and deletes it). Lost:
+  // only this one, the winner's untouched.
   await prisma.documentPart.deleteMany({
-    where: { orgId: ref.orgId, documentId: ref.documentId, generation: count ? { not: next } : next },
+    where: { orgId: ref.orgId, documentId: ref.documentId, generation: count ? { lt: next } : next },
   });
   return count > 0;
+}
+
+/** The version of a document's original that it has now, to read pinned to it. */
+export function originalVersion(document: {
+  id: string;
+  orgId: string;
+  partsGeneration: number;
+  byteSize: number | null;
+}): OriginalVersion {
+  return {
+    orgId: document.orgId,
+    documentId: document.id,
+    generation: document.partsGeneration,
+    size: document.byteSize ?? 0,
+  };
 }
 
 /** Whether the document has this generation of its original stored. */
