@@ -144,7 +144,12 @@ function sendBodyLength(response) {
     if (length !== undefined) {
       response.removeHeader(BODY_LENGTH_HEADER);
       const encoded = response.hasHeader("content-encoding") || response.hasHeader("transfer-encoding");
-      if (!encoded && /^\d{1,15}$/.test(String(length))) response.setHeader("content-length", String(length));
+      if (!encoded && /^\d{1,15}$/.test(String(length))) {
+        response.setHeader("content-length", String(length));
+        // A body that turns out longer or shorter than said is an error, never bytes on a kept-alive connection
+        // that its client would take for the next response.
+        response.strictContentLength = true;
+      }
     }
     return writeHead.apply(this, args);
   };

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { describe, expect, test } from "vitest";
 import { extractDocument, type ExtractionLimits } from "@/lib/documents/extract";
 import { extractInWorker } from "@/lib/documents/extract/isolated";
-import { pdfImageBomb } from "./helpers/bombs";
+import { docxBomb, pdfImageBomb } from "./helpers/bombs";
 
 const LIMITS: ExtractionLimits = { maxPages: 10, maxOcrPages: 1, timeoutMs: 600_000 };
 const MiB = 1024 * 1024;
@@ -75,6 +75,18 @@ function readingProcesses(): number[] {
   return pids;
 }
 
+/** A process's CPU time so far (user and system, every thread) in clock ticks, or null once it is gone. */
+function cpuTicks(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 3 (state) … 15 (stime) of stat(5), counted from the state: a zombie has exited.
+    return fields[0] === "Z" ? null : Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return null;
+  }
+}
+
 async function until<T>(probe: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
   for (const started = Date.now(); Date.now() - started < timeoutMs;) {
     const value = probe();
@@ -115,5 +127,46 @@ describe("the memory budget without the server's event loop", { timeout: 120_000
     // One poll's overshoot (20 ms of allocating), not the gigabytes of the 16 images.
     expect(peak).toBeLessThan((budgetMb + 160) * MiB);
     expect(await outcome).toBe(`The document needs more than ${budgetMb} MB of memory to read, so it was not read.`);
+  });
+});
+
+describe("a long answer while the server's loop is blocked", { timeout: 120_000 }, () => {
+  test("a document's reading whose text waits for the server to read it is kept, not killed mid-answer", async () => {
+    // ~40 KB of file, 3 MB of text: far more than the channel to the server holds (a long PDF's text).
+    const letters = 3 * MiB;
+    const outcome = extractInWorker(
+      await docxBomb(letters),
+      "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+      {
+        ...LIMITS,
+        timeoutMs: 120_000,
+      },
+    ).then(
+      (document) => document.blocks.reduce((sum, block) => sum + block.text.length, 0),
+      (error: Error) => error.message,
+    );
+    const pid = await until(() => readingProcesses()[0], 30_000, "the reading process");
+
+    // The server's loop blocked until the reading is done and its answer waits to be taken (the process
+    // idles: its CPU time stops growing for 2 s, past the 1 s it used to give its answer), or it is gone.
+    let last = cpuTicks(pid);
+    let idleSince = Date.now();
+    for (const blockedUntil = Date.now() + 60_000; Date.now() < blockedUntil;) {
+      const ticks = cpuTicks(pid);
+      if (ticks === null) break;
+      // Its memory and parent checks take a tick now and then; a reading takes every tick.
+      if (last === null || ticks - last > 5) {
+        last = ticks;
+        idleSince = Date.now();
+      }
+      if (Date.now() - idleSince > 2_000) break;
+    }
+    const aliveWhenUnblocked = cpuTicks(pid) !== null;
+
+    // Before: killed by its own 1 s timer mid-answer, "stopped (SIGKILL) without an answer".
+    const read = await outcome;
+    expect(typeof read === "number" ? "read" : read).toBe("read");
+    expect(read).toBeGreaterThanOrEqual(letters);
+    expect(aliveWhenUnblocked).toBe(true);
   });
 });

@@ -329,6 +329,45 @@ describe("transfer turns", () => {
   });
 });
 
+describe("an original whose parts disagree with its document's size", () => {
+  /** A download's status and what its body gave before it ended or failed. */
+  async function download(id: string) {
+    const response = await routeRequest(
+      new Request(`http://gateway.test/api/v1/documents/${id}/content`, {
+        headers: { authorization: `Bearer ${tenant.key}` },
+      }),
+    );
+    const reader = response.body!.getReader();
+    let bytes = 0;
+    try {
+      for (let part = await reader.read(); !part.done; part = await reader.read()) bytes += part.value.byteLength;
+      return { status: response.status, bytes, failed: "" };
+    } catch (error) {
+      return { status: response.status, bytes, failed: (error as Error).message };
+    }
+  }
+
+  test.each([
+    ["more bytes than its size: the download is cut at its size, never longer", -100],
+    ["fewer bytes than its size: the download fails, never ends as if whole", +100],
+  ])("%s", async (_, change) => {
+    const size = 1200 * KiB;
+    const stored = await upload(tenant.key, namespaceId, pngOf(size, `size ${change}`));
+    expect(stored.status).toBe(202);
+    const said = size + change;
+    await (
+      await db()
+    ).document.updateMany({ where: { id: stored.body.data.id, orgId: tenant.org.id }, data: { byteSize: said } });
+
+    const answer = await download(stored.body.data.id);
+    expect(answer.status).toBe(200);
+    // Before: the whole 1200 KiB sent under a Content-Length of 100 bytes fewer (the rest read by the client as
+    // the next response), or 100 bytes short with the stream ending normally.
+    expect(answer.failed).toMatch(/does not have its \d+ bytes/);
+    expect(answer.bytes).toBeLessThanOrEqual(said);
+  });
+});
+
 describe("a URL document refreshed during a download", () => {
   // The URL's answer: a PNG the server stores and then refuses to decode (no extraction work), 5 MiB at first
   // (10 parts: more than the two reads of 4 a download holds ahead of its reader), then a longer one (a

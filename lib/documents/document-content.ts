@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ConflictError } from "@/lib/errors";
 import { FileBody } from "@/lib/http/file-body";
 import { takeTransferSlot } from "@/lib/http/transfer-slots";
-import { hasOriginal, originalStream } from "@/lib/memory/document-originals";
+import { hasOriginal, originalStream, originalVersion } from "@/lib/memory/document-originals";
 import { getDocument } from "./get-document";
 
 const EXTENSIONS: Record<string, string> = {
@@ -27,12 +27,7 @@ const EXTENSIONS: Record<string, string> = {
 export async function documentContent(principal: Principal, id: string, activity: ActivityNote = {}) {
   const document = await getDocument(principal, id, activity);
   // Pinned to the version the document has now: a URL's refresh meanwhile fails the stream, never mixes it.
-  const version = {
-    orgId: principal.orgId,
-    documentId: document.id,
-    generation: document.partsGeneration,
-    size: document.byteSize ?? 0,
-  };
+  const version = originalVersion(document);
   if (document.byteSize === null || !document.contentType || !(await hasOriginal(version, version.generation))) {
     throw new ConflictError(`Document ${id}'s URL has not been fetched yet; try again once it is processed.`);
   }

@@ -17,7 +17,7 @@ import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./de
 import { detectContentType, DocumentUnreadableError, notTextReason, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
 import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
-import { originalBytes, replaceOriginal } from "@/lib/memory/document-originals";
+import { originalBytes, originalVersion, replaceOriginal } from "@/lib/memory/document-originals";
 import { passagesOf, sectionLabel } from "./passages";
 
 /** How long reading one document may take (OCR of its scanned pages included). */
@@ -50,8 +50,15 @@ async function runIngestion(job: ClaimedJob): Promise<void> {
     return;
   }
   await setDocument(document, { status: "processing", error: null });
+  // Read again after saying "processing": a refresh that loses to another (replaceOriginal's false) leaves the
+  // status to the winner, whose switch then comes after this read, so its final status after this "processing".
+  const current = await prisma.document.findFirst({
+    where: { id: document.id, orgId: document.orgId },
+    select: DOCUMENT_FIELDS,
+  });
+  if (!current) return deleteOrphanedPassages(document.orgId, document.id);
   try {
-    await ingest(document, job.payload.refetch === true);
+    await ingest(current, job.payload.refetch === true);
   } catch (error) {
     // Only sentences written for users reach the document's error; anything else is logged here, and the
     // document says what happened in general terms.
@@ -113,7 +120,11 @@ function couldNotStart(error: unknown): boolean {
 class UnreadableTypeError extends Error {}
 
 async function ingest(document: DocumentRow, refetch: boolean) {
-  const { bytes, contentType } = await originalOf(document, refetch);
+  const original = await originalOf(document, refetch);
+  // Another refresh of this document switched it to its own answer first: that run reads and stores it, and
+  // says how it went. This one's answer was never stored, so it is not read either, and nothing here failed.
+  if (!original) return;
+  const { bytes, contentType } = original;
   const extracted = await extract(
     document,
     bytes,
@@ -167,12 +178,11 @@ async function ingest(document: DocumentRow, refetch: boolean) {
 
 /**
  * The bytes to read and their type: the upload (read from its parts), or (first run or refresh) what the URL
- * answers now, which replaces the original's parts.
+ * answers now, which replaces the original's parts. Null when another refresh replaced it first.
  */
 async function originalOf(document: DocumentRow, refetch: boolean) {
-  const ref = { orgId: document.orgId, documentId: document.id };
   if (document.contentType && !(refetch && document.sourceUrl)) {
-    const bytes = await originalBytes({ ...ref, generation: document.partsGeneration, size: document.byteSize ?? 0 });
+    const bytes = await originalBytes(originalVersion(document));
     if (bytes) return { bytes, contentType: document.contentType };
   }
   if (!document.sourceUrl) throw new DocumentUnreadableError("The document has no content.");
@@ -187,7 +197,8 @@ async function originalOf(document: DocumentRow, refetch: boolean) {
     throw new UnreadableTypeError(unsupported(fetched.contentType, notText).message);
   }
   // Written beside the earlier answer, then switched to: a download under way reads one or the other, whole.
-  await replaceOriginal(ref, document.partsGeneration, fetched.bytes, contentType);
+  const ref = { orgId: document.orgId, documentId: document.id };
+  if (!(await replaceOriginal(ref, document.partsGeneration, fetched.bytes, contentType))) return null;
   return { bytes: fetched.bytes, contentType };
 }
 

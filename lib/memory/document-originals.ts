@@ -50,6 +50,13 @@ export class OriginalReplacedError extends ConflictError {
   }
 }
 
+/** An original whose stored parts do not add up to its document's size: never sent as if they did. */
+export class OriginalSizeError extends Error {
+  constructor(version: OriginalVersion) {
+    super(`Document ${version.documentId}'s stored original does not have its ${version.size} bytes.`);
+  }
+}
+
 /**
  * Writes `source` (bytes, or chunks of any size as they arrive) as the parts of generation `generation` (0, a new
  * document's) of a document's original, each in a statement of its own, replacing none: that generation must
@@ -113,11 +120,11 @@ export async function deleteOriginalParts(ref: OriginalRef): Promise<void> {
 
 /**
  * Replaces a document's original (a URL's new answer) without a moment where a reader could mix old and new
- * parts: writes `bytes` as the next generation, switches the document to it with its type and size in one
- * statement (only if it still has generation `current`), then deletes the older generations. A reader of the
- * old one fails with OriginalReplacedError from then on. Answers false, with nothing kept, when the document
- * changed generation or was deleted meanwhile. A crash between the steps leaves a generation no document has,
- * for the sweep.
+ * parts: claims a generation of its own, writes `bytes` as it, switches the document to it with its type and
+ * size in one statement (only if it still has generation `current`), then deletes the older generations. A
+ * reader of the old one fails with OriginalReplacedError from then on. Answers false, with nothing kept, when the
+ * document changed generation (another refresh won) or was deleted meanwhile: its caller has no original to
+ * go on with. A crash between the steps leaves a generation no document has, for the sweep.
  */
 export async function replaceOriginal(
   ref: OriginalRef,
@@ -125,19 +132,47 @@ export async function replaceOriginal(
   bytes: Uint8Array,
   contentType: string,
 ): Promise<boolean> {
+  // Taken in the statement that counts it, before any part: two refreshes of one document (a job run again
+  // once its lease expired, the first still running) each write a generation no one else writes, where both
+  // aiming at current + 1 interleaved their parts (and deleted each other's as "leftovers").
+  const [claimed] = await queryRows<{ generation: number }>(Prisma.sql`
+    UPDATE documents SET parts_generation_claimed = GREATEST(parts_generation_claimed, parts_generation) + 1
+    WHERE id = ${ref.documentId} AND org_id = ${ref.orgId}
+    RETURNING parts_generation_claimed AS generation`);
+  if (!claimed) return false;
+  const next = claimed.generation;
   const prisma = await db();
-  const next = current + 1;
-  // Leftovers of a refresh that crashed before its switch would collide with the new parts.
-  await prisma.documentPart.deleteMany({ where: { orgId: ref.orgId, documentId: ref.documentId, generation: next } });
-  await writeOriginalParts(ref, bytes, next);
+  try {
+    await writeOriginalParts(ref, bytes, next);
+  } catch (error) {
+    await prisma.documentPart.deleteMany({ where: { orgId: ref.orgId, documentId: ref.documentId, generation: next } });
+    throw error;
+  }
   const { count } = await prisma.document.updateMany({
     where: { id: ref.documentId, orgId: ref.orgId, partsGeneration: current },
     data: { partsGeneration: next, contentType, byteSize: bytes.length },
   });
+  // Won: every generation but this one goes (a refresh that lost keeps writing its own, and deletes it). Lost:
+  // only this one, the winner's untouched.
   await prisma.documentPart.deleteMany({
-    where: { orgId: ref.orgId, documentId: ref.documentId, generation: count ? { not: next } : next },
+    where: { orgId: ref.orgId, documentId: ref.documentId, generation: count ? { lt: next } : next },
   });
   return count > 0;
+}
+
+/** The version of a document's original that it has now, to read pinned to it. */
+export function originalVersion(document: {
+  id: string;
+  orgId: string;
+  partsGeneration: number;
+  byteSize: number | null;
+}): OriginalVersion {
+  return {
+    orgId: document.orgId,
+    documentId: document.id,
+    generation: document.partsGeneration,
+    size: document.byteSize ?? 0,
+  };
 }
 
 /** Whether the document has this generation of its original stored. */
@@ -195,6 +230,7 @@ export function originalStream(
   let buffered: Uint8Array[] = [];
   let ahead: Promise<Uint8Array[]> | undefined;
   let closed = false;
+  let sent = 0;
   let idle: NodeJS.Timeout | undefined;
   const close = () => {
     if (closed) return;
@@ -225,11 +261,19 @@ export function originalStream(
           }
           if (closed) return;
           const part = buffered.shift();
+          // The size is the download's Content-Length, sent before the parts are read: a byte past it would be
+          // read by the client as the start of the connection's next response (the document's content
+          // answering a request it never made), and one short of it leaves the client waiting. Parts that
+          // disagree with their document's size fail the stream, which cuts the connection.
+          if (part === undefined ? sent !== version.size : sent + part.byteLength > version.size) {
+            throw new OriginalSizeError(version);
+          }
           if (part === undefined) {
             close();
             controller.close();
             return;
           }
+          sent += part.byteLength;
           controller.enqueue(part);
           idle = setTimeout(() => stall(controller), idleMs).unref();
         } catch (error) {

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
-import { originalBytes } from "./document-originals";
+import { originalBytes, originalVersion, OriginalReplacedError } from "./document-originals";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
@@ -108,20 +108,14 @@ async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenera
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });
   for (const { id } of listed) {
-    const document = await prisma.document.findFirst({ where: { id, orgId: namespace.orgId } });
-    if (!document?.contentType) continue;
-    const original = await originalBytes({
-      orgId: namespace.orgId,
-      documentId: document.id,
-      generation: document.partsGeneration,
-      size: document.byteSize ?? 0,
-    });
-    if (!original) continue;
+    const read = await documentWithOriginal(namespace.orgId, id);
+    if (!read) continue;
+    const { document, contentType, original } = read;
     yield {
       type: "document",
       id: document.id,
       title: document.title,
-      content_type: document.contentType,
+      content_type: contentType,
       source_url: document.sourceUrl,
       filename: document.filename,
       metadata: document.metadata as Record<string, unknown>,
@@ -130,6 +124,27 @@ async function* documentLines(namespace: Namespace, scopes: Scopes): AsyncGenera
       created_at: document.createdAt.toISOString(),
       original: Buffer.from(original).toString("base64"),
     };
+  }
+}
+
+/**
+ * A document and its original as it is now, or null once it has none (deleted, a URL not fetched). A URL's
+ * refresh that replaces the original while it is read fails that read (OriginalReplacedError), or finds the
+ * version just read gone: the document is read again, with the new original, once; a backup then has the newer
+ * answer rather than failing midway or leaving the document out.
+ */
+async function documentWithOriginal(orgId: string, id: string) {
+  const prisma = await db();
+  for (let attempt = 1; ; attempt++) {
+    const document = await prisma.document.findFirst({ where: { id, orgId } });
+    if (!document?.contentType) return null;
+    try {
+      const original = await originalBytes(originalVersion(document));
+      if (original) return { document, contentType: document.contentType, original };
+      if (attempt > 1) return null;
+    } catch (error) {
+      if (!(error instanceof OriginalReplacedError) || attempt > 1) throw error;
+    }
   }
 }
 

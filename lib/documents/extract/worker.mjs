@@ -7,7 +7,7 @@
 //   needing the server's event loop (the server's own watch is the second line, and a blocked server loop
 //   no longer lets a reading overshoot).
 // It receives the document in one message and answers the document, or the error's name and message, then
-// exits.
+// exits once the answer is written.
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
 
@@ -57,7 +57,11 @@ function answer(message) {
   // Not process.exit(): it waits for the thread to stop, and a thread inside a long native call (inflating,
   // decoding pixels) does not stop at once. Killing itself frees everything now.
   const end = () => die();
-  setTimeout(end, 1_000).unref();
+  // A document's text (megabytes for a long PDF) is written only as fast as the server reads it, and a server
+  // whose loop is busy reads nothing: a deadline here would kill a finished reading mid-answer, so it ends
+  // when the answer is out (the server's own timer, its time limit + 5 s, is the bound if it never is). An
+  // error is a few bytes, written at once, but its reading thread may still be allocating: no waiting on it.
+  if (!("document" in message)) setTimeout(end, 1_000).unref();
   process.send(message, end);
 }
 
