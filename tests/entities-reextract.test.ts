@@ -346,4 +346,36 @@ describe("concurrent writers", () => {
       expect(links).not.toContain(`${gone.id} oslo`);
     },
   );
+  // Forced with a second connection standing for an erasure of every namespace (forget-in-every-namespace.ts),
+  // which locks a namespace's memories, then its statistics, then the next namespace's memories.
+  test.skipIf(!onPostgres())(
+    "re-extraction beside an erasure holding one namespace's statistics, deleting in another: no deadlock (PostgreSQL)",
+    async () => {
+      const { key } = await createTenant();
+      const first = await createNamespace(key);
+      const second = await createNamespace(key);
+      const [a] = await remember(key, { namespace_id: first.id, memories: [{ content: "Ines flew to Lisbon." }] });
+      const [b] = await remember(key, { namespace_id: second.id, memories: [{ content: "Omar drove to Porto." }] });
+      await sql(Prisma.sql`UPDATE memories SET entities_version = NULL WHERE id IN (${a.id}, ${b.id}) RETURNING id`);
+      const erasure = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await erasure.connect();
+      try {
+        await erasure.query("BEGIN");
+        // Done with the first namespace: its statistics lock is held to the end (lib/memory/statistics-lock.ts).
+        await erasure.query("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [0x6d676e73, first.id]);
+        const reextraction = reextractEntities();
+        reextraction.catch(() => undefined);
+        // The re-extraction now waits for the first namespace's statistics lock.
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        // One batch holding both namespaces' memories would hold this row: each would wait for the other (40P01).
+        await erasure.query("DELETE FROM memories WHERE id = $1", [b.id]);
+        await erasure.query("COMMIT");
+        await reextraction;
+      } finally {
+        await erasure.end();
+      }
+      expect(await versions(first.id)).toEqual({ [ENTITY_EXTRACTOR_VERSION]: 1 });
+      expect(await versions(second.id)).toEqual({});
+    },
+  );
 });

@@ -5,7 +5,9 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { db } from "@/lib/db";
 import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { startReceiver } from "./helpers/webhook-receiver";
@@ -262,5 +264,166 @@ describe("an organization's own endpoints", () => {
       );
     },
     90_000,
+  );
+});
+
+describe("what the API shows of a circuit", () => {
+  const disabled = "a disabled endpoint's circuit is closed, its failures forgotten; enabled again it stays closed";
+  test(
+    disabled,
+    async () => {
+      process.env.WEBHOOK_CIRCUIT_FAILURES = "1";
+      process.env.WEBHOOK_CIRCUIT_COOLDOWN_SECONDS = "600";
+      const receiver = await startReceiver();
+      cleanups.push(() => receiver.stop());
+      receiver.delayMs = 60_000;
+      const tenant = await createTenant("Circuit disabled");
+      const namespace = await createNamespace(tenant.key);
+      const endpoint = await addEndpoint(tenant.key, receiver.url);
+      receiver.secrets.push(endpoint.secret);
+      cleanups.push(startWebhookDelivery());
+      await remember(tenant.key, namespace.id, "Nobody answers this one.");
+      await until(
+        async () => (await endpointOf(tenant.key, endpoint.id)).circuit_state === "open",
+        10_000,
+        "the circuit opening",
+      );
+
+      const closed = { circuit_state: "closed", circuit_open_until: null, consecutive_failures: 0 };
+      const off = await api("PATCH", `/webhooks/${endpoint.id}`, { key: tenant.key, body: { enabled: false } });
+      expect(off.status).toBe(200);
+      expect(off.body.data).toMatchObject({ enabled: false, ...closed });
+      expect(await endpointOf(tenant.key, endpoint.id)).toMatchObject({ enabled: false, ...closed });
+      const on = await api("PATCH", `/webhooks/${endpoint.id}`, { key: tenant.key, body: { enabled: true } });
+      expect(on.body.data).toMatchObject({ enabled: true, ...closed });
+    },
+    30_000,
+  );
+
+  const tested = "an answered test message ends the run of failures before the circuit opened";
+  test(
+    tested,
+    async () => {
+      process.env.WEBHOOK_CIRCUIT_FAILURES = "5";
+      // The failed delivery waits ten minutes: only the test can reset the count meanwhile.
+      process.env.WEBHOOK_RETRY_SCHEDULE = "600";
+      const receiver = await startReceiver();
+      cleanups.push(() => receiver.stop());
+      receiver.delayMs = 60_000;
+      const tenant = await createTenant("Circuit test message");
+      const namespace = await createNamespace(tenant.key);
+      const endpoint = await addEndpoint(tenant.key, receiver.url);
+      receiver.secrets.push(endpoint.secret);
+      cleanups.push(startWebhookDelivery());
+      await remember(tenant.key, namespace.id, "This attempt times out.");
+      await until(
+        async () => (await endpointOf(tenant.key, endpoint.id)).consecutive_failures === 1,
+        10_000,
+        "the attempt's failure",
+      );
+
+      receiver.delayMs = 0;
+      const answered = await api("POST", `/webhooks/${endpoint.id}/test`, { key: tenant.key });
+      expect(answered.body.data).toMatchObject({ delivered: true });
+      expect(await endpointOf(tenant.key, endpoint.id)).toMatchObject({
+        circuit_state: "closed",
+        consecutive_failures: 0,
+      });
+    },
+    30_000,
+  );
+
+  const idle = "a cooldown that ends with nothing to try shows closed; the next delivery is still a trial";
+  test(
+    idle,
+    async () => {
+      process.env.WEBHOOK_CIRCUIT_FAILURES = "1";
+      process.env.WEBHOOK_CIRCUIT_COOLDOWN_SECONDS = "1";
+      const receiver = await startReceiver();
+      cleanups.push(() => receiver.stop());
+      receiver.delayMs = 60_000;
+      const tenant = await createTenant("Circuit idle");
+      const namespace = await createNamespace(tenant.key);
+      const endpoint = await addEndpoint(tenant.key, receiver.url);
+      receiver.secrets.push(endpoint.secret);
+      cleanups.push(startWebhookDelivery());
+      await remember(tenant.key, namespace.id, "Nobody answers, and then nothing is left to send.");
+      await until(
+        async () => (await endpointOf(tenant.key, endpoint.id)).circuit_state === "open",
+        10_000,
+        "the circuit opening",
+      );
+      // What waited is gone (as when its namespace's events are erased): nothing is left to be the trial.
+      const prisma = await db();
+      await prisma.$executeRaw(
+        Prisma.sql`DELETE FROM webhook_deliveries WHERE org_id = ${tenant.org.id} AND endpoint_id = ${endpoint.id}`,
+      );
+      await until(
+        async () => (await endpointOf(tenant.key, endpoint.id)).circuit_state === "closed",
+        5_000,
+        "the idle circuit closing",
+      );
+      // Its failures are kept: a next event unanswered opens it again at once, for twice the cooldown.
+      expect((await endpointOf(tenant.key, endpoint.id)).consecutive_failures).toBe(1);
+      const before = receiver.requests.length;
+      await remember(tenant.key, namespace.id, "The next event goes alone.");
+      await until(
+        async () => (await endpointOf(tenant.key, endpoint.id)).circuit_state === "open",
+        5_000,
+        "the circuit opening again",
+      );
+      const reopened = await endpointOf(tenant.key, endpoint.id);
+      expect(reopened.consecutive_failures).toBe(2);
+      expect(new Date(reopened.circuit_open_until!).getTime() - Date.now()).toBeGreaterThan(1_000);
+      expect(receiver.requests.length).toBe(before + 1);
+    },
+    30_000,
+  );
+});
+
+describe("a delivery answered while the database is busy", () => {
+  const once = "a 2xx is recorded and not sent again when the circuit's update after it fails (a saturated database)";
+  test(
+    once,
+    async () => {
+      const receiver = await startReceiver();
+      cleanups.push(() => receiver.stop());
+      const tenant = await createTenant("Circuit update fails");
+      const namespace = await createNamespace(tenant.key);
+      const endpoint = await addEndpoint(tenant.key, receiver.url);
+      receiver.secrets.push(endpoint.secret);
+      const prisma = await db();
+      // Two attempts timed out before: the next answer closes the circuit, and that statement fails, as one that
+      // cannot get a connection in time would.
+      await prisma.$executeRaw(
+        Prisma.sql`UPDATE webhook_endpoints SET consecutive_failures = 2
+                   WHERE org_id = ${tenant.org.id} AND id = ${endpoint.id}`,
+      );
+      await prisma.$executeRaw(
+        Prisma.raw(`CREATE FUNCTION refuse_circuit_reset() RETURNS trigger LANGUAGE plpgsql AS $$
+                    BEGIN RAISE EXCEPTION 'no connection in time'; END $$`),
+      );
+      await prisma.$executeRaw(
+        Prisma.raw(`CREATE TRIGGER refuse_circuit_reset BEFORE UPDATE ON webhook_endpoints FOR EACH ROW
+                    WHEN (OLD.consecutive_failures > 0 AND NEW.consecutive_failures = 0)
+                    EXECUTE FUNCTION refuse_circuit_reset()`),
+      );
+      try {
+        cleanups.push(startWebhookDelivery());
+        const memoryId = await remember(tenant.key, namespace.id, "Delivered once, whatever the circuit says.");
+        const delivered = async () => {
+          const listed = await api("GET", `/webhooks/${endpoint.id}/deliveries`, { key: tenant.key });
+          return listed.body.data.some((delivery: { status: string }) => delivery.status === "delivered");
+        };
+        await until(delivered, 5_000, "the delivery recorded as delivered");
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect(receiver.requests).toHaveLength(1);
+        expect(receiver.messages[0].data.data).toMatchObject({ memory_id: memoryId });
+      } finally {
+        await prisma.$executeRaw(Prisma.raw(`DROP TRIGGER refuse_circuit_reset ON webhook_endpoints`));
+        await prisma.$executeRaw(Prisma.raw(`DROP FUNCTION refuse_circuit_reset()`));
+      }
+    },
+    30_000,
   );
 });

@@ -18,7 +18,7 @@ import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "./search-index"
 import { noteSearchGrowth } from "./search-maintenance";
 import { vectorLiteral } from "./sql";
 import { canonicalJson } from "@/lib/http/canonical-json";
-import { awaitFinishedWrites, UnfinishedTwinError, unfinishedMemories } from "./unfinished-writes";
+import { awaitFinishedWrites, twinUnfinished, UnfinishedTwinError, unfinishedMemories } from "./unfinished-writes";
 import { crashPoint, WriteIntent } from "./write-intents";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
@@ -197,7 +197,9 @@ export async function remember(
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
-      const outcome = await meetingFinishedTwins(principal.orgId, () =>
+      // A group after the first holds its own write intent open: waiting would hold the twins of its earlier
+      // groups unfinished for whoever waits for them (another batch waiting for this one's: both would wait).
+      const outcome = await meetingFinishedTwins(principal.orgId, tracked && index > 0, () =>
         prisma.$transaction(async (tx) => {
           if (index === 0 && options.sessionId !== undefined) {
             positions = await reservePositions(tx, principal, namespace.id, options.sessionId, prepared.length);
@@ -265,14 +267,20 @@ export async function remember(
 /**
  * Runs a group's transaction; when it met a twin of a write still under way (UnfinishedTwinError, rolled back),
  * waits outside it for that write to finish and runs it again: the twin is then whole (answered with) or gone
- * (its place is free). BusyError when that keeps happening.
+ * (its place is free). BusyError when that keeps happening, or at once when `holdingOwnIntent`: this request's
+ * earlier groups are unfinished twins for others meanwhile, so it gives them up (rolled back) rather than wait.
  */
-async function meetingFinishedTwins<T>(orgId: string, transaction: () => Promise<T>): Promise<T> {
+async function meetingFinishedTwins<T>(
+  orgId: string,
+  holdingOwnIntent: boolean,
+  transaction: () => Promise<T>,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await transaction();
     } catch (error) {
       if (!(error instanceof UnfinishedTwinError)) throw error;
+      if (holdingOwnIntent) throw twinUnfinished();
       if (attempt >= 3) {
         throw new BusyError("Identical memories are being written by other requests; try again shortly.", 2);
       }

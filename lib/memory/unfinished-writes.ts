@@ -7,8 +7,14 @@ import { BusyError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { WRITE_INTENT_LEASE_MS, WRITE_INTENT_SWEEP_MS } from "./write-intents";
 
-/** How often a write waiting for another's looks again. */
-const POLL_MS = 20;
+/**
+ * How soon a write waiting for another's looks again: at once-ish for a batch's next group (a few ms away), then
+ * less often, so that many waiters for a long write (an import, or a dead process's until its sweep) do not keep
+ * a stream of queries on the database (on the embedded one, its only session).
+ */
+const FIRST_POLL_MS = 20;
+const POLL_GROWTH = 1.5;
+const LONGEST_POLL_MS = 250;
 /** Longer than a dead process's write waits to be rolled back (its lease, then a sweep). */
 const MAX_WAIT_MS = WRITE_INTENT_LEASE_MS + WRITE_INTENT_SWEEP_MS + 2_000;
 
@@ -41,10 +47,15 @@ export async function unfinishedMemories(orgId: string, memoryIds: string[], cli
  */
 export async function awaitFinishedWrites(orgId: string, memoryIds: string[]): Promise<void> {
   const deadline = Date.now() + MAX_WAIT_MS;
+  let pollMs = FIRST_POLL_MS;
   while ((await unfinishedMemories(orgId, memoryIds)).length > 0) {
-    if (Date.now() > deadline) {
-      throw new BusyError("An identical memory is being written by another request; try again shortly.", 2);
-    }
-    await new Promise((resume) => setTimeout(resume, POLL_MS));
+    if (Date.now() > deadline) throw twinUnfinished();
+    await new Promise((resume) => setTimeout(resume, pollMs));
+    pollMs = Math.min(LONGEST_POLL_MS, pollMs * POLL_GROWTH);
   }
+}
+
+/** 503 with Retry-After: a twin's write is still under way (the client's retry finds it finished or gone). */
+export function twinUnfinished(): BusyError {
+  return new BusyError("An identical memory is being written by another request; try again shortly.", 2);
 }

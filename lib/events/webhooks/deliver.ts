@@ -12,7 +12,14 @@ import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
-import { CIRCUIT_COLUMNS, recordAnswered, recordNoAnswer, type CircuitState } from "./endpoint-circuit";
+import {
+  CIRCUIT_COLUMNS,
+  closeCircuit,
+  closeIdleCircuit,
+  isTrial,
+  recordNoAnswer,
+  type CircuitState,
+} from "./endpoint-circuit";
 import { recordDelivered, whileSending } from "./record-delivered";
 import { webhookHeaders } from "./webhook-secret";
 import { endpointContentJoin, webhookMessage } from "./webhook-message";
@@ -60,14 +67,17 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     }
     if (endpoint.circuitOpenForMs > 0) throw new RetryLaterError(endpoint.circuitOpenForMs, CIRCUIT_OPEN);
     const pending = await pendingByNamespace(endpoint);
-    if (pending.length === 0) return;
+    if (pending.length === 0) {
+      if (endpoint.circuitTripped) await closeIdleCircuit(endpoint);
+      return;
+    }
     const now = Date.now();
     const due = pending.filter((group) => group[0].next_attempt_at.getTime() <= now);
     if (due.length === 0) {
       const next = Math.min(...pending.map((group) => group[0].next_attempt_at.getTime()));
       throw new RetryLaterError(Math.max(0, next - now), "Waiting for the next retry of a failed delivery.");
     }
-    const trial = endpoint.circuitTripped;
+    const trial = isTrial(endpoint);
     const sent = trial ? [due[0].slice(0, 1)] : due;
     const outcomes = await inParallel(sent, PARALLEL_NAMESPACES, (group) => deliverInOrder(endpoint, group));
     if (outcomes.includes("disabled")) return;
@@ -157,16 +167,18 @@ async function pendingByNamespace(endpoint: DeliveringEndpoint): Promise<Pending
 
 /**
  * One namespace's deliveries, one after another, until one fails (it is retried before any after it). A 2xx is
- * recorded before the next is sent: a crash sends again only what was not answered (or whose answer was
- * still being recorded), never a run of answered ones.
+ * recorded before the next is sent, and before the circuit hears of it: a crash, or a circuit update that fails
+ * (a busy database), then sends again only what was not answered, never a delivery already answered.
  */
 async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelivery[]) {
   for (const delivery of group) {
     if (delivery.next_attempt_at.getTime() > Date.now()) return "waiting" as const;
     const body = JSON.stringify(webhookMessage(delivery, endpoint.includeContent));
     const result = await whileSending(() => send(endpoint, delivery.id, body));
-    await recordCircuit(endpoint, result);
-    if (!result.delivered) return await recordFailure(endpoint, delivery, result);
+    if (!result.delivered) {
+      await recordCircuit(endpoint, result);
+      return await recordFailure(endpoint, delivery, result);
+    }
     await recordDelivered({
       orgId: endpoint.orgId,
       deliveryId: delivery.delivery_id,
@@ -174,6 +186,7 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
       latencyMs: result.latencyMs,
       behind: Date.now() - delivery.created_at.getTime() > AHEAD_OF_WRITES_AFTER_MS,
     });
+    await recordCircuit(endpoint, result);
   }
   return "delivered" as const;
 }
@@ -181,15 +194,21 @@ async function deliverInOrder(endpoint: DeliveringEndpoint, group: PendingDelive
 /**
  * Tells the endpoint's circuit how an attempt went: one without an answer counts toward opening it; an answer
  * closes it, written only when the endpoint was failing (a healthy endpoint's deliveries pay no statement).
+ * A failure here is logged, not thrown: the attempt's own record matters more, and the next attempt's outcome
+ * writes the circuit again (a missed count only delays an opening by one attempt).
  */
 async function recordCircuit(endpoint: DeliveringEndpoint, result: SendResult) {
-  if (result.status === null) {
-    endpoint.consecutiveFailures += 1;
-    endpoint.circuitTripped = await recordNoAnswer(endpoint);
-  } else if (endpoint.consecutiveFailures > 0 || endpoint.circuitTripped) {
-    endpoint.consecutiveFailures = 0;
-    endpoint.circuitTripped = false;
-    await recordAnswered(endpoint);
+  try {
+    if (result.status === null) {
+      endpoint.consecutiveFailures += 1;
+      endpoint.circuitTripped = await recordNoAnswer(endpoint);
+    } else if (endpoint.consecutiveFailures > 0 || endpoint.circuitTripped) {
+      await closeCircuit(endpoint);
+      endpoint.consecutiveFailures = 0;
+      endpoint.circuitTripped = false;
+    }
+  } catch (error) {
+    console.error(`[memgw] updating webhook endpoint ${endpoint.id}'s circuit failed:`, error);
   }
 }
 

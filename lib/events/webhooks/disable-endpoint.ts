@@ -2,11 +2,13 @@ import { SYSTEM_ACTOR, recordAudit } from "@/lib/audit/audit";
 import { escapeHtml, sendMail } from "@/lib/auth/mail";
 import { publicUrl } from "@/lib/config";
 import { db } from "@/lib/db";
+import { closeCircuit } from "./endpoint-circuit";
 
 /**
  * Disables an endpoint the gateway gave up on (its deliveries failed through every retry, or the key that made
  * it ended): an audit entry says why, and the organization's owners are emailed. Its undelivered events wait;
- * enabling it again resumes them. Returns false when it was already disabled (nothing more is said).
+ * enabling it again resumes them. Its circuit closes (endpoint-circuit.ts). Returns false when it was already
+ * disabled (nothing more is said).
  */
 export async function disableEndpoint(endpoint: { id: string; orgId: string; url: string }, reason: string) {
   const prisma = await db();
@@ -16,6 +18,8 @@ export async function disableEndpoint(endpoint: { id: string; orgId: string; url
       data: { enabled: false, disabledReason: reason, disabledAt: new Date() },
     });
     if (count === 0) return false;
+    // Its failures are told by the reason; enabled again, it starts with a closed circuit.
+    await closeCircuit(endpoint, tx);
     await recordAudit(tx, {
       orgId: endpoint.orgId,
       actor: SYSTEM_ACTOR,

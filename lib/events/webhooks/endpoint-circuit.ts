@@ -5,7 +5,7 @@
 // at each opening in a row, up to an hour. Only attempts that got no answer count: an endpoint that answers an
 // error at once costs its worker little, and the retry schedule already spaces its attempts.
 import { setting } from "@/lib/config";
-import { queryRows } from "@/lib/db";
+import { queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /** The longest a circuit stays open before its next trial request. */
@@ -31,20 +31,43 @@ export async function recordNoAnswer(endpoint: { id: string; orgId: string }): P
                                         ${cooldown}::float8 * power(2, LEAST(circuit_openings, 20)))
                                   * interval '1 second'
                      ELSE circuit_open_until END
-               WHERE id = ${endpoint.id} AND org_id = ${endpoint.orgId}
+               WHERE id = ${endpoint.id} AND org_id = ${endpoint.orgId} AND enabled
                RETURNING circuit_open_until IS NOT NULL AND circuit_open_until > now() AS open`,
   );
+  // A disabled endpoint's circuit stays closed (closeCircuit): an attempt under way when it was disabled does not
+  // open it again.
   return row?.open ?? false;
 }
 
-/** An attempt was answered (any HTTP status): the endpoint's run of failures ends and its circuit closes. */
-export async function recordAnswered(endpoint: { id: string; orgId: string }): Promise<void> {
-  await queryRows(
-    Prisma.sql`UPDATE webhook_endpoints
+/**
+ * Closes the circuit and forgets its run of failures: an attempt (a delivery or a person's test) was answered,
+ * with any HTTP status; or a person enabled, disabled or moved the endpoint, whose circuit then starts afresh (a
+ * disabled endpoint is sent nothing, so a circuit there would only say something stale). The one place these
+ * columns are reset. In `tx` when given (the change that closes it), else a statement of its own.
+ */
+export async function closeCircuit(endpoint: { id: string; orgId: string }, tx?: Tx): Promise<void> {
+  const statement = Prisma.sql`UPDATE webhook_endpoints
                SET consecutive_failures = 0, circuit_openings = 0, circuit_open_until = NULL
                WHERE id = ${endpoint.id} AND org_id = ${endpoint.orgId}
-                 AND (consecutive_failures > 0 OR circuit_open_until IS NOT NULL)`,
+                 AND (consecutive_failures > 0 OR circuit_openings > 0 OR circuit_open_until IS NOT NULL)`;
+  await (tx ? tx.$executeRaw(statement) : queryRows(statement));
+}
+
+/**
+ * The cooldown ended and nothing is pending to be the trial: the circuit is no longer open, but its failures and
+ * openings are kept, so the next delivery still goes alone (isTrial) and, unanswered, opens it again at once for
+ * twice as long. Without this it would show half_open until the endpoint's next event, however late.
+ */
+export async function closeIdleCircuit(endpoint: { id: string; orgId: string }): Promise<void> {
+  await queryRows(
+    Prisma.sql`UPDATE webhook_endpoints SET circuit_open_until = NULL
+               WHERE id = ${endpoint.id} AND org_id = ${endpoint.orgId} AND circuit_open_until <= now()`,
   );
+}
+
+/** Whether the next attempt goes alone: the circuit opened, or its failures reached the count that opens it. */
+export function isTrial(circuit: CircuitState): boolean {
+  return circuit.circuitTripped || circuit.consecutiveFailures >= setting("WEBHOOK_CIRCUIT_FAILURES");
 }
 
 /** The columns a delivery run reads of its endpoint's circuit (`w`: webhook_endpoints), with the database's clock. */

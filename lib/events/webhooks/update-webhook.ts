@@ -3,14 +3,15 @@ import { recordAudit } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { checkOutboundUrl } from "@/lib/net/outbound";
 import type { UpdateWebhookBody } from "./schemas";
+import { closeCircuit } from "./endpoint-circuit";
 import { assertNamespacesUsable, findEndpoint } from "./webhook-access";
 import { queueDeliveryJob } from "./queue-delivery-job";
 
 /**
  * Changes an endpoint. Disabling keeps its undelivered events, which wait; enabling (a person's fix after it
  * was disabled for failing) resumes them where they stopped, the delivery that failed for good first, and
- * clears the reason. Enabling it or changing its URL closes its circuit (endpoint-circuit.ts): a person says the
- * receiver is fixed, or names another.
+ * clears the reason. Enabling, disabling or changing its URL closes its circuit (endpoint-circuit.ts): a person
+ * says the receiver is fixed, or names another; a disabled endpoint is sent nothing, so it has no circuit to show.
  */
 export async function updateWebhook(principal: Principal, id: string, body: UpdateWebhookBody) {
   await findEndpoint(principal, id);
@@ -23,6 +24,7 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
     const enabling = body.enabled === true && !before.enabled;
     const disabling = body.enabled === false && before.enabled;
     const newReceiver = enabling || (body.url !== undefined && body.url !== before.url);
+    if (newReceiver || disabling) await closeCircuit(before, tx);
     const endpoint = await tx.webhookEndpoint.update({
       where: { id: before.id, orgId: principal.orgId },
       data: {
@@ -34,7 +36,6 @@ export async function updateWebhook(principal: Principal, id: string, body: Upda
         enabled: body.enabled,
         ...(enabling && { disabledReason: null, disabledAt: null }),
         ...(disabling && { disabledReason: "Disabled by a person.", disabledAt: new Date() }),
-        ...(newReceiver && { consecutiveFailures: 0, circuitOpenings: 0, circuitOpenUntil: null }),
       },
     });
     await recordAudit(tx, {

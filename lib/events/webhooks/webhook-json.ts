@@ -14,8 +14,8 @@ export function webhookEndpointJson(endpoint: WebhookEndpoint): WebhookEndpointJ
     enabled: endpoint.enabled,
     disabled_reason: endpoint.disabledReason,
     disabled_at: endpoint.disabledAt?.toISOString() ?? null,
-    circuit_state: circuitState(endpoint.circuitOpenUntil),
-    circuit_open_until: endpoint.circuitOpenUntil?.toISOString() ?? null,
+    circuit_state: endpoint.enabled ? circuitState(endpoint.circuitOpenUntil) : "closed",
+    circuit_open_until: (endpoint.enabled && endpoint.circuitOpenUntil?.toISOString()) || null,
     consecutive_failures: endpoint.consecutiveFailures,
     secret_hint: secretHint(endpoint),
     previous_secret_expires_at:
@@ -28,7 +28,11 @@ export function webhookEndpointJson(endpoint: WebhookEndpoint): WebhookEndpointJ
   };
 }
 
-/** The circuit as of now: opened (circuit_open_until set) and waiting, or waiting for its trial request. */
+/**
+ * The circuit as of now: opened (circuit_open_until set) and waiting, or waiting for its trial request. A
+ * disabled endpoint's is closed: nothing is sent to it (its circuit is reset when disabled; one disabled before
+ * that reset existed still holds its old columns).
+ */
 function circuitState(openUntil: Date | null): WebhookEndpointJson["circuit_state"] {
   if (!openUntil) return "closed";
   return openUntil.getTime() > Date.now() ? "open" : "half_open";

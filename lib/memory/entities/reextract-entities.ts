@@ -83,39 +83,39 @@ export interface ReextractOptions {
 /**
  * Extracts the entities of stale memories again, a batch per transaction, until none is left or maxBatches
  * ran. Returns how many memories were extracted again and whether more may be left.
+ *
+ * A batch holds one namespace's memories: relinking takes the namespace's statistics lock after its memories'
+ * row locks, as an erasure does namespace by namespace (forget-in-every-namespace.ts). A batch spanning two
+ * namespaces would hold the second's memory rows while it waits for the first's statistics lock, which such an
+ * erasure may hold while it waits for those rows: a deadlock (40P01) on PostgreSQL.
  */
 export async function reextractEntities(
   options: ReextractOptions = {},
 ): Promise<{ reextracted: number; more: boolean }> {
-  const namespaceId = options.namespaceId ?? null;
   const batchSize = options.batchSize ?? MEMORIES_PER_BATCH;
   const maxBatches = options.maxBatches ?? Infinity;
   const prisma = await db();
   let reextracted = 0;
   for (let batch = 1; batch <= maxBatches; batch += 1) {
     const done = await prisma.$transaction(async (tx) => {
+      // Every namespace's: the one of a stale memory, locked here (and claimed again below: a transaction's own
+      // row locks do not make it skip the row).
+      const namespaceId = options.namespaceId ?? (await claimStaleMemories(tx, null, 1))[0]?.namespace_id;
+      if (!namespaceId) return 0;
       const stale = await claimStaleMemories(tx, namespaceId, batchSize);
-      const byNamespace = new Map<string, StaleMemory[]>();
-      for (const memory of stale)
-        byNamespace.set(memory.namespace_id, [...(byNamespace.get(memory.namespace_id) ?? []), memory]);
-      for (const memories of byNamespace.values())
-        await relinkEntities(
-          tx,
-          memories[0].org_id,
-          memories[0].namespace_id,
-          memories.map((m) => ({
-            id: m.id,
-            content: m.content,
-            role: m.role,
-            occurredAt: m.occurred_at,
-            scopes: m.scopes,
-          })),
-        );
+      if (stale.length === 0) return 0;
+      await relinkEntities(
+        tx,
+        stale[0].org_id,
+        namespaceId,
+        stale.map((m) => ({ id: m.id, content: m.content, role: m.role, occurredAt: m.occurred_at, scopes: m.scopes })),
+      );
       crashPoint(`entities.reextract.batch.${batch}`);
       return stale.length;
     });
     reextracted += done;
-    if (done < batchSize) return { reextracted, more: false };
+    // A short batch ends one namespace's memories: the last, when only one namespace is asked for.
+    if (done === 0 || (options.namespaceId && done < batchSize)) return { reextracted, more: false };
     // Other requests get the database between batches.
     await new Promise((resume) => setImmediate(resume));
   }
