@@ -878,6 +878,15 @@ function isolationReport(
       "as a client would; the statuses are the first answers. Memory is the server's resident set with every " +
       "process it started, sampled every 25 ms, above its figure before the load.",
     "",
+    "Before issue 50 (a18ae9b–26e61a5, embedded, production build, a machine loaded by other work, so its latencies " +
+      "are inflated and its memory and statuses are not): the PDF of 16 images +2,354 / +2,798 MiB (two runs); the " +
+      "DOCX expanding to 1.2 GB +1,751 / +1,883 / +2,246 MiB; the PDF content stream expanding to 1.5 GB +1,788 / " +
+      "+1,792 / +1,938 MiB; 20 uploads of 10 MB at once: 14 × 202, **6 × 500**, 75.9 s; B's remember p95 quiet → " +
+      "during the uploads 95 ms → 71,262 ms (a later run: a 500); B's recall p95 46 ms → 2,071 ms. The issue's own " +
+      "figures: B's remember 52.7 s during the uploads, B's recall up to 41 s during A's downloads, 4.5 GB for 20 " +
+      "downloads of one 50 MiB file, B's document 94.7 s behind A's OCR, B's deliveries ~40 s (16 hanging) and " +
+      "80 s (32).",
+    "",
   ];
   for (const r of runs) {
     const within3x = (during: RecallFigures, quiet: RecallFigures) =>
