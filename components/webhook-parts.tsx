@@ -80,8 +80,11 @@ export function CircuitNotice({ endpoint }: { endpoint: WebhookEndpointJson }) {
       className="rounded-md border border-amber-200 bg-amber-50 px-3 py-2 text-sm text-amber-900"
     >
       <p>
-        <span className="font-medium">Paused</span>: its last {endpoint.consecutive_failures} attempts got no answer
-        (timed out, or no connection).{" "}
+        <span className="font-medium">Paused</span>:{" "}
+        {endpoint.consecutive_failures === 1
+          ? "its last attempt"
+          : `its last ${endpoint.consecutive_failures} attempts`}{" "}
+        got no answer (timed out, or no connection).{" "}
         {endpoint.circuit_state === "open" && endpoint.circuit_open_until ? (
           <>
             Deliveries wait until <DateTime value={endpoint.circuit_open_until} seconds />; then one is sent alone.
