@@ -9,7 +9,16 @@
 // It receives the document in one message and answers the document, or the error's name and message, then
 // exits once the answer is written.
 import fs from "node:fs";
+import os from "node:os";
 import { Worker } from "node:worker_threads";
+
+// A document's reading is background work: below the server's threads, so the requests of every organization
+// (and the query embedder) win the cores while it parses or runs OCR. The reading thread started below inherits it.
+try {
+  os.setPriority(10);
+} catch {
+  // not permitted or not supported here: it reads at the server's priority
+}
 
 /** How often resident memory and the parent are checked: an allocation spree overshoots little. */
 const MEMORY_POLL_MS = 20;

