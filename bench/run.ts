@@ -887,6 +887,13 @@ function isolationReport(
       "downloads of one 50 MiB file, B's document 94.7 s behind A's OCR, B's deliveries ~40 s (16 hanging) and " +
       "80 s (32).",
     "",
+    "The run before this one (f68be63, quiet machine), before the transfers' bytes stopped going through the " +
+      "protocol writer and parser as text (binary parameters; binary results, through COPY on PostgreSQL), the " +
+      "spool stopped copying its tail at every chunk, parts were read 1 MiB at a time yielding to other statements, " +
+      "and an organization's transfers under way went from 4 to 2: B's p95 during the uploads, embedded, remember " +
+      "116 → 525 ms (4.5×), recall 53 → 722 ms (13.7×); during the downloads 772 ms (6.7×) and 488 ms (9.3×). " +
+      "PostgreSQL: uploads 86 → 401 ms (4.7×) and 61 → 195 ms (3.2×); downloads 961 ms (11.2×) and 319 ms (5.2×).",
+    "",
   ];
   for (const r of runs) {
     const within3x = (during: RecallFigures, quiet: RecallFigures) =>

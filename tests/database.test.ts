@@ -17,7 +17,7 @@ import {
   queryRows,
 } from "@/lib/db";
 import { lockPath } from "@/lib/db/lock";
-import { expectParametersRoundTrip } from "./helpers/query-rows";
+import { expectBytesRoundTrip, expectParametersRoundTrip } from "./helpers/query-rows";
 import { applyMigrations, migrationsDir, type SqlConnection } from "@/lib/db/migrate";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
@@ -344,6 +344,7 @@ describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", 
 
   test("get their parameters as the statement types them, and fail alone", async () => {
     await expectParametersRoundTrip();
+    await expectBytesRoundTrip();
     // The statement is kept parsed: refused values leave it usable; a text that does not parse is not kept.
     await expect(queryRows(Prisma.sql`SELECT ${"not a number"}::int AS n`)).rejects.toThrow(/invalid input syntax/);
     expect(await queryRows(Prisma.sql`SELECT ${"41"}::int AS n`)).toEqual([{ n: 41 }]);

@@ -22,8 +22,8 @@ vi.mock("@/lib/db", async (importOriginal) => {
   const actual = await importOriginal<typeof import("@/lib/db")>();
   return {
     ...actual,
-    queryRows: async (statement: { text: string }) => {
-      const rows = await actual.queryRows(statement as Parameters<typeof actual.queryRows>[0]);
+    queryColumnBytes: async (statement: { text: string }) => {
+      const rows = await actual.queryColumnBytes(statement as Parameters<typeof actual.queryColumnBytes>[0]);
       const hook = hooks.afterPartsRead;
       if (hook && /SELECT[\s\S]*FROM document_parts/.test(statement.text)) {
         hooks.afterPartsRead = undefined;

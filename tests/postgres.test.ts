@@ -9,7 +9,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { api, routeRequest } from "./helpers/api";
 import { memgw } from "./helpers/cli";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
-import { expectParametersRoundTrip } from "./helpers/query-rows";
+import { expectBytesRoundTrip, expectParametersRoundTrip } from "./helpers/query-rows";
 import { postgresTest, usePostgresDatabase } from "./helpers/postgres";
 
 usePostgresDatabase();
@@ -90,6 +90,7 @@ postgresTest(
 
 postgresTest("a statement sent straight to PostgreSQL gets its parameters as the statement types them", async () => {
   await expectParametersRoundTrip();
+  await expectBytesRoundTrip();
 });
 
 postgresTest("a rolled-back transaction leaves nothing behind", async () => {

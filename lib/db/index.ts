@@ -9,9 +9,15 @@ import { noteStatement, stopAccessCache, watchAccessWrites } from "./access-cach
 import { acquireDataDirLock, type DataDirLock } from "./lock";
 import { applyMigrations, type MigrationResult, type SqlConnection } from "./migrate";
 import { PGliteThread } from "./pglite-thread";
+import { copyColumnBytes } from "./copy-column-bytes";
 import { BACKGROUND_CONNECTIONS, isBackgroundWork } from "./statement-contexts";
 
-export { aheadOfWaitingTransactions, onBackgroundConnections, outsideBackgroundWork } from "./statement-contexts";
+export {
+  aheadOfWaitingTransactions,
+  asBulkTransfer,
+  onBackgroundConnections,
+  outsideBackgroundWork,
+} from "./statement-contexts";
 
 export { Prisma } from "@/lib/generated/prisma/client";
 
@@ -31,6 +37,8 @@ export interface Database {
    * what runs on every request.
    */
   queryRows<Row>(sql: string, params: unknown[]): Promise<Row[]>;
+  /** As queryRows, the first column of each row, a bytea, as bytes (null as none): originals' parts. */
+  columnBytes(sql: string, params: unknown[]): Promise<Uint8Array[]>;
   /** The embedded database's thread, as Linux's tools show it (`top -H`), where it could be read. */
   osThreadId?: number;
   /** The PGlite data directory lock, when this process owns one. */
@@ -71,6 +79,11 @@ export async function db(): Promise<PrismaClient> {
  */
 export async function queryRows<Row>(statement: Prisma.Sql): Promise<Row[]> {
   return (await getDatabase()).queryRows<Row>(statement.text, statement.values);
+}
+
+/** The first column of each row of one statement, a bytea, as bytes (Database.columnBytes). */
+export async function queryColumnBytes(statement: Prisma.Sql): Promise<Uint8Array[]> {
+  return (await getDatabase()).columnBytes(statement.text, statement.values);
 }
 
 /** Readiness: the database is open, migrated and answers a query. Returns which kind it is. */
@@ -152,6 +165,12 @@ async function openPostgres(url: string): Promise<Database> {
   const backgroundPool = newPool(BACKGROUND_CONNECTIONS);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const closing = closeTasks();
+  const statement = (sql: string, values: unknown[]) => ({
+    name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
+    text: sql,
+    values,
+  });
+  const poolFor = () => (isBackgroundWork() ? backgroundPool : pool);
   return {
     prisma,
     kind: "postgres",
@@ -159,13 +178,8 @@ async function openPostgres(url: string): Promise<Database> {
     // Kept parsed on each connection under a name given by the text, as the embedded database keeps them
     // (unless a pooler may hand the next statement another connection).
     queryRows: async <Row>(sql: string, params: unknown[]) =>
-      (
-        await (isBackgroundWork() ? backgroundPool : pool).query({
-          name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
-          text: sql,
-          values: params,
-        })
-      ).rows as Row[],
+      (await poolFor().query(statement(sql, params))).rows as Row[],
+    columnBytes: (sql, params) => copyColumnBytes(poolFor(), sql, params),
     beforeClose: closing.add,
     // A session lock on a connection of its own (through a pooler, on PostgreSQL itself).
     async oneAtATime(task) {
@@ -255,6 +269,7 @@ async function openPglite(dir: string): Promise<Database> {
         noteStatement(sql);
         return opened.rows(sql, params);
       },
+      columnBytes: (sql, params) => opened.columnBytes(sql, params),
       lock,
       beforeClose: closing.add,
       oneAtATime: (task) => task(),

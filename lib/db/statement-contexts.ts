@@ -32,6 +32,22 @@ export function onBackgroundConnections<T>(work: () => Promise<T>): Promise<T> {
 
 export const isBackgroundWork = () => backgroundWork.getStore() === true;
 
+const bulkTransfer = new AsyncLocalStorage<true>();
+
+/**
+ * Runs `work`, the statements of a transfer (an original's parts, written by an upload or read by a download),
+ * each large and many in a row. On the embedded database they let the statements that come after them go first,
+ * for BACKGROUND_YIELDS_AT_MOST_MS at most, as background work's do: another organization's recall waited behind
+ * the storm's 2 MiB reads at each of its statements. On PostgreSQL, whose connections run statements side by
+ * side, nothing changes (they stay in the requests' pool: the background one is the webhook workers').
+ */
+export function asBulkTransfer<T>(work: () => Promise<T>): Promise<T> {
+  return bulkTransfer.run(true, work);
+}
+
+/** Whether a statement sent now lets those that come after it go first (on the embedded database). */
+export const yieldsToOthers = () => backgroundWork.getStore() === true || bulkTransfer.getStore() === true;
+
 /** Runs `work` as a request's work, though called from background work. */
 export function outsideBackgroundWork<T>(work: () => T): T {
   return backgroundWork.exit(work);

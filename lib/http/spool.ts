@@ -54,7 +54,10 @@ export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: 
   const hash = createHash("sha256");
   const head: Buffer[] = [];
   let headBytes = 0;
-  let tail = Buffer.alloc(0);
+  // The last chunks, only as many as the tail needs: joined once at the end (joined at every chunk, they were
+  // 270 KB copied per 64 KB received).
+  const tailChunks: Buffer[] = [];
+  let tailBytes = 0;
   let size = 0;
   let hasNul = false;
   try {
@@ -68,8 +71,9 @@ export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: 
         head.push(kept);
         headBytes += kept.length;
       }
-      tail = Buffer.concat([tail, chunk]);
-      if (tail.length > SAMPLE_TAIL_BYTES) tail = tail.subarray(tail.length - SAMPLE_TAIL_BYTES);
+      tailChunks.push(chunk);
+      tailBytes += chunk.length;
+      while (tailBytes - tailChunks[0].length >= SAMPLE_TAIL_BYTES) tailBytes -= tailChunks.shift()!.length;
       // Backpressure: wait for the disk when it is behind, so memory holds at most a chunk or two.
       if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       if (diskError) throw diskFailed();
@@ -83,7 +87,9 @@ export async function spoolToFile(source: Readable, maxBytes: number, tooLarge: 
     await fs.promises.rm(file, { force: true });
     throw error;
   }
-  return { path: file, size, sha256: hash.digest("hex"), sample: sampleOf(Buffer.concat(head), tail, size), hasNul };
+  const tail = Buffer.concat(tailChunks);
+  const sample = sampleOf(Buffer.concat(head), tail.subarray(Math.max(0, tail.length - SAMPLE_TAIL_BYTES)), size);
+  return { path: file, size, sha256: hash.digest("hex"), sample, hasNul };
 }
 
 /**

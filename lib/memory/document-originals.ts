@@ -8,7 +8,7 @@
 // refresh writes the new answer beside the old one and switches the document to it (replaceOriginal), so a reader
 // pinned to the generation it started with never mixes old and new parts.
 import pLimit from "p-limit";
-import { db, queryRows } from "@/lib/db";
+import { asBulkTransfer, db, queryColumnBytes, queryRows } from "@/lib/db";
 import { ConflictError } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 
@@ -16,11 +16,12 @@ import { Prisma } from "@/lib/generated/prisma/client";
 export const PART_BYTES = 512 * 1024;
 
 /**
- * Parts read in one statement by a download or a whole read (2 MiB): fewer statements for a storm of downloads
- * to queue behind one another on the embedded database's one session; much larger ones hold it longer for
- * everyone else, and the server's memory longer.
+ * Parts read in one statement by a download or a whole read (1 MiB). On the embedded database another
+ * organization's statement may wait for the one read running: with 2 MiB reads its recall p95 during 10
+ * downloads of 50 MiB was 1.9–2.4× its quiet figure, with 1 MiB 1.5–1.6×, the downloads as fast. Much smaller,
+ * and the statements' own cost grows.
  */
-export const PARTS_PER_READ = 4;
+export const PARTS_PER_READ = 2;
 
 /**
  * Reads of parts under way at once, every download and whole read together: the embedded database answers its
@@ -72,12 +73,14 @@ export async function writeOriginalParts(
   let position = 0;
   let written = 0;
   const write = async (bytes: Uint8Array) => {
-    // As base64 text, decoded by PostgreSQL: the drivers' bytea serializers write hex a byte at a time in
-    // JavaScript on the main thread (20 MiB: 26.7 s through Prisma, 5.2 s so, on the embedded database).
-    const base64 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
-    await queryRows(Prisma.sql`
-      INSERT INTO document_parts (document_id, org_id, generation, position, bytes)
-      VALUES (${ref.documentId}, ${ref.orgId}, ${generation}::int, ${position}::int, decode(${base64}, 'base64'))`);
+    // In binary format (queryRows sends bytes so): Prisma's bytea serializer writes hex a byte at a time in
+    // JavaScript on the main thread (20 MiB: 26.7 s on the embedded database), and base64 text still had the
+    // protocol writer walk every character.
+    await asBulkTransfer(() =>
+      queryRows(Prisma.sql`
+        INSERT INTO document_parts (document_id, org_id, generation, position, bytes)
+        VALUES (${ref.documentId}, ${ref.orgId}, ${generation}::int, ${position}::int, ${bytes})`),
+    );
     position += 1;
     written += bytes.byteLength;
   };
@@ -195,18 +198,19 @@ const partCount = (size: number) => Math.ceil(size / PART_BYTES);
 async function readParts(version: OriginalVersion, from: number): Promise<Uint8Array[]> {
   const wanted = Math.min(PARTS_PER_READ, partCount(version.size) - from);
   if (wanted <= 0) return [];
-  // As base64 text, decoded by Node: the drivers' bytea parsers (Prisma's PGlite adapter's, PGlite's) turn hex
-  // into bytes a byte at a time in JavaScript on the main thread, ~3 MB/s: 20 MiB held the event loop ~6 s.
+  // Not through Prisma: its PGlite adapter's bytea parser turns hex into bytes a byte at a time in JavaScript on
+  // the main thread, ~3 MB/s (20 MiB held the event loop ~6 s).
   const parts = await partReads(() =>
-    queryRows<{ bytes: string }>(Prisma.sql`
-    SELECT encode(bytes, 'base64') AS bytes FROM document_parts
+    asBulkTransfer(() =>
+      queryColumnBytes(Prisma.sql`
+    SELECT bytes FROM document_parts
     WHERE org_id = ${version.orgId} AND document_id = ${version.documentId}
       AND generation = ${version.generation}::int AND position >= ${from}::int AND position < ${from + wanted}::int
     ORDER BY position`),
+    ),
   );
   if (parts.length !== wanted) throw new OriginalReplacedError(version);
-  // Node's base64 decoder skips the line breaks PostgreSQL's encode() puts every 76 characters.
-  return parts.map((part) => Buffer.from(part.bytes, "base64"));
+  return parts;
 }
 
 /** A reader that takes nothing for this long has gone (or stalls on purpose): its stream ends, its turn is freed. */
@@ -214,7 +218,7 @@ export const ORIGINAL_STREAM_IDLE_MS = 30_000;
 
 /**
  * One version of an original as a stream of its parts, read PARTS_PER_READ at a time (one statement) with the
- * next read started as soon as one arrives: at most two reads (4 MiB) wait in memory for a slow reader, never
+ * next read started as soon as one arrives: at most two reads (2 MiB) wait in memory for a slow reader, never
  * the file. It fails with OriginalReplacedError if that version goes meanwhile (a URL's refresh replaced it, the
  * document was deleted): never a mix of two versions, never silently short. `onClose` runs once when its reader
  * has taken the last part and asks for more, when it fails, is cancelled, or its reader takes nothing for

@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from "node:crypto";
 import { expect } from "vitest";
-import { queryRows } from "@/lib/db";
+import { queryColumnBytes, queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 /**
@@ -14,4 +15,26 @@ export async function expectParametersRoundTrip(): Promise<void> {
                       ${JSON.stringify({ a: [1, "two"] })}::jsonb AS json, ${at}::timestamptz AS at`,
   );
   expect(row).toEqual({ texts: awkward, number: 7, json: { a: [1, "two"] }, at });
+}
+
+/**
+ * Bytes both ways on the database under test: a parameter of every byte value and a megabyte (sent in binary
+ * format), and queryColumnBytes's rows in their order (a null as none; a value of 3 MiB; parameters with quotes,
+ * backslashes and a `$1` written into COPY's statement on PostgreSQL), and its statement's errors.
+ */
+export async function expectBytesRoundTrip(): Promise<void> {
+  const bytes = Buffer.concat([Buffer.from(Array.from({ length: 256 }, (_, i) => i)), randomBytes(1024 * 1024)]);
+  const [row] = await queryRows<{ digest: string; size: number }>(
+    Prisma.sql`SELECT md5(${bytes}::bytea) AS digest, length(${bytes}::bytea) AS size`,
+  );
+  expect(row).toEqual({ digest: createHash("md5").update(bytes).digest("hex"), size: bytes.length });
+
+  const awkward = "it's a back\\slash, $1 and E'\\x41'";
+  const rows = await queryColumnBytes(Prisma.sql`
+    SELECT convert_to(t, 'UTF8') FROM (VALUES (2, ${awkward}), (1, NULL), (3, ${"three"})) AS v(n, t) ORDER BY n`);
+  expect(rows.map((value) => Buffer.from(value).toString("utf8"))).toEqual(["", awkward, "three"]);
+  const [large] = await queryColumnBytes(Prisma.sql`SELECT decode(repeat('ab', ${3 * 1024 * 1024}::int), 'hex')`);
+  expect(large.length).toBe(3 * 1024 * 1024);
+  expect(large.every((byte) => byte === 0xab)).toBe(true);
+  await expect(queryColumnBytes(Prisma.sql`SELECT ${"not a number"}::int`)).rejects.toThrow(/invalid input syntax/);
 }
