@@ -3,14 +3,22 @@ import type { Worker as WorkerThread } from "node:worker_threads";
 import { parse, PGlite, protocol, types, type QueryOptions, type Results } from "@electric-sql/pglite";
 import { projectRoot } from "@/lib/config";
 import { textParameter } from "./query-rows";
-import { BACKGROUND_YIELDS_AT_MOST_MS, isAheadOfWaitingTransactions, yieldsToOthers } from "./statement-contexts";
+import { SessionLock } from "./session-lock";
+import {
+  backendMessages,
+  type BackendMessage,
+  DATA_ROW,
+  ERROR_RESPONSE,
+  joined,
+  PARSE_COMPLETE,
+  statementError,
+  withBinaryResults,
+} from "./wire-messages";
 
 // Taken at run time, out of the bundler's sight (as lib/memory/embeddings/local.ts does): the worker is the
 // plain script beside this file in every runtime.
 const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
 
-type BackendMessage = Parameters<Parameters<InstanceType<typeof protocol.Parser>["parse"]>[1]>[0];
-type DatabaseError = InstanceType<typeof protocol.messages.DatabaseError>;
 type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
 type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
 
@@ -23,72 +31,6 @@ export interface PGliteSession {
 export interface PGliteTransaction extends PGliteSession {
   rollback(): Promise<void>;
   readonly closed: boolean;
-}
-
-/**
- * Statements outside a transaction share the session: each is sent as soon as it comes, and the thread
- * runs them in that order, so that it never waits for this thread between two statements. A transaction
- * has the session to itself from BEGIN to its end; it waits for the statements sent before it, and those
- * that come meanwhile wait for it (unless sent aheadOfWaitingTransactions). A background statement
- * (onBackgroundConnections) or a transfer's (asBulkTransfer) lets what comes after it go first until it has
- * waited BACKGROUND_YIELDS_AT_MOST_MS.
- */
-class SessionLock {
-  private statements = 0;
-  private transaction = false;
-  private readonly waiting: {
-    exclusive: boolean;
-    ahead: boolean;
-    /** A background statement's: until when what comes goes before it. */
-    yieldsUntil: number;
-    start(): void;
-  }[] = [];
-
-  shared<T>(task: () => Promise<T>): Promise<T> {
-    return this.run(false, task);
-  }
-
-  exclusive<T>(task: () => Promise<T>): Promise<T> {
-    return this.run(true, task);
-  }
-
-  private run<T>(exclusive: boolean, task: () => Promise<T>): Promise<T> {
-    return new Promise<void>((start) => {
-      const ahead = !exclusive && isAheadOfWaitingTransactions();
-      const now = performance.now();
-      const yields = !exclusive && !ahead && yieldsToOthers();
-      const goesBefore = ahead
-        ? this.waiting.findIndex((waiting) => !waiting.ahead)
-        : yields
-          ? -1
-          : this.waiting.findIndex((waiting) => waiting.yieldsUntil > now);
-      this.waiting.splice(goesBefore === -1 ? this.waiting.length : goesBefore, 0, {
-        exclusive,
-        ahead,
-        yieldsUntil: yields ? now + BACKGROUND_YIELDS_AT_MOST_MS : 0,
-        start,
-      });
-      this.startWaiting();
-    })
-      .then(task)
-      .finally(() => {
-        if (exclusive) this.transaction = false;
-        else this.statements--;
-        this.startWaiting();
-      });
-  }
-
-  /** Starts the waiting in order, as far as they can run together. */
-  private startWaiting() {
-    while (this.waiting.length && !this.transaction) {
-      const next = this.waiting[0];
-      if (next.exclusive && this.statements > 0) return;
-      this.waiting.shift();
-      if (next.exclusive) this.transaction = true;
-      else this.statements++;
-      next.start();
-    }
-  }
 }
 
 /**
@@ -117,49 +59,6 @@ interface DescribedStatement {
   statement: string;
   /** Its parameters' types, each value serialized for its own. */
   dataTypeIDs: number[];
-}
-
-/** The first byte of the backend messages `columnBytes` and `runKept` look for (PostgreSQL's protocol, §55.7). */
-const DATA_ROW = "D".charCodeAt(0);
-const ERROR_RESPONSE = "E".charCodeAt(0);
-const PARSE_COMPLETE = "1".charCodeAt(0);
-
-/**
- * A Bind message asking for every result column in binary format. PGlite's serializer has a `binary` option, but
- * writes its format code where the number of codes goes (PostgreSQL then reads one code more than was sent:
- * "insufficient data left in message"); a Bind without it ends in that number, 0 (all text): it becomes 1 code, 1.
- */
-function withBinaryResults(bind: Uint8Array): Uint8Array {
-  const message = new Uint8Array(bind.length + 2);
-  message.set(bind);
-  const view = new DataView(message.buffer);
-  view.setInt32(1, view.getInt32(1) + 2);
-  view.setInt16(bind.length - 2, 1);
-  view.setInt16(bind.length, 1);
-  return message;
-}
-
-/** The type of each backend message in `data`, in order. */
-function answerTypes(data: Uint8Array): number[] {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  const types: number[] = [];
-  for (let offset = 0; offset < data.length; offset += 1 + view.getInt32(offset + 1)) types.push(data[offset]);
-  return types;
-}
-
-/** Several protocol messages as one buffer, sent to the database in one exchange. */
-function joined(parts: Uint8Array[]): Uint8Array {
-  const message = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
-  parts.reduce((offset, part) => (message.set(part, offset), offset + part.length), 0);
-  return message;
-}
-
-/** The error PGlite's own query() throws: the server's, with the statement that caused it. */
-function statementError(messages: BackendMessage[], query: string, params?: unknown[], options?: QueryOptions) {
-  const error = messages.find((message) => message instanceof protocol.messages.DatabaseError) as
-    (DatabaseError & { query?: string; params?: unknown[]; queryOptions?: QueryOptions }) | undefined;
-  if (!error) return undefined;
-  return Object.assign(error, { query, params, queryOptions: options });
 }
 
 /**
@@ -438,17 +337,12 @@ export class PGliteThread implements PGliteSession {
       const data = await this.runKept(query, params, true);
       const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
       const values: Uint8Array[] = [];
-      // Each answer is its type (a byte), its length (4 bytes, itself included) and its body; a row's body is
-      // its number of fields (2 bytes), then each field's length (4 bytes, -1 for null) and bytes.
-      for (let offset = 0; offset < data.length; offset += 1 + view.getInt32(offset + 1)) {
-        const type = data[offset];
-        if (type === ERROR_RESPONSE) {
-          const error = data.subarray(offset, offset + 1 + view.getInt32(offset + 1));
-          throw statementError(this.parsed(error), query, params)!;
-        }
+      // A row's body is its number of fields (2 bytes), then each field's length (4 bytes, -1 for null) and bytes.
+      for (const { type, start, end } of backendMessages(data)) {
+        if (type === ERROR_RESPONSE) throw statementError(this.parsed(data.subarray(start, end)), query, params)!;
         if (type !== DATA_ROW) continue;
-        const length = view.getInt32(offset + 7);
-        values.push(length === -1 ? new Uint8Array(0) : data.subarray(offset + 11, offset + 11 + length));
+        const length = view.getInt32(start + 7);
+        values.push(length === -1 ? new Uint8Array(0) : data.subarray(start + 11, start + 11 + length));
       }
       return values;
     });
@@ -484,7 +378,9 @@ export class PGliteThread implements PGliteSession {
     );
     // A statement that did not parse is not kept; one that did is, even if its parameters were refused. The
     // answers start with the closings' (each CloseComplete and ReadyForQuery), then ParseComplete if it parsed.
-    if (parsing && !answerTypes(data).includes(PARSE_COMPLETE)) this.keptStatements.delete(query);
+    if (parsing && ![...backendMessages(data)].some(({ type }) => type === PARSE_COMPLETE)) {
+      this.keptStatements.delete(query);
+    }
     return data;
   }
 

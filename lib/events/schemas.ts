@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TargetId } from "@/lib/memory/schemas";
+import { TargetId } from "@/lib/validation/target";
 import { named } from "@/lib/validation/named";
 import { text } from "@/lib/validation/strings";
 import { EVENT_TYPES, EventType } from "./recording/event-types";

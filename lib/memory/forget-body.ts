@@ -3,7 +3,8 @@
 import { z } from "zod";
 import { named } from "@/lib/validation/named";
 import { identifier } from "@/lib/validation/strings";
-import { exactlyOneTarget, IdentityId, LIMITS, Metadata, ScopesInput, TARGET_RULE, TargetFields } from "./schemas";
+import { IdentityId, LIMITS, Metadata, ScopesInput } from "./schemas";
+import { exactlyOneTarget, TARGET_RULE, TargetFields } from "@/lib/validation/target";
 
 /** What `all_namespaces: true` replaces or cannot be combined with: it names no namespace and no memory. */
 const ALL_NAMESPACES_EXCLUDES = ["namespace_id", "external_reference_id", "memory_ids", "all"] as const;

@@ -11,7 +11,8 @@ import { identifier, text } from "@/lib/validation/strings";
 import type { ActivityNote } from "@/lib/activity/activity";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { effectiveScopes } from "./scopes";
-import { exactlyOneTarget, IdentityId, LIMITS, SessionId, TARGET_RULE, TargetId, type MemoryRow } from "./schemas";
+import { IdentityId, LIMITS, SessionId, type MemoryRow } from "./schemas";
+import { exactlyOneTarget, TARGET_RULE, TargetId } from "@/lib/validation/target";
 import { listingFingerprint, signedCursors } from "@/lib/http/signed-cursor";
 import { memoryFilter } from "./sql";
 

@@ -6,6 +6,7 @@ import { identifier, record, text } from "@/lib/validation/strings";
 import { DocumentCitationSchema } from "./document-citation";
 import { EntitiesFilter, EntityRefSchema } from "./entities/entity-ref";
 import { unknownFields } from "./unknown-fields";
+import { exactlyOneTarget, TARGET_RULE, TargetFields } from "@/lib/validation/target";
 
 /** Limits on memory operations (README "Limits"). */
 export const LIMITS = {
@@ -23,23 +24,6 @@ export const LIMITS = {
   ttlSeconds: 315_360_000,
   contextTurns: 5,
 } as const;
-
-export const TargetId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
-/** The two ways a memory operation names its namespace: exactly one of them (exactlyOneTarget). */
-export const TargetFields = {
-  namespace_id: TargetId.optional(),
-  external_reference_id: TargetId.optional(),
-};
-export type Target = { namespace_id?: string; external_reference_id?: string };
-
-/** The OpenAPI document's statement of the rule exactlyOneTarget enforces. */
-export const TARGET_RULE = { oneOf: [{ required: ["namespace_id"] }, { required: ["external_reference_id"] }] };
-
-export function exactlyOneTarget(body: Target, ctx: z.RefinementCtx) {
-  if ((body.namespace_id === undefined) === (body.external_reference_id === undefined)) {
-    ctx.addIssue({ code: "custom", message: "send exactly one of namespace_id and external_reference_id", path: [] });
-  }
-}
 
 const Content = text({ max: LIMITS.contentChars, notBlank: true });
 

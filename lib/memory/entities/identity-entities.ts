@@ -8,7 +8,8 @@ import { invalidRequest } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
-import { IdentityId, TargetId } from "../schemas";
+import { IdentityId } from "../schemas";
+import { TargetId } from "@/lib/validation/target";
 import { notExpiredSql } from "../sql";
 import { ENTITY_COLUMNS, entityJson, EntitySchema, type EntityRow } from "./entity-json";
 

@@ -9,7 +9,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { PaginationQuery } from "@/lib/http/pagination";
 import { text } from "@/lib/validation/strings";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
-import { exactlyOneTarget, TARGET_RULE, TargetId } from "../schemas";
+import { exactlyOneTarget, TARGET_RULE, TargetId } from "@/lib/validation/target";
 import { entityListingFingerprint, readEntityCursor, writeEntityCursor } from "./entity-cursor";
 import {
   containsPattern,
