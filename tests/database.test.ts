@@ -10,6 +10,7 @@ import { describe, expect, test, vi } from "vitest";
 import { dataDir } from "@/lib/config";
 import {
   aheadOfWaitingTransactions,
+  asBulkTransfer,
   closeDatabase,
   db,
   getDatabase,
@@ -272,7 +273,10 @@ describe.skipIf(onPostgres())("the embedded database's one session", () => {
     expect(order).toEqual(["running", "ahead", "waiting transaction", "plain statement"]);
   });
 
-  test("a background statement lets what comes after it go first, until it has waited 100 ms", async () => {
+  test.each([
+    ["a background statement", onBackgroundConnections],
+    ["a transfer's statement", asBulkTransfer],
+  ])("%s lets what comes after it go first, until it has waited 100 ms", async (_, yieldingWork) => {
     const prisma = await db();
     const order: string[] = [];
     const holdSession = async () => {
@@ -288,7 +292,7 @@ describe.skipIf(onPostgres())("the embedded database's one session", () => {
       return { release, running };
     };
     const background = (label: string) =>
-      onBackgroundConnections(() => queryRows(Prisma.sql`SELECT 1`)).then(() => order.push(label));
+      yieldingWork(() => queryRows(Prisma.sql`SELECT 1`)).then(() => order.push(label));
     const transaction = (label: string) =>
       prisma.$transaction(async (tx) => {
         await tx.$queryRaw`SELECT 1`;
