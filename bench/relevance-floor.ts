@@ -1,4 +1,4 @@
-// The relevance floor (lib/memory/ranking.ts, RELEVANCE_FLOOR), measured: for each candidate floor, what it
+// The relevance floor (lib/memory/search/ranking.ts, RELEVANCE_FLOOR), measured: for each candidate floor, what it
 // costs on the three benchmark sets and what it drops for queries with no relevant answer. SciFact and MS MARCO:
 // the judged pairs that share no word with their query and the similarity of each (a floor of evidence can only
 // drop those); LoCoMo dev, in the conversation form: frac@10 and recall@10 at each floor, and a no-answer probe
@@ -21,14 +21,14 @@ process.env.MEMGW_PROCESS_ROLE = "benchmark";
 
 const { closeDatabase } = await import("@/lib/db");
 const { closeEmbedder, embedder } = await import("@/lib/memory/embeddings");
-const { remember: rememberOnce } = await import("@/lib/memory/remember");
-const { searchChunks } = await import("@/lib/memory/search");
+const { remember: rememberOnce } = await import("@/lib/memory/write/remember");
+const { searchChunks } = await import("@/lib/memory/search/search");
 const { createNamespace } = await import("@/lib/namespaces/namespaces");
 const { benchPrincipal } = await import("./quality");
 const { conversationSets, loadConversation } = await import("./conversations");
 const { datasetsDir, loadDataset } = await import("./lib/beir");
 const { CachedEmbeddingProvider } = await import("./lib/cached-embedder");
-type RelevanceFloor = import("@/lib/memory/ranking").RelevanceFloor;
+type RelevanceFloor = import("@/lib/memory/search/ranking").RelevanceFloor;
 
 interface Candidate {
   name: string;

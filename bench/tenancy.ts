@@ -5,9 +5,9 @@
 // it has one; a namespace too small for one is then sorted by the planner itself).
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { remember } from "@/lib/memory/remember";
-import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/vector-leg";
-import { searchChunks } from "@/lib/memory/search";
+import { remember } from "@/lib/memory/write/remember";
+import { EXACT_VECTOR_SCAN_LIMIT } from "@/lib/memory/search/vector-leg";
+import { searchChunks } from "@/lib/memory/search/search";
 import { createNamespace } from "@/lib/namespaces/namespaces";
 import { loadDataset, ndcgAt, recallAt, type Dataset } from "./lib/beir";
 import { benchPrincipal, cachedEmbedder, loadIntoNamespace } from "./quality";

@@ -1,6 +1,6 @@
 // How the console names and colours each kind of entity (lib/memory/entities/extract-entities.ts ENTITY_KINDS):
 // the table's badge, the kind filter and the graph's nodes. Dark text on a pale ground: readable at any size.
-import type { EntityKind } from "@/lib/memory/entities/entity-kinds";
+import type { EntityKind } from "@/lib/memory/common/entity-kinds";
 
 export type EntityKindName = EntityKind;
 

@@ -1,7 +1,7 @@
 // Pieces of the identities pages that render on the server (no browser code).
 import Link from "next/link";
 import type { IdentityPerson } from "@/lib/activity/identity-people";
-import { IdentityId } from "@/lib/memory/schemas";
+import { IdentityId } from "@/lib/memory/common/schemas";
 import { DateTime } from "./date-time";
 
 export function UtcTime({ value, empty = "—" }: { value: Date | string | null; empty?: string }) {

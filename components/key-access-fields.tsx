@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { scopesForbidManage } from "@/lib/auth/api-keys/scoped-key-rule";
 import type { Permission } from "@/lib/auth/permissions";
-import { PERMISSION_LABELS } from "@/lib/auth/principal";
+import { PERMISSION_LABELS } from "@/lib/auth/permissions";
 import { parseScopeText } from "@/lib/auth/scopes";
 import { createNamespaceForKey } from "@/lib/console/actions/keys";
 import { useActionForm } from "./action-form";

@@ -4,7 +4,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { createWebhookAction } from "@/lib/console/actions/webhooks";
-import { EVENT_TYPES, type EventType } from "@/lib/events/recording/event-types";
+import { EVENT_TYPES, type EventType } from "@/lib/event-recording/event-types";
 import { refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button, Checkbox, Field, Input, Notice, type FieldErrors } from "./ui";

@@ -25,9 +25,9 @@ import { requeueAbandonedJobs, startJobWorker, type JobRunner } from "@/lib/jobs
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
-import { sweepAbandonedParts } from "@/lib/memory/document-originals";
-import { startExpirySweeps } from "@/lib/memory/expiry";
-import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/write-intents";
+import { sweepAbandonedParts } from "@/lib/documents/document-originals";
+import { startExpirySweeps } from "@/lib/memory/forget/expiry";
+import { rollBackAbandonedWrites, startWriteIntentSweeps } from "@/lib/memory/store/write-intents";
 import { isTrustedProxy } from "@/lib/net/client-address";
 import { sweepExpiredOauthRecords } from "@/lib/oauth/adapter";
 import { addMember } from "@/lib/orgs/members";

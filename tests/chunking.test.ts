@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { CHUNK_MAX_CHARS, chunkText } from "@/lib/memory/chunking";
+import { CHUNK_MAX_CHARS, chunkText } from "@/lib/memory/store/chunking";
 
 test("short content is one chunk, trimmed", () => {
   expect(chunkText("  I like green tea.  ")).toEqual(["I like green tea."]);

@@ -18,7 +18,7 @@ const { createUser } = await import("@/lib/orgs/users");
 const { addMember } = await import("@/lib/orgs/members");
 const { memberPrincipal } = await import("@/lib/auth/principal");
 const { createNamespace } = await import("@/lib/namespaces/namespaces");
-const { remember } = await import("@/lib/memory/remember");
+const { remember } = await import("@/lib/memory/write/remember");
 const { deliverWebhooks } = await import("./helpers/deliver-webhooks");
 const { startReceiver } = await import("./helpers/webhook-receiver");
 

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";
-import { sentencesOf } from "@/lib/memory/chunking";
+import { sentencesOf } from "@/lib/memory/store/chunking";
 import {
   FEEDBACK_FLOOR,
   FEEDBACK_WEIGHT,
@@ -11,8 +11,8 @@ import {
   withFeedback,
   withNeighbourEvidence,
   withTurnPrior,
-} from "@/lib/memory/ranking";
-import { searchChunks } from "@/lib/memory/search";
+} from "@/lib/memory/search/ranking";
+import { searchChunks } from "@/lib/memory/search/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";

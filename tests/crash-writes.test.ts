@@ -1,4 +1,4 @@
-// Every write is all or nothing across a crash (lib/memory/write-intents.ts, lib/http/idempotency.ts): the
+// Every write is all or nothing across a crash (lib/memory/store/write-intents.ts, lib/http/idempotency.ts): the
 // real server (the production build, `npm start`) kills itself with SIGKILL at a failpoint
 // (MEMGW_TEST_CRASH_AT) in the middle of each kind of write, is started again on the same database, and the
 // tables are checked row by row: an unacknowledged request left nothing, and its retry with the same

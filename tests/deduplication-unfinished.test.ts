@@ -1,7 +1,7 @@
 // Deduplication answers with a twin only once the write that stored it has finished. A batch writes a group at
 // a time and rolls back whole when a later group fails; a remember that answered with a memory of its first
 // group named a memory that then disappeared. Here the unfinished write is what a batch leaves between its
-// groups: its memory committed and recorded by its open write intent (lib/memory/write-intents.ts).
+// groups: its memory committed and recorded by its open write intent (lib/memory/store/write-intents.ts).
 import { createHash } from "node:crypto";
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";

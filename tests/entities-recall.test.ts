@@ -1,11 +1,11 @@
 import { expect, test } from "vitest";
-import { DATE_FOCUS } from "@/lib/memory/ranking";
-import { searchChunks } from "@/lib/memory/search";
-import { dateRange, queryEntities } from "@/lib/memory/search-entities";
+import { DATE_FOCUS } from "@/lib/memory/search/ranking";
+import { searchChunks } from "@/lib/memory/search/search";
+import { dateRange, queryEntities } from "@/lib/memory/search/search-entities";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 
-// Recall's entity steps (lib/memory/search.ts withEntitySteps): the entities a query names, the second hop
+// Recall's entity steps (lib/memory/search/search.ts withEntitySteps): the entities a query names, the second hop
 // through entities the best results share, and the dates a query names.
 
 interface Match {

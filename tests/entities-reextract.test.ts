@@ -361,7 +361,7 @@ describe("concurrent writers", () => {
       await erasure.connect();
       try {
         await erasure.query("BEGIN");
-        // Done with the first namespace: its statistics lock is held to the end (lib/memory/statistics-lock.ts).
+        // Done with the first namespace: its statistics lock is held to the end (lib/namespaces/statistics-lock.ts).
         await erasure.query("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [0x6d676e73, first.id]);
         const reextraction = reextractEntities();
         reextraction.catch(() => undefined);

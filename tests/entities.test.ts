@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { confirmedEntities, entityKey, extractEntities } from "@/lib/memory/entities/extract-entities";
-import { sweepExpiredMemories } from "@/lib/memory/expiry";
+import { sweepExpiredMemories } from "@/lib/memory/forget/expiry";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 

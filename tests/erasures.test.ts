@@ -18,8 +18,8 @@ const { db } = await import("@/lib/db");
 const { SYSTEM_ACTOR } = await import("@/lib/audit/audit");
 const { memberPrincipal } = await import("@/lib/auth/principal");
 const { inviteMember } = await import("@/lib/orgs/members");
-const { deleteMemory } = await import("@/lib/memory/delete-memory");
-const { forgetIdentity } = await import("@/lib/memory/identities");
+const { deleteMemory } = await import("@/lib/memory/forget/delete-memory");
+const { forgetIdentity } = await import("@/lib/memory/forget/identities");
 const { default: AuditLogPage } = await import("@/app/[org]/audit/page");
 
 const unique = () => Math.random().toString(36).slice(2, 8);

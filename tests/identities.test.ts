@@ -20,7 +20,7 @@ const { createUser } = await import("@/lib/orgs/users");
 const { newId } = await import("@/lib/ids");
 const { listIdentities, identityActivity, identitySummary, IdentitiesQuery, IdentityActivityQuery } =
   await import("@/lib/activity/identities");
-const { identityMemories, forgetIdentity } = await import("@/lib/memory/identities");
+const { identityMemories, forgetIdentity } = await import("@/lib/memory/forget/identities");
 const { peopleOfIdentities } = await import("@/lib/activity/identity-people");
 const { forgetIdentityAction } = await import("@/lib/console/actions/identities");
 const { activityRetentionDays, pruneActivity } = await import("@/lib/activity/retention");

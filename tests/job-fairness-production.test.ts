@@ -6,7 +6,7 @@ import fs from "node:fs";
 import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
-import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
+import { DOCUMENT_JOB_KIND } from "@/lib/documents/ingestion-job";
 import { memgw } from "./helpers/cli";
 import { newDataDir } from "./helpers/embedded-template";
 import { scannedPdf } from "./helpers/pdf";

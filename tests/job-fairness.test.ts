@@ -17,7 +17,7 @@ import {
   type ClaimedJob,
   type JobRunner,
 } from "@/lib/jobs/queue";
-import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
+import { DOCUMENT_JOB_KIND } from "@/lib/documents/ingestion-job";
 import { warmUpEmbedder } from "@/lib/memory/embeddings";
 import { ENTITY_REEXTRACT_JOB } from "@/lib/memory/entities/reextract-entities";
 import { jobPools, startJobWorkers } from "@/lib/startup";

@@ -27,17 +27,17 @@ describe("import boundaries", () => {
     const problems = await layerProblems(
       "lib/db/lint-probe.ts",
       [
-        'import { search } from "@/lib/memory/search";',
-        'export { remember } from "../memory/memories";',
-        'export const later = () => import("../memory/recall");',
+        'import { search } from "@/lib/memory/search/search";',
+        'export { remember } from "../memory/write/remember";',
+        'export const later = () => import("../memory/search/recall");',
         "export const probe = search;",
         "",
       ].join("\n"),
     );
     expect(problems).toEqual([
-      "lib/db may not import lib/memory: a platform module may not import the domain layer.",
-      "lib/db may not import lib/memory: a platform module may not import the domain layer.",
-      "lib/db may not import lib/memory: a platform module may not import the domain layer.",
+      "lib/db may not import lib/memory/search: a platform module may not import the domain layer.",
+      "lib/db may not import lib/memory/write: a platform module may not import the domain layer.",
+      "lib/db may not import lib/memory/search: a platform module may not import the domain layer.",
     ]);
   });
 
@@ -75,10 +75,24 @@ describe("import boundaries", () => {
     const cycles = await problems(
       "layers/no-folder-cycle",
       "lib/namespaces/lint-probe.ts",
-      'import { recall } from "@/lib/memory/recall";\nexport const probe = recall;\n',
+      'import { recall } from "@/lib/memory/search/recall";\nexport const probe = recall;\n',
     );
     expect(cycles).toEqual([
-      "lib/namespaces imports lib/memory, which leads back to it (lib/namespaces → lib/memory → lib/namespaces): " +
+      "lib/namespaces imports lib/memory/search, which leads back to it " +
+        "(lib/namespaces → lib/memory/search → lib/namespaces): move what both need below them.",
+    ]);
+  });
+
+  test("two rooms of lib/memory may not import each other", async () => {
+    // The store is below writing (remember writes through it): the way back is closed.
+    const cycles = await problems(
+      "layers/no-folder-cycle",
+      "lib/memory/store/lint-probe.ts",
+      'import { remember } from "../write/remember";\nexport const probe = remember;\n',
+    );
+    expect(cycles).toEqual([
+      "lib/memory/store imports lib/memory/write, which leads back to it " +
+        "(lib/memory/store → lib/memory/write → lib/memory/store): " +
         "move what both need below them.",
     ]);
   });
@@ -91,8 +105,11 @@ describe("import boundaries", () => {
 
   test("imports that point down, or stay in their folder, pass", async () => {
     const allowed: [string, string][] = [
-      ["lib/memory/lint-probe.ts", 'import { prisma } from "@/lib/db";\nimport { chunk } from "./chunking";'],
-      ["lib/api/lint-probe.ts", 'import { search } from "@/lib/memory/search";\nimport { z } from "zod";'],
+      [
+        "lib/memory/write/lint-probe.ts",
+        'import { prisma } from "@/lib/db";\nimport { chunkText } from "../store/chunking";',
+      ],
+      ["lib/api/lint-probe.ts", 'import { search } from "@/lib/memory/search/search";\nimport { z } from "zod";'],
       ["app/api/v1/lint-probe.ts", 'import { errorResponse } from "@/lib/http/envelope";'],
       ["lib/http/lint-probe.ts", 'import { NotFoundError } from "@/lib/errors";'],
     ];

@@ -8,12 +8,17 @@ import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { embedder } from "@/lib/memory/embeddings";
-import { expiryJobRunners, requestExpirySweep, startExpirySweeps, sweepExpiredMemories } from "@/lib/memory/expiry";
-import { memoryVersions, writeImportedHistory, type ImportedVersion } from "@/lib/memory/history";
-import { identityMemories } from "@/lib/memory/identities";
-import { getMemoryWithChunks } from "@/lib/memory/list";
-import { replaceMemoryContent } from "@/lib/memory/replace-memory-content";
-import { updateMemory } from "@/lib/memory/update-memory";
+import {
+  expiryJobRunners,
+  requestExpirySweep,
+  startExpirySweeps,
+  sweepExpiredMemories,
+} from "@/lib/memory/forget/expiry";
+import { memoryVersions, writeImportedHistory, type ImportedVersion } from "@/lib/memory/store/history";
+import { identityMemories } from "@/lib/memory/forget/identities";
+import { getMemoryWithChunks } from "@/lib/memory/read/list";
+import { replaceMemoryContent } from "@/lib/memory/write/replace-memory-content";
+import { updateMemory } from "@/lib/memory/write/update-memory";
 import { addMember } from "@/lib/orgs/members";
 import { createUser } from "@/lib/orgs/users";
 import { api, routeRequest } from "./helpers/api";

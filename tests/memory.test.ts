@@ -1,7 +1,7 @@
 import { describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
 import { embedder } from "@/lib/memory/embeddings";
-import { LIMITS } from "@/lib/memory/schemas";
+import { LIMITS } from "@/lib/memory/common/schemas";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts, termStatisticsConsistent } from "./helpers/memory";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, expect, test } from "vitest";
 import { serveAdminCommands } from "@/lib/admin/socket";
 import { db, getDatabase } from "@/lib/db";
 import { closeEmbedder, embedder } from "@/lib/memory/embeddings";
-import { reembedNamespace } from "@/lib/memory/reembed";
+import { reembedNamespace } from "@/lib/memory/embeddings/reembed";
 import { memgw } from "./helpers/cli";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll } from "./helpers/memory";

@@ -4,7 +4,7 @@ import { describe, expect, test } from "vitest";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db, type Tx } from "@/lib/db";
-import { searchChunks } from "@/lib/memory/search";
+import { searchChunks } from "@/lib/memory/search/search";
 import { api } from "./helpers/api";
 import { createKey, createNamespace, createTenant } from "./helpers/fixtures";
 import { recallContents, rememberAll, storedCounts } from "./helpers/memory";

@@ -1,8 +1,8 @@
 import { expect, test } from "vitest";
-import { hitsThatCanRank } from "@/lib/memory/ranking";
-import { searchChunks } from "@/lib/memory/search";
-import { lexicalLeg } from "@/lib/memory/lexical-leg";
-import type { ChunkRow } from "@/lib/memory/search-legs";
+import { hitsThatCanRank } from "@/lib/memory/search/ranking";
+import { searchChunks } from "@/lib/memory/search/search";
+import { lexicalLeg } from "@/lib/memory/search/lexical-leg";
+import type { ChunkRow } from "@/lib/memory/search/search-legs";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";
 

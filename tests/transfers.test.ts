@@ -15,7 +15,7 @@ import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { toErrorResponse } from "@/lib/http/envelope";
 import { BUSY_MESSAGE } from "@/lib/http/errors";
-import { originalStream, sweepAbandonedParts } from "@/lib/memory/document-originals";
+import { originalStream, sweepAbandonedParts } from "@/lib/documents/document-originals";
 import { api, routeRequest } from "./helpers/api";
 import { addDocument, processDocuments } from "./helpers/documents";
 import { createNamespace, createTenant } from "./helpers/fixtures";

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { dropNamespaceVectorIndex, ensureNamespaceVectorIndex, vectorIndexName } from "@/lib/namespaces/vector-indexes";
-import { searchChunks } from "@/lib/memory/search";
+import { searchChunks } from "@/lib/memory/search/search";
 import { api } from "./helpers/api";
 import { createNamespace, createTenant } from "./helpers/fixtures";
 import { rememberAll } from "./helpers/memory";

@@ -24,7 +24,20 @@ const ELEMENTS = [
   ["lib/console", "adapter"],
   ["lib/startup", "adapter"],
 
+  // The memory's rooms are elements of their own, so that no two of them import each other either (see
+  // docs/architecture.md for what each holds and which imports which).
+  ["lib/memory/common", "domain"],
+  ["lib/memory/store", "domain"],
+  ["lib/memory/write", "domain"],
+  ["lib/memory/forget", "domain"],
+  ["lib/memory/read", "domain"],
+  ["lib/memory/search", "domain"],
+  ["lib/memory/answer", "domain"],
+  ["lib/memory/embeddings", "domain"],
+  ["lib/memory/entities", "domain"],
   ["lib/memory", "domain"],
+  // Export and import carry a namespace's memories and documents: above both.
+  ["lib/portability", "domain"],
   ["lib/namespaces", "domain"],
   ["lib/orgs", "domain"],
   ["lib/auth", "domain"],
@@ -37,14 +50,13 @@ const ELEMENTS = [
   // of it (documents, their passages as memories) is domain. The inner folder first: the first match wins.
   ["lib/documents/extract", "platform"],
   ["lib/documents", "domain"],
-  // Erasures: receipts sit below lib/namespaces and lib/memory (whose deletions write them); the deletion
-  // requests built on lib/memory (forget with its receipt) above them. The inner folder first: the first
-  // match wins.
-  ["lib/erasures/receipts", "domain"],
-  // Events: recording one (in the transaction of the change it tells of) sits below every domain folder that
-  // changes memory; the feed and the webhooks that read them sit above. The inner folder first.
-  ["lib/events/recording", "domain"],
+  // What a change leaves behind in its own transaction, below every folder whose changes write it: an erasure's
+  // receipt (written by lib/memory, lib/namespaces and lib/integrations; listed by GET /erasures) and an event
+  // (the feed and the webhooks of lib/events read them).
+  ["lib/erasure-receipts", "domain"],
+  ["lib/event-recording", "domain"],
   ["lib/events", "domain"],
+  // Deletion requests built on lib/memory (forget with its receipt).
   ["lib/erasures", "domain"],
 
   ["lib/http", "platform"],

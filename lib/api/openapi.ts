@@ -12,7 +12,7 @@ import type { UploadRules } from "@/lib/http/form-body";
 import type { Operation } from "@/lib/operations/operation";
 import { TARGET_RULE } from "@/lib/validation/target";
 import { NDJSON } from "@/lib/http/ndjson";
-import { IMPORT_LIMITS } from "@/lib/memory/export-format";
+import { IMPORT_LIMITS } from "@/lib/portability/export-format";
 import { McpPathParams } from "@/lib/operations/catalogue";
 import type { Endpoint } from "./endpoint";
 import {

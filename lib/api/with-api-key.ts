@@ -11,8 +11,8 @@ import { IDEMPOTENCY_HEADER, idempotencyKeyOf, idempotent, requestFingerprint } 
 import { ndjsonRequestBody, ndjsonResponse } from "@/lib/http/ndjson";
 import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-headers";
 import { timedStage, withStageTimes } from "@/lib/http/server-timing";
-import { memoryIdsShownIn } from "@/lib/memory/deletion";
-import { rollBackWritesOfKey } from "@/lib/memory/write-intents";
+import { memoryIdsShownIn } from "@/lib/memory/store/deletion";
+import { rollBackWritesOfKey } from "@/lib/memory/store/write-intents";
 import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
 import type { Endpoint } from "./endpoint";
 

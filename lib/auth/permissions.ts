@@ -11,6 +11,15 @@ export const PERMISSIONS = [
 export const Permission = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof Permission>;
 
+/** How the console names each permission. */
+export const PERMISSION_LABELS: Record<Permission, string> = {
+  NAMESPACE_READ: "read",
+  NAMESPACE_WRITE: "write",
+  NAMESPACE_MANAGE: "manage",
+  INTEGRATION_MANAGE: "integrations",
+  WEBHOOK_MANAGE: "webhooks",
+};
+
 /** The most a member of each role may put on a key they create: a key never exceeds its creator. */
 export const ROLE_PERMISSIONS: Record<Role, readonly Permission[]> = {
   owner: PERMISSIONS,

@@ -2,7 +2,7 @@ import { ForbiddenError } from "@/lib/errors";
 import type { Actor } from "@/lib/audit/audit";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys/api-key-principal";
-import { namespacesOfMember, ROLE_PERMISSIONS, type Permission } from "./permissions";
+import { namespacesOfMember, PERMISSION_LABELS, ROLE_PERMISSIONS, type Permission } from "./permissions";
 import { formatScopePairs, type Scopes } from "./scopes";
 
 /**
@@ -135,15 +135,6 @@ export function assertPermission(principal: Principal, permission: Permission, m
       : missingForKey(),
   );
 }
-
-/** How the console names each permission. */
-export const PERMISSION_LABELS: Record<Permission, string> = {
-  NAMESPACE_READ: "read",
-  NAMESPACE_WRITE: "write",
-  NAMESPACE_MANAGE: "manage",
-  INTEGRATION_MANAGE: "integrations",
-  WEBHOOK_MANAGE: "webhooks",
-};
 
 /**
  * A key with scopes may change or reveal only memories inside its scopes. Managing a namespace (creating,

@@ -2,7 +2,7 @@
 // `?identity=…&scopes=…&metadata=…&session=…&q=…&cursor=…`,
 // turned into the query of GET /memories (the same operation and validation) and the body of recall.
 import type { ErrorDetail } from "@/lib/errors";
-import { ListMemoriesQuery } from "@/lib/memory/list";
+import { ListMemoriesQuery } from "@/lib/memory/read/list";
 import { issueDetails } from "@/lib/errors";
 import { searchParam, type SearchParams } from "./search-params";
 

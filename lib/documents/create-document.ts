@@ -6,12 +6,12 @@ import { InvalidError, PayloadTooLargeError, UnsupportedMediaTypeError } from "@
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { newId } from "@/lib/ids";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
-import { effectiveScopes } from "@/lib/memory/scopes";
+import { effectiveScopes } from "@/lib/memory/common/scopes";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { checkOutboundDestination } from "@/lib/net/fetch-outbound";
 import { DOCUMENT_FIELDS, documentJson } from "./document-json";
-import { deleteOriginalParts, writeOriginalParts } from "@/lib/memory/document-originals";
-import { ingestionJob } from "@/lib/memory/document-ingestion-job";
+import { deleteOriginalParts, writeOriginalParts } from "@/lib/documents/document-originals";
+import { ingestionJob } from "@/lib/documents/ingestion-job";
 import { detectContentType, notTextReason, SUPPORTED_CONTENT_TYPES } from "./extract";
 import { BASE64, type CreateDocumentBody } from "./schemas";
 
@@ -23,7 +23,7 @@ type Source =
 /**
  * Takes a document (a file, inline content or a URL) into a namespace the principal may write to, within its
  * scopes: checks it now (its type is one we read, its size within DOCUMENT_MAX_BYTES, a URL's destination
- * public), writes its bytes as the parts of its original (lib/memory/document-originals.ts: short statements,
+ * public), writes its bytes as the parts of its original (lib/documents/document-originals.ts: short statements,
  * another organization's go in between), then stores it queued with the job that processes it, in one short
  * transaction (under an Idempotency-Key, the answer too: a retry after a crash finds the same document). The
  * document exists only once its original is whole; parts of one that fails on the way are deleted (after a

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
-import type { DeletionReason } from "@/lib/events/recording/event-types";
-import { deleteMemories } from "@/lib/memory/deletion";
+import type { DeletionReason } from "@/lib/event-recording/event-types";
+import { deleteMemories } from "@/lib/memory/store/deletion";
 
 /** Memories deleted per transaction: a large document's passages never hold the database for long. */
 const PASSAGES_PER_TRANSACTION = 500;

@@ -4,7 +4,7 @@ import { db } from "@/lib/db";
 import { cancelQueuedJob } from "@/lib/jobs/queue";
 import { deleteDocumentPassages } from "./delete-document-passages";
 import { getDocument } from "./get-document";
-import { ingestionJob } from "@/lib/memory/document-ingestion-job";
+import { ingestionJob } from "@/lib/documents/ingestion-job";
 
 /**
  * Deletes a document the principal may see, with its original, its extracted text and the memories of its

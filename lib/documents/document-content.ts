@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { ConflictError } from "@/lib/errors";
 import { FileBody } from "@/lib/http/file-body";
 import { takeTransferSlot } from "@/lib/http/transfer-slots";
-import { hasOriginal, originalStream, originalVersion } from "@/lib/memory/document-originals";
+import { hasOriginal, originalStream, originalVersion } from "@/lib/documents/document-originals";
 import { getDocument } from "./get-document";
 
 const EXTENSIONS: Record<string, string> = {

@@ -7,7 +7,7 @@ import type { DocumentPrincipal } from "@/lib/auth/principal";
 import { setting } from "@/lib/config";
 import { db } from "@/lib/db";
 import { PermanentJobError, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
-import { remember } from "@/lib/memory/remember";
+import { remember } from "@/lib/memory/write/remember";
 import { crashPoint } from "@/lib/http/request-writes";
 import { fetchOutbound, FetchRefusedError } from "@/lib/net/fetch-outbound";
 import { OutboundUrlError } from "@/lib/net/outbound";
@@ -16,8 +16,8 @@ import { DOCUMENT_FIELDS, type DocumentRow } from "./document-json";
 import { deleteDocumentPassages, deleteOrphanedPassages, passageIds } from "./delete-document-passages";
 import { detectContentType, DocumentUnreadableError, notTextReason, type ExtractedDocument } from "./extract";
 import { extractInWorker } from "./extract/isolated";
-import { DOCUMENT_JOB_KIND } from "@/lib/memory/document-ingestion-job";
-import { originalBytes, originalVersion, replaceOriginal } from "@/lib/memory/document-originals";
+import { DOCUMENT_JOB_KIND } from "@/lib/documents/ingestion-job";
+import { originalBytes, originalVersion, replaceOriginal } from "@/lib/documents/document-originals";
 import { passagesOf, sectionLabel } from "./passages";
 
 /** How long reading one document may take (OCR of its scanned pages included). */

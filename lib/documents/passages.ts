@@ -1,4 +1,4 @@
-import { CHUNK_MAX_CHARS, chunkText } from "@/lib/memory/chunking";
+import { CHUNK_MAX_CHARS, chunkText } from "@/lib/memory/store/chunking";
 import type { ExtractedBlock } from "./extract";
 
 /** One passage of a document: what becomes one memory, with where it is in the document. */

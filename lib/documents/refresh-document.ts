@@ -5,7 +5,7 @@ import { ConflictError, InvalidError, notFound } from "@/lib/errors";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { DOCUMENT_FIELDS } from "./document-json";
 import { getDocument } from "./get-document";
-import { ingestionJob } from "@/lib/memory/document-ingestion-job";
+import { ingestionJob } from "@/lib/documents/ingestion-job";
 
 /** Fetches a URL's document again and replaces its passages with what it says now. */
 export async function refreshDocument(principal: Principal, id: string, activity: ActivityNote = {}) {

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { PaginationQuery } from "@/lib/http/pagination";
-import { IdentityId, Metadata, ScopesInput } from "@/lib/memory/schemas";
+import { IdentityId, Metadata, ScopesInput } from "@/lib/memory/common/schemas";
 import { exactlyOneTarget, TARGET_RULE, TargetFields, TargetId } from "@/lib/validation/target";
-import { unknownFields } from "@/lib/memory/unknown-fields";
+import { unknownFields } from "@/lib/validation/unknown-fields";
 import { named } from "@/lib/validation/named";
 import { HTTP_URL_PATTERN, WHITE_SPACE, identifier, text } from "@/lib/validation/strings";
 import { UploadedFile } from "@/lib/http/uploaded-file";

@@ -1,16 +1,16 @@
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { eraseDocuments } from "@/lib/memory/document-erasure";
+import { eraseDocuments } from "@/lib/memory/store/document-erasure";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
-import { deleteMemories } from "@/lib/memory/deletion";
-import { memoriesSelectedForDeletion } from "@/lib/memory/deletion-selection";
-import type { ForgetBody } from "@/lib/memory/forget-body";
-import { effectiveScopes } from "@/lib/memory/scopes";
+import { deleteMemories } from "@/lib/memory/store/deletion";
+import { memoriesSelectedForDeletion } from "@/lib/memory/forget/deletion-selection";
+import type { ForgetBody } from "@/lib/memory/forget/forget-body";
+import { effectiveScopes } from "@/lib/memory/common/scopes";
 import { auditForget, forgetResultJson, type Forgotten } from "./forget-result";
-import type { ErasedNamespace } from "./receipts/erasure";
-import { forgetSelector } from "./receipts/forget-receipt";
-import { recordErasure } from "./receipts/record-erasure";
+import type { ErasedNamespace } from "../erasure-receipts/erasure";
+import { forgetSelector } from "../erasure-receipts/forget-receipt";
+import { recordErasure } from "../erasure-receipts/record-erasure";
 
 /**
  * Forgets an identity's memories (narrowed by scopes and metadata when given, always within the key's

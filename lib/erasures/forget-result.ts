@@ -1,8 +1,8 @@
 import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import type { Tx } from "@/lib/db";
-import type { Erasure } from "./receipts/erasure";
-import { erasureAuditDetails } from "./receipts/record-erasure";
+import type { Erasure } from "../erasure-receipts/erasure";
+import { erasureAuditDetails } from "../erasure-receipts/record-erasure";
 
 export interface Forgotten {
   deleted: number;

@@ -1,16 +1,16 @@
 // Forgetting as a deletion request that leaves proof: every forget (API and MCP), in one namespace or in
 // every namespace the principal may write (`all_namespaces`, lib/erasures/forget-in-every-namespace.ts),
-// writes an erasure receipt (lib/erasures/receipts) and an audit entry in the transaction that deletes, so
+// writes an erasure receipt (lib/erasure-receipts) and an audit entry in the transaction that deletes, so
 // the receipt exists exactly when the deletion happened and says exactly what it deleted.
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
-import { forget } from "@/lib/memory/forget";
-import type { ForgetBody } from "@/lib/memory/forget-body";
+import { forget } from "@/lib/memory/forget/forget";
+import type { ForgetBody } from "@/lib/memory/forget/forget-body";
 import { forgetInEveryNamespace } from "./forget-in-every-namespace";
 import { auditForget, forgetResultJson, type Forgotten } from "./forget-result";
-import type { Erasure } from "./receipts/erasure";
-import { recordForgetReceipt } from "./receipts/forget-receipt";
+import type { Erasure } from "../erasure-receipts/erasure";
+import { recordForgetReceipt } from "../erasure-receipts/forget-receipt";
 
 /**
  * The forget operation: deletes what the body selects in its namespace, or with `all_namespaces` the

@@ -6,7 +6,7 @@
 // lease its request renews while it runs; one whose process died is taken over by a retry when the lease
 // ends, at once on the embedded database (only this process can have the data directory open).
 // Exactly once across a crash: the writes a request makes under its claim (remember's write intents,
-// lib/memory/write-intents.ts) are kept in the transaction that keeps its answer; a retry taking the key
+// lib/memory/store/write-intents.ts) are kept in the transaction that keeps its answer; a retry taking the key
 // over first rolls back whatever the lost attempt had written, then does the work.
 import { createHash, randomUUID } from "node:crypto";
 import { decrypt, encrypt } from "@/lib/crypto/encryption";

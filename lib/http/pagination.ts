@@ -55,7 +55,7 @@ export const CursorPaginationSchema = PaginationSchema.extend({
 );
 export type CursorPagination = z.infer<typeof CursorPaginationSchema>;
 
-/** One page of a cursor-paginated list (keyset pagination: see lib/memory/list.ts). */
+/** One page of a cursor-paginated list (keyset pagination: see lib/memory/read/list.ts). */
 export class CursorPage<Item> extends Page<Item> {
   constructor(
     items: Item[],

@@ -1,6 +1,6 @@
 // What a request under an Idempotency-Key wrote, to be kept in the transaction that keeps its answer or
 // rolled back with a released key (lib/http/idempotency.ts). The domain's writes register themselves here
-// (lib/memory/write-intents.ts) through the request's async context, so this layer knows none of them.
+// (lib/memory/store/write-intents.ts) through the request's async context, so this layer knows none of them.
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import { setting } from "@/lib/config";

@@ -12,7 +12,10 @@ export interface SpooledContent {
   hasNul: boolean;
 }
 
-/** Read from a spooled file this much at a time: one part of a document's original (lib/memory/document-originals). */
+/**
+ * Read from a spooled file this much at a time: one part of a document's original
+ * (lib/documents/document-originals).
+ */
 const READ_BYTES = 512 * 1024;
 
 /**

@@ -2,11 +2,23 @@
 // statement decides, so several instances on PostgreSQL and the embedded database behave alike.
 import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { ClaimedJob } from "./queue";
 
 // A job whose instance died (several instances on PostgreSQL) is taken again 15 s later at most; the lease
 // is renewed three times within it (queue.ts), so a runner that is only slow (a long statement) keeps it.
 export const LEASE_MS = 15_000;
+
+/** A job claimed by this process, which it runs under its lease. */
+export interface ClaimedJob {
+  id: string;
+  orgId: string | null;
+  kind: string;
+  key: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+  maxAttempts: number;
+  /** Whether other jobs of the kinds asked for were due when this one was claimed. */
+  moreDue: boolean;
+}
 
 /** How a worker shares its kinds of jobs between organizations (startJobWorker, claimJob). */
 export interface ClaimOptions {

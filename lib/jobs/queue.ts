@@ -9,7 +9,9 @@
 import { db, outsideBackgroundWork, queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
-import { claimJob, LEASE_MS, type ClaimOptions } from "./claim-job";
+import { claimJob, LEASE_MS, type ClaimedJob, type ClaimOptions } from "./claim-job";
+
+export type { ClaimedJob } from "./claim-job";
 
 /** Three renewals within a lease (LEASE_MS, claim-job.ts): a runner that is only slow keeps its job. */
 const LEASE_RENEWAL_MS = 5_000;
@@ -18,18 +20,6 @@ const BACKOFF_BASE_MS = 30_000;
 const BACKOFF_MAX_MS = 30 * 60_000;
 /** Kept for people to read what failed (the connection shows its own error); older ones are deleted. */
 const FAILED_JOB_RETENTION_DAYS = 30;
-
-export interface ClaimedJob {
-  id: string;
-  orgId: string | null;
-  kind: string;
-  key: string | null;
-  payload: Record<string, unknown>;
-  attempts: number;
-  maxAttempts: number;
-  /** Whether other jobs of the kinds asked for were due when this one was claimed. */
-  moreDue: boolean;
-}
 
 /**
  * Runs a job. `exhausted`, if given, is told of a job taken again after every one of its attempts ended with

@@ -6,14 +6,14 @@ import { deleteOauthGrants } from "@/lib/auth/api-keys/delete-oauth-grants";
 import { dropNamespaceVectorIndex } from "./vector-indexes";
 import { namespacesOfMember } from "@/lib/auth/permissions";
 import { recordAudit } from "@/lib/audit/audit";
-import { recordKeysEnded } from "@/lib/events/recording/key-events";
-import { recordDeletionEvents, recordEvents } from "@/lib/events/recording/record-events";
+import { recordKeysEnded } from "@/lib/event-recording/key-events";
+import { recordDeletionEvents, recordEvents } from "@/lib/event-recording/record-events";
 import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { cachedAccessRead } from "@/lib/auth/access-reads";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
-import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
+import { recordErasure } from "@/lib/erasure-receipts/record-erasure";
 import { namespaceJson, type CreateGrantBody, type CreateNamespaceBody, type UpdateNamespaceBody } from "./schemas";
 import { explainUniqueViolation } from "@/lib/db/unique-violation";
 

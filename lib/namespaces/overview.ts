@@ -3,7 +3,8 @@
 // listGrants), so a namespace the person may not see is not found here either; every query carries the org id.
 import { boundedPermissions } from "@/lib/auth/api-keys/api-key-principal";
 import { ROLE_PERMISSIONS, type Permission } from "@/lib/auth/permissions";
-import { PERMISSION_LABELS, type Principal } from "@/lib/auth/principal";
+import { PERMISSION_LABELS } from "@/lib/auth/permissions";
+import type { Principal } from "@/lib/auth/principal";
 import { parseScopes, type Scopes } from "@/lib/auth/scopes";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";

@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
-import { recordKeysEnded } from "@/lib/events/recording/key-events";
+import { recordKeysEnded } from "@/lib/event-recording/key-events";
 
 /**
  * The authorization server revoked a grant by itself (a refresh token used twice: the chain is presumed

@@ -1,4 +1,4 @@
-import { WEBHOOK_GATHER_MS } from "@/lib/events/recording/webhook-delivery-job";
+import { WEBHOOK_GATHER_MS } from "@/lib/event-recording/webhook-delivery-job";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { settled } from "./settled";

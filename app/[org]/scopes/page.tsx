@@ -1,7 +1,7 @@
 import { ScopesPanel } from "@/components/scopes-panel";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { memberAccess } from "@/lib/console/session";
-import { scopeUsage } from "@/lib/memory/scopes";
+import { scopeUsage } from "@/lib/memory/common/scopes";
 
 export default async function ScopesPage({ params }: { params: Promise<{ org: string }> }) {
   const access = await memberAccess((await params).org);

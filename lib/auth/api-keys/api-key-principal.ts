@@ -1,6 +1,6 @@
 import type { Role } from "@/lib/generated/prisma/enums";
 import { ROLE_PERMISSIONS, type Permission } from "../permissions";
-import { PERMISSION_LABELS } from "../principal";
+import { PERMISSION_LABELS } from "../permissions";
 import type { Scopes } from "../scopes";
 
 /** What a request authenticated by an API key acts as. */

@@ -1,7 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { recordEvents } from "@/lib/events/recording/record-events";
+import { recordEvents } from "@/lib/event-recording/record-events";
 import { newId } from "@/lib/ids";
 import type { Permission } from "../permissions";
 import type { Scopes } from "../scopes";

@@ -1,7 +1,7 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import { recordKeysEnded } from "@/lib/events/recording/key-events";
+import { recordKeysEnded } from "@/lib/event-recording/key-events";
 import { deleteOauthGrants } from "./delete-oauth-grants";
 
 /**

@@ -1,6 +1,6 @@
 import { recordAudit, type Actor } from "@/lib/audit/audit";
 import type { Tx } from "@/lib/db";
-import { recordKeysEnded } from "@/lib/events/recording/key-events";
+import { recordKeysEnded } from "@/lib/event-recording/key-events";
 import { activeKeyWhere } from "./active-keys";
 import { deleteOauthGrants } from "./delete-oauth-grants";
 

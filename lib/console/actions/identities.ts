@@ -4,8 +4,8 @@
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { runConsoleAction } from "@/lib/console/action";
-import { forgetIdentity } from "@/lib/memory/identities";
-import { IdentityId } from "@/lib/memory/schemas";
+import { forgetIdentity } from "@/lib/memory/forget/identities";
+import { IdentityId } from "@/lib/memory/common/schemas";
 
 const ADMINS = ["owner", "admin"] as const;
 

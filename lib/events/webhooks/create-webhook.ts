@@ -10,7 +10,7 @@ import { encryptWebhookSecret, newWebhookSecret } from "./webhook-secret";
 /**
  * Adds an endpoint; its signing secret is returned this once. The URL is checked now (https, no refused IP
  * literal) and where its name leads at every delivery's connection. Made with a key, the endpoint receives only
- * what the key may read, for as long as the key is active (lib/events/recording/record-events.ts).
+ * what the key may read, for as long as the key is active (lib/event-recording/record-events.ts).
  */
 export async function createWebhook(principal: Principal, body: CreateWebhookBody) {
   const namespaceIds = body.namespace_ids ?? [];

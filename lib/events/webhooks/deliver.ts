@@ -1,4 +1,4 @@
-// Delivery: one job per endpoint (its key: lib/events/recording/webhook-delivery-job.ts) sends what is pending,
+// Delivery: one job per endpoint (its key: lib/event-recording/webhook-delivery-job.ts) sends what is pending,
 // namespace by namespace in the order of the events, each namespace stopping at its first failure until that
 // delivery's retry is due: at least once, in order per namespace. The job is queued with the events that need
 // it (in their transaction), by a change that resumes deliveries, and by a sweep that finds any left behind.
@@ -10,7 +10,7 @@ import { claimScheduledRun } from "@/lib/jobs/schedule";
 import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
 import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
-import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../recording/webhook-delivery-job";
+import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../../event-recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
 import {
   CIRCUIT_COLUMNS,

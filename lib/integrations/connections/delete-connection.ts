@@ -1,10 +1,10 @@
 import { recordAudit } from "@/lib/audit/audit";
 import { actorOf, type Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { recordErasure } from "@/lib/erasures/receipts/record-erasure";
+import { recordErasure } from "@/lib/erasure-receipts/record-erasure";
 import { notFound } from "@/lib/errors";
 import { cancelQueuedJob } from "@/lib/jobs/queue";
-import { deleteMemories } from "@/lib/memory/deletion";
+import { deleteMemories } from "@/lib/memory/store/deletion";
 import { oauthClientFor } from "../clients";
 import type { ProviderId } from "../provider";
 import { PROVIDERS, providerEndpoints } from "../providers";

@@ -6,9 +6,9 @@ import type { Scopes } from "@/lib/auth/scopes";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
 import { identifier } from "@/lib/validation/strings";
-import { memoryFilter } from "../sql";
-import { EntityRefSchema } from "./entity-ref";
-import type { EntityKind } from "./entity-kinds";
+import { memoryFilter } from "../common/sql";
+import { EntityRefSchema } from "../common/entity-ref";
+import type { EntityKind } from "../common/entity-kinds";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 

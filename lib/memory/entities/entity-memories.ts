@@ -6,7 +6,7 @@ import { namespaceAccess } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { memoryFilter } from "../sql";
+import { memoryFilter } from "../common/sql";
 import { EntityIdParams } from "./get-entity";
 
 /** The most an entity page lists; it says how many there are in all. */

@@ -4,7 +4,7 @@ import winkNLP from "wink-nlp";
 import { z } from "zod";
 import model from "wink-eng-lite-web-model";
 import { scopesContain, type Scopes } from "@/lib/auth/scopes";
-import { ENTITY_KINDS, type EntityKind } from "./entity-kinds";
+import { ENTITY_KINDS, type EntityKind } from "../common/entity-kinds";
 
 /**
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again

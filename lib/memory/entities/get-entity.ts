@@ -6,10 +6,10 @@ import { db } from "@/lib/db";
 import { invalidRequest, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
-import { memoryFilter } from "../sql";
+import { memoryFilter } from "../common/sql";
 import { ENTITY_COLUMNS, EntityId, entityJson, EntitySchema, visibleLinks, type EntityRow } from "./entity-json";
-import type { EntityKind } from "./entity-kinds";
-import { EntityRefSchema, type EntityRefJson } from "./entity-ref";
+import type { EntityKind } from "../common/entity-kinds";
+import { EntityRefSchema, type EntityRefJson } from "../common/entity-ref";
 
 /** How many co-occurring entities an entity shows: the most shared first. */
 export const CO_OCCURRING_SHOWN = 20;

@@ -8,9 +8,9 @@ import { invalidRequest } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { named } from "@/lib/validation/named";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
-import { IdentityId } from "../schemas";
+import { IdentityId } from "../common/schemas";
 import { TargetId } from "@/lib/validation/target";
-import { notExpiredSql } from "../sql";
+import { notExpiredSql } from "../common/sql";
 import { ENTITY_COLUMNS, entityJson, EntitySchema, type EntityRow } from "./entity-json";
 
 const LIMIT_MESSAGE = "must be a whole number from 1 to 100";

@@ -13,7 +13,7 @@ import {
   extractEntities,
   type ExtractedEntity,
 } from "./extract-entities";
-import { lockNamespaceStatistics } from "@/lib/memory/statistics-lock";
+import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
 
 export interface EntitySource {
   id: string;

@@ -19,8 +19,8 @@ import {
   type EntityJson,
   type EntityRow,
 } from "./entity-json";
-import type { EntityKind } from "./entity-kinds";
-import { EntityKindSchema } from "./entity-ref";
+import type { EntityKind } from "../common/entity-kinds";
+import { EntityKindSchema } from "../common/entity-ref";
 
 /** The longest cursor this listing hands out is about 300 characters: anything far longer is not one of them. */
 const CURSOR_MAX = 1_000;

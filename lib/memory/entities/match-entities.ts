@@ -1,8 +1,8 @@
 // The entities each recalled memory mentions, read for a whole page of matches in one statement.
 import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import type { EntityKind } from "./entity-kinds";
-import type { EntityRefJson } from "./entity-ref";
+import type { EntityKind } from "../common/entity-kinds";
+import type { EntityRefJson } from "../common/entity-ref";
 
 /**
  * By memory id, the entities these memories of one namespace mention, the most mentioned first. The

@@ -2,17 +2,18 @@
 // Part of the operation catalogue (lib/operations/catalogue.ts), which gathers every area's in order.
 import { z } from "zod";
 import { CursorPage, Page, PaginationQuery } from "@/lib/http/pagination";
-import { ask } from "@/lib/memory/ask";
-import { ListMemoriesQuery, listMemories } from "@/lib/memory/list";
+import { ask } from "@/lib/memory/answer/ask";
+import { ListMemoriesQuery, listMemories } from "@/lib/memory/read/list";
 import { forgetResultJson } from "@/lib/erasures/forget-result";
 import { forgetWithReceipt } from "@/lib/erasures/forget-with-receipt";
-import { MemoryVersionSchema, versionJson } from "@/lib/memory/history";
-import { getMemory } from "@/lib/memory/get-memory";
-import { memoryHistory } from "@/lib/memory/get-memory-history";
-import { memoryItems, remember } from "@/lib/memory/remember";
-import { updateMemory } from "@/lib/memory/update-memory";
-import { ForgetBody } from "@/lib/memory/forget-body";
-import { matchJson, recall } from "@/lib/memory/recall";
+import { MemoryVersionSchema, versionJson } from "@/lib/memory/store/history";
+import { getMemory } from "@/lib/memory/read/get-memory";
+import { memoryHistory } from "@/lib/memory/read/get-memory-history";
+import { memoryItems } from "@/lib/memory/write/memory-items";
+import { remember } from "@/lib/memory/write/remember";
+import { updateMemory } from "@/lib/memory/write/update-memory";
+import { ForgetBody } from "@/lib/memory/forget/forget-body";
+import { matchJson, recall } from "@/lib/memory/search/recall";
 import {
   AskBody,
   AskResultSchema,
@@ -24,9 +25,9 @@ import {
   PatchMemoryBody,
   RecallBody,
   RememberBody,
-} from "@/lib/memory/schemas";
-import { ErasureSchema, erasureJson } from "@/lib/erasures/receipts/erasure-json";
-import { listErasures, ListErasuresQuery } from "@/lib/erasures/receipts/list-erasures";
+} from "@/lib/memory/common/schemas";
+import { ErasureSchema, erasureJson } from "@/lib/erasure-receipts/erasure-json";
+import { listErasures, ListErasuresQuery } from "@/lib/erasure-receipts/list-erasures";
 import { operation } from "../operation";
 
 export const memoriesOperations = {

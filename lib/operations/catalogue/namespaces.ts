@@ -2,9 +2,9 @@
 // Part of the operation catalogue (lib/operations/catalogue.ts), which gathers every area's in order.
 import { z } from "zod";
 import { Page, PaginationQuery } from "@/lib/http/pagination";
-import { exportNamespace } from "@/lib/memory/export";
-import { ExportLineSchema, ExportQuery, ImportLineSchema, ImportResultSchema } from "@/lib/memory/export-format";
-import { importNamespace } from "@/lib/memory/import";
+import { exportNamespace } from "@/lib/portability/export";
+import { ExportLineSchema, ExportQuery, ImportLineSchema, ImportResultSchema } from "@/lib/portability/export-format";
+import { importNamespace } from "@/lib/portability/import";
 import {
   createGrant,
   createNamespace,
@@ -69,7 +69,7 @@ export const namespacesOperations = {
     response: DeletedSchema,
     run: ({ principal, params }) => deleteNamespace(principal, params.id),
   }),
-  // Export and import stream NDJSON (lib/memory/export-format.ts): a namespace of any size, never held whole.
+  // Export and import stream NDJSON (lib/portability/export-format.ts): a namespace of any size, never held whole.
   exportNamespace: operation({
     permission: "NAMESPACE_READ",
     params: NamespaceIdParams,

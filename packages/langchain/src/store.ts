@@ -26,14 +26,14 @@ const FIELD = (name: string) => `value.${name}`;
 // not copied because the metadata was full: a search with a filter on such a field refuses rather than miss it.
 const PARTIAL = "langgraph.partial";
 const PARTIAL_VALUE = "true";
-// The API's metadata: at most 64 keys and 8 KiB as JSON (lib/memory/schemas.ts), names at most 128 characters.
+// The API's metadata: at most 64 keys and 8 KiB as JSON (lib/memory/common/schemas.ts), names at most 128 characters.
 const MAX_METADATA_KEYS = 64;
 const MAX_METADATA_BYTES = 8_192;
 // Fields with longer names, and strings longer than this, are not copied (and cannot be filtered on).
 const MAX_FIELD_NAME = 128 - FIELD("").length;
 const MAX_FILTERED_STRING = 256;
 // GET /memories, which reads items back by namespace and key, takes `metadata=key:value` values of at most
-// 1,000 characters (lib/memory/list.ts), and the whole request line must fit in Node's 16 KiB of headers
+// 1,000 characters (lib/memory/read/list.ts), and the whole request line must fit in Node's 16 KiB of headers
 // beside the key's identity and scopes: a longer namespace or key could be stored but never read back.
 const MAX_QUERY_VALUE = 1_000;
 const MAX_ADDRESS_BYTES = 8_192;

@@ -12,7 +12,7 @@ import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
-import { identityMemories } from "@/lib/memory/identities";
+import { identityMemories } from "@/lib/memory/forget/identities";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";

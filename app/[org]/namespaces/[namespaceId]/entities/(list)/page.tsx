@@ -13,7 +13,7 @@ import { formFailure } from "@/lib/console/action";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { memberAccess } from "@/lib/console/session";
 import { InvalidError, NotFoundError } from "@/lib/errors";
-import { ENTITY_KINDS } from "@/lib/memory/entities/entity-kinds";
+import { ENTITY_KINDS } from "@/lib/memory/common/entity-kinds";
 import { ENTITY_SEARCH_MAX, listEntities, type EntityPage } from "@/lib/memory/entities/list-entities";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";

@@ -2,7 +2,7 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
 import { memberAccess, orNotFound } from "@/lib/console/session";
-import { getMemoryWithChunks } from "@/lib/memory/list";
+import { getMemoryWithChunks } from "@/lib/memory/read/list";
 import { identifier } from "@/lib/validation/strings";
 
 const Id = identifier({ min: 1, max: 255 });

@@ -14,7 +14,7 @@ import type { MemberPrincipal } from "@/lib/auth/principal";
 import { explorerHref } from "@/lib/console/memory-filters";
 import { memberAccess } from "@/lib/console/session";
 import { NotFoundError } from "@/lib/errors";
-import { getMemoryWithChunks } from "@/lib/memory/list";
+import { getMemoryWithChunks } from "@/lib/memory/read/list";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { assertOperationAllowed, runOperation } from "@/lib/operations/run";

@@ -1,0 +1,217 @@
+import { queryRows } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import {
+  bm25Sql,
+  chunkFilter,
+  hasScopeFilter,
+  namespaceChunkCountSql,
+  selectedScopesSql,
+  type ChunkRow,
+  type ScopeSelection,
+  type SearchRequest,
+} from "./search-legs";
+import { notExpiredSql, TEXT_SEARCH_CONFIG } from "../common/sql";
+
+export interface LexicalHit {
+  chunk_id: string;
+  bm25: number;
+  /** The query's terms (stemmed lexemes) the chunk has. */
+  terms: string[];
+  /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
+  row: ChunkRow;
+}
+
+export interface LexicalResult {
+  /** The best possible BM25 of the query in this namespace: every term at its highest weight. */
+  bm25Max: number;
+  hits: LexicalHit[];
+  /** Whether the leg stopped at its limit, so that chunks it left out may still share a word. */
+  truncated: boolean;
+  /**
+   * The most BM25 the common terms it did not read through can add (0 when it read every term): a chunk it
+   * left out scores at most its lowest hit plus this.
+   */
+  skippedBm25Max: number;
+  /** The signatures the request's scopes select, read in the same statement. */
+  selection?: ScopeSelection;
+  /** How many chunks the namespace holds, read in the same statement. */
+  namespaceChunkCount: number;
+  /** Each word of the query with its terms (stemmed lexemes; none for a stop word), in the query's order. */
+  queryWords: QueryWord[];
+}
+
+export interface QueryWord {
+  word: string;
+  lexemes: string[];
+}
+
+/** The query's words as typed, each once (case-insensitively), for telling which of them a match has. */
+export function queryWordList(query: string): string[] {
+  const seen = new Set<string>();
+  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => {
+    const key = word.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The query words whose terms are among `terms` (a chunk's matched lexemes), in the query's order. */
+export function wordsWithTerms(queryWords: QueryWord[], terms: string[]): string[] {
+  if (terms.length === 0) return [];
+  const found = new Set(terms);
+  return queryWords.filter((w) => w.lexemes.some((lexeme) => found.has(lexeme))).map((w) => w.word);
+}
+
+/**
+ * A query term in more than this many chunks, and in more than COMMON_TERM_SHARE of them, is common: when
+ * the query's rarer terms alone find the leg's limit of chunks, the common term's postings are not read
+ * through (Lucene's CommonTermsQuery). Its postings were most of a long question's cost in a large namespace (100,000
+ * memories: 48 ms of lexical leg per recall), and a chunk that has only common terms of the query ranks
+ * below the chunks that have a rarer one.
+ */
+export const COMMON_TERM_MIN_CHUNKS = 2_000;
+export const COMMON_TERM_SHARE = 0.02;
+/**
+ * With common terms left out, this many times the leg's limit of the best chunks by the other terms get
+ * the common terms' BM25 added (an index lookup each) before the limit is taken.
+ */
+const COMMON_TERMS_RESCORED = 4;
+
+/**
+ * The chunk count each namespace had at its last search in this process. A namespace of no more than
+ * COMMON_TERM_MIN_CHUNKS chunks has no common term, and its lexical leg is a simpler statement (0.7 ms less
+ * to plan); one that grew past it since is searched through every term, as it was, until the next search.
+ */
+const lastChunkCounts = new Map<string, number>();
+const LAST_CHUNK_COUNTS_KEPT = 10_000;
+
+/**
+ * The lexical leg: the best chunks by BM25, filters applied before the limit;
+ * with a scope filter, its selection too.
+ */
+export async function lexicalLeg(request: SearchRequest, limit: number): Promise<LexicalResult> {
+  const scoped = hasScopeFilter(request);
+  const ns = request.namespaceId;
+  const { statistics, bm25Term } = bm25Sql(request);
+  const textSearchConfig = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
+  // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
+  // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
+  const filtered =
+    request.identityId !== undefined ||
+    Boolean(request.metadata && Object.keys(request.metadata).length) ||
+    request.sessionId !== undefined ||
+    request.occurredAfter !== undefined ||
+    request.occurredBefore !== undefined ||
+    Boolean(request.entities?.length);
+  const postingScopes =
+    scoped && !filtered ? Prisma.sql`AND p.scope_key = ANY((SELECT keys FROM selected)::text[])` : Prisma.empty;
+  const chunkJoin = filtered
+    ? Prisma.sql`JOIN memory_chunks c ON c.id = p.chunk_id AND ${chunkFilter(request, scoped ? "selected" : undefined)}`
+    : Prisma.empty;
+  const limitSql = Prisma.sql`${limit}::int`;
+  /** The chunks with the query's terms that pass `termCondition`, by their BM25 over those terms, best first. */
+  const scoredPostings = (termCondition: Prisma.Sql, limitOf: Prisma.Sql) =>
+    Prisma.sql`SELECT p.chunk_id, sum(${bm25Term}) AS bm25, array_agg(qt.term) AS terms
+     FROM qt
+     JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term ${postingScopes}
+     ${chunkJoin}
+     CROSS JOIN stats
+     WHERE ${termCondition}
+     GROUP BY p.chunk_id
+     ORDER BY bm25 DESC
+     LIMIT ${limitOf}`;
+  const commonTermsSql = () => {
+    const commonMinChunks = request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS;
+    const commonFrom = Prisma.sql`GREATEST(${commonMinChunks}::float8, stats.n * ${COMMON_TERM_SHARE}::float8)`;
+    const rarerLimit = Prisma.sql`(SELECT ${limitSql} * CASE WHEN count(*) > 0 THEN ${Prisma.raw(
+      String(COMMON_TERMS_RESCORED),
+    )} ELSE 1 END FROM common)`;
+    return Prisma.sql`
+     common AS MATERIALIZED (
+       SELECT qt.term, qt.idf FROM qt CROSS JOIN stats
+       WHERE qt.df > ${commonFrom} AND EXISTS (SELECT 1 FROM qt rare WHERE rare.df <= ${commonFrom})
+     ),
+     by_rarer AS MATERIALIZED (
+       ${scoredPostings(Prisma.sql`qt.term NOT IN (SELECT term FROM common)`, rarerLimit)}
+     ),
+     -- Common terms are skipped when the rarer ones found enough chunks; otherwise every term is read.
+     skipped AS MATERIALIZED (
+       SELECT EXISTS (SELECT 1 FROM common) AND (SELECT count(*) FROM by_rarer) >= ${limitSql} AS yes
+     ),
+     found AS (
+       SELECT chunk_id, bm25, terms FROM by_rarer WHERE (SELECT yes FROM skipped) OR NOT EXISTS (SELECT 1 FROM common)
+       UNION ALL
+       SELECT chunk_id, bm25, terms FROM (${scoredPostings(Prisma.sql`true`, limitSql)}) every_term
+       WHERE EXISTS (SELECT 1 FROM common) AND NOT (SELECT yes FROM skipped)
+     ),
+     lex AS (
+       SELECT f.chunk_id, f.bm25 + COALESCE(later.bm25, 0) AS bm25, f.terms || COALESCE(later.terms, '{}') AS terms
+       FROM found f
+       LEFT JOIN LATERAL (
+         SELECT sum(${bm25Term}) AS bm25, array_agg(qt.term) AS terms
+         FROM common qt
+         JOIN chunk_terms p ON p.namespace_id = ${ns} AND p.term = qt.term AND p.chunk_id = f.chunk_id
+         CROSS JOIN stats
+         WHERE (SELECT yes FROM skipped)
+       ) later ON true
+       ORDER BY bm25 DESC
+       LIMIT ${limitSql}
+     )`;
+  };
+  const skippedBm25MaxSql = Prisma.sql`(SELECT CASE WHEN yes THEN (SELECT COALESCE(sum(idf), 0) FROM common) ELSE 0 END
+                              FROM skipped)::float8`;
+  // A namespace that held no more chunks than a common term needs at its last search here has none.
+  const mayHaveCommonTerms =
+    (lastChunkCounts.get(request.namespaceId) ?? Infinity) > (request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS);
+  const [row] = await queryRows<{
+    bm25_max: number;
+    skipped_bm25_max: number;
+    hits: LexicalHit[];
+    query_words: QueryWord[];
+    scope_keys: string[] | null;
+    scope_chunk_count: number | null;
+    namespace_chunk_count: number;
+  }>(
+    Prisma.sql`WITH ${statistics},
+     ${scoped ? Prisma.sql`${selectedScopesSql(request)},` : Prisma.empty}
+     ${mayHaveCommonTerms ? commonTermsSql() : Prisma.sql`lex AS (${scoredPostings(Prisma.sql`true`, limitSql)})`}
+     SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
+            ${mayHaveCommonTerms ? skippedBm25MaxSql : Prisma.sql`0::float8`} AS skipped_bm25_max,
+            ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
+            ${scoped ? Prisma.sql`(SELECT keys FROM selected)` : Prisma.sql`NULL`} AS scope_keys,
+            ${scoped ? Prisma.sql`(SELECT chunk_count FROM selected)` : Prisma.sql`NULL`} AS scope_chunk_count,
+            (SELECT COALESCE(json_agg(json_build_object('word', w.word, 'lexemes',
+                      (SELECT COALESCE(array_agg(l.lexeme), '{}')
+                       FROM unnest(to_tsvector(${textSearchConfig}, w.word)) l)) ORDER BY w.i), '[]'::json)
+             FROM unnest(${queryWordList(request.query)}::text[]) WITH ORDINALITY w(word, i)) AS query_words,
+            COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'terms', lex.terms,
+                        'row', json_build_object(
+                          'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
+                          'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
+                          'session_position', m.session_position, 'role', m.role, 'occurred_at', m.occurred_at,
+                          'created_at', m.created_at))
+                      ORDER BY lex.bm25 DESC)
+                      -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
+                      -- is left out here.
+                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id AND ${Prisma.raw(notExpiredSql("m"))}),
+                     '[]'::json) AS hits`,
+  );
+  lastChunkCounts.delete(request.namespaceId);
+  lastChunkCounts.set(request.namespaceId, row.namespace_chunk_count);
+  if (lastChunkCounts.size > LAST_CHUNK_COUNTS_KEPT) lastChunkCounts.delete(lastChunkCounts.keys().next().value!);
+  for (const hit of row.hits) {
+    hit.row.created_at = new Date(hit.row.created_at);
+    hit.row.occurred_at = new Date(hit.row.occurred_at);
+  }
+  const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
+  return {
+    bm25Max: row.bm25_max,
+    hits: row.hits,
+    truncated: row.hits.length >= limit,
+    skippedBm25Max: row.skipped_bm25_max,
+    selection,
+    namespaceChunkCount: row.namespace_chunk_count,
+    queryWords: row.query_words,
+  };
+}

@@ -1,0 +1,274 @@
+import { timedStage } from "@/lib/http/server-timing";
+import { embedQuery } from "../embeddings";
+import {
+  bestPerMemory,
+  fuseScores,
+  hasOwnEvidence,
+  hitsThatCanRank,
+  matchVia,
+  missingNeighbours,
+  namedRole,
+  NEIGHBOUR_SHARE,
+  RELEVANCE_FLOOR,
+  SPEAKER_FOCUS,
+  withNeighbourEvidence,
+  withSpeakerFocus,
+  type MatchVia,
+} from "./ranking";
+import { lexicalLeg, wordsWithTerms, type LexicalResult } from "./lexical-leg";
+import { bm25Of, chunkRows, scopeSelection, turnsAt, type ChunkRow, type SearchRequest } from "./search-legs";
+import { vectorLeg } from "./vector-leg";
+import {
+  exactCandidate,
+  type Candidate,
+  type Ranked,
+  withEntitySteps,
+  withFeedbackStep,
+  withTellingTurnsFirst,
+} from "./search-steps";
+
+export type { SearchMode, SearchRequest } from "./search-legs";
+
+/** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
+const NEIGHBOUR_REACH = 2;
+export interface ScoredChunk {
+  chunkId: string;
+  memoryId: string;
+  content: string;
+  metadata: Record<string, unknown>;
+  scopes: Record<string, string>;
+  identityId: string | null;
+  sessionId: string | null;
+  /** The turn's position in its conversation. */
+  position: number | null;
+  role: string | null;
+  occurredAt: Date;
+  createdAt: Date;
+  score: number;
+  bm25: number;
+  /** BM25 over the best the query could score: the share of the query's weight the chunk matches, 0 to 1. */
+  lexical: number;
+  cosine: number;
+  /** Why it matched, from what the legs found. */
+  reasons: MatchReasons;
+}
+
+export interface MatchReasons {
+  /** The query's words (as typed) the memory has: in its text, or for a conversation turn, its speaker. */
+  terms: string[];
+  /** Cosine similarity of the chunk and the query, 0 to 1; null when it was not compared (full-text search). */
+  similarity: number | null;
+  via: MatchVia;
+}
+
+/**
+ * Best chunks for a query, one per memory, best first. While the query is being embedded, the lexical
+ * leg (BM25 over the namespace's postings) runs; once the query vector is there, one statement finds
+ * the nearest chunks (pgvector HNSW) and the cosines of the lexical hits that can still rank, and the
+ * candidates are fused. Every filter applies inside the SQL, before each leg's limit. The BM25 of a
+ * vector candidate the lexical leg left out is at most the leg's lowest hit; it is computed only when
+ * that bound could place it in the results. A conversation turn then gets a share of its neighbours'
+ * evidence (lib/memory/search/ranking.ts, withNeighbourEvidence): one more statement scores the neighbours of
+ * the best turns that neither leg found. Plain memories score as they would without it.
+ */
+export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
+  const mode = request.mode ?? "hybrid";
+  const pendingVector =
+    mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedQuery(request.orgId, request.query));
+  pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
+  // Enough candidates per leg that fusion can reorder them, and several chunks of one memory still leave topK memories.
+  const limit = Math.max(50, request.topK * 2);
+  const lexical: LexicalResult =
+    mode === "vector"
+      ? {
+          bm25Max: 0,
+          hits: [],
+          truncated: false,
+          skippedBm25Max: 0,
+          queryWords: [],
+          ...(await scopeSelection(request)),
+        }
+      : await timedStage("lexical", () => lexicalLeg(request, limit));
+  const { selection, namespaceChunkCount } = lexical;
+  const vector = await timedStage("embed-wait", async () => pendingVector);
+
+  const candidates = new Map<string, Candidate>(
+    lexical.hits.map((hit) => [
+      hit.chunk_id,
+      {
+        chunkId: hit.chunk_id,
+        memoryId: hit.row.memory_id,
+        sessionId: hit.row.session_id,
+        position: hit.row.session_position,
+        role: hit.row.role,
+        bm25: hit.bm25,
+        bm25Exact: true,
+        terms: hit.terms,
+        cosine: 0,
+        cosineKnown: false,
+      },
+    ]),
+  );
+  if (vector) {
+    // Chunks the lexical leg left out share fewer words than its lowest hit (plus what the common terms it
+    // skipped may add), or none if it was not cut short.
+    const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 + lexical.skippedBm25Max : 0;
+    const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
+    const vectorHits = await timedStage("vector", () =>
+      vectorLeg(request, selection, namespaceChunkCount, vector, limit, lexicalHitsThatCanRank),
+    );
+    for (const row of vectorHits) {
+      const known = candidates.get(row.chunk_id);
+      if (known) {
+        known.cosine = row.cosine;
+        known.cosineKnown = true;
+      } else
+        candidates.set(row.chunk_id, {
+          chunkId: row.chunk_id,
+          memoryId: row.memory_id,
+          sessionId: row.session_id,
+          position: row.session_position,
+          role: row.role,
+          bm25: bm25Bound,
+          bm25Exact: bm25Bound === 0,
+          terms: [],
+          cosine: row.cosine,
+          cosineKnown: true,
+        });
+    }
+  }
+
+  const anyLexical = lexical.hits.length > 0;
+  const score = (candidate: Candidate) => {
+    const lexicalScore = lexical.bm25Max > 0 ? candidate.bm25 / lexical.bm25Max : 0;
+    const fused =
+      mode === "fulltext"
+        ? lexicalScore
+        : mode === "vector"
+          ? Math.max(0, candidate.cosine)
+          : fuseScores(lexicalScore, candidate.cosine, anyLexical);
+    // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
+    // sent back as min_score keeps its memory.
+    return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
+  };
+  const exact = [...candidates.values()].filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
+  const bounded = [...candidates.values()].filter((c) => !c.bm25Exact);
+  if (bounded.length) {
+    // The fused score only grows with BM25, so a bounded candidate whose bound cannot beat the
+    // topK-th memory so far can neither enter the results nor raise a memory already in them.
+    const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
+    const contenders = bounded.filter((c) => score(c) > threshold);
+    const bm25 = contenders.length
+      ? await timedStage("bm25", () =>
+          bm25Of(
+            request,
+            contenders.map((c) => c.chunkId),
+          ),
+        )
+      : new Map<string, { bm25: number; terms: string[] }>();
+    for (const contender of contenders) {
+      const found = bm25.get(contender.chunkId);
+      const resolved = { ...contender, bm25: found?.bm25 ?? 0, terms: found?.terms ?? [], bm25Exact: true };
+      exact.push({ ...resolved, score: score(resolved) });
+    }
+  }
+
+  const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
+  // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
+  // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
+  const floor =
+    request.minScore === undefined
+      ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
+      : { minScore: request.minScore, minSimilarity: -Infinity };
+  const lexicalShare = (c: Candidate) => (lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0);
+  const evident = (c: Candidate) =>
+    hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
+  let best: Ranked[] = withNeighbourEvidence(bestPerMemory(exact), 0);
+  let entityGains = new Map<string, number>();
+  const neighbourShare = request.neighbourShare ?? NEIGHBOUR_SHARE;
+  if (mode === "hybrid" && neighbourShare > 0) {
+    // A conversation turn gets a share of its neighbours' evidence. The neighbours of the best turns that
+    // neither leg found are scored as the legs would have (a turn further down lends too little to lift
+    // a neighbour into the results); plain memories cost nothing here and keep their scores.
+    const places = missingNeighbours(best.slice(0, NEIGHBOUR_REACH * request.topK), exact);
+    if (places.length) {
+      const turns = await timedStage("neighbours", () =>
+        turnsAt(request, selection, vector, places, lexical.truncated),
+      );
+      for (const turn of turns) {
+        rows.set(turn.id, turn);
+        const neighbour = exactCandidate(turn);
+        exact.push({ ...neighbour, score: score(neighbour) });
+      }
+    }
+    best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, evident);
+  }
+  if (mode === "hybrid") {
+    const steps = await timedStage("entities", () =>
+      withEntitySteps(
+        request,
+        best,
+        exact,
+        selection?.chunkCount ?? lexical.namespaceChunkCount,
+        selection,
+        vector,
+        score,
+        rows,
+      ),
+    );
+    best = steps.best;
+    entityGains = steps.gains;
+  }
+  if (mode === "hybrid") {
+    // A question naming one speaker is about what that speaker said (lib/memory/search/ranking.ts, SPEAKER_FOCUS).
+    const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
+    best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
+    best = await withTellingTurnsFirst(request, best, selection, rows);
+    if (vector) best = await withFeedbackStep(request, best, selection, vector);
+  }
+  const ranked = best
+    .filter(
+      (c) =>
+        (mode !== "fulltext" || c.bm25 > 0) &&
+        c.score > 0 &&
+        c.score >= floor.minScore &&
+        (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0),
+    )
+    .slice(0, request.topK);
+  const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
+  if (missing.length) {
+    const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
+    for (const [id, row] of fetched) rows.set(id, row);
+  }
+  // A memory forgotten between the statements is left out.
+  return ranked.flatMap((c) => {
+    const row = rows.get(c.chunkId);
+    if (!row) return [];
+    const similarity = c.cosineKnown ? Math.round(Math.max(0, Math.min(1, c.cosine)) * 1e6) / 1e6 : null;
+    const reasons: MatchReasons = {
+      terms: wordsWithTerms(lexical.queryWords, c.terms),
+      similarity,
+      via: matchVia({ ...c, lexical: lexicalShare(c) }),
+    };
+    return [
+      {
+        chunkId: c.chunkId,
+        memoryId: c.memoryId,
+        content: row.content,
+        metadata: row.metadata,
+        scopes: row.scopes,
+        identityId: row.identity_id,
+        sessionId: row.session_id,
+        position: row.session_position,
+        role: row.role,
+        occurredAt: row.occurred_at,
+        createdAt: row.created_at,
+        score: c.score,
+        bm25: c.bm25,
+        lexical: lexicalShare(c),
+        cosine: c.cosine,
+        reasons,
+      },
+    ];
+  });
+}

@@ -1,0 +1,41 @@
+import type { MemoryItem, RememberBody } from "../common/schemas";
+
+/** What remember stores for one memory: an item of a request, or a conversation's message (with its role). */
+export type RememberItem = MemoryItem & { role?: string };
+
+/**
+ * The items of a remember request: a single `content`, a batch, or a conversation's messages, with the
+ * top-level fields as defaults.
+ */
+export function memoryItems(body: RememberBody): RememberItem[] {
+  const defaults = {
+    metadata: body.metadata,
+    scopes: body.scopes,
+    identity_id: body.identity_id,
+    occurred_at: body.occurred_at,
+    expires_at: body.expires_at,
+    ttl_seconds: body.ttl_seconds,
+  };
+  if (body.content !== undefined) return [{ ...defaults, content: body.content }];
+  if (body.messages !== undefined) {
+    return body.messages.map((message) => ({
+      ...defaults,
+      content: message.content,
+      role: message.role,
+      metadata: message.metadata ?? defaults.metadata,
+      occurred_at: message.occurred_at ?? defaults.occurred_at,
+    }));
+  }
+  return body.memories!.map((item) => {
+    const ownExpiry = item.expires_at !== undefined || item.ttl_seconds !== undefined;
+    return {
+      content: item.content,
+      metadata: item.metadata ?? defaults.metadata,
+      scopes: item.scopes ?? defaults.scopes,
+      identity_id: item.identity_id ?? defaults.identity_id,
+      occurred_at: item.occurred_at ?? defaults.occurred_at,
+      expires_at: ownExpiry ? item.expires_at : defaults.expires_at,
+      ttl_seconds: ownExpiry ? item.ttl_seconds : defaults.ttl_seconds,
+    };
+  });
+}
