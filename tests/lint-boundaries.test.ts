@@ -18,7 +18,7 @@ describe("import boundaries", () => {
   test("the domain may not import the HTTP adapter", async () => {
     const problems = await layerProblems(
       "lib/memory/lint-probe.ts",
-      'import { ENDPOINTS } from "@/lib/api/endpoints";\nexport const probe = ENDPOINTS;\n',
+      'import { withApiKey } from "@/lib/api/with-api-key";\nexport const probe = withApiKey;\n',
     );
     expect(problems).toEqual(["lib/memory may not import lib/api: a domain module may not import the adapter layer."]);
   });
@@ -44,7 +44,7 @@ describe("import boundaries", () => {
   test("the HTTP and MCP adapters do not import each other", async () => {
     const problems = await layerProblems(
       "lib/mcp/lint-probe.ts",
-      'import type { Endpoint } from "@/lib/api/endpoint";\nexport type Probe = Endpoint;\n',
+      'import { openApiDocument } from "@/lib/api/openapi";\nexport const probe = openApiDocument;\n',
     );
     expect(problems).toEqual([
       "lib/mcp may not import lib/api: the HTTP and MCP adapters do not import each other: " +

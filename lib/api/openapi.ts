@@ -13,8 +13,7 @@ import type { Operation } from "@/lib/operations/operation";
 import { TARGET_RULE } from "@/lib/validation/target";
 import { NDJSON } from "@/lib/http/ndjson";
 import { IMPORT_LIMITS } from "@/lib/portability/export-format";
-import { McpPathParams } from "@/lib/operations/catalogue";
-import type { Endpoint } from "./endpoint";
+import { McpPathParams, operations } from "@/lib/operations/catalogue";
 import {
   type Components,
   errorContent,
@@ -24,7 +23,6 @@ import {
   parametersOf,
   successContent,
 } from "./openapi-schemas";
-import { endpoints } from "./endpoints";
 
 /** The methods a route answers: every other one gets 405 with `Allow` (lib/http/methods.ts). */
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
@@ -75,8 +73,8 @@ const NDJSON_TOO_LARGE = {
   content: errorContent,
 };
 
-function operationOf(name: string, ep: Endpoint, components: Components) {
-  const op = ep.operation;
+function operationOf(name: string, op: Operation, components: Components) {
+  const ep = op.http;
   const keyAuthenticated = op.permission !== undefined;
   const errorStatuses = [
     400,
@@ -300,9 +298,9 @@ export function openApiDocument() {
     "/openapi.json": { get: openApiOperation() },
     "/integrations/callback": { get: integrationCallbackOperation() },
   };
-  for (const [name, ep] of Object.entries(endpoints) as [string, Endpoint][]) {
-    paths[ep.path] ??= {};
-    paths[ep.path][ep.method.toLowerCase()] = operationOf(name, ep, components);
+  for (const [name, op] of Object.entries(operations) as [string, Operation][]) {
+    paths[op.http.path] ??= {};
+    paths[op.http.path][op.http.method.toLowerCase()] = operationOf(name, op, components);
   }
   paths["/mcp/{namespace_id}"] = { post: mcpOperation(components) };
   for (const [path, item] of Object.entries(paths)) {

@@ -13,8 +13,8 @@ import { rateLimitHeaders, withRateLimitHeaders } from "@/lib/http/rate-limit-he
 import { timedStage, withStageTimes } from "@/lib/http/server-timing";
 import { memoryIdsShownIn } from "@/lib/memory/store/deletion";
 import { rollBackWritesOfKey } from "@/lib/memory/store/write-intents";
+import type { Operation } from "@/lib/operations/operation";
 import { assertOperationAllowed, inputPasses, runOperation, type OperationInput } from "@/lib/operations/run";
-import type { Endpoint } from "./endpoint";
 
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
@@ -26,9 +26,9 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
  * `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer. With
  * MEMGW_SERVER_TIMING=1, every answer says where its time went (lib/http/server-timing.ts).
  */
-export function withApiKey(endpoint: Endpoint) {
+export function withApiKey(operation: Operation) {
   return async function route(request: Request, routeContext: RouteContext): Promise<Response> {
-    const timing = withStageTimes(() => respond(endpoint, request, routeContext));
+    const timing = withStageTimes(() => respond(operation, request, routeContext));
     const response = await timing.result;
     const header = timing.header();
     if (header) response.headers.set("server-timing", header);
@@ -36,7 +36,7 @@ export function withApiKey(endpoint: Endpoint) {
   };
 }
 
-async function respond(endpoint: Endpoint, request: Request, routeContext: RouteContext): Promise<Response> {
+async function respond(operation: Operation, request: Request, routeContext: RouteContext): Promise<Response> {
   const started = performance.now();
   let limitHeaders: Record<string, string> = {};
   // An upload's turn (lib/http/transfer-slots.ts) and its spooled file, held until it is answered.
@@ -52,7 +52,7 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
       params: (await routeContext?.params) ?? {},
       query: queryParameters(new URL(request.url).searchParams),
       body: () => {
-        const rules = endpoint.operation.upload;
+        const rules = operation.upload;
         if (!rules) return timedStage("body", () => readJsonBody(request));
         return timedStage("body", async () => {
           upload.release = await takeTransferSlot(key.orgId);
@@ -62,11 +62,11 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
       },
       bodyStream: () => ndjsonRequestBody(request),
     };
-    if (endpoint.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
-      const response = await idempotentRequest(endpoint, key, request, input, started);
+    if (operation.http.idempotent && request.headers.has(IDEMPOTENCY_HEADER)) {
+      const response = await idempotentRequest(operation, key, request, input, started);
       return withRateLimitHeaders(response, limitHeaders);
     }
-    const result = await runOperation(endpoint.operation, key, input, started);
+    const result = await runOperation(operation, key, input, started);
     if (result.file) return fileResponse(result.file, result.status, limitHeaders);
     if (result.stream) {
       const { items, filename } = result.stream;
@@ -95,24 +95,24 @@ async function respond(endpoint: Endpoint, request: Request, routeContext: Route
  * input the operation refuses is answered 400 before the key is claimed or compared.
  */
 async function idempotentRequest(
-  endpoint: Endpoint,
+  operation: Operation,
   key: ApiKeyPrincipal,
   request: Request,
   input: OperationInput,
   started: number,
 ): Promise<Response> {
-  assertOperationAllowed(endpoint.operation, key);
+  assertOperationAllowed(operation, key);
   const idempotencyKey = idempotencyKeyOf(request);
-  const body = endpoint.operation.body ? await input.body?.() : undefined;
-  const run = () => runOperation(endpoint.operation, key, { ...input, body: async () => body }, started);
-  if (!inputPasses(endpoint.operation, { ...input, body })) {
+  const body = operation.body ? await input.body?.() : undefined;
+  const run = () => runOperation(operation, key, { ...input, body: async () => body }, started);
+  if (!inputPasses(operation, { ...input, body })) {
     // Bad input is refused (400) without claiming the key, whatever it was used for: a corrected request may.
     const result = await run();
     return successResponse(result.data, result.status, result.pagination);
   }
   const fingerprint = requestFingerprint({
-    method: endpoint.method,
-    route: endpoint.path,
+    method: operation.http.method,
+    route: operation.http.path,
     params: input.params,
     query: input.query,
     body,

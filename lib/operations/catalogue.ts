@@ -1,6 +1,6 @@
-// Every operation an API key can run (docs/api.md): the HTTP API's routes and OpenAPI document
-// (lib/api/endpoints.ts) and the MCP tools (lib/mcp/server.ts) are built from this table, gathered from one file per
-// area (lib/operations/catalogue/), in this order.
+// Every operation an API key can run (docs/api.md): the HTTP API's routes and OpenAPI document (lib/api) and the
+// MCP tools (lib/mcp/server.ts) are built from this table, gathered from a file per area (lib/operations/catalogue/),
+// each of which gathers its operations (one file each, with its HTTP binding: lib/operations/<area>/), in this order.
 import { z } from "zod";
 import { identifier } from "@/lib/validation/strings";
 import { namespacesOperations } from "./catalogue/namespaces";

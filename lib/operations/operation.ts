@@ -24,9 +24,29 @@ export interface OperationContext<
 }
 
 /**
+ * How the HTTP API serves an operation: lib/api builds its route's handler (withApiKey) and its OpenAPI entry
+ * from this, and app/api/v1 mounts the handler on the path.
+ */
+export interface HttpBinding {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  /** OpenAPI path below /api/v1, e.g. `/namespaces/{id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** Error statuses worth listing in the OpenAPI document besides the ones every key-authenticated route has. */
+  errors?: number[];
+  /**
+   * Honours the `Idempotency-Key` header (lib/http/idempotency.ts): a retry of the same request within 24 hours
+   * gets the first answer, the work done once.
+   */
+  idempotent?: boolean;
+}
+
+/**
  * One operation an API key (or a console member) can run, whatever the transport: the single source of its
- * permission, its validation and the domain function it calls. The HTTP API (lib/api/endpoints.ts binds each
- * to a method and path, and documents it in OpenAPI), the MCP tools and the console are built from these.
+ * HTTP binding, its permission, its validation and the domain function it calls, in a file of its own
+ * (lib/operations/<area>/<operation>.ts). The HTTP API (its routes and OpenAPI document), the MCP tools and the
+ * console are built from these.
  */
 export interface Operation<
   Body extends Schema | undefined = Schema | undefined,
@@ -35,6 +55,7 @@ export interface Operation<
   Response extends Schema = Schema,
   Paginated extends Pagination = Pagination,
 > {
+  http: HttpBinding;
   permission?: Permission;
   /**
    * What the operation does, when it reaches a whole namespace (every scope's memories or other keys'

@@ -1,8 +1,8 @@
 // POST /api/v1/ask — an answer from memory with cited sources
-import { endpoints } from "@/lib/api/endpoints";
+import { operations } from "@/lib/operations/catalogue";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiRoute } from "@/lib/http/methods";
 
-const askRoute = withApiKey(endpoints.ask);
+const askRoute = withApiKey(operations.ask);
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ POST: askRoute });

@@ -244,132 +244,6 @@ export type paths = {
     patch: operations["patchRememberNotAllowed"];
     trace?: never;
   };
-  "/documents": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * List a namespace's documents, newest first
-     * @description Requires the NAMESPACE_READ permission.
-     */
-    get: operations["listDocuments"];
-    /** Not allowed: PUT /documents answers 405 */
-    put: operations["putDocumentsNotAllowed"];
-    /**
-     * Add a document (a multipart `file`, a `url` or inline `content`): 202 with it queued; its passages become memories with their page and section once it is `ready`
-     * @description Requires the NAMESPACE_WRITE permission.
-     */
-    post: operations["addDocument"];
-    /** Not allowed: DELETE /documents answers 405 */
-    delete: operations["deleteDocumentsNotAllowed"];
-    options?: never;
-    head?: never;
-    /** Not allowed: PATCH /documents answers 405 */
-    patch: operations["patchDocumentsNotAllowed"];
-    trace?: never;
-  };
-  "/documents/{id}": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * Get a document: its status, pages, passages and error
-     * @description Requires the NAMESPACE_READ permission.
-     */
-    get: operations["getDocument"];
-    /** Not allowed: PUT /documents/{id} answers 405 */
-    put: operations["putDocumentsIdNotAllowed"];
-    /** Not allowed: POST /documents/{id} answers 405 */
-    post: operations["postDocumentsIdNotAllowed"];
-    /**
-     * Delete a document with its original and the memories of its passages
-     * @description Requires the NAMESPACE_WRITE permission.
-     */
-    delete: operations["deleteDocument"];
-    options?: never;
-    head?: never;
-    /** Not allowed: PATCH /documents/{id} answers 405 */
-    patch: operations["patchDocumentsIdNotAllowed"];
-    trace?: never;
-  };
-  "/documents/{id}/text": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed)
-     * @description Requires the NAMESPACE_READ permission.
-     */
-    get: operations["documentText"];
-    /** Not allowed: PUT /documents/{id}/text answers 405 */
-    put: operations["putDocumentsIdTextNotAllowed"];
-    /** Not allowed: POST /documents/{id}/text answers 405 */
-    post: operations["postDocumentsIdTextNotAllowed"];
-    /** Not allowed: DELETE /documents/{id}/text answers 405 */
-    delete: operations["deleteDocumentsIdTextNotAllowed"];
-    options?: never;
-    head?: never;
-    /** Not allowed: PATCH /documents/{id}/text answers 405 */
-    patch: operations["patchDocumentsIdTextNotAllowed"];
-    trace?: never;
-  };
-  "/documents/{id}/content": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /**
-     * The document's original bytes, as a download
-     * @description Requires the NAMESPACE_READ permission.
-     */
-    get: operations["documentContent"];
-    /** Not allowed: PUT /documents/{id}/content answers 405 */
-    put: operations["putDocumentsIdContentNotAllowed"];
-    /** Not allowed: POST /documents/{id}/content answers 405 */
-    post: operations["postDocumentsIdContentNotAllowed"];
-    /** Not allowed: DELETE /documents/{id}/content answers 405 */
-    delete: operations["deleteDocumentsIdContentNotAllowed"];
-    options?: never;
-    head?: never;
-    /** Not allowed: PATCH /documents/{id}/content answers 405 */
-    patch: operations["patchDocumentsIdContentNotAllowed"];
-    trace?: never;
-  };
-  "/documents/{id}/refresh": {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Not allowed: GET /documents/{id}/refresh answers 405 */
-    get: operations["getDocumentsIdRefreshNotAllowed"];
-    /** Not allowed: PUT /documents/{id}/refresh answers 405 */
-    put: operations["putDocumentsIdRefreshNotAllowed"];
-    /**
-     * Fetch a URL's document again and replace its passages
-     * @description Requires the NAMESPACE_WRITE permission.
-     */
-    post: operations["refreshDocument"];
-    /** Not allowed: DELETE /documents/{id}/refresh answers 405 */
-    delete: operations["deleteDocumentsIdRefreshNotAllowed"];
-    options?: never;
-    head?: never;
-    /** Not allowed: PATCH /documents/{id}/refresh answers 405 */
-    patch: operations["patchDocumentsIdRefreshNotAllowed"];
-    trace?: never;
-  };
   "/recall": {
     parameters: {
       query?: never;
@@ -539,6 +413,132 @@ export type paths = {
     head?: never;
     /** Not allowed: PATCH /memories answers 405 */
     patch: operations["patchMemoriesNotAllowed"];
+    trace?: never;
+  };
+  "/documents": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a namespace's documents, newest first
+     * @description Requires the NAMESPACE_READ permission.
+     */
+    get: operations["listDocuments"];
+    /** Not allowed: PUT /documents answers 405 */
+    put: operations["putDocumentsNotAllowed"];
+    /**
+     * Add a document (a multipart `file`, a `url` or inline `content`): 202 with it queued; its passages become memories with their page and section once it is `ready`
+     * @description Requires the NAMESPACE_WRITE permission.
+     */
+    post: operations["addDocument"];
+    /** Not allowed: DELETE /documents answers 405 */
+    delete: operations["deleteDocumentsNotAllowed"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /documents answers 405 */
+    patch: operations["patchDocumentsNotAllowed"];
+    trace?: never;
+  };
+  "/documents/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get a document: its status, pages, passages and error
+     * @description Requires the NAMESPACE_READ permission.
+     */
+    get: operations["getDocument"];
+    /** Not allowed: PUT /documents/{id} answers 405 */
+    put: operations["putDocumentsIdNotAllowed"];
+    /** Not allowed: POST /documents/{id} answers 405 */
+    post: operations["postDocumentsIdNotAllowed"];
+    /**
+     * Delete a document with its original and the memories of its passages
+     * @description Requires the NAMESPACE_WRITE permission.
+     */
+    delete: operations["deleteDocument"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /documents/{id} answers 405 */
+    patch: operations["patchDocumentsIdNotAllowed"];
+    trace?: never;
+  };
+  "/documents/{id}/text": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed)
+     * @description Requires the NAMESPACE_READ permission.
+     */
+    get: operations["documentText"];
+    /** Not allowed: PUT /documents/{id}/text answers 405 */
+    put: operations["putDocumentsIdTextNotAllowed"];
+    /** Not allowed: POST /documents/{id}/text answers 405 */
+    post: operations["postDocumentsIdTextNotAllowed"];
+    /** Not allowed: DELETE /documents/{id}/text answers 405 */
+    delete: operations["deleteDocumentsIdTextNotAllowed"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /documents/{id}/text answers 405 */
+    patch: operations["patchDocumentsIdTextNotAllowed"];
+    trace?: never;
+  };
+  "/documents/{id}/content": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The document's original bytes, as a download
+     * @description Requires the NAMESPACE_READ permission.
+     */
+    get: operations["documentContent"];
+    /** Not allowed: PUT /documents/{id}/content answers 405 */
+    put: operations["putDocumentsIdContentNotAllowed"];
+    /** Not allowed: POST /documents/{id}/content answers 405 */
+    post: operations["postDocumentsIdContentNotAllowed"];
+    /** Not allowed: DELETE /documents/{id}/content answers 405 */
+    delete: operations["deleteDocumentsIdContentNotAllowed"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /documents/{id}/content answers 405 */
+    patch: operations["patchDocumentsIdContentNotAllowed"];
+    trace?: never;
+  };
+  "/documents/{id}/refresh": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Not allowed: GET /documents/{id}/refresh answers 405 */
+    get: operations["getDocumentsIdRefreshNotAllowed"];
+    /** Not allowed: PUT /documents/{id}/refresh answers 405 */
+    put: operations["putDocumentsIdRefreshNotAllowed"];
+    /**
+     * Fetch a URL's document again and replace its passages
+     * @description Requires the NAMESPACE_WRITE permission.
+     */
+    post: operations["refreshDocument"];
+    /** Not allowed: DELETE /documents/{id}/refresh answers 405 */
+    delete: operations["deleteDocumentsIdRefreshNotAllowed"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /documents/{id}/refresh answers 405 */
+    patch: operations["patchDocumentsIdRefreshNotAllowed"];
     trace?: never;
   };
   "/entities": {
@@ -1242,52 +1242,6 @@ export type components = {
       /** @description remember only: true when identical content was already stored and that memory is returned */
       deduplicated?: boolean;
     };
-    Document: {
-      id: string;
-      namespace_id: string;
-      /**
-       * @description queued, then processing; ready once its passages are memories, failed with `error` otherwise
-       * @enum {string}
-       */
-      status: "queued" | "processing" | "ready" | "failed";
-      /** @description as given, or the file's own title once read */
-      title: string | null;
-      /** @description the type it is read as (sniffed from its bytes); null for a URL not fetched yet */
-      content_type: string | null;
-      /** @description the URL it was fetched from */
-      source_url: string | null;
-      filename: string | null;
-      /** @description of the original; null for a URL not fetched yet */
-      size_bytes: number | null;
-      /** @description a PDF's pages (1 for an image); null for formats without pages */
-      pages: number | null;
-      /** @description the passages stored as memories, each with its page and section */
-      chunk_count: number;
-      /** @description why processing failed, in a sentence */
-      error: string | null;
-      identity_id: string | null;
-      scopes: {
-        [key: string]: string;
-      };
-      metadata: {
-        [key: string]: unknown;
-      };
-      /** @description ISO 8601 UTC timestamp with milliseconds */
-      created_at: string;
-      /** @description ISO 8601 UTC timestamp with milliseconds */
-      updated_at: string;
-      processed_at: string | null;
-    };
-    DocumentText: {
-      id: string;
-      pages: number | null;
-      /** @description the extracted text in reading order, with page and heading path */
-      blocks: {
-        page: number | null;
-        section: string[];
-        text: string;
-      }[];
-    };
     RecallBody: {
       namespace_id?: string;
       external_reference_id?: string;
@@ -1537,6 +1491,52 @@ export type components = {
       totalPages: number;
       /** @description pass it as `cursor` for the next page; null on the last page */
       nextCursor: string | null;
+    };
+    Document: {
+      id: string;
+      namespace_id: string;
+      /**
+       * @description queued, then processing; ready once its passages are memories, failed with `error` otherwise
+       * @enum {string}
+       */
+      status: "queued" | "processing" | "ready" | "failed";
+      /** @description as given, or the file's own title once read */
+      title: string | null;
+      /** @description the type it is read as (sniffed from its bytes); null for a URL not fetched yet */
+      content_type: string | null;
+      /** @description the URL it was fetched from */
+      source_url: string | null;
+      filename: string | null;
+      /** @description of the original; null for a URL not fetched yet */
+      size_bytes: number | null;
+      /** @description a PDF's pages (1 for an image); null for formats without pages */
+      pages: number | null;
+      /** @description the passages stored as memories, each with its page and section */
+      chunk_count: number;
+      /** @description why processing failed, in a sentence */
+      error: string | null;
+      identity_id: string | null;
+      scopes: {
+        [key: string]: string;
+      };
+      metadata: {
+        [key: string]: unknown;
+      };
+      /** @description ISO 8601 UTC timestamp with milliseconds */
+      created_at: string;
+      /** @description ISO 8601 UTC timestamp with milliseconds */
+      updated_at: string;
+      processed_at: string | null;
+    };
+    DocumentText: {
+      id: string;
+      pages: number | null;
+      /** @description the extracted text in reading order, with page and heading path */
+      blocks: {
+        page: number | null;
+        section: string[];
+        text: string;
+      }[];
     };
     Entity: {
       id: string;
@@ -3992,1112 +3992,6 @@ export interface operations {
       };
     };
   };
-  listDocuments: {
-    parameters: {
-      query: {
-        page?: number;
-        page_size?: number;
-        namespace_id: string;
-        status?: "queued" | "processing" | "ready" | "failed";
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Document"][];
-            pagination: components["schemas"]["Pagination"];
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  putDocumentsNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  addDocument: {
-    parameters: {
-      query?: never;
-      header?: {
-        /** @description Your own id for this request (a UUID, say): a retry with the same key and the same request within 24 hours gets the first 2xx answer (with `Idempotent-Replayed: true`) and the work is not done again. Per API key. */
-        "Idempotency-Key"?: string;
-      };
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        "application/json": {
-          namespace_id?: string;
-          external_reference_id?: string;
-          /** @description an https URL to fetch (public addresses only; redirects are followed and checked) */
-          url?: string & (unknown & unknown);
-          /** @description the document itself: text, or base64 with `content_encoding: base64` for binary formats */
-          content?: string;
-          /** @description with `content`: its type, e.g. text/markdown, text/html, application/pdf */
-          content_type?: string;
-          /**
-           * @description with `content`: utf8 (the default) or base64
-           * @enum {string}
-           */
-          content_encoding?: "utf8" | "base64";
-          /** @description shown and cited; the file's own title otherwise */
-          title?: string;
-          filename?: string;
-          /** @description copied onto every passage's memory */
-          metadata?: components["schemas"]["Metadata"];
-          scopes?: components["schemas"]["Scopes"];
-          identity_id?: components["schemas"]["IdentityId"];
-        } & ((unknown | unknown) & (unknown | unknown));
-        "multipart/form-data": {
-          namespace_id?: string;
-          external_reference_id?: string;
-          /**
-           * Format: binary
-           * @description the file
-           */
-          file: string;
-          /** @description shown and cited; the file's own title otherwise */
-          title?: string;
-          filename?: string;
-          /** @description as JSON text */
-          metadata?: string;
-          /** @description as JSON text */
-          scopes?: string;
-          identity_id?: components["schemas"]["IdentityId"];
-        } & (unknown | unknown);
-      };
-    };
-    responses: {
-      /** @description Success */
-      202: {
-        headers: {
-          /** @description `true` when this is the first answer to an earlier request with the same Idempotency-Key */
-          "Idempotent-Replayed"?: "true";
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Document"];
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description CONFLICT: a resource with these values already exists; or the Idempotency-Key was used for another request (`details[].message` IDEMPOTENCY_CONFLICT), or its first request is still running (IDEMPOTENCY_IN_PROGRESS: retry after `Retry-After` seconds), or the memory it stored has been deleted since (IDEMPOTENCY_ANSWER_WITHDRAWN: not done again) */
-      409: {
-        headers: {
-          /** @description With IDEMPOTENCY_IN_PROGRESS: seconds to wait */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description PAYLOAD_TOO_LARGE: the body is larger than 5242880 bytes */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNSUPPORTED_MEDIA_TYPE */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteDocumentsNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  patchDocumentsNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Document"];
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  putDocumentsIdNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  postDocumentsIdNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: {
-              id: string;
-              /** @constant */
-              deleted: true;
-              memories_deleted: number;
-            };
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  patchDocumentsIdNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  documentText: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: components["schemas"]["DocumentText"];
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description CONFLICT: a resource with these values already exists */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  putDocumentsIdTextNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  postDocumentsIdTextNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteDocumentsIdTextNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  patchDocumentsIdTextNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  documentContent: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/octet-stream": string;
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description CONFLICT: a resource with these values already exists */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  putDocumentsIdContentNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  postDocumentsIdContentNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteDocumentsIdContentNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  patchDocumentsIdContentNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  getDocumentsIdRefreshNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  putDocumentsIdRefreshNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  refreshDocument: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Success */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            /** @constant */
-            success: true;
-            data: components["schemas"]["Document"];
-          };
-        };
-      };
-      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description NOT_FOUND: no such resource visible to the key */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description CONFLICT: a resource with these values already exists */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
-      429: {
-        headers: {
-          /** @description Seconds to wait before trying again */
-          "Retry-After"?: number;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
-      500: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  deleteDocumentsIdRefreshNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
-  patchDocumentsIdRefreshNotAllowed: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
-      405: {
-        headers: {
-          /** @description The methods this path answers */
-          Allow?: string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": components["schemas"]["Error"];
-        };
-      };
-    };
-  };
   getRecallNotAllowed: {
     parameters: {
       query?: never;
@@ -6484,6 +5378,1112 @@ export interface operations {
       query?: never;
       header?: never;
       path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  listDocuments: {
+    parameters: {
+      query: {
+        page?: number;
+        page_size?: number;
+        namespace_id: string;
+        status?: "queued" | "processing" | "ready" | "failed";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Document"][];
+            pagination: components["schemas"]["Pagination"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putDocumentsNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  addDocument: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Your own id for this request (a UUID, say): a retry with the same key and the same request within 24 hours gets the first 2xx answer (with `Idempotent-Replayed: true`) and the work is not done again. Per API key. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          namespace_id?: string;
+          external_reference_id?: string;
+          /** @description an https URL to fetch (public addresses only; redirects are followed and checked) */
+          url?: string & (unknown & unknown);
+          /** @description the document itself: text, or base64 with `content_encoding: base64` for binary formats */
+          content?: string;
+          /** @description with `content`: its type, e.g. text/markdown, text/html, application/pdf */
+          content_type?: string;
+          /**
+           * @description with `content`: utf8 (the default) or base64
+           * @enum {string}
+           */
+          content_encoding?: "utf8" | "base64";
+          /** @description shown and cited; the file's own title otherwise */
+          title?: string;
+          filename?: string;
+          /** @description copied onto every passage's memory */
+          metadata?: components["schemas"]["Metadata"];
+          scopes?: components["schemas"]["Scopes"];
+          identity_id?: components["schemas"]["IdentityId"];
+        } & ((unknown | unknown) & (unknown | unknown));
+        "multipart/form-data": {
+          namespace_id?: string;
+          external_reference_id?: string;
+          /**
+           * Format: binary
+           * @description the file
+           */
+          file: string;
+          /** @description shown and cited; the file's own title otherwise */
+          title?: string;
+          filename?: string;
+          /** @description as JSON text */
+          metadata?: string;
+          /** @description as JSON text */
+          scopes?: string;
+          identity_id?: components["schemas"]["IdentityId"];
+        } & (unknown | unknown);
+      };
+    };
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          /** @description `true` when this is the first answer to an earlier request with the same Idempotency-Key */
+          "Idempotent-Replayed"?: "true";
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Document"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description CONFLICT: a resource with these values already exists; or the Idempotency-Key was used for another request (`details[].message` IDEMPOTENCY_CONFLICT), or its first request is still running (IDEMPOTENCY_IN_PROGRESS: retry after `Retry-After` seconds), or the memory it stored has been deleted since (IDEMPOTENCY_ANSWER_WITHDRAWN: not done again) */
+      409: {
+        headers: {
+          /** @description With IDEMPOTENCY_IN_PROGRESS: seconds to wait */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description PAYLOAD_TOO_LARGE: the body is larger than 5242880 bytes */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNSUPPORTED_MEDIA_TYPE */
+      415: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDocumentsNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchDocumentsNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Document"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putDocumentsIdNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postDocumentsIdNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: {
+              id: string;
+              /** @constant */
+              deleted: true;
+              memories_deleted: number;
+            };
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchDocumentsIdNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  documentText: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["DocumentText"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description CONFLICT: a resource with these values already exists */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putDocumentsIdTextNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postDocumentsIdTextNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDocumentsIdTextNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchDocumentsIdTextNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  documentContent: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/octet-stream": string;
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description CONFLICT: a resource with these values already exists */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putDocumentsIdContentNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postDocumentsIdContentNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDocumentsIdContentNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchDocumentsIdContentNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  getDocumentsIdRefreshNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putDocumentsIdRefreshNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  refreshDocument: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["Document"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description CONFLICT: a resource with these values already exists */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteDocumentsIdRefreshNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchDocumentsIdRefreshNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;

@@ -1,6 +1,6 @@
 // GET /api/v1/documents/{id}/text — the text extracted from the document, by page and heading
-import { endpoints } from "@/lib/api/endpoints";
+import { operations } from "@/lib/operations/catalogue";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiRoute } from "@/lib/http/methods";
 
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: withApiKey(endpoints.documentText) });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: withApiKey(operations.documentText) });

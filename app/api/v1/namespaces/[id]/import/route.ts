@@ -1,8 +1,8 @@
 // POST /api/v1/namespaces/{id}/import — an export's NDJSON into the namespace, all or nothing
-import { endpoints } from "@/lib/api/endpoints";
+import { operations } from "@/lib/operations/catalogue";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiRoute } from "@/lib/http/methods";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  POST: withApiKey(endpoints.importNamespace),
+  POST: withApiKey(operations.importNamespace),
 });

@@ -1,8 +1,8 @@
 // GET /api/v1/webhooks/{id}/deliveries — the endpoint's delivery log
-import { endpoints } from "@/lib/api/endpoints";
+import { operations } from "@/lib/operations/catalogue";
 import { withApiKey } from "@/lib/api/with-api-key";
 import { apiRoute } from "@/lib/http/methods";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({
-  GET: withApiKey(endpoints.listWebhookDeliveries),
+  GET: withApiKey(operations.listWebhookDeliveries),
 });
