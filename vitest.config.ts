@@ -5,32 +5,36 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 // Files that never open the database: a run on PostgreSQL (`npm run test:postgres`) leaves them to the
 // embedded run rather than run them twice.
 const DATABASE_FREE = [
-  "tests/native-matmul.test.ts",
-  "tests/embedding-pool.test.ts",
-  "tests/chunking.test.ts",
-  "tests/bench-datasets.test.ts",
-  "tests/start-builds.test.ts",
-  "tests/lint-boundaries.test.ts",
+  "tests/memory/embeddings/native-matmul.test.ts",
+  "tests/memory/embeddings/embedding-pool.test.ts",
+  "tests/memory/store/chunking.test.ts",
+  "tests/bench/bench-datasets.test.ts",
+  "tests/startup/start-builds.test.ts",
+  "tests/tools/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
-  "tests/client-types.test.ts",
-  "tests/client-packages.test.ts",
+  "tests/api/client-types.test.ts",
+  "tests/clients/client-packages.test.ts",
   "packages/client/test/types.test.ts",
 ];
 
 // The client libraries and their examples: they test what a client does with the server's answers over HTTP,
 // which the database behind the server does not change; the API itself runs on PostgreSQL in every other file.
-const CLIENT_SIDE = ["packages/*/test/**/*.test.ts", "tests/sdk-python.test.ts", "tests/example-*.test.ts"];
+const CLIENT_SIDE = [
+  "packages/*/test/**/*.test.ts",
+  "tests/clients/sdk-python.test.ts",
+  "tests/clients/example-*.test.ts",
+];
 
 // The files that take longest (they start production servers, CLI processes or both, and the first of them
 // builds) start first: run last, one of them kept a worker busy alone for minutes after the other finished.
 const LONGEST_FIRST = [
-  "tests/oauth-production.test.ts",
-  "tests/cli.test.ts",
-  "tests/crash-writes.test.ts",
-  "tests/process.test.ts",
-  "tests/export-import.test.ts",
-  "tests/server.test.ts",
-  "tests/database.test.ts",
+  "tests/oauth/oauth-production.test.ts",
+  "tests/admin/cli.test.ts",
+  "tests/memory/store/crash-writes.test.ts",
+  "tests/startup/process.test.ts",
+  "tests/portability/export-import.test.ts",
+  "tests/startup/server.test.ts",
+  "tests/db/database.test.ts",
 ];
 
 class LongestFirst extends BaseSequencer {

@@ -1,6 +1,6 @@
 // Writes the TypeScript SDK's types (packages/client/src/generated/openapi.ts) from the OpenAPI document the
 // server serves at /api/v1/openapi.json. `--check` writes nothing and fails when the file differs, so that
-// the SDK cannot drift from the API (run by tests/client-types.test.ts and .ci/run).
+// the SDK cannot drift from the API (run by tests/api/client-types.test.ts and .ci/run).
 import fs from "node:fs";
 import path from "node:path";
 import { generatedClientTypes } from "./client-types";

@@ -1,5 +1,5 @@
 // `npm run docs:settings`: writes docs/configuration.md from the settings' declarations (lib/config/settings.ts),
-// so that the document cannot say something the code does not do. tests/settings.test.ts fails when it is stale.
+// so that the document cannot say something the code does not do. tests/config/settings.test.ts fails when it is stale.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

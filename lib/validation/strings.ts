@@ -14,7 +14,7 @@ import { z } from "zod";
  * Spelled out rather than as `\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}`: these classes are also the `pattern`s of the
  * OpenAPI document and the MCP tools' input schemas, which clients compile with their own regular
  * expressions, and Python's `re` (the `jsonschema` package) has no `\p`. They are the code points of those
- * properties in Unicode 17 (Node 20.20); tests/strings.test.ts checks that the running engine knows no other.
+ * properties in Unicode 17 (Node 20.20); tests/validation/strings.test.ts checks that the running engine knows no other.
  */
 export const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
   [0x0001, 0x001f],
@@ -84,7 +84,7 @@ const UNSTORABLE = String.raw`\u0000\uD800-\uDFFF`;
 
 /**
  * The patterns are also the OpenAPI document's and the MCP tools' `pattern`s, so they use only what every
- * regular expression dialect reads alike: no `\p`, `\s`, `\d` or `\w` (tests/mcp-schemas.test.ts checks).
+ * regular expression dialect reads alike: no `\p`, `\s`, `\d` or `\w` (tests/mcp/mcp-schemas.test.ts checks).
  * Each is linear: no two adjacent parts overlap, so a long hostile input cannot make it backtrack.
  */
 const TEXT_PATTERN = new RegExp(`^[^${UNSTORABLE}]*$`, "u");

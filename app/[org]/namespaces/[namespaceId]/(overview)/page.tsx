@@ -49,7 +49,7 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
   ]);
   const orgSlug = access.org.slug;
   const base = `/${orgSlug}/namespaces/${namespace.id}`;
-  // The API's own `mcp_endpoint_url`: the address OAuth discovery is tested from (tests/mcp-oauth.test.ts).
+  // The API's own `mcp_endpoint_url`: the address OAuth discovery is tested from (tests/mcp/mcp-oauth.test.ts).
   const mcpUrl = mcpEndpointUrl(namespace.id);
 
   return (

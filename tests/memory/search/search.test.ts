@@ -1,0 +1,110 @@
+import { expect, test } from "vitest";
+import { hitsThatCanRank } from "@/lib/memory/search/ranking";
+import { searchChunks } from "@/lib/memory/search/search";
+import { lexicalLeg } from "@/lib/memory/search/lexical-leg";
+import type { ChunkRow } from "@/lib/memory/search/search-legs";
+import { createNamespace, createTenant } from "../../helpers/fixtures";
+import { rememberAll } from "../../helpers/memory";
+
+test("when the lexical leg is cut at its limit, the results are those of a search that was not cut", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // Every memory shares one word with the query. The lexical leg (50 candidates for top_k 5) keeps 50 of
+  // the 100 short, unrelated ones; the 50 longer ones, close in meaning, reach only the vector leg, and
+  // must still be scored with their own BM25 to rank as they would in a search that was not cut.
+  const memories = [
+    ...Array.from({ length: 100 }, (_, i) => ({ content: `Apple ${i}: the cat slept on the warm windowsill.` })),
+    ...Array.from({ length: 50 }, (_, i) => ({ content: `Apple ${i}: fruit picked from farm trees in autumn.` })),
+  ];
+  for (let i = 0; i < memories.length; i += 100) await rememberAll(key, ns.id, memories.slice(i, i + 100));
+
+  const request = { orgId: org.id, namespaceId: ns.id, query: "apple harvest in the orchard" };
+  const exhaustive = await searchChunks({ ...request, topK: 100 }); // 200 candidates per leg: nothing is cut
+  expect(exhaustive[0].content).toContain("fruit picked from farm trees");
+  for (const topK of [1, 5, 10]) {
+    const cut = await searchChunks({ ...request, topK });
+    expect(cut.map((m) => [m.memoryId, m.score.toFixed(9)])).toEqual(
+      exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9)]),
+    );
+  }
+});
+
+test("a lexical hit sharing fewer words than others but closer in meaning is scored with its cosine", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  await rememberAll(key, ns.id, [
+    { content: "Apple stock: the orchard of quarterly harvest numbers pleased the company's investors." },
+    { content: "Apple harvest season: we picked apples in the orchard all autumn." },
+    { content: "Harvest of apples from the orchard trees, picked by hand each autumn." },
+    { content: "The orchard apple harvest meeting agenda: budget, parking, minutes." },
+    { content: "Fresh fruit picked from the orchard trees in autumn." },
+    { content: "Apple harvest." },
+    { content: "The cat slept on the warm windowsill." },
+  ]);
+  const request = { orgId: org.id, namespaceId: ns.id, query: "apple harvest in the orchard" };
+  // Fewer memories than top_k: the cosine of every lexical hit is looked up.
+  const everyCosine = await searchChunks({ ...request, topK: 10 });
+  // The premise: the second by fused score shares fewer of the query's words than the third.
+  expect(everyCosine[1].content).toBe("Apple harvest.");
+  expect(everyCosine[1].lexical).toBeLessThan(everyCosine[2].lexical);
+  for (const topK of [1, 2, 3, 5]) {
+    const ranked = await searchChunks({ ...request, topK });
+    expect(ranked.map((m) => [m.memoryId, m.score.toFixed(9), m.cosine.toFixed(9)])).toEqual(
+      everyCosine.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9), m.cosine.toFixed(9)]),
+    );
+  }
+});
+
+test("the cosine is looked up only for lexical hits scoring at least half the top_k-th memory's BM25", () => {
+  const hit = (chunk: string, memory: string, bm25: number) => ({
+    chunk_id: chunk,
+    bm25,
+    row: { memory_id: memory } as ChunkRow,
+  });
+  // Memories by BM25: m1 (10), m2 (8, two chunks), m3 (6), m4 (3), m5 (2.9).
+  const hits = [
+    hit("c1", "m1", 10),
+    hit("c2", "m2", 8),
+    hit("c3", "m2", 7),
+    hit("c4", "m3", 6),
+    hit("c5", "m4", 3),
+    hit("c6", "m5", 2.9),
+  ];
+  const result = { bm25Max: 12, hits, truncated: false, skippedBm25Max: 0, namespaceChunkCount: 6 };
+  // top_k 3: the third memory (m3, 6) scores at least 3, so a hit under 3 cannot rank.
+  expect(hitsThatCanRank(result, 3)).toEqual(["c1", "c2", "c3", "c4", "c5"]);
+  expect(hitsThatCanRank(result, 1)).toEqual(["c1", "c2", "c3", "c4"]);
+  // Fewer memories than top_k: every hit.
+  expect(hitsThatCanRank(result, 10)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
+});
+
+test("a common query term is not read through when rarer ones find enough chunks, and scores the same", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // "river" is in 46 memories (common past 30 chunks, as set below); "zebra" and "giraffe" in 30 each.
+  const memories = Array.from({ length: 60 }, (_, i) => ({
+    content: `Field note ${i}: a ${i < 30 ? "zebra" : "giraffe"} ${i % 3 ? "walked" : "drank"}${
+      i % 4 === 3 ? "" : " by the river"
+    }${i % 8 === 0 ? ", the wide river" : ""}.`,
+  }));
+  await rememberAll(key, ns.id, [...memories, { content: "The river, the river: the river flooded its valley." }]);
+  const request = { orgId: org.id, namespaceId: ns.id, mode: "fulltext" as const, topK: 20 };
+  const scores = (results: Awaited<ReturnType<typeof searchChunks>>) =>
+    results.map((m) => [m.memoryId, m.score.toFixed(9)]);
+
+  // The rarer terms find 60 chunks, more than the leg's 50: "river" is only added to their scores.
+  const skipping = { ...request, query: "zebra giraffe river", commonTermMinChunks: 30 };
+  expect((await lexicalLeg(skipping, 50)).skippedBm25Max).toBeGreaterThan(0);
+  expect((await lexicalLeg({ ...skipping, commonTermMinChunks: undefined }, 50)).skippedBm25Max).toBe(0);
+  const everyTerm = await searchChunks({ ...skipping, commonTermMinChunks: undefined });
+  // "river" decides the order: without it, the shorter notes that do not have it would come first.
+  expect(everyTerm.every((m) => m.content.includes("river"))).toBe(true);
+  expect(scores(await searchChunks(skipping))).toEqual(scores(everyTerm));
+
+  // "zebra" alone finds 30, fewer than 50: every term is read, and the river-only memory is found.
+  const fewRarer = { ...skipping, query: "zebra river" };
+  expect((await lexicalLeg(fewRarer, 50)).skippedBm25Max).toBe(0);
+  const found = await searchChunks({ ...fewRarer, topK: 61 });
+  expect(found.some((m) => m.content.startsWith("The river, the river"))).toBe(true);
+  expect(scores(found)).toEqual(scores(await searchChunks({ ...fewRarer, topK: 61, commonTermMinChunks: undefined })));
+});

@@ -1,0 +1,305 @@
+// The production build served by `npm start`, driven over real HTTP.
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import { promisify } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
+import { memgw } from "../helpers/cli";
+import { freePort, startServer, type RunningServer } from "../helpers/server";
+import { onPostgres } from "../helpers/postgres";
+import { newDataDir } from "../helpers/embedded-template";
+import { component } from "../helpers/openapi";
+
+// Its own build directory (shared with tests/startup/process.test.ts; builds take turns), never a developer's .next.
+process.env.MEMGW_DIST_DIR = ".next-test-server";
+const dir = newDataDir("memgw-server-");
+const INIT = {
+  MEMGW_INIT_ORG_NAME: "Headless Inc",
+  MEMGW_INIT_USER_EMAIL: "ops@headless.example",
+  MEMGW_INIT_USER_PASSWORD: "a long operator password",
+  MEMGW_INIT_API_KEY: "mgw_headlessBootstrapKey0123456789abcdef",
+};
+const FULL_ACCESS = "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE,INTEGRATION_MANAGE";
+let server: RunningServer;
+let port: number;
+
+async function call(method: string, urlPath: string, { key, body }: { key?: string; body?: unknown } = {}) {
+  const response = await fetch(`${server.base}/api/v1${urlPath}`, {
+    method,
+    headers: {
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...(body ? { "content-type": "application/json" } : {}),
+    },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}
+
+beforeAll(async () => {
+  buildIfNeeded({ quiet: true });
+  port = await freePort();
+  server = await startServer({ DATA_DIR: dir, PORT: String(port), ...INIT });
+});
+
+afterAll(async () => {
+  await server?.stop();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Every start of a production server takes seconds (more on a busy machine).
+describe("npm start", { timeout: 300_000 }, () => {
+  test("prints where it serves and runs the headless first start", () => {
+    expect(server.output()).toContain(`Memory Gateway is ready at ${server.base}`);
+    expect(server.output()).toContain("Headless start: organization, owner and API key created");
+  });
+
+  test("the MEMGW_INIT_API_KEY is a working full-permission key", async () => {
+    const created = await call("POST", "/namespaces", {
+      key: INIT.MEMGW_INIT_API_KEY,
+      body: { name: "from-headless" },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.mcp_endpoint_url).toBe(`${server.base}/api/v1/mcp/${created.body.data.id}`);
+    expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).body.pagination.total).toBe(1);
+  });
+
+  test("a namespace's mcp_endpoint_url serves MCP to the SDK's client over HTTP", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const ns = (await call("POST", "/namespaces", { key, body: { name: "mcp-over-http" } })).body.data;
+    const client = new Client({ name: "memgw-server-test", version: "1.0.0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(ns.mcp_endpoint_url), {
+        requestInit: { headers: { authorization: `Bearer ${key}` } },
+      }),
+    );
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        "add_document",
+        "ask",
+        "forget",
+        "list_entities",
+        "recall",
+        "recall_by_entity",
+        "remember",
+      ]);
+      await client.callTool({ name: "remember", arguments: { content: "The standup moved to 9:30." } });
+      const recalled = await call("POST", "/recall", {
+        key,
+        body: { namespace_id: ns.id, query: "When is the standup?" },
+      });
+      expect(recalled.body.data[0].content).toBe("The standup moved to 9:30.");
+    } finally {
+      await client.close();
+    }
+  });
+
+  test("serves the console page", async () => {
+    const response = await fetch(server.base);
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("Memory for your AI applications");
+  });
+
+  test("a page URL with malformed percent-encoding is a 400, not a 500", async () => {
+    for (const path of ["/%E0%A4%A", "/acme/identities/%ZZ", "/acme/namespaces/%"]) {
+      const response = await fetch(`${server.base}${path}`);
+      expect(response.status, path).toBe(400);
+      expect(await response.text(), path).toContain("malformed percent-encoding");
+    }
+  });
+
+  test("the README walk-through works as written", async () => {
+    const readme = fs.readFileSync("README.md", "utf8");
+    const block = /<!-- walkthrough[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
+    const script = block.replaceAll("http://localhost:3000", server.base);
+    // The key the reader generates in the console (Full access): every permission, no namespace granted yet.
+    const key = await memgw(
+      ["key", "create", "--org", "headless-inc", "--name", "walk-through", "--permissions", FULL_ACCESS],
+      { DATA_DIR: dir },
+    );
+    expect(key.code, key.stderr).toBe(0);
+    const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
+      env: { ...process.env, MEMGW_KEY: key.json.secret },
+    });
+    const [created, listed, remembered, recalled, asked] = stdout
+      .trim()
+      .split("\n")
+      .filter((line) => line.startsWith('{"success"'))
+      .map((line) => JSON.parse(line));
+    expect(created).toMatchObject({ success: true, data: { name: "support-bot", external_reference_id: "crm-42" } });
+    expect(listed.data.map((ns: { id: string }) => ns.id)).toEqual([created.data.id]);
+    expect(listed.pagination).toEqual({ page: 1, pageSize: 20, total: 1, totalPages: 1 });
+    expect(remembered).toMatchObject({
+      success: true,
+      data: { namespace_id: created.data.id, identity_id: "user-7", chunk_count: 1 },
+    });
+    expect(recalled.data[0]).toMatchObject({
+      memory_id: remembered.data.id,
+      content: "I adopted a golden retriever named Max last spring.",
+    });
+    expect(asked.data).toMatchObject({
+      answer: "I adopted a golden retriever named Max last spring [1].",
+      sources: [{ index: 1, memory_id: remembered.data.id }],
+      model: "extractive",
+    });
+  });
+
+  test("every error is in the envelope: 401, 404 for an unknown path, 405 for a wrong method", async () => {
+    expect(await call("GET", "/namespaces")).toMatchObject({
+      status: 401,
+      body: { success: false, error: { code: "UNAUTHORIZED" } },
+    });
+    expect(await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY })).toMatchObject({
+      status: 404,
+      body: { error: { code: "NOT_FOUND" } },
+    });
+    const wrong = await call("PUT", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(wrong).toMatchObject({ status: 405, body: { success: false, error: { code: "METHOD_NOT_ALLOWED" } } });
+    expect(wrong.headers.get("allow")).toBe("GET, POST, HEAD, OPTIONS");
+    const recallByGet = await call("GET", "/recall", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(recallByGet).toMatchObject({
+      status: 405,
+      body: { error: { code: "METHOD_NOT_ALLOWED", message: "GET is not allowed here; use POST." } },
+    });
+    const options = await fetch(`${server.base}/api/v1/namespaces/ns_x`, { method: "OPTIONS" });
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "GET, PATCH, DELETE, HEAD, OPTIONS"]);
+
+    // Every answer names its request; an error's body says the same id.
+    const notFound = await call("GET", "/no-such-thing", { key: INIT.MEMGW_INIT_API_KEY });
+    for (const answer of [notFound, wrong]) {
+      expect(answer.headers.get("request-id")).toMatch(/^req_[\w-]{16}$/);
+      expect(answer.body.error.request_id).toBe(answer.headers.get("request-id"));
+    }
+    expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).headers.get("request-id")).toMatch(
+      /^req_/,
+    );
+    expect(options.headers.get("request-id")).toMatch(/^req_/);
+  });
+
+  test("API responses are never cached and go out uncompressed, errors too", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const namespace = await call("POST", "/namespaces", { key, body: { name: "uncompressed" } });
+    const content = "The harbour office opens at seven and closes at noon on Saturdays. ".repeat(40);
+    const memory = await call("POST", "/remember", { key, body: { namespace_id: namespace.body.data.id, content } });
+    // Large enough (2.7 kB) for the compression Next applies by default to any body over 1 kB.
+    const asKey: Record<string, string> = { authorization: `Bearer ${key}` };
+    for (const auth of [asKey, {}]) {
+      const response = await fetch(
+        `${server.base}/api/v1/memories/${memory.body.data.id}?namespace_id=${namespace.body.data.id}`,
+        {
+          headers: { "accept-encoding": "gzip, deflate", ...auth },
+        },
+      );
+      expect(response.status).toBe("authorization" in auth ? 200 : 401);
+      expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
+      expect(response.headers.get("content-encoding")).toBeNull();
+      if (response.status === 200) expect((await response.json()).data.content).toBe(content);
+    }
+  });
+
+  test("GET /openapi.json is an OpenAPI 3.1 document of every endpoint, built from the handlers' schemas", async () => {
+    const response = await fetch(`${server.base}/api/v1/openapi.json`);
+    const doc = await response.json();
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual([
+      "/ask",
+      "/documents",
+      "/documents/{id}",
+      "/documents/{id}/content",
+      "/documents/{id}/refresh",
+      "/documents/{id}/text",
+      "/entities",
+      "/entities/{id}",
+      "/erasures",
+      "/events",
+      "/forget",
+      "/health",
+      "/identities/{id}/entities",
+      "/integrations/callback",
+      "/integrations/connections",
+      "/integrations/connections/{id}",
+      "/integrations/connections/{id}/complete",
+      "/integrations/connections/{id}/reconnect",
+      "/integrations/connections/{id}/sync",
+      "/integrations/providers",
+      "/mcp/{namespace_id}",
+      "/memories",
+      "/memories/{id}",
+      "/memories/{id}/history",
+      "/namespaces",
+      "/namespaces/{id}",
+      "/namespaces/{id}/export",
+      "/namespaces/{id}/grants",
+      "/namespaces/{id}/grants/{grantId}",
+      "/namespaces/{id}/import",
+      "/openapi.json",
+      "/recall",
+      "/remember",
+      "/webhooks",
+      "/webhooks/{id}",
+      "/webhooks/{id}/deliveries",
+      "/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+      "/webhooks/{id}/rotate-secret",
+      "/webhooks/{id}/test",
+    ]);
+    const create = doc.paths["/namespaces"].post;
+    expect(component(doc, create.requestBody.content["application/json"].schema).properties.name).toMatchObject({
+      type: "string",
+      minLength: 1,
+      maxLength: 255,
+    });
+    expect(create.responses["201"]).toBeDefined();
+    expect(create.responses["409"]).toBeDefined();
+    const list = doc.paths["/namespaces"].get;
+    expect(list.parameters.map((p: { name: string }) => p.name)).toEqual(["page", "page_size"]);
+    const item = component(doc, list.responses["200"].content["application/json"].schema.properties.data.items);
+    expect(Object.keys(item.properties)).toEqual(
+      expect.arrayContaining([
+        "id",
+        "org_id",
+        "name",
+        "mcp_endpoint_url",
+        "created_at",
+        "updated_at",
+        "description",
+        "external_reference_id",
+      ]),
+    );
+  });
+
+  test.skipIf(onPostgres())(
+    "a second server on the same data directory refuses to start, and the first keeps serving",
+    async () => {
+      const second = await startServer({ DATA_DIR: dir, PORT: String(await freePort()) }).catch(
+        (error: Error) => error,
+      );
+      expect(second).toBeInstanceOf(Error);
+      expect((second as Error).message).toMatch(/data directory .* is in use by process/);
+      expect((await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY })).status).toBe(200);
+    },
+  );
+
+  test("the CLI works while the server runs, and its key is live at once", async () => {
+    const org = await memgw(["org", "create", "--name", "Live"], { DATA_DIR: dir });
+    expect(org.code).toBe(0);
+    const key = await memgw(["key", "create", "--org", org.json.id, "--name", "k", "--permissions", "NAMESPACE_READ"], {
+      DATA_DIR: dir,
+    });
+    expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(200);
+    await memgw(["key", "revoke", "--id", key.json.id], { DATA_DIR: dir });
+    expect((await call("GET", "/namespaces", { key: key.json.secret })).status).toBe(401);
+  });
+
+  test("a restart keeps the data, and the headless start changes nothing the second time", async () => {
+    const before = await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    await server.stop();
+    server = await startServer({ DATA_DIR: dir, PORT: String(port), ...INIT });
+    expect(server.output()).not.toContain("Headless start");
+    expect(server.output()).toContain("migrations applied now: 0");
+    const after = await call("GET", "/namespaces", { key: INIT.MEMGW_INIT_API_KEY });
+    expect(after.body).toEqual(before.body);
+    const orgs = await memgw(["org", "create", "--name", "Headless Inc"], { DATA_DIR: dir });
+    expect(orgs.json.slug).toBe("headless-inc-2"); // the headless one exists exactly once
+  });
+});
