@@ -28,7 +28,7 @@ import type { Pagination } from "@/lib/http/pagination";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { operationAllowed, runOperation } from "@/lib/operations/run";
 
 const PAGE_SIZE = 20;
 
@@ -52,7 +52,7 @@ export default async function DocumentsPage({
   const orgSlug = access.org.slug;
   const base = documentsPath(orgSlug, namespace.id);
   const listing = await readListing(principal, namespace.id, searchParam(await searchParams, "page") ?? "1");
-  const writes = mayWrite(principal);
+  const writes = operationAllowed(operations.addDocument, principal);
   const pending = listing.kind === "list" && listing.documents.some((document) => isPending(document.status));
 
   return (
@@ -126,16 +126,6 @@ async function readListing(principal: MemberPrincipal, namespaceId: string, page
       return { kind: "problem", message: "This page's number is not one: start again from the first page." };
     }
     return { kind: "problem", message: formFailure(error).error };
-  }
-}
-
-/** Whether the person's role may add and delete documents here (the add operation's own check). */
-function mayWrite(principal: MemberPrincipal): boolean {
-  try {
-    assertOperationAllowed(operations.addDocument, principal);
-    return true;
-  } catch {
-    return false;
   }
 }
 

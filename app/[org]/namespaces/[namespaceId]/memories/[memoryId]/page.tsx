@@ -17,7 +17,7 @@ import { NotFoundError } from "@/lib/errors";
 import { getMemoryWithChunks } from "@/lib/memory/list";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { operationAllowed, runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
 
 /** The latest versions shown; the API's history pages through the rest. */
@@ -206,12 +206,8 @@ const LINK = "text-indigo-600 hover:underline";
 
 /** Why this person may not edit memories, or null when they may (the update operation's own check). */
 function refusalToEdit(principal: MemberPrincipal): string | null {
-  try {
-    assertOperationAllowed(operations.updateMemory, principal);
-    return null;
-  } catch {
-    return "Your role can read this memory but not change it: editing needs the namespace write permission.";
-  }
+  if (operationAllowed(operations.updateMemory, principal)) return null;
+  return "Your role can read this memory but not change it: editing needs the namespace write permission.";
 }
 
 function authorLabel(author: { kind: string; id: string | null; name: string | null } | null): string {
