@@ -21,7 +21,7 @@ import type { MemberPrincipal } from "@/lib/auth/principal";
 import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
-import { memberAccess } from "@/lib/console/session";
+import { memberAccess, orNotFound } from "@/lib/console/session";
 import type { DocumentJson } from "@/lib/documents/schemas";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import type { Pagination } from "@/lib/http/pagination";
@@ -45,10 +45,7 @@ export default async function DocumentsPage({
   const id = NamespaceIdForm.safeParse({ namespace_id: namespaceId });
   if (!id.success) notFound();
   const { principal } = access;
-  const namespace = await getNamespace(principal, id.data.namespace_id).catch((error) => {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  });
+  const namespace = await orNotFound(getNamespace(principal, id.data.namespace_id));
   const orgSlug = access.org.slug;
   const base = documentsPath(orgSlug, namespace.id);
   const listing = await readListing(principal, namespace.id, searchParam(await searchParams, "page") ?? "1");
