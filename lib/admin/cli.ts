@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { checkSettings, dataDir, databaseUrl } from "@/lib/config";
+import { checkSettings, dataDir, databaseUrl, nameProcessRole } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
 import { DomainError } from "@/lib/errors";
@@ -141,7 +141,7 @@ async function execute(command: string, args: Record<string, unknown>, io: Comma
 }
 
 async function runHere(command: string, args: Record<string, unknown>, io: CommandIo) {
-  process.env.MEMGW_PROCESS_ROLE ??= "cli";
+  nameProcessRole("cli");
   // While it holds the data directory, commands of other `memgw` processes are carried out here too.
   await serveAdminCommands(await getDatabase());
   try {
