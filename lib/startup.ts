@@ -68,7 +68,7 @@ function headlessStartSettings(
 export async function bootstrapFromEnv(env?: SettingsSource): Promise<"created" | "exists" | "skipped"> {
   const headless = headlessStartSettings(env);
   if (!headless) return "skipped";
-  if (headless.problem !== undefined) throw new Error(headless.problem);
+  if (headless.problem !== undefined) throw new SettingsError([headless.problem]);
   const { init } = headless;
   const prisma = await db();
   if (await prisma.apiKey.findUnique({ where: { secretHash: hashKeySecret(init.MEMGW_INIT_API_KEY) } }))

@@ -3,10 +3,10 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { checkSettings, dataDir, databaseUrl } from "@/lib/config";
+import { checkSettings, dataDir, databaseUrl, nameProcessRole } from "@/lib/config";
 import { closeDatabase, getDatabase } from "@/lib/db";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
-import { DomainError } from "@/lib/errors";
+import { DomainError, UnavailableError } from "@/lib/errors";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { describeError } from "@/lib/http/errors";
 import { ItemStream } from "@/lib/http/ndjson";
@@ -137,11 +137,11 @@ async function execute(command: string, args: Record<string, unknown>, io: Comma
     // The owner is still starting (it publishes its socket once migrated): wait for it.
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  throw new Error(`The data directory ${dataDir()} is held by another process that does not answer.`);
+  throw new UnavailableError(`The data directory ${dataDir()} is held by another process that does not answer.`);
 }
 
 async function runHere(command: string, args: Record<string, unknown>, io: CommandIo) {
-  process.env.MEMGW_PROCESS_ROLE ??= "cli";
+  nameProcessRole("cli");
   // While it holds the data directory, commands of other `memgw` processes are carried out here too.
   await serveAdminCommands(await getDatabase());
   try {

@@ -8,7 +8,7 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { dataDir } from "@/lib/config";
 import type { Database } from "@/lib/db";
-import { DomainError } from "@/lib/errors";
+import { DomainError, UpstreamError } from "@/lib/errors";
 import { describeError, type ErrorCode } from "@/lib/http/errors";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
 
@@ -179,7 +179,7 @@ async function writeStream(response: http.IncomingMessage, output?: NodeJS.Writa
     for (const byte of chunk) if (byte === 10) lines++;
     if (output && !output.write(chunk)) await once(output, "drain");
   }
-  if (!complete) throw new Error("The export was cut off by the server; the output is incomplete.");
+  if (!complete) throw new UpstreamError("The export was cut off by the server; the output is incomplete.");
   return lines;
 }
 

@@ -134,6 +134,19 @@ export function projectRoot(): string {
   return setting("MEMGW_ROOT") || process.cwd();
 }
 
+/**
+ * Names what this process is (MEMGW_PROCESS_ROLE, as the data directory's lock names its holder), unless its
+ * environment named it already (a test, the benchmark).
+ */
+export function nameProcessRole(role: string): void {
+  process.env.MEMGW_PROCESS_ROLE ??= role;
+}
+
+/** next-auth reads NEXTAUTH_URL itself: when it is not set, it is set to the gateway's public address. */
+export function defaultNextAuthUrl(): void {
+  if (!setting("NEXTAUTH_URL")) process.env.NEXTAUTH_URL = publicUrl();
+}
+
 /** The PGlite data directory (relative paths are taken from the project directory). */
 export function dataDir(): string {
   return path.resolve(projectRoot(), setting("DATA_DIR") || ".data");

@@ -21,7 +21,7 @@ import { MAGIC_LINK_MAX_AGE_SECONDS } from "@/lib/auth/magic-link";
 import { sendMail } from "@/lib/auth/mail";
 import { normalizeSignInEmail } from "@/lib/auth/sign-in-limits";
 import { emailDomain, orgIdOfSsoProvider, ssoProviderId, ssoSignInConnection } from "@/lib/auth/sso";
-import { publicUrl, setting } from "@/lib/config";
+import { defaultNextAuthUrl } from "@/lib/config";
 import { outboundHttpOptions } from "@/lib/net/outbound";
 import {
   accountExists,
@@ -84,8 +84,7 @@ function ssoProvider(connection: SsoConnection): OAuthConfig<Record<string, unkn
  * is built only when that organization's sign-in is under way.
  */
 export async function authOptions(providerId?: string, client: SessionClient = {}): Promise<AuthOptions> {
-  // next-auth reads its own variable.
-  if (!setting("NEXTAUTH_URL")) process.env.NEXTAUTH_URL = publicUrl();
+  defaultNextAuthUrl();
   const ssoOrgId = orgIdOfSsoProvider(providerId);
   const connection = ssoOrgId ? await ssoSignInConnection(ssoOrgId) : null;
   // The session this browser had when it signs in again (a magic link, linking SSO from /account):

@@ -68,7 +68,8 @@ function accessChanged() {
 function watchTables(tables: readonly string[]) {
   if (tables.every((table) => state.watched.has(table))) return;
   for (const table of tables) {
-    if (!TABLE_NAME.test(table)) throw new Error(`Not a table name: ${JSON.stringify(table)}`);
+    if (!TABLE_NAME.test(table))
+      throw new Error(`The access cache cannot watch ${JSON.stringify(table)}: not a table name.`);
     state.watched.add(table);
   }
   state.watchedPattern = new RegExp(`\\b(${[...state.watched].join("|")})\\b`, "i");

@@ -38,7 +38,8 @@ function literal(client: pg.PoolClient, value: unknown): string {
 
 /** The first field of each tuple of binary COPY output (header, tuples, then a field count of -1). */
 function firstColumn(data: Buffer): Uint8Array[] {
-  if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE)) throw new Error("COPY answered without its signature");
+  if (!data.subarray(0, SIGNATURE.length).equals(SIGNATURE))
+    throw new Error("Binary COPY output did not start with its PGCOPY signature: not binary COPY output.");
   // The flags (4 bytes), then the header extension's length (4 bytes) and the extension.
   let offset = SIGNATURE.length + 4;
   offset += 4 + data.readInt32BE(offset);

@@ -265,7 +265,7 @@ export class PGliteThread implements PGliteSession {
       await this.runExec("BEGIN");
       let closed = false;
       const open = () => {
-        if (closed) throw new Error("Transaction is closed");
+        if (closed) throw new Error("Transaction is closed: a statement was sent after its commit or rollback");
       };
       const tx: PGliteTransaction = {
         query: async (query, params, options) => (open(), this.runQuery(query, params, options)),

@@ -21,7 +21,7 @@ async function handle({ kind, dataDir, startParams, message }) {
     pglite = undefined;
     return undefined;
   }
-  throw new Error(`unknown request ${kind}`);
+  throw new Error(`The embedded database's thread got an unknown request: ${JSON.stringify(kind)}.`);
 }
 
 /**

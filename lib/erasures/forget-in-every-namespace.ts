@@ -8,9 +8,9 @@ import { memoriesSelectedForDeletion } from "@/lib/memory/forget/deletion-select
 import type { ForgetBody } from "@/lib/memory/forget/forget-body";
 import { effectiveScopes } from "@/lib/memory/common/scopes";
 import { auditForget, forgetResultJson, type Forgotten } from "./forget-result";
-import type { ErasedNamespace } from "../erasure-receipts/erasure";
-import { forgetSelector } from "../erasure-receipts/forget-receipt";
-import { recordErasure } from "../erasure-receipts/record-erasure";
+import type { ErasedNamespace } from "@/lib/erasure-receipts/erasure";
+import { forgetSelector } from "@/lib/erasure-receipts/forget-receipt";
+import { recordErasure } from "@/lib/erasure-receipts/record-erasure";
 
 /**
  * Forgets an identity's memories (narrowed by scopes and metadata when given, always within the key's

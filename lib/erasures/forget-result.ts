@@ -1,8 +1,8 @@
 import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import type { Tx } from "@/lib/db";
-import type { Erasure } from "../erasure-receipts/erasure";
-import { erasureAuditDetails } from "../erasure-receipts/record-erasure";
+import type { Erasure } from "@/lib/erasure-receipts/erasure";
+import { erasureAuditDetails } from "@/lib/erasure-receipts/record-erasure";
 
 export interface Forgotten {
   deleted: number;

@@ -9,8 +9,8 @@ import { forget } from "@/lib/memory/forget/forget";
 import type { ForgetBody } from "@/lib/memory/forget/forget-body";
 import { forgetInEveryNamespace } from "./forget-in-every-namespace";
 import { auditForget, forgetResultJson, type Forgotten } from "./forget-result";
-import type { Erasure } from "../erasure-receipts/erasure";
-import { recordForgetReceipt } from "../erasure-receipts/forget-receipt";
+import type { Erasure } from "@/lib/erasure-receipts/erasure";
+import { recordForgetReceipt } from "@/lib/erasure-receipts/forget-receipt";
 
 /**
  * The forget operation: deletes what the body selects in its namespace, or with `all_namespaces` the

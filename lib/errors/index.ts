@@ -13,8 +13,9 @@ export abstract class DomainError extends Error {
   constructor(
     message: string,
     readonly details?: ErrorDetail[],
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = new.target.name;
   }
 }

@@ -1,5 +1,5 @@
 import type { EventJson } from "./schemas";
-import { EventType, MEMORY_EVENT_TYPES } from "../event-recording/event-types";
+import { EventType, MEMORY_EVENT_TYPES } from "@/lib/event-recording/event-types";
 
 /** An event as the database returns it, with its memory's content when that was asked for (contentJoin). */
 export interface EventRow {

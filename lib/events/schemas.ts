@@ -2,7 +2,7 @@ import { z } from "zod";
 import { TargetId } from "@/lib/validation/target";
 import { named } from "@/lib/validation/named";
 import { text } from "@/lib/validation/strings";
-import { EVENT_TYPES, EventType } from "../event-recording/event-types";
+import { EVENT_TYPES, EventType } from "@/lib/event-recording/event-types";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
 

@@ -15,7 +15,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { canonicalJson } from "./canonical-json";
 import { successResponse } from "./envelope";
 import { crashPoint, processId, runUnderIdempotencyKey, type IdempotencyScope } from "./request-writes";
-import { InvalidError, type ErrorDetail } from "@/lib/errors";
+import { BusyError, InvalidError, type ErrorDetail } from "@/lib/errors";
 import { errorResponse } from "./envelope";
 import { errorReport } from "./errors";
 
@@ -214,7 +214,7 @@ async function runClaimed(
          WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
       );
       // Taken over meanwhile: the change must not commit (the retry that holds the key does it).
-      if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
+      if (kept !== 1) throw takenOver();
     },
   };
   let response: Response;
@@ -326,6 +326,18 @@ function inProgress(): Response {
   return refusal(message, [{ field: HEADER_FIELD, message: IDEMPOTENCY_IN_PROGRESS }], {
     "retry-after": String(IN_PROGRESS_RETRY_AFTER_SECONDS),
   });
+}
+
+/**
+ * This request ran past its claim's lease and a retry took the key over: this one's change must not commit, and the
+ * answer is the retry's (503 with Retry-After, as for a server too busy to finish in time).
+ */
+function takenOver(): BusyError {
+  return new BusyError(
+    `This request ran too long and a retry with its ${IDEMPOTENCY_HEADER} took it over: nothing was changed by ` +
+      "this one; retry to get that request's answer.",
+    IN_PROGRESS_RETRY_AFTER_SECONDS,
+  );
 }
 
 function refusal(message: string, details: ErrorDetail[], headers?: Record<string, string>): Response {

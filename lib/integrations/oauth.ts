@@ -2,6 +2,7 @@
 // authorization URL, exchanging the code, refreshing the access token. Token requests go to the
 // deployment's TOKEN_URL setting; what comes back is handed to lib/integrations/connections.ts to encrypt.
 import { createHash, randomBytes } from "node:crypto";
+import { UpstreamError } from "@/lib/errors";
 import type { ProviderDefinition } from "./providers";
 
 export interface OAuthClient {
@@ -108,19 +109,20 @@ async function tokenRequest(
       redirect: "error",
     });
   } catch (error) {
-    throw new Error(`${provider.name}'s token endpoint could not be reached: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const message = `${provider.name}'s token endpoint could not be reached: ${(error as Error).message}`;
+    throw new UpstreamError(message, undefined, { cause: error });
   }
   const body = (await response.json().catch(() => null)) as Record<string, unknown> | null;
   // GitHub and Slack answer a refused grant with 200 and the error in the body (Slack in `ok: false`).
   const refusal = typeof body?.error === "string" ? body.error : null;
   if (refusal || body?.ok === false || !response.ok) {
     if (refusal && response.status < 500) throw new GrantRefusedError(refusal);
-    throw new Error(`${provider.name}'s token endpoint answered ${response.status}${refusal ? ` (${refusal})` : ""}.`);
+    throw new UpstreamError(
+      `${provider.name}'s token endpoint answered ${response.status}${refusal ? ` (${refusal})` : ""}.`,
+    );
   }
   if (typeof body?.access_token !== "string" || body.access_token === "")
-    throw new Error(`${provider.name}'s token endpoint answered without an access token.`);
+    throw new UpstreamError(`${provider.name}'s token endpoint answered without an access token.`);
   const expiresIn = Number(body.expires_in);
   return {
     accessToken: body.access_token,

@@ -13,7 +13,7 @@ import { CreateDocumentBody } from "@/lib/documents/schemas";
 import { unknownFields } from "@/lib/validation/unknown-fields";
 import { operations } from "@/lib/operations/catalogue";
 import type { Operation } from "@/lib/operations/operation";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { assertOperationAllowed, operationAllowed, runOperation } from "@/lib/operations/run";
 
 export interface McpContext {
   key: ApiKeyPrincipal;
@@ -44,16 +44,6 @@ const ENDPOINT_NAMES_THE_NAMESPACE = Object.fromEntries(
     "this endpoint's URL names the namespace: leave it out",
   ]),
 );
-
-/** Whether the key may run the operation at all (its permission): what tools/list offers. */
-function mayRun(operation: Operation, key: ApiKeyPrincipal): boolean {
-  try {
-    assertOperationAllowed(operation, key);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function instructions(namespace: McpContext["namespace"]): string {
   return [
@@ -282,7 +272,7 @@ export function memoryMcpServer(context: McpContext): McpServer {
       [forgetTool, operations.forget],
       [addDocumentTool, operations.addDocument],
     ];
-    for (const [tool, operation] of offered) if (!mayRun(operation, context.key)) tool.disable();
+    for (const [tool, operation] of offered) if (!operationAllowed(operation, context.key)) tool.disable();
   }
   return server;
 }

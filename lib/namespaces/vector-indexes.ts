@@ -15,7 +15,10 @@ import { Prisma } from "@/lib/generated/prisma/client";
 const NAMESPACE_ID = /^[A-Za-z0-9_]{1,40}$/;
 
 export function vectorIndexName(namespaceId: string): string {
-  if (!NAMESPACE_ID.test(namespaceId)) throw new Error(`Not a namespace id: ${JSON.stringify(namespaceId)}`);
+  if (!NAMESPACE_ID.test(namespaceId))
+    throw new Error(
+      `Not a namespace id: ${JSON.stringify(namespaceId)} (an index name is built from ids lib/ids made)`,
+    );
   return `memory_chunks_embedding_${namespaceId}`;
 }
 

@@ -3,7 +3,7 @@ import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
 import { missingPermissionMessage } from "@/lib/auth/api-keys/api-key-principal";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
-import { InvalidError, invalidRequest } from "@/lib/errors";
+import { ForbiddenError, InvalidError, invalidRequest } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
 import { FileBody } from "@/lib/http/file-body";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
@@ -117,6 +117,20 @@ export function assertOperationAllowed(operation: Operation, principal: Principa
     );
   }
   if (operation.namespaceWide) assertNamespaceWideAllowed(principal, operation.namespaceWide);
+}
+
+/**
+ * Whether the principal may run the operation (assertOperationAllowed's check, the one runOperation makes):
+ * what a page offers or an MCP server lists.
+ */
+export function operationAllowed(operation: Operation, principal: Principal): boolean {
+  try {
+    assertOperationAllowed(operation, principal);
+    return true;
+  } catch (error) {
+    if (error instanceof ForbiddenError) return false;
+    throw error;
+  }
 }
 
 /** Whether path, query and body pass the operation's schemas (runOperation answers anything else 400). */

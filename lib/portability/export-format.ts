@@ -2,8 +2,8 @@ import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { SUPPORTED_CONTENT_TYPES } from "@/lib/documents/extract/content-type";
 import { HTTP_URL_PATTERN, identifier, text } from "@/lib/validation/strings";
-import { EMBEDDING_DIMENSIONS } from "../memory/embeddings/provider";
-import { ImportedVersionSchema, MemoryVersionSchema } from "../memory/store/history";
+import { EMBEDDING_DIMENSIONS } from "@/lib/memory/embeddings/provider";
+import { ImportedVersionSchema, MemoryVersionSchema } from "@/lib/memory/store/history";
 import {
   ConversationMessage,
   IdentityId,
@@ -14,8 +14,8 @@ import {
   oneExpiry,
   SessionId,
   TtlSeconds,
-} from "../memory/common/schemas";
-import { unknownFields } from "../validation/unknown-fields";
+} from "@/lib/memory/common/schemas";
+import { unknownFields } from "@/lib/validation/unknown-fields";
 import { named } from "@/lib/validation/named";
 
 // The NDJSON of GET /namespaces/{id}/export and POST /namespaces/{id}/import (docs/api.md "Export and

@@ -1,15 +1,15 @@
 import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
-import { originalBytes, originalVersion, OriginalReplacedError } from "../documents/document-originals";
+import { originalBytes, originalVersion, OriginalReplacedError } from "@/lib/documents/document-originals";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ItemStream } from "@/lib/http/ndjson";
 import { getNamespace } from "@/lib/namespaces/namespaces";
-import { embedder } from "../memory/embeddings";
+import { embedder } from "@/lib/memory/embeddings";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from "./export-format";
-import { memoryVersions, versionJson } from "../memory/store/history";
-import { memoryFilter } from "../memory/common/sql";
+import { memoryVersions, versionJson } from "@/lib/memory/store/history";
+import { memoryFilter } from "@/lib/memory/common/sql";
 
 /**
  * Memories read per query: a page's rows (and its chunks' vectors, 512 numbers each, with include_vectors)

@@ -9,7 +9,7 @@ import { setting } from "@/lib/config";
 import { ForbiddenError, InvalidError, issueDetails, PayloadTooLargeError } from "@/lib/errors";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ndjsonLines } from "@/lib/http/ndjson";
-import type { EmbeddingRequester } from "../memory/embeddings/provider";
+import type { EmbeddingRequester } from "@/lib/memory/embeddings/provider";
 import {
   type ExportDocument,
   ExportDocumentSchema,
@@ -20,8 +20,8 @@ import {
   type MemoryLine,
   MemoryLineSchema,
 } from "./export-format";
-import { type ImportedVersion } from "../memory/store/history";
-import { effectiveScopes } from "../memory/common/scopes";
+import { type ImportedVersion } from "@/lib/memory/store/history";
+import { effectiveScopes } from "@/lib/memory/common/scopes";
 
 export interface ImportTarget {
   namespace: Namespace;

@@ -11,19 +11,19 @@ import { recordEvents, recordMemoryEvents } from "@/lib/event-recording/record-e
 import { newId } from "@/lib/ids";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { hasVisibleText } from "@/lib/validation/strings";
-import { chunkText } from "../memory/store/chunking";
-import { embedder } from "../memory/embeddings";
+import { chunkText } from "@/lib/memory/store/chunking";
+import { embedder } from "@/lib/memory/embeddings";
 import { type ExportDocument, type ExportMemory } from "./export-format";
-import { type ImportedVersion, writeImportedHistory } from "../memory/store/history";
-import { reservePositions } from "../memory/write/conversation-positions";
-import { ingestionJob } from "../documents/ingestion-job";
-import { deleteOriginalParts, writeOriginalParts } from "../documents/document-originals";
-import { contentHash } from "../memory/write/memory-fields";
-import { linkEntities } from "../memory/entities/link-entities";
-import { chunkFields, insertChunks } from "../memory/store/search-index";
-import { noteSearchGrowth } from "../memory/search/search-maintenance";
-import { vectorLiteral } from "../memory/common/sql";
-import { crashPoint, WriteIntent } from "../memory/store/write-intents";
+import { type ImportedVersion, writeImportedHistory } from "@/lib/memory/store/history";
+import { reservePositions } from "@/lib/memory/write/conversation-positions";
+import { ingestionJob } from "@/lib/documents/ingestion-job";
+import { deleteOriginalParts, writeOriginalParts } from "@/lib/documents/document-originals";
+import { contentHash } from "@/lib/memory/write/memory-fields";
+import { linkEntities } from "@/lib/memory/entities/link-entities";
+import { chunkFields, insertChunks } from "@/lib/memory/store/search-index";
+import { noteSearchGrowth } from "@/lib/memory/search/search-maintenance";
+import { vectorLiteral } from "@/lib/memory/common/sql";
+import { crashPoint, WriteIntent } from "@/lib/memory/store/write-intents";
 import { type ImportTarget, type Spool, validateLines } from "./import-lines";
 
 /** The last transaction creates the documents, whose originals were written before it (a part at a time). */

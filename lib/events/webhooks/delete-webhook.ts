@@ -2,7 +2,7 @@ import { actorOf, type Principal } from "@/lib/auth/principal";
 import { recordAudit } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { cancelQueuedJob } from "@/lib/jobs/queue";
-import { webhookJobKey } from "../../event-recording/webhook-delivery-job";
+import { webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
 import { findEndpoint } from "./webhook-access";
 
 /** Deletes an endpoint with its delivery log; what it had not received yet is never sent. */

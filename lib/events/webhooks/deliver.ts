@@ -10,7 +10,7 @@ import { claimScheduledRun } from "@/lib/jobs/schedule";
 import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
 import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
-import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../../event-recording/webhook-delivery-job";
+import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
 import {
   CIRCUIT_COLUMNS,

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { pageWindow } from "@/lib/http/pagination";
 import { EVENT_COLUMNS, type EventRow } from "../event-json";
-import { EventType } from "../../event-recording/event-types";
+import { EventType } from "@/lib/event-recording/event-types";
 import type { DeliveryJson, ListDeliveriesQuery } from "./schemas";
 import { findEndpoint } from "./webhook-access";
 import { endpointContentJoin, webhookMessage } from "./webhook-message";

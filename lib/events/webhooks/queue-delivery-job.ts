@@ -1,6 +1,6 @@
 import type { Tx } from "@/lib/db";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
-import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "../../event-recording/webhook-delivery-job";
+import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
 
 /** Queues the endpoint's delivery job (or makes its job due now, or run again), to run once `tx` commits. */
 export async function queueDeliveryJob(tx: Tx, endpoint: { id: string; orgId: string }) {

@@ -3,7 +3,7 @@ import { PaginationQuery } from "@/lib/http/pagination";
 import { unknownFields } from "@/lib/validation/unknown-fields";
 import { named } from "@/lib/validation/named";
 import { HTTP_URL_PATTERN, identifier, text } from "@/lib/validation/strings";
-import { EVENT_TYPES, EventType } from "../../event-recording/event-types";
+import { EVENT_TYPES, EventType } from "@/lib/event-recording/event-types";
 import { EventSchema } from "../schemas";
 
 const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");

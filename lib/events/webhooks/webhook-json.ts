@@ -1,5 +1,5 @@
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
-import { EventType } from "../../event-recording/event-types";
+import { EventType } from "@/lib/event-recording/event-types";
 import type { WebhookEndpointJson } from "./schemas";
 import { secretHint } from "./webhook-secret";
 

@@ -1,5 +1,6 @@
 import { Octokit } from "@octokit/rest";
 import { z } from "zod";
+import { UpstreamError } from "@/lib/errors";
 import { hasVisibleText } from "@/lib/validation/strings";
 
 import {
@@ -350,8 +351,7 @@ async function revoke({ endpoints, clientId, clientSecret, accessToken }: Revoke
     // Octokit's error keeps the request body, which holds the token: only the status and GitHub's words go on.
     if (isHttpError(error)) {
       const reason = error instanceof Error ? error.message : "no reason given";
-      // eslint-disable-next-line preserve-caught-error -- the cause would carry the token along.
-      throw new Error(`GitHub refused to revoke the token (HTTP ${error.status}: ${reason}).`);
+      throw new UpstreamError(`GitHub refused to revoke the token (HTTP ${error.status}: ${reason}).`);
     }
     throw error;
   }

@@ -5,6 +5,7 @@
  */
 import { auth as googleAuth, drive, type drive_v3 } from "@googleapis/drive";
 import { z } from "zod";
+import { UpstreamError } from "@/lib/errors";
 import { hasVisibleText } from "@/lib/validation/strings";
 import {
   ProviderRateLimitedError,
@@ -248,6 +249,6 @@ export const googleDrive: ProviderModule = {
     // `invalid_token`: the token expired or was revoked already, which is what revoking wanted.
     const body = safeJson(await response.text()) as { error?: unknown } | null;
     if (response.status === 400 && body?.error === "invalid_token") return;
-    throw new Error(`Google refused to revoke the token (HTTP ${response.status}).`);
+    throw new UpstreamError(`Google refused to revoke the token (HTTP ${response.status}).`);
   },
 };

@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { documentCitation, withPageCitations } from "../common/document-citation";
 import { chatAnswer, chatModel } from "./chat";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
-import { openAIConfigured } from "../../net/openai-client";
+import { openAIConfigured } from "@/lib/net/openai-client";
 import { contextTurnJson, recall } from "../search/recall";
 import type { AskBody, AskResultJson, SourceJson } from "../common/schemas";
 import type { ScoredChunk } from "../search/search";

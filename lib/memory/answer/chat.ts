@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { setting } from "@/lib/config";
 import { UpstreamError } from "@/lib/errors";
-import { openAIClient, openAITimeoutMs } from "../../net/openai-client";
+import { openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
 import type { SourceJson } from "../common/schemas";
 import { dayOf, turnsOf } from "./source-text";
 

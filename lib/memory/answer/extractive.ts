@@ -15,7 +15,7 @@ import {
 } from "./answer-short";
 import { withAbsoluteDates } from "./relative-dates";
 import { asksWhen, dayOf, turnsOf } from "./source-text";
-import { TEXT_SEARCH_CONFIG } from "../common/sql";
+import { TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
 
 export const EXTRACTIVE_MODEL = "extractive";
 
@@ -273,7 +273,7 @@ async function weightedTerms(namespaceId: string, texts: string[]): Promise<Map<
                        FILTER (WHERE l.lexeme IS NOT NULL), '{}'::json) AS terms
      FROM texts
      CROSS JOIN stats
-     LEFT JOIN LATERAL unnest(to_tsvector(${Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`)}, texts.text)) l ON true
+     LEFT JOIN LATERAL unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, texts.text)) l ON true
      LEFT JOIN namespace_terms t ON t.namespace_id = ${namespaceId} AND t.term = l.lexeme
      GROUP BY texts.ord`,
   );

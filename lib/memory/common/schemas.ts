@@ -5,7 +5,7 @@ import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
 import { DocumentCitationSchema } from "./document-citation";
 import { EntitiesFilter, EntityRefSchema } from "./entity-ref";
-import { unknownFields } from "../../validation/unknown-fields";
+import { unknownFields } from "@/lib/validation/unknown-fields";
 import { exactlyOneTarget, TARGET_RULE, TargetFields } from "@/lib/validation/target";
 
 /** Limits on memory operations (README "Limits"). */

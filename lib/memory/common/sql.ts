@@ -4,6 +4,8 @@ import type { Metadata } from "./schemas";
 
 /** The full-text configuration shared by indexing and querying: English stop words and Snowball stemming. */
 export const TEXT_SEARCH_CONFIG = "english";
+/** TEXT_SEARCH_CONFIG as SQL, a quoted literal in the statement (`to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, …)`). */
+export const TEXT_SEARCH_CONFIG_SQL = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
 
 export function vectorLiteral(vector: number[]): string {
   return `[${vector.join(",")}]`;

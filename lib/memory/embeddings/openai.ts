@@ -1,7 +1,7 @@
 import type OpenAI from "openai";
 import { setting } from "@/lib/config";
 import { UpstreamError } from "@/lib/errors";
-import { openAIClient } from "../../net/openai-client";
+import { openAIClient } from "@/lib/net/openai-client";
 import { assertDimensions, EMBEDDING_DIMENSIONS, normalize, type EmbeddingProvider } from "./provider";
 
 const MAX_TEXTS_PER_CALL = 128;

@@ -10,7 +10,7 @@ import {
   type ScopeSelection,
   type SearchRequest,
 } from "./search-legs";
-import { notExpiredSql, TEXT_SEARCH_CONFIG } from "../common/sql";
+import { notExpiredSql, TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
 
 export interface LexicalHit {
   chunk_id: string;
@@ -94,7 +94,6 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   const scoped = hasScopeFilter(request);
   const ns = request.namespaceId;
   const { statistics, bm25Term } = bm25Sql(request);
-  const textSearchConfig = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
   // Postings carry their namespace (resolved within the caller's organization) and scope signature, so
   // without an identity or metadata filter the lexical leg never needs to touch the wide chunk rows.
   const filtered =
@@ -183,7 +182,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
             ${scoped ? Prisma.sql`(SELECT chunk_count FROM selected)` : Prisma.sql`NULL`} AS scope_chunk_count,
             (SELECT COALESCE(json_agg(json_build_object('word', w.word, 'lexemes',
                       (SELECT COALESCE(array_agg(l.lexeme), '{}')
-                       FROM unnest(to_tsvector(${textSearchConfig}, w.word)) l)) ORDER BY w.i), '[]'::json)
+                       FROM unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, w.word)) l)) ORDER BY w.i), '[]'::json)
              FROM unnest(${queryWordList(request.query)}::text[]) WITH ORDINALITY w(word, i)) AS query_words,
             COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'terms', lex.terms,
                         'row', json_build_object(

@@ -4,7 +4,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "../embeddings";
 import type { RelevanceFloor } from "./ranking";
 import type { Metadata } from "../common/schemas";
-import { memoryFilter, TEXT_SEARCH_CONFIG, vectorLiteral, type EntityNamed } from "../common/sql";
+import { memoryFilter, TEXT_SEARCH_CONFIG_SQL, vectorLiteral, type EntityNamed } from "../common/sql";
 
 // The statements of a search as SQL. The two legs are lib/memory/search/lexical-leg.ts (BM25 over the postings)
 // and lib/memory/search/vector-leg.ts (the nearest vectors); here is what they share, and the statements that
@@ -158,7 +158,6 @@ export function bm25Sql(request: SearchRequest) {
   const ns = request.namespaceId;
   const k1 = request.bm25?.k1 ?? BM25.k1;
   const b = request.bm25?.b ?? BM25.b;
-  const textSearchConfig = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
   const scoped = request.statisticsScopes && Object.keys(request.statisticsScopes).length > 0;
   // Scoped: summed over the scope signatures (distinct scopes objects) that contain the key's pairs.
   const totals = scoped
@@ -188,7 +187,7 @@ export function bm25Sql(request: SearchRequest) {
        SELECT q.lexeme AS term, COALESCE(t.df, 0)::float8 AS df,
               (${k1}::float8 + 1)
                 * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
-       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector(${textSearchConfig}, ${request.query}))) q
+       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, ${request.query}))) q
        CROSS JOIN stats
        ${documentFrequency}
      )`;

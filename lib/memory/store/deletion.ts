@@ -7,7 +7,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { unlinkEntities } from "../entities/link-entities";
 import type { DeletionReason } from "@/lib/event-recording/event-types";
 import { recordDeletionEvents } from "@/lib/event-recording/record-events";
-import { lockNamespaceStatistics } from "../../namespaces/statistics-lock";
+import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 

@@ -5,8 +5,8 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { subtractScopeStatistics } from "./deletion";
-import { lockNamespaceStatistics } from "../../namespaces/statistics-lock";
-import { TEXT_SEARCH_CONFIG } from "../common/sql";
+import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
+import { TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
 
 /** Chunk rows cost far more than memory rows (vector index, postings, statistics): this many per statement. */
 export const CHUNKS_PER_STATEMENT = 32;
@@ -51,7 +51,7 @@ export async function insertChunks(
   await lockNamespaceStatistics(tx, namespaceId);
   await tx.$executeRaw(
     Prisma.sql`WITH input AS (
-       SELECT u.*, to_tsvector(${Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`)}, concat_ws(': ', u.role, u.content)) AS tsv,
+       SELECT u.*, to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, concat_ws(': ', u.role, u.content)) AS tsv,
               CASE WHEN u.scopes <> '{}'::jsonb THEN md5(u.scopes::text) END AS scope_key
        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
             AS u(id text, memory_id text, position int, content text, embedding text, metadata jsonb, scopes jsonb,

@@ -380,7 +380,8 @@ async function insertMemories(
   // Two requests inserting the same twins take their places in one order, so neither waits on the other's.
   let pending = [...memories].sort((a, b) => placeOf(a).localeCompare(placeOf(b)));
   for (let attempt = 1; pending.length > 0; attempt += 1) {
-    if (attempt > 3) throw new Error("remember: a memory's place was taken and freed again three times");
+    if (attempt > 3)
+      throw new BusyError("Identical memories are being written and deleted by other requests; try again shortly.", 2);
     const claimed = new Set<string>();
     for (let i = 0; i < pending.length; i += ROWS_PER_STATEMENT) {
       const rows = await tx.memory.createManyAndReturn({

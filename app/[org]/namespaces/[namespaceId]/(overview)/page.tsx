@@ -19,8 +19,8 @@ import { dailyOperations } from "@/lib/activity/queries";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import type { Principal } from "@/lib/auth/principal";
 import { consoleOrigin } from "@/lib/console/public-origin";
-import { memberAccess } from "@/lib/console/session";
-import { ForbiddenError, NotFoundError } from "@/lib/errors";
+import { memberAccess, orNotFound } from "@/lib/console/session";
+import { ForbiddenError } from "@/lib/errors";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { PROVIDERS } from "@/lib/integrations/providers";
 import { mcpEndpointUrl } from "@/lib/namespaces/mcp-endpoint";
@@ -36,7 +36,7 @@ export default async function NamespacePage({ params }: { params: Promise<{ org:
   const id = NamespaceIdForm.safeParse({ namespace_id: namespaceId });
   if (!id.success) notFound();
   const { principal } = access;
-  const overview = await namespaceOverview(principal, id.data.namespace_id).catch(notFoundPage);
+  const overview = await orNotFound(namespaceOverview(principal, id.data.namespace_id));
   const { namespace } = overview;
   const manages = access.membership.role !== "member";
   const managesIntegrations = ROLE_PERMISSIONS[access.membership.role].includes("INTEGRATION_MANAGE");
@@ -187,12 +187,6 @@ function refusal(assert: () => void): string | null {
     if (error instanceof ForbiddenError) return error.message;
     throw error;
   }
-}
-
-/** A namespace not found is the 404 page; anything else is the error page. */
-function notFoundPage(error: unknown): never {
-  if (error instanceof NotFoundError) notFound();
-  throw error;
 }
 
 const CONNECTIONS_LISTED = 20;

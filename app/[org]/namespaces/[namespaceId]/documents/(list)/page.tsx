@@ -21,14 +21,14 @@ import type { MemberPrincipal } from "@/lib/auth/principal";
 import { setting } from "@/lib/config";
 import { formFailure } from "@/lib/console/action";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
-import { memberAccess } from "@/lib/console/session";
+import { memberAccess, orNotFound } from "@/lib/console/session";
 import type { DocumentJson } from "@/lib/documents/schemas";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import type { Pagination } from "@/lib/http/pagination";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { operationAllowed, runOperation } from "@/lib/operations/run";
 
 const PAGE_SIZE = 20;
 
@@ -45,14 +45,11 @@ export default async function DocumentsPage({
   const id = NamespaceIdForm.safeParse({ namespace_id: namespaceId });
   if (!id.success) notFound();
   const { principal } = access;
-  const namespace = await getNamespace(principal, id.data.namespace_id).catch((error) => {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  });
+  const namespace = await orNotFound(getNamespace(principal, id.data.namespace_id));
   const orgSlug = access.org.slug;
   const base = documentsPath(orgSlug, namespace.id);
   const listing = await readListing(principal, namespace.id, searchParam(await searchParams, "page") ?? "1");
-  const writes = mayWrite(principal);
+  const writes = operationAllowed(operations.addDocument, principal);
   const pending = listing.kind === "list" && listing.documents.some((document) => isPending(document.status));
 
   return (
@@ -126,16 +123,6 @@ async function readListing(principal: MemberPrincipal, namespaceId: string, page
       return { kind: "problem", message: "This page's number is not one: start again from the first page." };
     }
     return { kind: "problem", message: formFailure(error).error };
-  }
-}
-
-/** Whether the person's role may add and delete documents here (the add operation's own check). */
-function mayWrite(principal: MemberPrincipal): boolean {
-  try {
-    assertOperationAllowed(operations.addDocument, principal);
-    return true;
-  } catch {
-    return false;
   }
 }
 

@@ -27,7 +27,7 @@ import { documentPassages, inDocumentOrder, type DocumentPassage } from "@/lib/d
 import { DocumentIdParams } from "@/lib/documents/schemas";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { operationAllowed, runOperation } from "@/lib/operations/run";
 
 const SECONDARY_LINK =
   "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm " +
@@ -96,7 +96,7 @@ export default async function DocumentPage({
   const orgSlug = access.org.slug;
   const base = documentsPath(orgSlug, namespace.id);
   const name = documentName(document);
-  const writes = mayWrite(principal);
+  const writes = operationAllowed(operations.deleteDocument, principal);
   const pending = isPending(document.status);
   const memories = `/${orgSlug}/namespaces/${namespace.id}/memories`;
   const ref = { orgSlug, namespaceId: namespace.id, documentId: document.id };
@@ -310,16 +310,6 @@ function PassageList({ passages, memoryHref }: { passages: DocumentPassage[]; me
       ))}
     </ol>
   );
-}
-
-/** Whether the person's role may refresh and delete documents here (the operations' own check). */
-function mayWrite(principal: MemberPrincipal): boolean {
-  try {
-    assertOperationAllowed(operations.deleteDocument, principal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 function Detail({ term, children }: { term: string; children: ReactNode }) {

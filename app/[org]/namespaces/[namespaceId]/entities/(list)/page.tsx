@@ -11,7 +11,7 @@ import { NamespaceTabs } from "@/components/namespace-tabs";
 import { EmptyState, Input, Notice, PageHeader, Pager, Select, Table } from "@/components/ui";
 import { formFailure } from "@/lib/console/action";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
-import { memberAccess } from "@/lib/console/session";
+import { memberAccess, orNotFound } from "@/lib/console/session";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import { ENTITY_KINDS } from "@/lib/memory/common/entity-kinds";
 import { ENTITY_SEARCH_MAX, listEntities, type EntityPage } from "@/lib/memory/entities/list-entities";
@@ -47,10 +47,7 @@ export default async function EntitiesPage({
   const id = NamespaceIdForm.safeParse({ namespace_id: namespaceId });
   if (!id.success) notFound();
   const { principal } = access;
-  const namespace = await getNamespace(principal, id.data.namespace_id).catch((error) => {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  });
+  const namespace = await orNotFound(getNamespace(principal, id.data.namespace_id));
   const raw = await searchParams;
   const filters: Filters = {
     q: searchParam(raw, "q") ?? "",

@@ -18,7 +18,7 @@ import { NamespaceTabs } from "@/components/namespace-tabs";
 import { EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
 import { formFailure } from "@/lib/console/action";
 import { explorerFilters, explorerHref, filterMessages, listingInput } from "@/lib/console/memory-filters";
-import { memberAccess } from "@/lib/console/session";
+import { memberAccess, orNotFound } from "@/lib/console/session";
 import { InvalidError, NotFoundError } from "@/lib/errors";
 import { listMemories } from "@/lib/memory/read/list";
 import { memoryJson } from "@/lib/memory/common/schemas";
@@ -60,10 +60,7 @@ export default async function MemoryExplorerPage({
   const id = NamespaceId.safeParse(namespaceId);
   if (!id.success) notFound();
   const { principal } = access;
-  const namespace = await getNamespace(principal, id.data).catch((error) => {
-    if (error instanceof NotFoundError) notFound();
-    throw error;
-  });
+  const namespace = await orNotFound(getNamespace(principal, id.data));
   const orgSlug = access.org.slug;
   const base = `/${orgSlug}/namespaces/${namespace.id}/memories`;
   const filters = explorerFilters(await searchParams);

@@ -12,23 +12,17 @@ import { ExplorerBreadcrumb, MemoryTags, TurnLabel } from "@/components/memory-e
 import { Card, Notice, PageHeader } from "@/components/ui";
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { explorerHref } from "@/lib/console/memory-filters";
-import { memberAccess } from "@/lib/console/session";
-import { NotFoundError } from "@/lib/errors";
+import { memberAccess, orNotFound } from "@/lib/console/session";
 import { getMemoryWithChunks } from "@/lib/memory/read/list";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
-import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import { operationAllowed, runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
 
 /** The latest versions shown; the API's history pages through the rest. */
 const HISTORY_SHOWN = 50;
 
 const Id = identifier({ min: 1, max: 255 });
-
-function notFoundPage(error: unknown): never {
-  if (error instanceof NotFoundError) notFound();
-  throw error;
-}
 
 export default async function MemoryPage({
   params,
@@ -41,12 +35,14 @@ export default async function MemoryPage({
   const ids = [Id.safeParse(namespaceId), Id.safeParse(memoryId)];
   if (!ids.every((id) => id.success)) notFound();
   const { principal } = access;
-  const namespace = await getNamespace(principal, namespaceId).catch(notFoundPage);
-  const { memory, chunks } = await getMemoryWithChunks(principal, namespace.id, memoryId).catch(notFoundPage);
-  const history = await runOperation(operations.memoryHistory, principal, {
-    params: { id: memory.id },
-    query: { page_size: String(HISTORY_SHOWN) },
-  }).catch(notFoundPage);
+  const namespace = await orNotFound(getNamespace(principal, namespaceId));
+  const { memory, chunks } = await orNotFound(getMemoryWithChunks(principal, namespace.id, memoryId));
+  const history = await orNotFound(
+    runOperation(operations.memoryHistory, principal, {
+      params: { id: memory.id },
+      query: { page_size: String(HISTORY_SHOWN) },
+    }),
+  );
   const orgSlug = access.org.slug;
   const explorer = `/${orgSlug}/namespaces/${namespace.id}/memories`;
   const scopes = memory.scopes as Record<string, string>;
@@ -206,12 +202,8 @@ const LINK = "text-indigo-600 hover:underline";
 
 /** Why this person may not edit memories, or null when they may (the update operation's own check). */
 function refusalToEdit(principal: MemberPrincipal): string | null {
-  try {
-    assertOperationAllowed(operations.updateMemory, principal);
-    return null;
-  } catch {
-    return "Your role can read this memory but not change it: editing needs the namespace write permission.";
-  }
+  if (operationAllowed(operations.updateMemory, principal)) return null;
+  return "Your role can read this memory but not change it: editing needs the namespace write permission.";
 }
 
 function authorLabel(author: { kind: string; id: string | null; name: string | null } | null): string {
