@@ -14,7 +14,8 @@ import { z } from "zod";
  * Spelled out rather than as `\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{DI}`: these classes are also the `pattern`s of the
  * OpenAPI document and the MCP tools' input schemas, which clients compile with their own regular
  * expressions, and Python's `re` (the `jsonschema` package) has no `\p`. They are the code points of those
- * properties in Unicode 17 (Node 20.20); tests/validation/strings.test.ts checks that the running engine knows no other.
+ * properties in Unicode 17 (Node 20.20); tests/validation/strings.test.ts checks that the running engine knows
+ * no other.
  */
 export const INVISIBLE_RANGES: readonly (readonly [number, number])[] = [
   [0x0001, 0x001f],
