@@ -16,7 +16,15 @@ import {
   type MatchVia,
 } from "./ranking";
 import { lexicalLeg, wordsWithTerms, type LexicalResult } from "./lexical-leg";
-import { bm25Of, chunkRows, scopeSelection, turnsAt, type ChunkRow, type SearchRequest } from "./search-legs";
+import {
+  bm25Of,
+  chunkRows,
+  scopeSelection,
+  turnsAt,
+  type ChunkRow,
+  type SearchMode,
+  type SearchRequest,
+} from "./search-legs";
 import { vectorLeg } from "./vector-leg";
 import {
   exactCandidate,
@@ -28,6 +36,9 @@ import {
 } from "./search-steps";
 
 export type { SearchMode, SearchRequest } from "./search-legs";
+
+/** A candidate with its fused score. */
+type Scored = Candidate & { score: number };
 
 /** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
 const NEIGHBOUR_REACH = 2;
@@ -73,6 +84,63 @@ export interface MatchReasons {
  */
 export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[]> {
   const mode = request.mode ?? "hybrid";
+  const { lexical, vector, candidates } = await legCandidates(request, mode);
+  const { selection } = lexical;
+  const anyLexical = lexical.hits.length > 0;
+  const lexicalShare = (c: Candidate) => (lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0);
+  const score = (candidate: Candidate) => {
+    const fused =
+      mode === "fulltext"
+        ? lexicalShare(candidate)
+        : mode === "vector"
+          ? Math.max(0, candidate.cosine)
+          : fuseScores(lexicalShare(candidate), candidate.cosine, anyLexical);
+    // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
+    // sent back as min_score keeps its memory.
+    return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
+  };
+  const exact = await withBoundsResolved(request, [...candidates.values()], score);
+
+  const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
+  // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
+  // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
+  const floor =
+    request.minScore === undefined
+      ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
+      : { minScore: request.minScore, minSimilarity: -Infinity };
+  const evident = (c: Candidate) =>
+    hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
+  const { best, entityGains } =
+    mode === "hybrid"
+      ? await hybridSteps(request, { lexical, vector, exact, rows, score, evident })
+      : { best: withNeighbourEvidence(bestPerMemory(exact), 0), entityGains: new Map<string, number>() };
+  const ranked = best
+    .filter(
+      (c) =>
+        (mode !== "fulltext" || c.bm25 > 0) &&
+        c.score > 0 &&
+        c.score >= floor.minScore &&
+        (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0),
+    )
+    .slice(0, request.topK);
+  const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
+  if (missing.length) {
+    const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
+    for (const [id, row] of fetched) rows.set(id, row);
+  }
+  // A memory forgotten between the statements is left out.
+  return ranked.flatMap((c) => {
+    const row = rows.get(c.chunkId);
+    return row ? [scoredChunk(c, row, lexical.queryWords, lexicalShare(c))] : [];
+  });
+}
+
+/**
+ * The two legs: the lexical one runs while the query is embedded, the vector one once its vector is there.
+ * Their hits as candidates by chunk id; a vector hit the lexical leg left out carries the leg's bound on its
+ * BM25 (`bm25Exact` false), or 0 when the leg was not cut short.
+ */
+async function legCandidates(request: SearchRequest, mode: SearchMode) {
   const pendingVector =
     mode === "fulltext" ? undefined : Promise.resolve(request.queryVector ?? embedQuery(request.orgId, request.query));
   pendingVector?.catch(() => undefined); // awaited below; an early failure must not go unhandled meanwhile
@@ -89,7 +157,6 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
           ...(await scopeSelection(request)),
         }
       : await timedStage("lexical", () => lexicalLeg(request, limit));
-  const { selection, namespaceChunkCount } = lexical;
   const vector = await timedStage("embed-wait", async () => pendingVector);
 
   const candidates = new Map<string, Candidate>(
@@ -109,84 +176,88 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
       },
     ]),
   );
-  if (vector) {
-    // Chunks the lexical leg left out share fewer words than its lowest hit (plus what the common terms it
-    // skipped may add), or none if it was not cut short.
-    const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 + lexical.skippedBm25Max : 0;
-    const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
-    const vectorHits = await timedStage("vector", () =>
-      vectorLeg(request, selection, namespaceChunkCount, vector, limit, lexicalHitsThatCanRank),
-    );
-    for (const row of vectorHits) {
-      const known = candidates.get(row.chunk_id);
-      if (known) {
-        known.cosine = row.cosine;
-        known.cosineKnown = true;
-      } else
-        candidates.set(row.chunk_id, {
-          chunkId: row.chunk_id,
-          memoryId: row.memory_id,
-          sessionId: row.session_id,
-          position: row.session_position,
-          role: row.role,
-          bm25: bm25Bound,
-          bm25Exact: bm25Bound === 0,
-          terms: [],
-          cosine: row.cosine,
-          cosineKnown: true,
-        });
-    }
+  if (!vector) return { lexical, vector, candidates };
+  // Chunks the lexical leg left out share fewer words than its lowest hit (plus what the common terms it
+  // skipped may add), or none if it was not cut short.
+  const bm25Bound = lexical.truncated ? lexical.hits[lexical.hits.length - 1].bm25 + lexical.skippedBm25Max : 0;
+  const lexicalHitsThatCanRank = mode === "hybrid" ? hitsThatCanRank(lexical, request.topK) : [];
+  const vectorHits = await timedStage("vector", () =>
+    vectorLeg(request, lexical.selection, lexical.namespaceChunkCount, vector, limit, lexicalHitsThatCanRank),
+  );
+  for (const row of vectorHits) {
+    const known = candidates.get(row.chunk_id);
+    if (known) {
+      known.cosine = row.cosine;
+      known.cosineKnown = true;
+    } else
+      candidates.set(row.chunk_id, {
+        chunkId: row.chunk_id,
+        memoryId: row.memory_id,
+        sessionId: row.session_id,
+        position: row.session_position,
+        role: row.role,
+        bm25: bm25Bound,
+        bm25Exact: bm25Bound === 0,
+        terms: [],
+        cosine: row.cosine,
+        cosineKnown: true,
+      });
   }
+  return { lexical, vector, candidates };
+}
 
-  const anyLexical = lexical.hits.length > 0;
-  const score = (candidate: Candidate) => {
-    const lexicalScore = lexical.bm25Max > 0 ? candidate.bm25 / lexical.bm25Max : 0;
-    const fused =
-      mode === "fulltext"
-        ? lexicalScore
-        : mode === "vector"
-          ? Math.max(0, candidate.cosine)
-          : fuseScores(lexicalScore, candidate.cosine, anyLexical);
-    // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
-    // sent back as min_score keeps its memory.
-    return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
-  };
-  const exact = [...candidates.values()].filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
-  const bounded = [...candidates.values()].filter((c) => !c.bm25Exact);
-  if (bounded.length) {
-    // The fused score only grows with BM25, so a bounded candidate whose bound cannot beat the
-    // topK-th memory so far can neither enter the results nor raise a memory already in them.
-    const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
-    const contenders = bounded.filter((c) => score(c) > threshold);
-    const bm25 = contenders.length
-      ? await timedStage("bm25", () =>
-          bm25Of(
-            request,
-            contenders.map((c) => c.chunkId),
-          ),
-        )
-      : new Map<string, { bm25: number; terms: string[] }>();
-    for (const contender of contenders) {
-      const found = bm25.get(contender.chunkId);
-      const resolved = { ...contender, bm25: found?.bm25 ?? 0, terms: found?.terms ?? [], bm25Exact: true };
-      exact.push({ ...resolved, score: score(resolved) });
-    }
+/**
+ * Every candidate scored with its exact BM25. The fused score only grows with BM25, so a bounded candidate
+ * whose bound cannot beat the topK-th memory so far can neither enter the results nor raise a memory already
+ * in them: only the others have their BM25 computed (one statement), the rest are dropped.
+ */
+async function withBoundsResolved(
+  request: SearchRequest,
+  candidates: Candidate[],
+  score: (candidate: Candidate) => number,
+): Promise<Scored[]> {
+  const exact = candidates.filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
+  const bounded = candidates.filter((c) => !c.bm25Exact);
+  if (!bounded.length) return exact;
+  const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
+  const contenders = bounded.filter((c) => score(c) > threshold);
+  const bm25 = contenders.length
+    ? await timedStage("bm25", () =>
+        bm25Of(
+          request,
+          contenders.map((c) => c.chunkId),
+        ),
+      )
+    : new Map<string, { bm25: number; terms: string[] }>();
+  for (const contender of contenders) {
+    const found = bm25.get(contender.chunkId);
+    const resolved = { ...contender, bm25: found?.bm25 ?? 0, terms: found?.terms ?? [], bm25Exact: true };
+    exact.push({ ...resolved, score: score(resolved) });
   }
+  return exact;
+}
 
-  const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
-  // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
-  // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
-  const floor =
-    request.minScore === undefined
-      ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
-      : { minScore: request.minScore, minSimilarity: -Infinity };
-  const lexicalShare = (c: Candidate) => (lexical.bm25Max > 0 ? c.bm25 / lexical.bm25Max : 0);
-  const evident = (c: Candidate) =>
-    hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
+/**
+ * What hybrid search adds after fusion, in order: neighbouring turns' evidence, the query's entities, the
+ * focus on a named speaker, the telling turns first and the feedback step. `exact` and `rows` gain the
+ * neighbours it scores.
+ */
+async function hybridSteps(
+  request: SearchRequest,
+  found: {
+    lexical: LexicalResult;
+    vector: number[] | undefined;
+    exact: Scored[];
+    rows: Map<string, ChunkRow>;
+    score: (candidate: Candidate) => number;
+    evident: (candidate: Candidate) => boolean;
+  },
+): Promise<{ best: Ranked[]; entityGains: Map<string, number> }> {
+  const { lexical, vector, exact, rows, score } = found;
+  const { selection } = lexical;
   let best: Ranked[] = withNeighbourEvidence(bestPerMemory(exact), 0);
-  let entityGains = new Map<string, number>();
   const neighbourShare = request.neighbourShare ?? NEIGHBOUR_SHARE;
-  if (mode === "hybrid" && neighbourShare > 0) {
+  if (neighbourShare > 0) {
     // A conversation turn gets a share of its neighbours' evidence. The neighbours of the best turns that
     // neither leg found are scored as the legs would have (a turn further down lends too little to lift
     // a neighbour into the results); plain memories cost nothing here and keep their scores.
@@ -201,74 +272,52 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         exact.push({ ...neighbour, score: score(neighbour) });
       }
     }
-    best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, evident);
+    best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, found.evident);
   }
-  if (mode === "hybrid") {
-    const steps = await timedStage("entities", () =>
-      withEntitySteps(
-        request,
-        best,
-        exact,
-        selection?.chunkCount ?? lexical.namespaceChunkCount,
-        selection,
-        vector,
-        score,
-        rows,
-      ),
-    );
-    best = steps.best;
-    entityGains = steps.gains;
-  }
-  if (mode === "hybrid") {
-    // A question naming one speaker is about what that speaker said (lib/memory/search/ranking.ts, SPEAKER_FOCUS).
-    const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
-    best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
-    best = await withTellingTurnsFirst(request, best, selection, rows);
-    if (vector) best = await withFeedbackStep(request, best, selection, vector);
-  }
-  const ranked = best
-    .filter(
-      (c) =>
-        (mode !== "fulltext" || c.bm25 > 0) &&
-        c.score > 0 &&
-        c.score >= floor.minScore &&
-        (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0),
-    )
-    .slice(0, request.topK);
-  const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
-  if (missing.length) {
-    const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
-    for (const [id, row] of fetched) rows.set(id, row);
-  }
-  // A memory forgotten between the statements is left out.
-  return ranked.flatMap((c) => {
-    const row = rows.get(c.chunkId);
-    if (!row) return [];
-    const similarity = c.cosineKnown ? Math.round(Math.max(0, Math.min(1, c.cosine)) * 1e6) / 1e6 : null;
-    const reasons: MatchReasons = {
-      terms: wordsWithTerms(lexical.queryWords, c.terms),
+  const steps = await timedStage("entities", () =>
+    withEntitySteps(
+      request,
+      best,
+      exact,
+      selection?.chunkCount ?? lexical.namespaceChunkCount,
+      selection,
+      vector,
+      score,
+      rows,
+    ),
+  );
+  best = steps.best;
+  // A question naming one speaker is about what that speaker said (ranking.ts, SPEAKER_FOCUS).
+  const roles = new Set(exact.flatMap((c) => (c.role === null ? [] : [c.role])));
+  best = withSpeakerFocus(best, namedRole(request.query, roles), request.speakerFocus ?? SPEAKER_FOCUS);
+  best = await withTellingTurnsFirst(request, best, selection, rows);
+  if (vector) best = await withFeedbackStep(request, best, selection, vector);
+  return { best, entityGains: steps.gains };
+}
+
+/** A ranked candidate as search returns it, with its row's fields and why it matched. */
+function scoredChunk(c: Ranked, row: ChunkRow, queryWords: LexicalResult["queryWords"], lexical: number): ScoredChunk {
+  const similarity = c.cosineKnown ? Math.round(Math.max(0, Math.min(1, c.cosine)) * 1e6) / 1e6 : null;
+  return {
+    chunkId: c.chunkId,
+    memoryId: c.memoryId,
+    content: row.content,
+    metadata: row.metadata,
+    scopes: row.scopes,
+    identityId: row.identity_id,
+    sessionId: row.session_id,
+    position: row.session_position,
+    role: row.role,
+    occurredAt: row.occurred_at,
+    createdAt: row.created_at,
+    score: c.score,
+    bm25: c.bm25,
+    lexical,
+    cosine: c.cosine,
+    reasons: {
+      terms: wordsWithTerms(queryWords, c.terms),
       similarity,
-      via: matchVia({ ...c, lexical: lexicalShare(c) }),
-    };
-    return [
-      {
-        chunkId: c.chunkId,
-        memoryId: c.memoryId,
-        content: row.content,
-        metadata: row.metadata,
-        scopes: row.scopes,
-        identityId: row.identity_id,
-        sessionId: row.session_id,
-        position: row.session_position,
-        role: row.role,
-        occurredAt: row.occurred_at,
-        createdAt: row.created_at,
-        score: c.score,
-        bm25: c.bm25,
-        lexical: lexicalShare(c),
-        cosine: c.cosine,
-        reasons,
-      },
-    ];
-  });
+      via: matchVia({ ...c, lexical }),
+    },
+  };
 }
