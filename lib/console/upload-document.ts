@@ -1,6 +1,7 @@
-// The Documents tab's upload (POST /documents as the signed-in person), for the upload route and the
-// uploadDocument action alike: in one of the organization's transfer turns (lib/http/transfer-slots.ts), so the
-// console's uploads share the organization's turns with its API's.
+// The Documents tab's upload (POST /documents as the signed-in person), for the upload route
+// (app/[org]/namespaces/[namespaceId]/documents/upload, which spools the browser's file as it arrives): in one
+// of the organization's transfer turns (lib/http/transfer-slots.ts), so the console's uploads share the
+// organization's turns with its API's.
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { ROLES } from "@/lib/auth/permissions";

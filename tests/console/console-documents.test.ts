@@ -1,6 +1,7 @@
 // The Documents tab's server actions called directly, as a browser could (any arguments): another
 // organization's namespace or document, another namespace's document and a namespace not granted to a member
-// are "not found" and nothing changes; an allowed upload, URL and deletion do what the API does.
+// are "not found" and nothing changes; an allowed upload (what the upload route runs), URL and deletion do
+// what the API does.
 import { beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { api } from "../helpers/api";
 import { addDocument, processDocuments } from "../helpers/documents";
@@ -11,8 +12,9 @@ vi.mock("next-auth", () => ({ getServerSession }));
 vi.mock("@/lib/console/auth", () => ({ authOptions: async () => ({}) }));
 vi.mock("next/cache", () => ({ revalidatePath: vi.fn() }));
 
-const { uploadDocument, addDocumentUrl, deleteDocument, refreshDocument } =
-  await import("@/lib/console/actions/documents");
+const { addDocumentUrl, deleteDocument, refreshDocument } = await import("@/lib/console/actions/documents");
+const { uploadDocumentFile } = await import("@/lib/console/upload-document");
+const { UploadedFile } = await import("@/lib/http/uploaded-file");
 const { db } = await import("@/lib/db");
 const { SYSTEM_ACTOR } = await import("@/lib/audit/audit");
 const { createUser } = await import("@/lib/orgs/users");
@@ -28,11 +30,15 @@ function signedInAs(userId: string) {
   getServerSession.mockResolvedValue({ userId, sessionId: "ses_test", method: "password" });
 }
 
-function fileForm(namespaceId: string, content: string, name = "notes.md", type = "text/markdown") {
-  const form = new FormData();
-  form.set("namespace_id", namespaceId);
-  form.set("file", new File([content], name, { type }));
-  return form;
+/** What the Documents tab's upload route does with the file the browser sends. */
+function uploadDocument(
+  orgSlug: string,
+  namespaceId: string,
+  content: string,
+  name = "notes.md",
+  type = "text/markdown",
+) {
+  return uploadDocumentFile(orgSlug, namespaceId, new UploadedFile(Buffer.from(content), name, type));
 }
 
 async function documentCount(namespaceId: string) {
@@ -63,10 +69,7 @@ beforeEach(() => getServerSession.mockReset());
 describe("the Documents tab's actions", () => {
   test("an admin uploads a file and adds a URL; the refusals are the API's", async () => {
     signedInAs(adminA.id);
-    const uploaded = await uploadDocument(
-      a.org.slug,
-      fileForm(nsA.id, "# Rota\n\nThe kitchen is cleaned on Fridays.\n"),
-    );
+    const uploaded = await uploadDocument(a.org.slug, nsA.id, "# Rota\n\nThe kitchen is cleaned on Fridays.\n");
     expect(uploaded).toMatchObject({ ok: true, data: { status: "queued" } });
     await processDocuments();
     const recall = await api("POST", "/recall", {
@@ -75,7 +78,7 @@ describe("the Documents tab's actions", () => {
     });
     expect(recall.body.data[0].document).toMatchObject({ section: "Rota" });
 
-    const zip = await uploadDocument(a.org.slug, fileForm(nsA.id, "PK\u0003\u0004zip", "a.zip", "application/zip"));
+    const zip = await uploadDocument(a.org.slug, nsA.id, "PK\u0003\u0004zip", "a.zip", "application/zip");
     expect(zip).toMatchObject({ ok: false, error: expect.stringMatching(/not of a type we read.*application\/pdf/) });
     const metadata = await addDocumentUrl(a.org.slug, { namespace_id: nsA.id, url: "https://169.254.169.254/x" });
     expect(metadata).toMatchObject({ ok: false });
@@ -103,8 +106,8 @@ describe("the Documents tab's actions", () => {
     }
     // Uploads into another organization's namespace, or by a member without a grant: not found either.
     signedInAs(adminA.id);
-    expect(await uploadDocument(a.org.slug, fileForm(nsB.id, "x"))).toMatchObject({ ok: false });
-    expect(await uploadDocument(b.org.slug, fileForm(nsB.id, "x"))).toMatchObject({ ok: false });
+    expect(await uploadDocument(a.org.slug, nsB.id, "x")).toMatchObject({ ok: false });
+    expect(await uploadDocument(b.org.slug, nsB.id, "x")).toMatchObject({ ok: false });
     signedInAs(memberA.id);
     expect(await addDocumentUrl(a.org.slug, { namespace_id: nsA.id, url: "https://198.51.101.7/" })).toMatchObject({
       ok: false,

@@ -10,9 +10,7 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { ROLES } from "@/lib/auth/permissions";
 import { asFormFields, runConsoleAction } from "@/lib/console/action";
-import { uploadDocumentFile } from "@/lib/console/upload-document";
 import { getDocument } from "@/lib/documents/get-document";
-import { UploadedFile } from "@/lib/http/uploaded-file";
 import { notFound } from "@/lib/errors";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
@@ -21,32 +19,11 @@ import { identifier } from "@/lib/validation/strings";
 const Id = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 const Text = z.string({ error: "must be text" });
 
-const UploadForm = z.strictObject({
-  namespace_id: Id,
-  file: z.instanceof(File, { error: "choose a file" }),
-});
 // The URL's length and destination are the operation's to judge (its own messages); here only its shape.
 const UrlForm = z.strictObject({ namespace_id: Id, url: Text });
 const DocumentForm = z.strictObject({ namespace_id: Id, document_id: Id });
 
 const documentsPath = (orgSlug: string, namespaceId: string) => `/${orgSlug}/namespaces/${namespaceId}/documents`;
-
-/**
- * One file of the upload area, as the form's `file` with its `namespace_id`. The browser sends it to the
- * console's upload route (app/[org]/namespaces/[namespaceId]/documents/upload), which hands its bytes over as
- * this form: a server action's body is capped far below a document's size.
- */
-export async function uploadDocument(orgSlug: string, formData: FormData) {
-  // A forged call may send anything: what is not a form fails the form's schema.
-  const form = formData instanceof FormData ? Object.fromEntries(formData) : undefined;
-  const parsed = UploadForm.safeParse(form);
-  if (!parsed.success) {
-    return runConsoleAction(orgSlug, { roles: ROLES, input: UploadForm }, form, async () => null);
-  }
-  const { file, namespace_id: namespaceId } = parsed.data;
-  const uploaded = new UploadedFile(Buffer.from(await file.arrayBuffer()), file.name || null, file.type || null);
-  return uploadDocumentFile(orgSlug, namespaceId, uploaded);
-}
 
 /** "Add a URL": a web page or a file on the web, fetched and read by the document's processing. */
 export async function addDocumentUrl(orgSlug: string, form: unknown) {
