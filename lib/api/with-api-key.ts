@@ -21,9 +21,9 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 /**
  * The one request wrapper of the HTTP API: authenticates the API key from the `Authorization` header,
  * counts the request against the key's rate limit (429 past it; `RateLimit-*` headers on every answer),
- * runs the endpoint's operation (permission, validation, function, response schema, activity row; see
- * runOperation) and answers in the envelope, errors included. An endpoint marked `idempotent` honours the
- * `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer. With
+ * runs the catalogue's operation (permission, validation, function, response schema, activity row; see
+ * runOperation) and answers in the envelope, errors included. An operation whose HTTP binding is `idempotent`
+ * honours the `Idempotency-Key` header: a retry of the same request within 24 hours gets the first answer. With
  * MEMGW_SERVER_TIMING=1, every answer says where its time went (lib/http/server-timing.ts).
  */
 export function withApiKey(operation: Operation) {
@@ -89,7 +89,7 @@ async function respond(operation: Operation, request: Request, routeContext: Rou
 }
 
 /**
- * A request with an Idempotency-Key to an endpoint that honours it (answered in JSON, never streamed). The
+ * A request with an Idempotency-Key to an operation that honours it (answered in JSON, never streamed). The
  * key's permission comes first: a key that may not do this has no body read and no stored answer replayed.
  * Then the header's value (400), and the body, read once for the request's fingerprint and the operation;
  * input the operation refuses is answered 400 before the key is claimed or compared.
