@@ -2,8 +2,8 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
-// BENCH_ONLY=quality|conversations|entities|latency|tenancy|fairness|console|sync|documents|webhooks|isolation
-// |databases|report
+// BENCH_ONLY=quality|knowledge-update|conversations|entities|latency|tenancy|fairness|console|sync|documents
+// |webhooks|isolation|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
@@ -35,6 +35,7 @@ import { RECALL_WARM_UP_QUERIES } from "./lib/recalling-client";
 import { measureDocumentFidelity, type FidelityRow } from "./documents";
 import { measureDocumentIngestion, type DocumentIngestionResult } from "./document-ingestion";
 import { measureIsolation, type IsolationResult } from "./isolation";
+import { measureKnowledgeUpdate } from "./knowledge-update";
 import type { RecallFigures } from "./lib/api-client";
 import { measureTenancy, type TenancyResult } from "./tenancy";
 import { measureWebhooks, type StreamFigures, type WebhooksResult } from "./webhooks";
@@ -46,7 +47,7 @@ if (only !== "report") {
   try {
     const scifactOnly =
       only === "fairness" || only === "console" || only === "sync" || only === "documents" || only === "webhooks";
-    if (only !== "conversations" && only !== "entities" && only !== "isolation")
+    if (only !== "conversations" && only !== "entities" && only !== "isolation" && only !== "knowledge-update")
       assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
     if (only === undefined || only === "conversations" || only === "entities") conversationSets(datasetsDir);
   } catch (error) {
@@ -90,6 +91,22 @@ if (only === undefined || only === "quality") {
   await closeDatabase();
   fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
   fs.writeFileSync(path.join(resultsDir, "quality.json"), JSON.stringify({ ...meta, rows: quality }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "knowledge-update") {
+  console.log(
+    "\nFacts that change (knowledge-update dev: now@1, then@1, ask_now, ask_then) through lib/ — embedded PGlite:",
+  );
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-knowledge-update-"));
+  process.env.MEMGW_PROCESS_ROLE = "benchmark";
+  const result = await measureKnowledgeUpdate({ datasetsDir, log: console.log });
+  await closeEmbedder();
+  await closeDatabase();
+  fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+  fs.writeFileSync(
+    path.join(resultsDir, "knowledge-update.json"),
+    JSON.stringify({ ...meta, ...result }, null, 2) + "\n",
+  );
 }
 
 if (only === undefined || only === "conversations") {
