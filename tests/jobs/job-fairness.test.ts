@@ -132,7 +132,8 @@ test("another organization's sync is claimed while one's sync and the entity re-
   await until(async () => (await runningOf(b.org.id, SYNC_JOB_KIND)) === 1, 10_000, "B's sync claimed");
   expect(await runningOf(a.org.id, SYNC_JOB_KIND)).toBe(1);
   expect(await prisma.job.count({ where: { kind: ENTITY_REEXTRACT_JOB, status: "running" } })).toBe(1);
-  expect(await prisma.job.count({ where: { key: "pool-a2", status: "queued" } })).toBe(1);
+  // A's other sync waits (which of the two runs is not fixed: both were queued within the same millisecond).
+  expect(await prisma.job.count({ where: { key: { in: ["pool-a1", "pool-a2"] }, status: "queued" } })).toBe(1);
 });
 
 test("a worker capped per organization serves one kind: the cap is per kind", () => {
