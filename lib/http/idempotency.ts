@@ -15,7 +15,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { canonicalJson } from "./canonical-json";
 import { successResponse } from "./envelope";
 import { crashPoint, processId, runUnderIdempotencyKey, type IdempotencyScope } from "./request-writes";
-import { BusyError, InvalidError, type ErrorDetail } from "@/lib/errors";
+import { ConflictError, InvalidError, type ErrorDetail } from "@/lib/errors";
 import { errorResponse } from "./envelope";
 import { errorReport } from "./errors";
 
@@ -197,6 +197,8 @@ async function runClaimed(
       .catch((error) => console.error("[memgw] renewing an idempotency claim failed:", error));
   }, LEASE_RENEWAL_MS);
   renewal.unref();
+  // Set when the answer's transaction finds the claim another's: whatever the work then answers, this is the answer.
+  let takenOver = false;
   const scope: IdempotencyScope = {
     key: recordKeyText(record),
     writes: [],
@@ -214,7 +216,10 @@ async function runClaimed(
          WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
       );
       // Taken over meanwhile: the change must not commit (the retry that holds the key does it).
-      if (kept !== 1) throw takenOver();
+      if (kept !== 1) {
+        takenOver = true;
+        throw new ClaimTakenOver();
+      }
     },
   };
   let response: Response;
@@ -225,13 +230,15 @@ async function runClaimed(
     clearInterval(renewal);
     await rollBackScope(scope).catch((cause) => console.error("[memgw] rolling back a failed request failed:", cause));
     await release(record, claimToken);
+    if (takenOver) return inProgress();
     throw error;
   }
   clearInterval(renewal);
   if (response.status < 200 || response.status > 299) {
     await rollBackScope(scope).catch((cause) => console.error("[memgw] rolling back a failed request failed:", cause));
     await release(record, claimToken);
-    return response;
+    // The retry that took the key over answers it: this request's client is told so, as any other would be.
+    return takenOver ? inProgress() : response;
   }
   crashPoint("idempotency.before-answer");
   const stored: StoredResponse = { headers: Object.fromEntries(response.headers), body: await response.text() };
@@ -245,7 +252,7 @@ async function runClaimed(
          WHERE ${theRecord(record)} AND claim_token = ${claimToken}`,
       );
       // Taken over meanwhile (this request's lease ran out): the retry that took it rolls this one back.
-      if (kept !== 1) throw new Error("the Idempotency-Key's claim was taken over by a retry");
+      if (kept !== 1) throw new ClaimTakenOver();
       for (const write of scope.writes) await write.keep(tx);
     });
     for (const write of scope.writes) write.settle();
@@ -329,15 +336,13 @@ function inProgress(): Response {
 }
 
 /**
- * This request ran past its claim's lease and a retry took the key over: this one's change must not commit, and the
- * answer is the retry's (503 with Retry-After, as for a server too busy to finish in time).
+ * A retry took the key over while this request ran (its lease ran out): its change must not commit, and it is
+ * answered as any request finding the key in progress (409 IDEMPOTENCY_IN_PROGRESS: retry for the answer).
  */
-function takenOver(): BusyError {
-  return new BusyError(
-    `This request ran too long and a retry with its ${IDEMPOTENCY_HEADER} took it over: nothing was changed by ` +
-      "this one; retry to get that request's answer.",
-    IN_PROGRESS_RETRY_AFTER_SECONDS,
-  );
+class ClaimTakenOver extends ConflictError {
+  constructor() {
+    super("This request's Idempotency-Key was taken over by a retry.");
+  }
 }
 
 function refusal(message: string, details: ErrorDetail[], headers?: Record<string, string>): Response {

@@ -2,15 +2,36 @@
 // request within 24 hours gets the first answer and the work is done once; another request with the same
 // key is 409 IDEMPOTENCY_CONFLICT; a key is per API key; an error releases it.
 import { createHash } from "node:crypto";
-import { describe, expect, test } from "vitest";
+import { afterEach, describe, expect, test, vi } from "vitest";
 import { db } from "@/lib/db";
 import { deleteExpiredIdempotencyRecords } from "@/lib/http/idempotency";
+import { embedder } from "@/lib/memory/embeddings";
 import { api, type ApiResponse } from "../helpers/api";
 import { createKey, createNamespace, createTenant } from "../helpers/fixtures";
 import { onPostgres } from "../helpers/postgres";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 const FACT = "The boiler service is booked for the first Monday of March.";
+
+afterEach(() => vi.restoreAllMocks());
+
+// A retry taking the key over inside the forget's own transaction (on the embedded database a change from
+// outside would wait for that transaction): the claim's token changes just before the answer is kept.
+const takeOverDuringReceipt = vi.hoisted(() => ({ keyId: undefined as string | undefined }));
+vi.mock("@/lib/erasure-receipts/forget-receipt", async (importOriginal) => {
+  const original = await importOriginal<typeof import("@/lib/erasure-receipts/forget-receipt")>();
+  const { Prisma: sql } = await import("@/lib/generated/prisma/client");
+  return {
+    ...original,
+    recordForgetReceipt: async (...args: Parameters<typeof original.recordForgetReceipt>) => {
+      const [tx] = args;
+      const keyId = takeOverDuringReceipt.keyId;
+      if (keyId)
+        await tx.$executeRaw(sql.sql`UPDATE idempotency_keys SET claim_token = 'retry' WHERE api_key_id = ${keyId}`);
+      return original.recordForgetReceipt(...args);
+    },
+  };
+});
 
 async function tenantWithNamespace() {
   const tenant = await createTenant();
@@ -326,6 +347,43 @@ describe("at the same time", () => {
     expect(await memoryCount(ns.id)).toBe(1);
     expect(await activityCount(keyId, "remember")).toBe(1);
     expect((await post("/remember", key, body, "racing")).body).toEqual(done[0].body);
+  });
+
+  test("a remember whose key a retry took over while it ran stores nothing and is told to retry", async () => {
+    const { key, keyId, ns } = await tenantWithNamespace();
+    const prisma = await db();
+    const real = embedder().embed.bind(embedder());
+    // While the request embeds its content, a retry (its lease having run out) takes the key over.
+    vi.spyOn(embedder(), "embed").mockImplementation(async (texts, priority, requester) => {
+      await prisma.$executeRaw(
+        Prisma.sql`UPDATE idempotency_keys SET claim_token = 'the-retry' WHERE api_key_id = ${keyId}`,
+      );
+      return real(texts, priority, requester);
+    });
+    const response = await post("/remember", key, { namespace_id: ns.id, content: FACT }, "overtaken");
+    expect(response.status).toBe(409);
+    expect(conflictDetail(response)).toEqual(["IDEMPOTENCY_IN_PROGRESS"]);
+    expect(response.headers.get("retry-after")).toBe("1");
+    expect(await memoryCount(ns.id)).toBe(0);
+    // The key stays the retry's: this request neither released it nor kept an answer under it.
+    const [record] = await prisma.$queryRaw<{ claim_token: string; response_status: number | null }[]>(
+      Prisma.sql`SELECT claim_token, response_status FROM idempotency_keys WHERE api_key_id = ${keyId}`,
+    );
+    expect(record).toEqual({ claim_token: "the-retry", response_status: null });
+  });
+
+  test("a forget whose key a retry took over in its own transaction deletes nothing and is told to retry", async () => {
+    const { key, keyId, ns } = await tenantWithNamespace();
+    const remembered = await post("/remember", key, { namespace_id: ns.id, content: FACT });
+    expect(remembered.status).toBe(201);
+    takeOverDuringReceipt.keyId = keyId;
+    const forget = { namespace_id: ns.id, memory_ids: [remembered.body.data.id] };
+    const response = await post("/forget", key, forget, "overtaken-forget");
+    takeOverDuringReceipt.keyId = undefined;
+    expect(response.status).toBe(409);
+    expect(conflictDetail(response)).toEqual(["IDEMPOTENCY_IN_PROGRESS"]);
+    expect(await memoryCount(ns.id)).toBe(1);
+    expect(await (await db()).erasure.count({ where: { namespaceId: ns.id } })).toBe(0);
   });
 
   test("a claim left by a process that died is taken over; a live one is waited for", async () => {
