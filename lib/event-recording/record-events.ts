@@ -1,7 +1,7 @@
 // Events are written in the transaction of the change they tell of: both commit or neither does. The same
 // statement queues a delivery for every webhook endpoint that subscribes, and the endpoint's delivery job,
 // so a crash after the commit loses nothing and nothing is delivered for a change that rolled back.
-import type { Tx } from "@/lib/db";
+import { queryRows, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { RUN_AGAIN_ON_CONFLICT, wakeJobWorkers } from "@/lib/jobs/queue";
 import type { DeletionReason, EventType } from "./event-types";
@@ -88,7 +88,7 @@ export async function recordDeletionEvents(
  * own), whose scopes hold the key's, while the key is active.
  */
 async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
-  const queued = await tx.$queryRaw<{ queued: bigint }[]>(
+  const queued = await tx.$queryRaw<{ queued: bigint; xid: string }[]>(
     Prisma.sql`WITH new_events AS (
        INSERT INTO events (id, txid, org_id, type, namespace_id, identity_id, scopes, memory_id, data)
        ${rows}
@@ -120,11 +120,36 @@ async function insertAndFanOut(tx: Tx, rows: Prisma.Sql) {
        SELECT key, run_after FROM jobs
        WHERE key IN (SELECT key FROM jobs_queued) AND status = 'queued'
      )
-     SELECT count(*) FILTER (WHERE q.status = 'queued' AND NOT COALESCE(b.run_after <= q.run_after, false)) AS queued
+     SELECT count(*) FILTER (WHERE q.status = 'queued' AND NOT COALESCE(b.run_after <= q.run_after, false)) AS queued,
+            pg_current_xact_id()::text AS xid
      FROM jobs_queued q LEFT JOIN queued_before b ON b.key = q.key`,
   );
-  // The workers look once the job is due (the change has committed by then); their poll finds it otherwise. A
-  // job that was already queued to run no later is woken for by what queued it; a running one, when it ends.
+  // A job that was already queued to run no later is woken for by what queued it; a running one, when it ends.
   const jobs = Number(queued[0].queued);
-  if (jobs > 0) setTimeout(() => wakeJobWorkers(WEBHOOK_DELIVERY_JOB, jobs), WEBHOOK_GATHER_MS + 5).unref();
+  if (jobs > 0) wakeWhenDueAndCommitted(queued[0].xid, jobs, WEBHOOK_GATHER_MS + 5, Date.now());
+}
+
+/** How often a wake-up looks again while the transaction that queued the job is still open. */
+const COMMIT_CHECK_MS = 50;
+/** A transaction open longer than this is left to the workers' poll. */
+const COMMIT_WAIT_MAX_MS = 60_000;
+
+/**
+ * Wakes the delivery workers once the jobs are due and the transaction `xid` that queued them has committed
+ * (their poll finds them otherwise). Waking at the due time alone was not enough: a write still open then (a
+ * slow transaction) left the wake-up nothing to claim, and every write after it, finding the job queued to run
+ * no later, left the waking to that lost one, so nothing was delivered until the next poll, a minute on.
+ */
+function wakeWhenDueAndCommitted(xid: string, jobs: number, delayMs: number, since: number) {
+  setTimeout(async () => {
+    const status = await queryRows<{ status: string | null }>(
+      Prisma.sql`SELECT pg_xact_status(${xid}::xid8) AS status`,
+    ).then(
+      ([row]) => row.status,
+      () => "unknown",
+    );
+    if (status === "in progress" && Date.now() - since < COMMIT_WAIT_MAX_MS)
+      wakeWhenDueAndCommitted(xid, jobs, COMMIT_CHECK_MS, since);
+    else if (status !== "aborted") wakeJobWorkers(WEBHOOK_DELIVERY_JOB, jobs);
+  }, delayMs).unref();
 }

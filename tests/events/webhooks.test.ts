@@ -11,6 +11,7 @@ import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/event-recording/event-types";
+import { recordEvents } from "@/lib/event-recording/record-events";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { claimJob } from "@/lib/jobs/claim-job";
 import { enqueueJob, RetryLaterError, runClaimedJob, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
@@ -409,6 +410,30 @@ describe("retries, disabling, rotation, redelivery", () => {
         await new Promise((resolve) => setTimeout(resolve, 60));
       }
       await vi.waitFor(() => expect(receiver.messages.filter((m) => m.data.namespace_id === ns.id)).toHaveLength(12), {
+        timeout: 5_000,
+      });
+    } finally {
+      await stopWorker();
+    }
+  });
+
+  test("a write whose transaction is still open when its delivery falls due is delivered once it commits, with the writes after it", async () => {
+    const { org, key } = await createTenant("Slow Commit");
+    const ns = await createNamespace(key);
+    await addEndpoint(key, { namespace_ids: [ns.id] });
+    const stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
+    try {
+      const prisma = await db();
+      // Open past the gathering window: the wake-up timed for it would find nothing to claim yet.
+      await prisma.$transaction(async (tx) => {
+        await recordEvents(tx, org.id, [
+          { type: "namespace.updated", namespaceId: ns.id, data: { namespace_id: ns.id } },
+        ]);
+        await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS * 3));
+      });
+      // A write now finds the job queued to run no later, and leaves the waking to the one before.
+      await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "After the slow one." } });
+      await vi.waitFor(() => expect(receiver.messages.filter((m) => m.data.namespace_id === ns.id)).toHaveLength(2), {
         timeout: 5_000,
       });
     } finally {
