@@ -417,7 +417,7 @@ describe("retries, disabling, rotation, redelivery", () => {
     }
   });
 
-  test("a write whose transaction is still open when its delivery falls due is delivered once it commits, with the writes after it", async () => {
+  test("a write open past its delivery's due time is delivered once it commits, and the writes after it", async () => {
     const { org, key } = await createTenant("Slow Commit");
     const ns = await createNamespace(key);
     await addEndpoint(key, { namespace_ids: [ns.id] });
