@@ -27,6 +27,7 @@ const ELEMENTS = [
   // The memory's rooms are elements of their own, so that no two of them import each other either (see
   // docs/architecture.md for what each holds and which imports which).
   ["lib/memory/common", "domain"],
+  ["lib/memory/validity", "domain"],
   ["lib/memory/store", "domain"],
   ["lib/memory/write", "domain"],
   ["lib/memory/forget", "domain"],

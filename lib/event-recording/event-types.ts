@@ -9,6 +9,7 @@ export const EVENT_TYPES = [
   "memory.updated",
   "memory.deleted",
   "memory.expired",
+  "memory.superseded",
   "conversation.appended",
   "namespace.created",
   "namespace.updated",
@@ -45,4 +46,5 @@ export const MEMORY_EVENT_TYPES: readonly EventType[] = [
   "memory.updated",
   "memory.deleted",
   "memory.expired",
+  "memory.superseded",
 ];

@@ -345,6 +345,7 @@ async function writeGroup(
     role: line.role,
     occurredAt: new Date(line.occurred_at),
     expiresAt: line.expires_at === null ? null : new Date(line.expires_at),
+    validAt: new Date(line.occurred_at),
     version: line.version,
     createdAt: new Date(line.created_at),
     updatedAt: new Date(line.updated_at),

@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
-import { isoDate, isoDateTime } from "@/lib/validation/dates";
+import { Instant } from "./instant";
+import {
+  MatchValidity,
+  ValidityInput,
+  ValidityOutput,
+  ValidityPatch,
+  ValidityView,
+  validityJson,
+  type ValidityRow,
+} from "./validity-fields";
 import { named } from "@/lib/validation/named";
 import { identifier, record, text } from "@/lib/validation/strings";
 import { DocumentCitationSchema } from "./document-citation";
@@ -46,26 +55,8 @@ export const ScopesInput = Scopes.refine(
   `at most ${LIMITS.scopePairs} scope pairs`,
 ).meta({ maxProperties: LIMITS.scopePairs });
 
-const INSTANT_MESSAGE = "must be an ISO 8601 date-time with a time zone (2026-05-07T13:56:00Z) or a date (2026-05-07)";
-
-const YEARS_MESSAGE = "must fall within the years 1 to 9999 (UTC)";
-
-/**
- * A point in time as ISO 8601: a date-time with its offset (a local time would be ambiguous), or a date (UTC).
- * Passed on as the UTC ISO string, so that SQL never reads it in the database server's time zone; years
- * outside 1–9999 (which PostgreSQL or JavaScript cannot write back) are refused.
- */
-export const Instant = z
-  // No `format` on the union itself: a date-only value would fail a client's check of "date-time".
-  .union([isoDateTime(INSTANT_MESSAGE), isoDate(INSTANT_MESSAGE)], { error: INSTANT_MESSAGE })
-  .refine((value) => !Number.isNaN(Date.parse(value)), INSTANT_MESSAGE)
-  .refine((value) => {
-    const year = new Date(value).getUTCFullYear();
-    return year >= 1 && year <= 9999;
-  }, YEARS_MESSAGE)
-  .overwrite((value) => new Date(value).toISOString());
-
 const FUTURE_MESSAGE = "must be in the future (a memory that has already expired would never be seen)";
+export { Instant };
 export const ExpiresAt = Instant.refine((value) => Date.parse(value) > Date.now(), FUTURE_MESSAGE).describe(
   "when the memory expires: it is never returned after this and is deleted within a minute",
 );
@@ -86,6 +77,7 @@ const MemoryFields = {
   occurred_at: OccurredAt.optional(),
   expires_at: ExpiresAt.optional(),
   ttl_seconds: TtlSeconds.optional(),
+  ...ValidityInput,
 };
 
 /** expires_at and ttl_seconds say the same thing two ways: one of them at most. */
@@ -215,6 +207,11 @@ export const RecallBody = z
     ...ConversationFilters,
     entities: EntitiesFilter.optional(),
     context: ContextTurns,
+    ...ValidityView,
+    include_superseded: z
+      .boolean({ error: "must be true or false" })
+      .optional()
+      .describe("every memory, whatever its validity, each with its validity fields (default: what holds)"),
   })
   .superRefine(exactlyOneTarget)
   .meta(TARGET_RULE);
@@ -238,6 +235,7 @@ export const AskBody = z
     ...ConversationFilters,
     entities: EntitiesFilter.optional(),
     context: ContextTurns,
+    ...ValidityView,
   })
   .superRefine(exactlyOneTarget)
   .meta(TARGET_RULE);
@@ -255,6 +253,7 @@ export const PatchMemoryBody = z
     occurred_at: Instant.optional().describe("when it happened (event time)"),
     expires_at: ExpiresAt.nullable().optional().describe("a new expiry in the future, or null to remove it"),
     ttl_seconds: TtlSeconds.optional(),
+    ...ValidityPatch,
   })
   .superRefine((body, ctx) => {
     if (Object.keys(body).length === 0) {
@@ -262,7 +261,7 @@ export const PatchMemoryBody = z
         code: "custom",
         message:
           "send at least one field to change: content, metadata, scopes, identity_id, occurred_at, " +
-          "expires_at or ttl_seconds",
+          "expires_at, ttl_seconds, valid_at, invalid_at or fact_key",
         path: [],
       });
     }
@@ -289,6 +288,7 @@ export const MemorySchema = z.object({
   version: z.number().int().describe("1, then one more with each change"),
   created_at: Timestamp,
   updated_at: Timestamp,
+  ...ValidityOutput,
   deduplicated: z
     .boolean()
     .optional()
@@ -322,6 +322,7 @@ export const MatchSchema = z.object({
   role: z.string().nullable(),
   occurred_at: Timestamp,
   created_at: Timestamp,
+  ...MatchValidity,
   context: z
     .array(ContextTurnSchema)
     .describe("with `context: n`, the turns around a conversation turn, in order; empty for a plain memory"),
@@ -383,7 +384,7 @@ export const ForgetResultSchema = z.object({
   erasure_id: z.string().describe("the erasure receipt of this request (GET /erasures)"),
 });
 
-export interface MemoryRow {
+export interface MemoryRow extends ValidityRow {
   id: string;
   namespaceId: string;
   content: string;
@@ -420,6 +421,7 @@ export function memoryJson(row: MemoryRow): MemoryJson {
     version: row.version,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    ...validityJson(row),
     ...(row.deduplicated !== undefined ? { deduplicated: row.deduplicated } : {}),
   };
 }

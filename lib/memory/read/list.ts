@@ -172,7 +172,9 @@ export async function listMemories(
     prisma.$queryRaw<RawMemory[]>(
       Prisma.sql`SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
               m.session_id, m.session_position, m.role, m.occurred_at, m.expires_at, m.version,
-              m.created_at, m.updated_at
+              m.created_at, m.updated_at, m.valid_at, m.invalid_at, m.superseded_by, m.supersession, m.fact_key,
+              ARRAY(SELECT s.id FROM memories s WHERE s.org_id = m.org_id AND s.superseded_by = m.id
+                    ORDER BY s.valid_at, s.id) AS supersedes
        FROM memories m WHERE ${where}${order.after}
        ORDER BY ${order.by} LIMIT ${query.page_size + 1}`,
     ),
@@ -254,6 +256,12 @@ interface RawMemory {
   version: number;
   created_at: Date;
   updated_at: Date;
+  valid_at: Date;
+  invalid_at: Date | null;
+  superseded_by: string | null;
+  supersession: unknown;
+  fact_key: string | null;
+  supersedes: string[];
 }
 
 function memoryRow(row: RawMemory): MemoryRow {
@@ -273,6 +281,12 @@ function memoryRow(row: RawMemory): MemoryRow {
     version: row.version,
     createdAt: new Date(row.created_at),
     updatedAt: new Date(row.updated_at),
+    validAt: new Date(row.valid_at),
+    invalidAt: row.invalid_at ? new Date(row.invalid_at) : null,
+    supersededBy: row.superseded_by,
+    supersession: row.supersession,
+    factKey: row.fact_key,
+    supersedes: row.supersedes,
   };
 }
 

@@ -189,7 +189,8 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
                           'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
                           'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
                           'session_position', m.session_position, 'role', m.role, 'occurred_at', m.occurred_at,
-                          'created_at', m.created_at))
+                          'created_at', m.created_at, 'valid_at', m.valid_at, 'invalid_at', m.invalid_at,
+                          'superseded_by', m.superseded_by, 'supersession_kind', m.supersession_kind))
                       ORDER BY lex.bm25 DESC)
                       -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
                       -- is left out here.
@@ -202,6 +203,8 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   for (const hit of row.hits) {
     hit.row.created_at = new Date(hit.row.created_at);
     hit.row.occurred_at = new Date(hit.row.occurred_at);
+    hit.row.valid_at = new Date(hit.row.valid_at);
+    if (hit.row.invalid_at !== null) hit.row.invalid_at = new Date(hit.row.invalid_at);
   }
   const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
   return {

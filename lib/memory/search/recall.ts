@@ -10,9 +10,10 @@ import { embedQuery } from "../embeddings";
 import { entityKey } from "../entities/extract-entities";
 import type { EntityRefJson } from "../common/entity-ref";
 import { entitiesOfMemories } from "../entities/match-entities";
-import type { ContextTurnJson, MatchJson, RecallBody } from "../common/schemas";
+import type { AskBody, ContextTurnJson, MatchJson, RecallBody } from "../common/schemas";
 import { effectiveScopes } from "../common/scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
+import { holdingMatches, yearAskedAbout } from "./holding-matches";
 import { memoryFilter } from "../common/sql";
 
 /** A turn of the match's conversation, next to it: returned beside the match with `context: n`. */
@@ -58,6 +59,9 @@ export function matchJson(match: RecalledMatch): MatchJson {
     role: match.role,
     occurred_at: match.occurredAt.toISOString(),
     created_at: match.createdAt.toISOString(),
+    valid_at: match.validAt.toISOString(),
+    invalid_at: match.invalidAt?.toISOString() ?? null,
+    superseded_by: match.supersededBy,
     context: match.context.map(contextTurnJson),
     document: documentCitation(match.metadata),
     match_reasons: match.reasons,
@@ -74,7 +78,11 @@ export interface Recalled {
  * Raw matches for a query in one namespace, within the key's scopes, best first; with `context: n`, each
  * match of a conversation turn comes with the n turns before and after it in its session.
  */
-export async function recall(principal: Principal, body: RecallBody, activity: ActivityNote = {}): Promise<Recalled> {
+export async function recall(
+  principal: Principal,
+  body: RecallBody | (AskBody & { min_score?: undefined; metadata?: undefined }),
+  activity: ActivityNote = {},
+): Promise<Recalled> {
   // The embedding runs on a worker thread: start it now, and look the namespace up meanwhile.
   const queryVector = timedStage("embed", () => embedQuery(principal.orgId, body.query));
   queryVector.catch(() => undefined); // awaited by the search; a refused request must not leave it unhandled
@@ -96,7 +104,12 @@ export async function recall(principal: Principal, body: RecallBody, activity: A
     entities: body.entities?.map((given) => ({ given, key: entityKey(given) })),
     queryVector,
   };
-  const matches = await searchChunks(request);
+  const asked = body.as_of ?? yearAskedAbout(body.query);
+  const matches = await holdingMatches(request, await searchChunks(request), {
+    asOf: asked === undefined ? undefined : new Date(asked),
+    implied: body.as_of === undefined,
+    includeSuperseded: "include_superseded" in body && body.include_superseded === true,
+  });
   const [context, entities] = await timedStage("context", () =>
     Promise.all([
       neighbouringTurns(request, matches, body.context),

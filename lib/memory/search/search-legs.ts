@@ -78,11 +78,17 @@ export interface ChunkRow {
   role: string | null;
   occurred_at: Date;
   created_at: Date;
+  /** The memory's validity (lib/memory/validity), copied to its chunks. */
+  valid_at: Date;
+  invalid_at: Date | null;
+  superseded_by: string | null;
+  supersession_kind: string | null;
 }
 
 /** The columns of a ChunkRow (alias `c`). */
 export const CHUNK_ROW_COLUMNS = Prisma.sql`c.id, c.memory_id, c.content, c.metadata, c.scopes, c.identity_id,
-  c.session_id, c.session_position, c.role, c.occurred_at, c.created_at`;
+  c.session_id, c.session_position, c.role, c.occurred_at, c.created_at, c.valid_at, c.invalid_at, c.superseded_by,
+  c.supersession_kind`;
 
 /** The scope signatures (distinct scopes objects) a request's scope filter admits, and their chunk count. */
 export interface ScopeSelection {

@@ -55,6 +55,11 @@ export interface ScoredChunk {
   role: string | null;
   occurredAt: Date;
   createdAt: Date;
+  /** The memory's validity (lib/memory/validity): recall hides or demotes what no longer holds. */
+  validAt: Date;
+  invalidAt: Date | null;
+  supersededBy: string | null;
+  supersessionKind: string | null;
   score: number;
   bm25: number;
   /** BM25 over the best the query could score: the share of the query's weight the chunk matches, 0 to 1. */
@@ -310,6 +315,10 @@ function scoredChunk(c: Ranked, row: ChunkRow, queryWords: LexicalResult["queryW
     role: row.role,
     occurredAt: row.occurred_at,
     createdAt: row.created_at,
+    validAt: row.valid_at,
+    invalidAt: row.invalid_at,
+    supersededBy: row.superseded_by,
+    supersessionKind: row.supersession_kind,
     score: c.score,
     bm25: c.bm25,
     lexical,

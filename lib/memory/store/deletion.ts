@@ -8,6 +8,7 @@ import { unlinkEntities } from "../entities/link-entities";
 import type { DeletionReason } from "@/lib/event-recording/event-types";
 import { recordDeletionEvents } from "@/lib/event-recording/record-events";
 import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
+import { reopenReplacedBy } from "../validity/supersession";
 
 const MEMORIES_PER_STATEMENT = 1_000;
 
@@ -93,6 +94,8 @@ export async function deleteMemories(
       namespaceId,
       chunks.map((c) => c.id),
     );
+    // What one of them had replaced holds again (or is closed by what replaced that one).
+    await reopenReplacedBy(tx, orgId, batch);
     await unlinkEntities(tx, orgId, namespaceId, batch);
     await recordDeletionEvents(tx, orgId, batch, options.reason);
     await tx.memory.deleteMany({ where: { id: { in: batch }, orgId, namespaceId } });

@@ -21,6 +21,10 @@ export function chunkFields(memory: {
   role: string | null;
   occurredAt: Date;
   expiresAt: Date | null;
+  validAt: Date;
+  invalidAt?: Date | null;
+  supersededBy?: string | null;
+  supersession?: unknown;
 }) {
   return {
     metadata: memory.metadata,
@@ -31,6 +35,10 @@ export function chunkFields(memory: {
     role: memory.role,
     occurred_at: memory.occurredAt.toISOString(),
     expires_at: memory.expiresAt?.toISOString() ?? null,
+    valid_at: memory.validAt.toISOString(),
+    invalid_at: memory.invalidAt?.toISOString() ?? null,
+    superseded_by: memory.supersededBy ?? null,
+    supersession_kind: (memory.supersession as { kind?: string } | null | undefined)?.kind ?? null,
   };
 }
 
@@ -56,7 +64,8 @@ export async function insertChunks(
        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
             AS u(id text, memory_id text, position int, content text, embedding text, metadata jsonb, scopes jsonb,
                  identity_id text, session_id text, session_position int, role text, occurred_at timestamptz,
-                 expires_at timestamptz)
+                 expires_at timestamptz, valid_at timestamptz, invalid_at timestamptz, superseded_by text,
+                 supersession_kind text)
      ),
      terms AS (
        SELECT i.id, t.lexeme, array_length(t.positions, 1) AS tf FROM input i, unnest(i.tsv) t
@@ -68,10 +77,12 @@ export async function insertChunks(
      chunks AS (
        INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
                                   term_count, metadata, scopes, scope_key, identity_id, created_at, session_id,
-                                  session_position, role, occurred_at, expires_at)
+                                  session_position, role, occurred_at, expires_at, valid_at, invalid_at,
+                                  superseded_by, supersession_kind)
        SELECT i.id, ${orgId}, ${namespaceId}, i.memory_id, i.position, i.content, i.embedding::vector, ${model},
               l.term_count, i.metadata, i.scopes, i.scope_key, i.identity_id, ${now.toISOString()}::timestamptz,
-              i.session_id, i.session_position, i.role, i.occurred_at, i.expires_at
+              i.session_id, i.session_position, i.role, i.occurred_at, i.expires_at, i.valid_at, i.invalid_at,
+              i.superseded_by, i.supersession_kind
        FROM input i JOIN lengths l ON l.id = i.id
      ),
      postings AS (

@@ -1,4 +1,8 @@
+import type { Scopes } from "@/lib/auth/scopes";
+import { newId } from "@/lib/ids";
 import type { MemoryItem, RememberBody } from "../common/schemas";
+import { effectiveScopes } from "../common/scopes";
+import { contentHash, expiryOf } from "./memory-fields";
 
 /** What remember stores for one memory: an item of a request, or a conversation's message (with its role). */
 export type RememberItem = MemoryItem & { role?: string };
@@ -38,4 +42,26 @@ export function memoryItems(body: RememberBody): RememberItem[] {
       ttl_seconds: ownExpiry ? item.ttl_seconds : defaults.ttl_seconds,
     };
   });
+}
+
+/**
+ * What remember stores for an item, before deduplication and chunking: a new id, the key's scopes added to the
+ * item's, event time (occurred_at, and valid_at defaulting to it) and expiry from `now`.
+ */
+export function candidateOf(keyScopes: Scopes, item: RememberItem, now: Date) {
+  const occurredAt = item.occurred_at ? new Date(item.occurred_at) : now;
+  return {
+    id: newId("mem"),
+    content: item.content,
+    metadata: item.metadata ?? {},
+    scopes: effectiveScopes(keyScopes, item.scopes),
+    identityId: item.identity_id ?? null,
+    role: item.role ?? null,
+    occurredAt,
+    expiresAt: expiryOf(item, now),
+    contentHash: contentHash(item.content),
+    validAt: item.valid_at ? new Date(item.valid_at) : occurredAt,
+    factKey: item.fact_key ?? null,
+    supersedes: item.supersedes ?? [],
+  };
 }

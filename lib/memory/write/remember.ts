@@ -9,12 +9,10 @@ import { resolveTarget } from "@/lib/namespaces/namespaces";
 import { chunkText } from "../store/chunking";
 import { reservePositions } from "./conversation-positions";
 import { embedder } from "../embeddings";
-import { contentHash, expiryOf } from "./memory-fields";
 import { findDuplicates, findFinishedDuplicates, type Duplicates } from "./remember-duplicates";
 import type { MemoryRow, Metadata } from "../common/schemas";
-import type { RememberItem } from "./memory-items";
+import { candidateOf, type RememberItem } from "./memory-items";
 import type { Target } from "@/lib/validation/target";
-import { effectiveScopes } from "../common/scopes";
 import { linkEntities } from "../entities/link-entities";
 import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "../store/search-index";
 import { noteSearchGrowth } from "../search/search-maintenance";
@@ -27,6 +25,7 @@ import {
   unfinishedMemories,
 } from "../store/unfinished-writes";
 import { crashPoint, WriteIntent } from "../store/write-intents";
+import { assertReadable, copyValidityToChunks, settleValidity, withSettled, type Settled } from "../validity/settle";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
 const ROWS_PER_STATEMENT = 100;
@@ -57,6 +56,9 @@ interface PreparedMemory {
   occurredAt: Date;
   expiresAt: Date | null;
   contentHash: string;
+  validAt: Date;
+  factKey: string | null;
+  supersedes: string[];
   /** Stored under deduplication: it holds its content's place (memories_unique_content_key). */
   uniqueContent: boolean;
   chunks: string[];
@@ -79,6 +81,11 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
     version: 1,
     createdAt: now,
     updatedAt: now,
+    validAt: memory.validAt,
+    invalidAt: null,
+    supersededBy: null,
+    supersession: null,
+    factKey: memory.factKey,
   };
 }
 
@@ -108,17 +115,8 @@ export async function remember(
   // A conversation's turns are never deduplicated: the same words at another point of a conversation are
   // another turn.
   const deduplicate = !options.allowDuplicate && options.sessionId === undefined;
-  const candidates = items.map((item) => ({
-    id: newId("mem"),
-    content: item.content,
-    metadata: item.metadata ?? {},
-    scopes: effectiveScopes(principal.scopes, item.scopes),
-    identityId: item.identity_id ?? null,
-    role: item.role ?? null,
-    occurredAt: item.occurred_at ? new Date(item.occurred_at) : now,
-    expiresAt: expiryOf(item, now),
-    contentHash: contentHash(item.content),
-  }));
+  const candidates = items.map((item) => candidateOf(principal.scopes, item, now));
+  await assertReadable(principal, namespace.id, [...new Set(candidates.flatMap((c) => c.supersedes))]);
   // What is already stored is answered without embedding anything; a twin stored meanwhile by a request
   // running at the same time is found when this one's insert meets it (writeMemories).
   const duplicates: Duplicates = deduplicate
@@ -161,6 +159,7 @@ export async function remember(
   // Memories another request stored first, while this one embedded its twins: by the id this one would have had.
   const storedMeanwhile = new Map<string, MemoryRow>();
   const written = new Set<PreparedMemory>();
+  const settled = new Map<string, Settled>();
   try {
     for (const [index, group] of groups.entries()) {
       const vectors = await embeddings[index];
@@ -197,6 +196,7 @@ export async function remember(
         }),
       );
       for (const memory of outcome.written) written.add(memory);
+      for (const [id, outcomeOf] of outcome.settled) settled.set(id, outcomeOf);
       for (const [id, row] of outcome.storedMeanwhile) storedMeanwhile.set(id, row);
       crashPoint(`${options.sessionId !== undefined ? "conversation" : "remember"}.group.${index + 1}`);
     }
@@ -211,7 +211,9 @@ export async function remember(
     namespace.id,
     [...written].reduce((sum, m) => sum + m.chunks.length, 0),
   );
-  const stored = new Map([...written].map((m) => [m.id, rowOf(m, namespace.id, now, sessionOf(m))]));
+  const stored = new Map(
+    [...written].map((m) => [m.id, withSettled(rowOf(m, namespace.id, now, sessionOf(m)), settled)]),
+  );
   // What this request stores, or the memory that stood in for it (stored before, or meanwhile by another).
   const answerFor = (id: string) => {
     const row = stored.get(id);
@@ -286,7 +288,7 @@ async function writeMemories(
   groupVectors: number[][],
   sessionOf: (memory: PreparedMemory) => { id: string; position: number } | undefined,
   documentId: string | undefined,
-): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow> }> {
+): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow>; settled: Map<string, Settled> }> {
   const vectorsOf = new Map<PreparedMemory, number[][]>();
   let offset = 0;
   for (const memory of group) {
@@ -301,6 +303,16 @@ async function writeMemories(
     group,
     sessionOf,
     documentId,
+  );
+  const settled = await settleValidity(
+    tx,
+    principal.orgId,
+    namespaceId,
+    memories.map((memory) => ({
+      ...memory,
+      turnOrPassage: sessionOf(memory) !== undefined || documentId !== undefined,
+      vectors: vectorsOf.get(memory)!,
+    })),
   );
   const vectors = memories.flatMap((memory) => vectorsOf.get(memory)!);
   const chunkRows = memories.flatMap((memory) => {
@@ -317,6 +329,8 @@ async function writeMemories(
   for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
     await insertChunks(tx, principal.orgId, namespaceId, model, now, rows.slice(i, i + CHUNKS_PER_STATEMENT));
   }
+  const closed = [...settled].filter(([, outcome]) => outcome.closing).map(([id]) => id);
+  if (closed.length > 0) await copyValidityToChunks(tx, principal.orgId, closed);
   await linkEntities(tx, principal.orgId, namespaceId, memories);
   await recordMemoryEvents(
     tx,
@@ -343,7 +357,7 @@ async function writeMemories(
       },
     ]);
   }
-  return { written: memories, storedMeanwhile };
+  return { written: memories, storedMeanwhile, settled };
 }
 
 /**
@@ -364,7 +378,12 @@ async function insertMemories(
 ): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow> }> {
   const rowsOf = (batch: PreparedMemory[]) =>
     batch.map((m) => {
-      const { namespaceId: _namespaceId, ...row } = rowOf(m, namespaceId, now, sessionOf(m));
+      // A new memory holds (its validity is settled once inserted): supersession stays NULL.
+      const {
+        namespaceId: _namespaceId,
+        supersession: _supersession,
+        ...row
+      } = rowOf(m, namespaceId, now, sessionOf(m));
       return {
         ...row,
         orgId: principal.orgId,
