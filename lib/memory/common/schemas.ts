@@ -151,6 +151,12 @@ export const RememberBody = z
       });
     }
     oneExpiry(body, ctx);
+    for (const field of ["fact_key", "supersedes"] as const) {
+      if (body[field] !== undefined && body.content === undefined) {
+        const message = `${field} names one memory's slot: send it with content, or on each of memories' items`;
+        ctx.addIssue({ code: "custom", message, path: [field] });
+      }
+    }
   })
   .meta({
     allOf: [

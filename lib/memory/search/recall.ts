@@ -107,7 +107,7 @@ export async function recall(
   const asked = body.as_of ?? yearAskedAbout(body.query);
   const matches = await holdingMatches(request, await searchChunks(request), {
     asOf: asked === undefined ? undefined : new Date(asked),
-    implied: body.as_of === undefined,
+    implied: body.as_of === undefined && asked !== undefined,
     includeSuperseded: "include_superseded" in body && body.include_superseded === true,
   });
   const [context, entities] = await timedStage("context", () =>

@@ -20,7 +20,10 @@ export function memoryItems(body: RememberBody): RememberItem[] {
     expires_at: body.expires_at,
     ttl_seconds: body.ttl_seconds,
   };
-  if (body.content !== undefined) return [{ ...defaults, content: body.content }];
+  if (body.content !== undefined) {
+    const { valid_at, fact_key, supersedes } = body;
+    return [{ ...defaults, content: body.content, valid_at, fact_key, supersedes }];
+  }
   if (body.messages !== undefined) {
     return body.messages.map((message) => ({
       ...defaults,
@@ -28,6 +31,7 @@ export function memoryItems(body: RememberBody): RememberItem[] {
       role: message.role,
       metadata: message.metadata ?? defaults.metadata,
       occurred_at: message.occurred_at ?? defaults.occurred_at,
+      valid_at: body.valid_at,
     }));
   }
   return body.memories!.map((item) => {
@@ -38,6 +42,9 @@ export function memoryItems(body: RememberBody): RememberItem[] {
       scopes: item.scopes ?? defaults.scopes,
       identity_id: item.identity_id ?? defaults.identity_id,
       occurred_at: item.occurred_at ?? defaults.occurred_at,
+      valid_at: item.valid_at ?? body.valid_at,
+      fact_key: item.fact_key,
+      supersedes: item.supersedes,
       expires_at: ownExpiry ? item.expires_at : defaults.expires_at,
       ttl_seconds: ownExpiry ? item.ttl_seconds : defaults.ttl_seconds,
     };
