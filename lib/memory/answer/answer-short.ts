@@ -107,6 +107,15 @@ export function personIn(text: string, questionWords: Set<string>): string | nul
     const name = [word];
     for (let j = i + 1; j < words.length && /^\p{Lu}/u.test(words[j]); j++)
       name.push(words[j].replace(/[^\p{L}'’-]/gu, ""));
+    // A name that starts the text ("Elena Brooks is …") is found at its second word: its first goes with it.
+    const first = words[0].replace(/[^\p{L}'’-]/gu, "");
+    if (
+      i === 1 &&
+      /^\p{Lu}/u.test(first) &&
+      !NON_NAMES.has(first.toLowerCase()) &&
+      !questionWords.has(first.toLowerCase())
+    )
+      name.unshift(first);
     return name.join(" ");
   }
   return null;
@@ -125,3 +134,14 @@ export function quantityIn(text: string): string | null {
   const match = QUANTITY.exec(undated);
   return match ? match[0] : null;
 }
+
+/** A time of day ("10:15", "4pm", "9.30 am"). */
+const CLOCK_TIME = /\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b/i;
+
+/** The time of day a sentence gives, for a question about when something recurs ("When is the stand-up?"). */
+export function clockTimeIn(text: string): string | null {
+  return CLOCK_TIME.exec(text)?.[0] ?? null;
+}
+
+/** A question about when something is or happens, now or as a rule ("When is …", "When does …"), not when it did. */
+export const ASKS_WHEN_NOW = /^\s*when\s+(?:is|are|does|do)\b/i;

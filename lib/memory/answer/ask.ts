@@ -7,6 +7,7 @@ import { openAIConfigured } from "@/lib/net/openai-client";
 import { contextTurnJson, recall } from "../search/recall";
 import type { AskBody, AskResultJson, SourceJson } from "../common/schemas";
 import type { ScoredChunk } from "../search/search";
+import { answeringSources, whatChanged } from "./what-changed";
 
 export const NOTHING_IN_MEMORY = "Nothing in memory answers this question.";
 
@@ -42,7 +43,7 @@ function hasEvidence(match: ScoredChunk): boolean {
  * model's citations fail twice, the built-in extractive answerer does.
  */
 export async function ask(principal: Principal, body: AskBody, activity: ActivityNote = {}): Promise<AskResultJson> {
-  const { namespaceId, matches } = await recall(principal, body, activity);
+  const { namespaceId, matches, asOf } = await recall(principal, body, activity);
   // Once recall is confident in one match, the answer reads all its top matches that have evidence of their
   // own, in recall's order: the one that answers is often not the one that shares the most words.
   const confident = matches.some(isRelevant);
@@ -58,6 +59,9 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
       position: match.position,
       role: match.role,
       occurred_at: match.occurredAt.toISOString(),
+      valid_at: match.validAt.toISOString(),
+      invalid_at: match.invalidAt?.toISOString() ?? null,
+      superseded_by: match.supersededBy,
       context: match.context.map(contextTurnJson),
       document: documentCitation(match.metadata),
     }));
@@ -66,11 +70,17 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
   if (sources.length === 0)
     return { answer: NOTHING_IN_MEMORY, sources, model: useModel ? chatModel() : EXTRACTIVE_MODEL };
 
+  // What held then answers; what it replaced is cited as what held before.
+  const { answering, ofChangedSlot } = answeringSources(body.query, matches, sources, asOf, body.identity_id);
   if (useModel) {
-    const reply = await chatAnswer(body.query, sources);
-    if ("answer" in reply) return { answer: withPageCitations(reply.answer, sources), sources, model: reply.model };
+    const reply = await chatAnswer(body.query, answering);
+    if ("answer" in reply) {
+      return { answer: withPageCitations(whatChanged(reply.answer, sources), sources), sources, model: reply.model };
+    }
     activity.details.fallback = reply.rejected;
   }
-  const answer = await extractiveAnswer(namespaceId, body.query, sources);
+  // A statement of what changed says it whole ("The ramen bar closed, so now it's the dumpling house").
+  const extracted = await extractiveAnswer(namespaceId, body.query, answering, { wholeSentence: ofChangedSlot });
+  const answer = whatChanged(extracted, sources);
   return { answer: withPageCitations(answer, sources), sources, model: EXTRACTIVE_MODEL };
 }

@@ -6,6 +6,8 @@ import type { SourceJson } from "../common/schemas";
 import {
   LEADING_CONNECTIVE,
   clausesOf,
+  ASKS_WHEN_NOW,
+  clockTimeIn,
   dateOf,
   holdsDate,
   personIn,
@@ -57,7 +59,15 @@ interface Sentence {
  * said it ("Caroline: …") and its relative dates are resolved against the day it was said ("yesterday (7 May
  * 2023)"); a question about when gets that date, or the day it was said.
  */
-export async function extractiveAnswer(namespaceId: string, query: string, sources: SourceJson[]): Promise<string> {
+export async function extractiveAnswer(
+  namespaceId: string,
+  query: string,
+  sources: SourceJson[],
+  options: {
+    /** The sentence whole, not trimmed to the clause with the question's words (a statement of what changed). */
+    wholeSentence?: boolean;
+  } = {},
+): Promise<string> {
   const sentences: Sentence[] = sources
     .flatMap((source) =>
       turnsOf(source).flatMap(({ content, role, occurredAt, position: turnPosition }, turn) =>
@@ -145,7 +155,8 @@ export async function extractiveAnswer(namespaceId: string, query: string, sourc
   const next = scored.find(
     (s) => s.sourceIndex === top.sourceIndex && s.turn === top.turn && s.position === top.position + 1,
   );
-  return shortAnswer(namespaceId, query, queryTerms, top, lead, lead ? undefined : after, after ? undefined : next);
+  const following = { after: lead ? undefined : after, next: after ? undefined : next };
+  return shortAnswer(namespaceId, query, queryTerms, top, lead, following, options.wholeSentence === true);
 }
 
 const MIN_CONTINUATION_WORDS = 3;
@@ -165,8 +176,8 @@ async function shortAnswer(
   queryTerms: Map<string, number>,
   top: Sentence,
   lead: Sentence | null,
-  after: Sentence | undefined,
-  next: Sentence | undefined,
+  { after, next }: { after?: Sentence; next?: Sentence },
+  wholeSentence: boolean,
 ): Promise<string> {
   const kind = questionKind(query, asksWhen(query));
   const resolved = withAbsoluteDates(top.text, top.occurredAt);
@@ -188,12 +199,13 @@ async function shortAnswer(
   const from = at > 0 && REFERS_BACK.test(clauses[at]) ? at - 1 : at;
   // A clause keeps the word that joins it to the one before ("since our last chat"): without it the meaning
   // changes. Only the answer's first clause drops it.
-  const clause = clauses.length
-    ? clauses
-        .slice(from, at + 2)
-        .join(", ")
-        .replace(LEADING_CONNECTIVE, "")
-    : resolved.text;
+  const clause =
+    clauses.length && !wholeSentence
+      ? clauses
+          .slice(from, at + 2)
+          .join(", ")
+          .replace(LEADING_CONNECTIVE, "")
+      : resolved.text;
   let continuation = "";
   if (next && at + 1 >= clauses.length) {
     const continued = clausesOf(withAbsoluteDates(next.text, next.occurredAt).text, kind)[0]?.replace(
@@ -212,7 +224,8 @@ async function shortAnswer(
   );
   const direct =
     kind === "when"
-      ? dateOf(resolved.dates, resolved.text, dayOf(top.occurredAt))
+      ? ((ASKS_WHEN_NOW.test(query) ? clockTimeIn(resolved.text) : null) ??
+        dateOf(resolved.dates, resolved.text, dayOf(top.occurredAt)))
       : kind === "where"
         ? (placeIn(clause, questionWords) ?? placeIn(resolved.text, questionWords))
         : kind === "who"

@@ -7,6 +7,7 @@ import {
   ValidityOutput,
   ValidityPatch,
   ValidityView,
+  slotFieldsWithContent,
   validityJson,
   type ValidityRow,
 } from "./validity-fields";
@@ -151,12 +152,7 @@ export const RememberBody = z
       });
     }
     oneExpiry(body, ctx);
-    for (const field of ["fact_key", "supersedes"] as const) {
-      if (body[field] !== undefined && body.content === undefined) {
-        const message = `${field} names one memory's slot: send it with content, or on each of memories' items`;
-        ctx.addIssue({ code: "custom", message, path: [field] });
-      }
-    }
+    slotFieldsWithContent(body, ctx);
   })
   .meta({
     allOf: [
@@ -369,6 +365,7 @@ export const SourceSchema = z.object({
   position: z.number().int().nullable(),
   role: z.string().nullable(),
   occurred_at: Timestamp.describe("when it happened: the answerers are given it"),
+  ...MatchValidity,
   context: z.array(ContextTurnSchema).describe("with `context: n`, the turns around it, read by the answerers too"),
   document: DocumentCitationSchema.nullable(),
 });

@@ -93,3 +93,16 @@ export const MatchValidity = {
   invalid_at: Timestamp.nullable().describe("when it stopped holding; null while it holds"),
   superseded_by: z.string().nullable().describe("the memory that replaced it"),
 };
+
+/** fact_key and supersedes name one memory's slot: with `content`, or on each of a batch's items. */
+export function slotFieldsWithContent(
+  body: { content?: unknown; fact_key?: unknown; supersedes?: unknown },
+  ctx: z.RefinementCtx,
+) {
+  for (const field of ["fact_key", "supersedes"] as const) {
+    if (body[field] !== undefined && body.content === undefined) {
+      const message = `${field} names one memory's slot: send it with content, or on each of memories' items`;
+      ctx.addIssue({ code: "custom", message, path: [field] });
+    }
+  }
+}

@@ -19,16 +19,18 @@ export interface ValidityView {
 /** How far a chain of replacements is followed from a match (a slot changed this many times). */
 const CHAIN_HOPS = 20;
 
-const holdsAt = (at: Date, strict: boolean) => (m: Pick<ScoredChunk, "validAt" | "invalidAt">) =>
+/** Whether a memory held at `at` (and, when `asOf` was given, had started to). */
+export const holdsAt = (at: Date, strict: boolean) => (m: Pick<ScoredChunk, "validAt" | "invalidAt">) =>
   (!strict || m.validAt.getTime() <= at.getTime()) && (m.invalidAt === null || m.invalidAt.getTime() > at.getTime());
 
 /**
  * Recall's matches as what holds at the view's time. A match that no longer held then gives its place (and its
- * score) to the memory of its chain of replacements that held, if that one passes the request's filters: a
- * question that finds the old statement is answered with the current one. The match itself is then left out if
- * a fact_key, a `supersedes`, a model or its caller closed it (or it did not hold yet), and ranked just below its
- * replacement if only an offline inference did (an inference can be wrong) or the time was only implied. A past time (`asOf`) follows the chain backwards too: a
- * memory that did not hold yet gives its place to the one it replaced. One statement, only when a match needs it.
+ * score, added to that one's own) to the memory of its chain of replacements that held, if that one passes the
+ * request's filters: a question that finds the old statement is answered with the current one. The match itself
+ * is then left out if a fact_key, a `supersedes`, a model or its caller closed it (or it did not hold yet), and
+ * ranked just below its replacement if only an offline inference did (an inference can be wrong) or the time was
+ * only implied. A past time (`asOf`) follows the chain backwards too: a memory that did not hold yet gives its
+ * place to the one it replaced. One statement, only when a match needs it.
  */
 export async function holdingMatches(
   request: SearchRequest,
@@ -44,24 +46,47 @@ export async function holdingMatches(
     request,
     stale.map((match) => match.memoryId),
   );
-  const result: ScoredChunk[] = [];
-  const placed = new Set<string>();
-  const place = (match: ScoredChunk) => {
-    if (placed.has(match.memoryId)) return;
-    placed.add(match.memoryId);
-    result.push(match);
+  // A slot's statements found together are one answer: the one that held, scored by the evidence of them all
+  // (a question that finds both the old and the new statement is about that slot), with the others kept after it
+  // when they are only demoted.
+  const held = new Map<string, { match: ScoredChunk; score: number; after: ScoredChunk[] }>();
+  const order: string[] = [];
+  const slotOf = (match: ScoredChunk) => {
+    let entry = held.get(match.memoryId);
+    if (!entry) {
+      entry = { match, score: 0, after: [] };
+      held.set(match.memoryId, entry);
+      order.push(match.memoryId);
+    }
+    return entry;
   };
   for (const match of matches) {
     if (holds(match)) {
-      place(match);
+      slotOf(match).score += match.score;
       continue;
     }
     const replacement = chains
       .get(match.memoryId)
       ?.find((row) => holds({ validAt: row.valid_at, invalidAt: row.invalid_at }));
-    const own = replacement && matches.find((m) => m.memoryId === replacement.memory_id);
-    if (replacement) place(own ?? { ...match, ...chunkOf(replacement), score: match.score });
-    if (view.implied || match.supersessionKind === "inferred") place(match);
+    const kept = view.implied || match.supersessionKind === "inferred";
+    if (!replacement) {
+      if (kept) slotOf(match).score += match.score;
+      continue;
+    }
+    const own = matches.find((m) => m.memoryId === replacement.memory_id);
+    const slot = slotOf(own ?? { ...match, ...chunkOf(replacement) });
+    slot.score += match.score;
+    if (kept) slot.after.push(match);
+  }
+  const ranked = order.map((id) => held.get(id)!).sort((a, b) => b.score - a.score);
+  const result: ScoredChunk[] = [];
+  const placed = new Set<string>();
+  for (const { match, score, after } of ranked) {
+    for (const one of [{ ...match, score: Math.min(1, score) }, ...after]) {
+      if (placed.has(one.memoryId)) continue;
+      placed.add(one.memoryId);
+      result.push(one);
+    }
   }
   return result;
 }

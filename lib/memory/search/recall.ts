@@ -14,6 +14,7 @@ import type { AskBody, ContextTurnJson, MatchJson, RecallBody } from "../common/
 import { effectiveScopes } from "../common/scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
 import { holdingMatches, yearAskedAbout } from "./holding-matches";
+import { othersLower } from "./about-others";
 import { memoryFilter } from "../common/sql";
 
 /** A turn of the match's conversation, next to it: returned beside the match with `context: n`. */
@@ -72,6 +73,8 @@ export function matchJson(match: RecalledMatch): MatchJson {
 export interface Recalled {
   namespaceId: string;
   matches: RecalledMatch[];
+  /** The time the matches hold at: `as_of`, or a past year the question names; now when absent. */
+  asOf?: Date;
 }
 
 /**
@@ -105,11 +108,16 @@ export async function recall(
     queryVector,
   };
   const asked = body.as_of ?? yearAskedAbout(body.query);
-  const matches = await holdingMatches(request, await searchChunks(request), {
-    asOf: asked === undefined ? undefined : new Date(asked),
-    implied: body.as_of === undefined && asked !== undefined,
-    includeSuperseded: "include_superseded" in body && body.include_superseded === true,
-  });
+  const asOf = asked === undefined ? undefined : new Date(asked);
+  const matches = await holdingMatches(
+    request,
+    othersLower(body.query, body.identity_id, await searchChunks(request)),
+    {
+      asOf,
+      implied: body.as_of === undefined && asked !== undefined,
+      includeSuperseded: "include_superseded" in body && body.include_superseded === true,
+    },
+  );
   const [context, entities] = await timedStage("context", () =>
     Promise.all([
       neighbouringTurns(request, matches, body.context),
@@ -122,6 +130,7 @@ export async function recall(
   );
   return {
     namespaceId: namespace.id,
+    asOf,
     matches: matches.map((match) => ({
       ...match,
       context: context.get(match.memoryId) ?? [],

@@ -2,17 +2,18 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notExpiredSql, vectorLiteral } from "../common/sql";
-import { isOneOffEvent, statementSubject } from "./statements";
+import { isOneOffEvent, saysItChanged, statementSubject } from "./statements";
 import { closeMemories, lockSlot, type Closing } from "./supersession";
 
 /**
- * How alike (cosine of the embeddings) a new statement and one that holds must be for the new one to be taken as
- * restating its slot; a one-off event ("had a walk today") needs more, since it does not stop being true. Measured
- * on the knowledge-update set (bench/knowledge-update.ts; docs/benchmarks.md), where a later statement on another
- * slot of the same kind ("my phone is a Pixel" after "my laptop is a ThinkPad") is the trap.
+ * How alike (cosine of the embeddings) a new statement that says something changed and one that holds must be for
+ * the new one to be taken as restating its slot; one that does not say so must be nearly the same sentence with
+ * another value ("my email is …"). Measured on the knowledge-update set (bench/knowledge-update.ts,
+ * docs/benchmarks.md), where a later statement on another slot of the same kind ("my phone is a Pixel" after "my
+ * laptop is a ThinkPad") is the trap: it says nothing changed.
  */
-export const INFER_MIN_SIMILARITY = 0.6;
-export const INFER_MIN_SIMILARITY_ONE_OFF = 0.75;
+export const INFER_MIN_SIMILARITY = 0.55;
+export const RESTATEMENT_MIN_SIMILARITY = 0.9;
 /** The nearest statements of the identity looked at. */
 const CANDIDATES = 5;
 
@@ -38,7 +39,8 @@ interface Candidate {
 /**
  * Infers, offline, that a new statement restates the slot of one that holds: of the identity's current statements
  * in the same namespace with the same scopes (never across them), not conversation turns, document passages or
- * memories with a fact_key, the most alike one about the same person, if alike enough, is closed by the new one
+ * memories with a fact_key, nor events that changed nothing, the most alike one about the same person, if alike
+ * enough (less for a statement that says something changed: INFER_MIN_SIMILARITY), is closed by the new one
  * (or closes the new one, if it started to hold later: a late statement is history), marked `inferred` with the
  * similarity. Recall demotes such a memory below the one that replaced it instead of hiding it; PATCH
  * `invalid_at: null` undoes it. Returns what it closed.
@@ -59,10 +61,13 @@ export async function inferSupersession(tx: Tx, orgId: string, memory: NewStatem
                LIMIT ${CANDIDATES}`,
   );
   const subject = statementSubject(memory.content);
+  const changed = saysItChanged(memory.content);
   const replaced = candidates.find(
     (candidate) =>
       statementSubject(candidate.content) === subject &&
-      candidate.similarity >= (isOneOffEvent(candidate.content) ? INFER_MIN_SIMILARITY_ONE_OFF : INFER_MIN_SIMILARITY),
+      // An event that changed nothing does not stop being true.
+      (saysItChanged(candidate.content) || !isOneOffEvent(candidate.content)) &&
+      candidate.similarity >= (changed ? INFER_MIN_SIMILARITY : RESTATEMENT_MIN_SIMILARITY),
   );
   if (!replaced) return [];
   const supersession = {

@@ -1,7 +1,8 @@
 // What a short statement is about, read from its words alone (offline, no model): whom it is about (its speaker,
-// or a person it names by their relation to the speaker) and whether it tells of a one-off event rather than of
-// something that holds. Supersession is only inferred between statements about the same person, and an event
-// ("had a walk today") is not a fact a later statement replaces unless the two are very alike.
+// or a person it names by their relation to the speaker), whether it tells of a one-off event rather than of
+// something that holds, and whether it says that something changed. Supersession is only inferred between
+// statements about the same person, by one that says something changed ("we moved to Lisbon", "I quit", "from now
+// on"), and never of an event that changed nothing ("had a walk today": it does not stop being true).
 
 /** A leading speaker label ("Dana: …", as a transcript or an import writes it) is not part of the statement. */
 const SPEAKER_LABEL = /^[\p{L}\p{N} ._'-]{1,40}:\s+/u;
@@ -51,6 +52,13 @@ const FIRST_PERSON_SUBJECT = /\b(i|i'm|i've|i'd|i'll|we|we're|we've|we'd|we'll)\
 const ONE_OFF_TIME =
   /\b(today|tonight|yesterday|this (morning|afternoon|evening)|all (day|week)|(last|next) (night|week|weekend|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|\w+ (days|weeks|months) ago)\b/;
 
+/**
+ * Words that say something changed or holds from now on: verbs of change (moved, switched, quit, promoted,
+ * adopted, …), and now / no longer / from now on / since / these days / instead.
+ */
+const CHANGE =
+  /\b(now|nowadays|these days|anymore|any more|no longer|from now on|since|instead|new|newly|(?:re)?mov(?:e|ed|ing)|relocat(?:e|ed|ing)|transferr?(?:ed|ing)?|switch(?:ed|ing)?|chang(?:e|ed|ing)|replac(?:e|ed|ing)|swapp?(?:ed|ing)?|quit|quitting|left|leaving|join(?:ed|ing)|start(?:ed|ing)|stopp?(?:ed|ing)|promot(?:e|ed|ion)|upgrad(?:e|ed|ing)|downgrad(?:e|ed|ing)|dropp?(?:ed|ing)|adopt(?:ed|ing)|got|bought|sold|clos(?:e|ed|ing)|open(?:ed|ing)|rais(?:e|ed|ing)|lower(?:ed|ing)|cut|became|become|born|married|divorced|retired|hired|fired|went|turned|took over|stepp?(?:ed|ing) (?:away|down|up)|resign(?:ed|ing)|graduat(?:e|ed|ing)|passed away|ended|finished|gave up|took up|began)\b/;
+
 function words(text: string): string {
   return text.replace(SPEAKER_LABEL, "").toLowerCase().replace(/[’]/g, "'");
 }
@@ -71,4 +79,9 @@ export function statementSubject(text: string): string {
 /** Whether a statement tells of a one-off event (dated today, last night, next month, …). */
 export function isOneOffEvent(text: string): boolean {
   return ONE_OFF_TIME.test(words(text));
+}
+
+/** Whether a statement says something changed (or holds from now on): see CHANGE. */
+export function saysItChanged(text: string): boolean {
+  return CHANGE.test(words(text));
 }
