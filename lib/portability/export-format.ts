@@ -17,6 +17,7 @@ import {
 } from "@/lib/memory/common/schemas";
 import { unknownFields } from "@/lib/validation/unknown-fields";
 import { named } from "@/lib/validation/named";
+import { FactKey, SupersessionSchema } from "@/lib/memory/common/validity-fields";
 
 // The NDJSON of GET /namespaces/{id}/export and POST /namespaces/{id}/import (docs/api.md "Export and
 // import"): a header line, then one line per memory with its earlier versions. Import validates every line
@@ -87,6 +88,18 @@ export const ExportChunkSchema = z.strictObject({
     .refine((vector) => Math.abs(Math.hypot(...vector) - 1) < 1e-3, VECTOR_MESSAGE),
 });
 
+/**
+ * Validity in an export line, optional so that lines of earlier exports still import. superseded_by names a
+ * memory of the same file by its exported id.
+ */
+const ExportedValidityInput = {
+  valid_at: Timestamp.optional().describe("since when it holds; default: its occurred_at"),
+  invalid_at: Timestamp.nullable().optional(),
+  superseded_by: z.string().nullable().optional(),
+  supersession: SupersessionSchema.optional(),
+  fact_key: FactKey.nullable().optional(),
+};
+
 export const ExportMemorySchema = z
   .strictObject(
     {
@@ -103,6 +116,7 @@ export const ExportMemorySchema = z
       created_at: Timestamp,
       updated_at: Timestamp,
       expires_at: Timestamp.nullable(),
+      ...ExportedValidityInput,
       version: Version,
       history: z
         .array(ImportedVersionSchema)
@@ -268,6 +282,11 @@ export const ExportLineSchema = z.discriminatedUnion("type", [
     created_at: OutputTimestamp,
     updated_at: OutputTimestamp,
     expires_at: OutputTimestamp.nullable(),
+    valid_at: OutputTimestamp,
+    invalid_at: OutputTimestamp.nullable(),
+    superseded_by: z.string().nullable().describe("the id, where it was exported, of the memory that replaced it"),
+    supersession: SupersessionSchema,
+    fact_key: z.string().nullable(),
     version: z.number(),
     history: z.array(MemoryVersionSchema).describe("every version, newest first, the current one included"),
     embedding_model: z.string().nullable(),

@@ -10,6 +10,7 @@ import { embedder } from "@/lib/memory/embeddings";
 import { EXPORT_FORMAT, EXPORT_VERSION, type ExportLine } from "./export-format";
 import { memoryVersions, versionJson } from "@/lib/memory/store/history";
 import { memoryFilter } from "@/lib/memory/common/sql";
+import type { SupersessionJson } from "@/lib/memory/common/validity-fields";
 
 /**
  * Memories read per query: a page's rows (and its chunks' vectors, 512 numbers each, with include_vectors)
@@ -60,6 +61,11 @@ interface MemoryRow {
   expires_at: Date | null;
   version: number;
   embedding_model: string | null;
+  valid_at: Date;
+  invalid_at: Date | null;
+  superseded_by: string | null;
+  supersession: SupersessionJson;
+  fact_key: string | null;
 }
 
 async function* exportLines(namespace: Namespace, scopes: Scopes, options: ExportOptions): AsyncGenerator<ExportLine> {
@@ -172,7 +178,8 @@ async function memoryPage(
   // The model of a memory's chunks: one unless a re-embed is under way (null then: re-embedded on import).
   const rows = await prisma.$queryRaw<MemoryRow[]>(
     Prisma.sql`SELECT m.id, m.content, m.metadata, m.scopes, m.identity_id, m.session_id, m.session_position, m.role,
-            m.occurred_at, m.created_at, m.updated_at, m.expires_at, m.version,
+            m.occurred_at, m.created_at, m.updated_at, m.expires_at, m.version, m.valid_at, m.invalid_at,
+            m.superseded_by, m.supersession, m.fact_key,
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
      FROM memories m WHERE ${where} AND m.document_id IS NULL ${keyset}
@@ -197,6 +204,11 @@ async function memoryPage(
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     expires_at: row.expires_at?.toISOString() ?? null,
+    valid_at: row.valid_at.toISOString(),
+    invalid_at: row.invalid_at?.toISOString() ?? null,
+    superseded_by: row.superseded_by,
+    supersession: row.supersession,
+    fact_key: row.fact_key,
     version: row.version,
     history: (versions.get(row.id) ?? []).map(versionJson),
     embedding_model: row.embedding_model,

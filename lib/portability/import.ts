@@ -345,7 +345,11 @@ async function writeGroup(
     role: line.role,
     occurredAt: new Date(line.occurred_at),
     expiresAt: line.expires_at === null ? null : new Date(line.expires_at),
-    validAt: new Date(line.occurred_at),
+    // Validity comes along; the link to what replaced a memory does not yet (its id is another one here).
+    validAt: new Date(line.valid_at ?? line.occurred_at),
+    invalidAt: line.invalid_at ? new Date(line.invalid_at) : null,
+    supersession: line.supersession ?? Prisma.DbNull,
+    factKey: line.fact_key ?? null,
     version: line.version,
     createdAt: new Date(line.created_at),
     updatedAt: new Date(line.updated_at),

@@ -49,6 +49,8 @@ export const SupersessionSchema = z
   })
   .nullable();
 
+export type SupersessionJson = z.infer<typeof SupersessionSchema>;
+
 /** In every memory shape. */
 export const ValidityOutput = {
   valid_at: Timestamp.describe("since when what it states holds (event time)"),
@@ -75,7 +77,7 @@ export function validityJson(row: ValidityRow) {
     invalid_at: row.invalidAt?.toISOString() ?? null,
     superseded_by: row.supersededBy,
     supersedes: row.supersedes ?? [],
-    supersession: (row.supersession ?? null) as z.infer<typeof SupersessionSchema>,
+    supersession: (row.supersession ?? null) as SupersessionJson,
     fact_key: row.factKey,
   };
 }

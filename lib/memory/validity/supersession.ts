@@ -1,7 +1,7 @@
 // A memory's validity (event time: valid_at … invalid_at) and the memory that replaced it. One memory closes
 // another here only: remember (fact_key, supersedes, an inference), PATCH and forgetting the one that replaced it
 // all come through these functions, which keep the chunks' copies (what recall reads) equal to the memory's.
-import type { Tx } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordMemoryEvents } from "@/lib/event-recording/record-events";
 
@@ -61,7 +61,7 @@ export async function closeMemories(tx: Tx, orgId: string, closings: Closing[]):
                         supersession_kind = ${closing.supersession?.kind ?? null}
                  WHERE org_id = ${orgId} AND memory_id = ${closing.memoryId}`,
     );
-    if (closing.supersededBy !== null) {
+    if (closing.supersededBy !== null && closing.supersession?.kind !== "caller") {
       await recordMemoryEvents(tx, orgId, "memory.superseded", [closing.memoryId], {
         superseded_by: closing.supersededBy,
         invalid_at: closing.invalidAt?.toISOString() ?? null,
@@ -96,4 +96,15 @@ export async function reopenReplacedBy(tx: Tx, orgId: string, deletedIds: string
     );
     if (!reopened.some((r) => r.superseded_by !== null && deletedIds.includes(r.superseded_by))) return;
   }
+}
+
+/** A memory row with the ids of the memories it replaced (`supersedes`), oldest first. */
+export async function withSupersedes<Row extends { id: string; orgId: string }>(
+  row: Row,
+): Promise<Row & { supersedes: string[] }> {
+  const prisma = await db();
+  const replaced = await prisma.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT id FROM memories WHERE org_id = ${row.orgId} AND superseded_by = ${row.id} ORDER BY valid_at, id`,
+  );
+  return { ...row, supersedes: replaced.map((r) => r.id) };
 }

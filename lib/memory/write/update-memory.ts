@@ -1,7 +1,7 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import { requesterOf, type Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
-import { db } from "@/lib/db";
+import { db, type Tx } from "@/lib/db";
 import { ConflictError, notFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { keepAnswerWithWrite } from "@/lib/http/request-writes";
@@ -20,10 +20,11 @@ import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks, moveChunkScopes } from
 import { noteSearchGrowth } from "../search/search-maintenance";
 import { vectorLiteral } from "../common/sql";
 import { crashPoint } from "../store/write-intents";
+import { patchValidity, validityChanged, type ValidityChanges } from "../validity/patch-validity";
 import { canonicalJson } from "@/lib/http/canonical-json";
 
 /** What PATCH /memories/{id} may change (PatchMemoryBody); an absent field stays as it is. */
-export interface MemoryChanges {
+export interface MemoryChanges extends ValidityChanges {
   content?: string;
   metadata?: Metadata;
   scopes?: Scopes;
@@ -78,21 +79,31 @@ export async function updateMemory(
     if (next.identityId !== existing.identityId) changed.add("identity_id");
     if (next.occurredAt.getTime() !== existing.occurredAt.getTime()) changed.add("occurred_at");
     if (next.expiresAt?.getTime() !== existing.expiresAt?.getTime()) changed.add("expires_at");
-    if (changed.size === 0) return existing;
+    const validity = validityChanged(existing, changes);
+    if (changed.size === 0 && validity === undefined) return existing;
+    const prisma = await db();
+    if (changed.size === 0) {
+      // Event time only: no new version of what the memory says, one short transaction.
+      const updated = await prisma.$transaction(async (tx) => {
+        if (!(await lockedUnchanged(tx, principal.orgId, existing))) return null;
+        await patchValidity(tx, principal.orgId, existing, validity!);
+        await recordMemoryEvents(tx, principal.orgId, "memory.updated", [memoryId], {
+          changed_fields: Object.keys(validity!),
+        });
+        const row = await tx.memory.findFirstOrThrow({ where: { id: memoryId, orgId: principal.orgId } });
+        await keepAnswerWithWrite(tx, 200, memoryJson(row));
+        return row;
+      });
+      if (updated) return updated;
+      if (attempt >= UPDATE_ATTEMPTS) throw changedMeanwhile(memoryId);
+      continue;
+    }
 
     const provider = embedder();
     const chunks = changed.has("content") ? chunkText(next.content) : [];
     const vectors = chunks.length > 0 ? await provider.embed(chunks, "ingest", requesterOf(principal)) : [];
-    const prisma = await db();
     const updated = await prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<{ version: number; expired: boolean }[]>(
-        Prisma.sql`SELECT version, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM memories
-                   WHERE id = ${memoryId} AND org_id = ${principal.orgId} AND namespace_id = ${existing.namespaceId}
-                   FOR UPDATE`,
-      );
-      if (!locked || locked.expired) throw notFound(`Memory ${memoryId}`);
-      // Changed since it was read (and checked against the principal's scopes): start over.
-      if (locked.version !== existing.version) return null;
+      if (!(await lockedUnchanged(tx, principal.orgId, existing))) return null;
       await archiveCurrentVersion(tx, principal.orgId, memoryId);
       const author = await authorOf(tx, principal);
       const row = await tx.memory.update({
@@ -161,16 +172,39 @@ export async function updateMemory(
           { id: memoryId, content: next.content, role: row.role, occurredAt: next.occurredAt, scopes: next.scopes },
         ]);
       }
-      await keepAnswerWithWrite(tx, 200, memoryJson(row));
+      if (validity) await patchValidity(tx, principal.orgId, existing, validity);
+      const answered = validity
+        ? await tx.memory.findFirstOrThrow({ where: { id: memoryId, orgId: principal.orgId } })
+        : row;
+      await keepAnswerWithWrite(tx, 200, memoryJson(answered));
       crashPoint("update.in-transaction");
-      return row;
+      return answered;
     });
     if (updated) {
       if (changed.has("content")) noteSearchGrowth(updated.namespaceId, chunks.length);
       return updated;
     }
-    if (attempt >= UPDATE_ATTEMPTS) {
-      throw new ConflictError(`Memory ${memoryId} is being changed by another request; try again.`);
-    }
+    if (attempt >= UPDATE_ATTEMPTS) throw changedMeanwhile(memoryId);
   }
+}
+
+const changedMeanwhile = (memoryId: string) =>
+  new ConflictError(`Memory ${memoryId} is being changed by another request; try again.`);
+
+/**
+ * Locks the memory for the update; false when it changed since it was read (and checked against the principal's
+ * scopes): the update starts over. 404 when it is gone or expired meanwhile.
+ */
+async function lockedUnchanged(
+  tx: Tx,
+  orgId: string,
+  existing: { id: string; namespaceId: string; version: number },
+): Promise<boolean> {
+  const [locked] = await tx.$queryRaw<{ version: number; expired: boolean }[]>(
+    Prisma.sql`SELECT version, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM memories
+               WHERE id = ${existing.id} AND org_id = ${orgId} AND namespace_id = ${existing.namespaceId}
+               FOR UPDATE`,
+  );
+  if (!locked || locked.expired) throw notFound(`Memory ${existing.id}`);
+  return locked.version === existing.version;
 }

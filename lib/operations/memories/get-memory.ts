@@ -1,5 +1,6 @@
 import { getMemory } from "@/lib/memory/read/get-memory";
 import { MemoryIdParams, MemorySchema, memoryJson } from "@/lib/memory/common/schemas";
+import { withSupersedes } from "@/lib/memory/validity/supersession";
 import { operation } from "../operation";
 
 export const getMemoryOperation = operation({
@@ -14,5 +15,6 @@ export const getMemoryOperation = operation({
   params: MemoryIdParams,
   response: MemorySchema,
   activity: "get_memory",
-  run: async ({ principal, params, activity }) => memoryJson(await getMemory(principal, params.id, activity)),
+  run: async ({ principal, params, activity }) =>
+    memoryJson(await withSupersedes(await getMemory(principal, params.id, activity))),
 });

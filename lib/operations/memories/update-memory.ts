@@ -1,5 +1,6 @@
 import { updateMemory } from "@/lib/memory/write/update-memory";
 import { MemoryIdParams, MemorySchema, memoryJson, PatchMemoryBody } from "@/lib/memory/common/schemas";
+import { withSupersedes } from "@/lib/memory/validity/supersession";
 import { operation } from "../operation";
 
 export const updateMemoryOperation = operation({
@@ -8,8 +9,9 @@ export const updateMemoryOperation = operation({
     path: "/memories/{id}",
     tag: "Memory",
     summary:
-      "Change a memory's content, metadata, scopes, identity, event time or expiry; new content is embedded " +
-      "again; the version it replaces is kept (GET /memories/{id}/history)",
+      "Change a memory's content, metadata, scopes, identity, event time, expiry or validity (valid_at, " +
+      "invalid_at, fact_key); new content is embedded again; the version it replaces is kept " +
+      "(GET /memories/{id}/history)",
     errors: [404, 409, 502, 503],
     idempotent: true,
   },
@@ -21,6 +23,6 @@ export const updateMemoryOperation = operation({
   async run({ principal, params, body, activity }) {
     const memory = await updateMemory(principal, params.id, body, activity);
     activity.details = { version: memory.version };
-    return memoryJson(memory);
+    return memoryJson(await withSupersedes(memory));
   },
 });

@@ -361,7 +361,7 @@ export type paths = {
     options?: never;
     head?: never;
     /**
-     * Change a memory's content, metadata, scopes, identity, event time or expiry; new content is embedded again; the version it replaces is kept (GET /memories/{id}/history)
+     * Change a memory's content, metadata, scopes, identity, event time, expiry or validity (valid_at, invalid_at, fact_key); new content is embedded again; the version it replaces is kept (GET /memories/{id}/history)
      * @description Requires the NAMESPACE_WRITE permission.
      */
     patch: operations["updateMemory"];
@@ -1096,6 +1096,23 @@ export type components = {
           /** @description ISO 8601 UTC timestamp with milliseconds */
           updated_at: string;
           expires_at: string | null;
+          /** @description ISO 8601 UTC timestamp with milliseconds */
+          valid_at: string;
+          invalid_at: string | null;
+          /** @description the id, where it was exported, of the memory that replaced it */
+          superseded_by: string | null;
+          supersession: {
+            /**
+             * @description fact_key: a newer memory of its slot; named: a memory's supersedes; inferred: found offline to restate the same slot (recall demotes it, not hides it); model: a chat model's decision; caller: PATCH
+             * @enum {string}
+             */
+            kind: "fact_key" | "named" | "inferred" | "model" | "caller";
+            /** @description inferred: how alike the two statements are, 0 to 1 */
+            similarity?: number;
+            /** @description inferred: what the inference weighed */
+            basis?: string;
+          } | null;
+          fact_key: string | null;
           version: number;
           /** @description every version, newest first, the current one included */
           history: components["schemas"]["MemoryVersion"][];
@@ -1189,6 +1206,12 @@ export type components = {
       expires_at?: components["schemas"]["Instant"];
       /** @description expires this many seconds from now (instead of expires_at) */
       ttl_seconds?: number;
+      /** @description since when what it states holds; default: its occurred_at */
+      valid_at?: components["schemas"]["Instant"];
+      /** @description your name for the slot this memory fills (home_city): a newer memory of the same namespace, identity, scopes and fact_key replaces the one that holds */
+      fact_key?: string;
+      /** @description ids of memories this one replaces (same namespace, readable by the key): they stop holding at its valid_at */
+      supersedes?: string[];
       /** @description store content identical to an existing memory (same namespace, identity and scopes) again */
       allow_duplicate?: boolean;
     } & ((unknown | unknown) & unknown & (unknown | unknown | unknown));
@@ -1203,6 +1226,12 @@ export type components = {
       expires_at?: components["schemas"]["Instant"];
       /** @description expires this many seconds from now (instead of expires_at) */
       ttl_seconds?: number;
+      /** @description since when what it states holds; default: its occurred_at */
+      valid_at?: components["schemas"]["Instant"];
+      /** @description your name for the slot this memory fills (home_city): a newer memory of the same namespace, identity, scopes and fact_key replaces the one that holds */
+      fact_key?: string;
+      /** @description ids of memories this one replaces (same namespace, readable by the key): they stop holding at its valid_at */
+      supersedes?: string[];
     };
     ConversationMessage: {
       /** @description who said it: "user", "assistant", or a speaker's name */
@@ -1239,6 +1268,27 @@ export type components = {
       created_at: string;
       /** @description ISO 8601 UTC timestamp with milliseconds */
       updated_at: string;
+      /** @description since when what it states holds (event time) */
+      valid_at: string;
+      /** @description when it stopped holding; null while it holds */
+      invalid_at: string | null;
+      /** @description the memory that replaced it */
+      superseded_by: string | null;
+      /** @description the memories it replaced */
+      supersedes: string[];
+      /** @description how it came to be closed; null while it holds */
+      supersession: {
+        /**
+         * @description fact_key: a newer memory of its slot; named: a memory's supersedes; inferred: found offline to restate the same slot (recall demotes it, not hides it); model: a chat model's decision; caller: PATCH
+         * @enum {string}
+         */
+        kind: "fact_key" | "named" | "inferred" | "model" | "caller";
+        /** @description inferred: how alike the two statements are, 0 to 1 */
+        similarity?: number;
+        /** @description inferred: what the inference weighed */
+        basis?: string;
+      } | null;
+      fact_key: string | null;
       /** @description remember only: true when identical content was already stored and that memory is returned */
       deduplicated?: boolean;
     };
@@ -1266,6 +1316,10 @@ export type components = {
        * @default 0
        */
       context?: number;
+      /** @description what held at this time: memories that did not hold then are left out (default: what holds now) */
+      as_of?: components["schemas"]["Instant"];
+      /** @description every memory, whatever its validity, each with its validity fields (default: what holds) */
+      include_superseded?: boolean;
     } & (unknown | unknown);
     Match: {
       memory_id: string;
@@ -1288,6 +1342,12 @@ export type components = {
       occurred_at: string;
       /** @description ISO 8601 UTC timestamp with milliseconds */
       created_at: string;
+      /** @description since when what it states holds */
+      valid_at: string;
+      /** @description when it stopped holding; null while it holds */
+      invalid_at: string | null;
+      /** @description the memory that replaced it */
+      superseded_by: string | null;
       /** @description with `context: n`, the turns around a conversation turn, in order; empty for a plain memory */
       context: components["schemas"]["ContextTurn"][];
       document: components["schemas"]["DocumentCitation"] | null;
@@ -1361,6 +1421,8 @@ export type components = {
        * @default 0
        */
       context?: number;
+      /** @description what held at this time: memories that did not hold then are left out (default: what holds now) */
+      as_of?: components["schemas"]["Instant"];
     } & (unknown | unknown);
     AskResult: {
       /** @description the answer, citing its sources as [1], [2]; says so when nothing in memory answers */
@@ -1382,6 +1444,12 @@ export type components = {
       role: string | null;
       /** @description when it happened: the answerers are given it */
       occurred_at: string;
+      /** @description since when what it states holds */
+      valid_at: string;
+      /** @description when it stopped holding; null while it holds */
+      invalid_at: string | null;
+      /** @description the memory that replaced it */
+      superseded_by: string | null;
       /** @description with `context: n`, the turns around it, read by the answerers too */
       context: components["schemas"]["ContextTurn"][];
       document: components["schemas"]["DocumentCitation"] | null;
@@ -1482,6 +1550,12 @@ export type components = {
       expires_at?: components["schemas"]["Instant"] | null;
       /** @description expires this many seconds from now (instead of expires_at) */
       ttl_seconds?: number;
+      /** @description since when what it states holds */
+      valid_at?: components["schemas"]["Instant"];
+      /** @description when it stopped holding; null makes it hold again (undoes a supersession, an inferred one too) */
+      invalid_at?: components["schemas"]["Instant"] | null;
+      /** @description null clears it */
+      fact_key?: string | null;
     };
     /** @description page counts from 1 on the first page (no cursor) and grows by one with each nextCursor followed; total and totalPages count what the filters match now */
     CursorPagination: {
@@ -1714,6 +1788,7 @@ export type components = {
         | "memory.updated"
         | "memory.deleted"
         | "memory.expired"
+        | "memory.superseded"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -1752,6 +1827,7 @@ export type components = {
         | "memory.updated"
         | "memory.deleted"
         | "memory.expired"
+        | "memory.superseded"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -1816,6 +1892,7 @@ export type components = {
         | "memory.updated"
         | "memory.deleted"
         | "memory.expired"
+        | "memory.superseded"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -1852,6 +1929,7 @@ export type components = {
           | "memory.updated"
           | "memory.deleted"
           | "memory.expired"
+          | "memory.superseded"
           | "conversation.appended"
           | "namespace.created"
           | "namespace.updated"
@@ -3139,6 +3217,22 @@ export interface operations {
               created_at: components["schemas"]["Instant"];
               updated_at: components["schemas"]["Instant"];
               expires_at: components["schemas"]["Instant"] | null;
+              /** @description since when it holds; default: its occurred_at */
+              valid_at?: components["schemas"]["Instant"];
+              invalid_at?: components["schemas"]["Instant"] | null;
+              superseded_by?: string | null;
+              supersession?: {
+                /**
+                 * @description fact_key: a newer memory of its slot; named: a memory's supersedes; inferred: found offline to restate the same slot (recall demotes it, not hides it); model: a chat model's decision; caller: PATCH
+                 * @enum {string}
+                 */
+                kind: "fact_key" | "named" | "inferred" | "model" | "caller";
+                /** @description inferred: how alike the two statements are, 0 to 1 */
+                similarity?: number;
+                /** @description inferred: what the inference weighed */
+                basis?: string;
+              } | null;
+              fact_key?: string | null;
               version: number;
               /** @description every version, newest first: the current one (its author and changed fields) then the earlier ones; for a key with scopes, only versions within them */
               history: {
@@ -8565,6 +8659,7 @@ export interface operations {
             | "memory.updated"
             | "memory.deleted"
             | "memory.expired"
+            | "memory.superseded"
             | "conversation.appended"
             | "namespace.created"
             | "namespace.updated"
@@ -8948,6 +9043,7 @@ export interface operations {
             | "memory.updated"
             | "memory.deleted"
             | "memory.expired"
+            | "memory.superseded"
             | "conversation.appended"
             | "namespace.created"
             | "namespace.updated"
