@@ -15,6 +15,7 @@ export const ACTIVITY_OPERATIONS = [
   "list_entities",
   "get_entity",
   "identity_entities",
+  "identity_profile",
   "add_document",
   "list_documents",
   "get_document",

@@ -2,13 +2,15 @@ import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { ApiKeyPrincipal } from "@/lib/auth/api-keys/api-key-principal";
+import { InvalidError } from "@/lib/errors";
 import { bodyFieldName, describeError } from "@/lib/http/errors";
 import { ForgetBody } from "@/lib/memory/forget/forget-body";
 import { ENTITY_KINDS } from "@/lib/memory/common/entity-kinds";
 import { EntitiesFilter } from "@/lib/memory/common/entity-ref";
 import { EntityIdParams, getEntity } from "@/lib/memory/entities/get-entity";
 import { ListEntitiesQuery } from "@/lib/memory/entities/list-entities";
-import { AskBody, LIMITS, RecallBody, RememberBody } from "@/lib/memory/common/schemas";
+import { AskBody, IdentityId, LIMITS, RecallBody, RememberBody } from "@/lib/memory/common/schemas";
+import { IdentityProfileQuery } from "@/lib/memory/read/identity-profile";
 import { CreateDocumentBody } from "@/lib/documents/schemas";
 import { unknownFields } from "@/lib/validation/unknown-fields";
 import { operations } from "@/lib/operations/catalogue";
@@ -56,6 +58,7 @@ function instructions(namespace: McpContext["namespace"]): string {
       "To keep a conversation itself, call `remember` with its session_id and messages.",
     "Pass `identity_id` for the person a memory is about or for, so that recall and forget can be limited to them; " +
       "without one, the client's X-Identity-Id header applies.",
+    "For what holds of a person now (their current facts, and what changed), call `get_profile`.",
     "To learn what the memories are about (people, places, organizations, works, events, dates), call " +
       "`list_entities`; for everything known about one of them, `recall_by_entity`.",
     "To keep a web page or document the user points to, call `add_document` with its URL.",
@@ -73,27 +76,25 @@ export function memoryMcpServer(context: McpContext): McpServer {
     { instructions: instructions(context.namespace) },
   );
 
-  /** Runs a tool's operation: its arguments are the body, or for a list (`query` given) the query string. */
+  /**
+   * Runs a tool's operation: its arguments are the body, or for a read (`query` given) the query string, with
+   * the path's `params`.
+   */
   const run = async (
     operation: Operation,
     args: Record<string, unknown>,
     query?: Record<string, string>,
+    params?: Record<string, string>,
   ): Promise<CallToolResult> => {
     const identityId = args.identity_id ?? context.identityHeader;
     const body = { ...args, namespace_id: context.namespace.id, identity_id: identityId };
     try {
-      const input = query ? { query } : { body: async () => body };
+      const input = query ? { query, params } : { body: async () => body };
       const { data, pagination } = await runOperation(operation, context.key, { ...input, transport: "mcp" });
       const result = pagination ? { data, pagination } : data;
       return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }] };
     } catch (error) {
-      const failure = describeError(error);
-      const details = failure.details?.map((d) => `\n- ${bodyFieldName(d.field)}: ${d.message}`).join("") ?? "";
-      // A tool call has no headers: a refusal for load (429, 503) says in its text when to call again.
-      const retryAfter = failure.headers?.["retry-after"];
-      const retry = retryAfter ? ` Retry after ${retryAfter} s.` : "";
-      const text = `${failure.code}: ${failure.message}${retry}${details}`;
-      return { isError: true, content: [{ type: "text", text }] };
+      return toolError(error);
     }
   };
 
@@ -213,6 +214,27 @@ export function memoryMcpServer(context: McpContext): McpServer {
       return run(operations.listEntities, {}, query);
     },
   );
+  const profileTool = server.registerTool(
+    "get_profile",
+    {
+      title: "Get a profile",
+      description:
+        "What holds of a person (identity_id, or the client's X-Identity-Id header): their current facts, one " +
+        "per slot, each with since when (what replaced what is in `changes`), their most recent memories and " +
+        "the entities they talk about most. as_of (ISO 8601) gives the profile as it was then.",
+      inputSchema: toolArguments({
+        identity_id: IdentityId.optional().describe("whose profile; default: the X-Identity-Id header"),
+        as_of: IdentityProfileQuery.shape.as_of,
+      }),
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    async ({ identity_id, as_of }) => {
+      const id = identity_id ?? context.identityHeader;
+      if (id === undefined) return toolError(new InvalidError("Name whose profile: identity_id, or X-Identity-Id."));
+      const query = { namespace_id: context.namespace.id, ...(as_of === undefined ? {} : { as_of }) };
+      return run(operations.identityProfile, {}, query, { id });
+    },
+  );
   const askTool = server.registerTool(
     "ask",
     {
@@ -269,10 +291,21 @@ export function memoryMcpServer(context: McpContext): McpServer {
       [recallByEntityTool, operations.recall],
       [listEntitiesTool, operations.listEntities],
       [askTool, operations.ask],
+      [profileTool, operations.identityProfile],
       [forgetTool, operations.forget],
       [addDocumentTool, operations.addDocument],
     ];
     for (const [tool, operation] of offered) if (!operationAllowed(operation, context.key)) tool.disable();
   }
   return server;
+}
+
+/** A failure as a tool's error result: the error's code and message, as the API has them. */
+function toolError(error: unknown): CallToolResult {
+  const failure = describeError(error);
+  const details = failure.details?.map((d) => `\n- ${bodyFieldName(d.field)}: ${d.message}`).join("") ?? "";
+  // A tool call has no headers: a refusal for load (429, 503) says in its text when to call again.
+  const retryAfter = failure.headers?.["retry-after"];
+  const retry = retryAfter ? ` Retry after ${retryAfter} s.` : "";
+  return { isError: true, content: [{ type: "text", text: `${failure.code}: ${failure.message}${retry}${details}` }] };
 }

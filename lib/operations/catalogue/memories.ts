@@ -9,6 +9,7 @@ import { getMemoryOperation } from "../memories/get-memory";
 import { updateMemoryOperation } from "../memories/update-memory";
 import { memoryHistoryOperation } from "../memories/memory-history";
 import { listMemoriesOperation } from "../memories/list-memories";
+import { identityProfileOperation } from "../memories/identity-profile";
 
 export const memoriesOperations = {
   // The memory operations note identity and counts for their activity row.
@@ -22,4 +23,6 @@ export const memoriesOperations = {
   updateMemory: updateMemoryOperation,
   memoryHistory: memoryHistoryOperation,
   listMemories: listMemoriesOperation,
+  // What holds of one identity (lib/memory/validity): its facts, recent memories, entities and changes.
+  identityProfile: identityProfileOperation,
 };

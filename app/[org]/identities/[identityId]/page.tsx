@@ -2,6 +2,7 @@ import { notFound } from "next/navigation";
 import Link from "next/link";
 import { CopyButton } from "@/components/copy-button";
 import { IdentityEntities } from "@/components/entity-parts";
+import { IdentityProfile } from "@/components/identity-profile";
 import { ForgetIdentityButton } from "@/components/forget-identity-button";
 import { identityOfSegment, identityPath, UtcTime } from "@/components/identity-parts";
 import { OperationsChart } from "@/components/operations-chart";
@@ -52,6 +53,18 @@ export default async function IdentityPage({
       query: { limit: String(TOP_ENTITIES) },
     }),
   ]);
+  // The profile of one namespace: the one asked for, or the one of the newest memory.
+  const namespaces = [
+    ...new Map(memories.memories.map((m) => [m.namespaceId, { id: m.namespaceId, name: m.namespaceName }])).values(),
+  ];
+  const asked = searchParam(raw, "profile");
+  const profileNamespace = namespaces.find((n) => n.id === asked) ?? namespaces[0];
+  const profile = profileNamespace
+    ? await runOperation(operations.identityProfile, access.principal, {
+        params: { id: identityId },
+        query: { namespace_id: profileNamespace.id },
+      })
+    : null;
   const person = people.get(identityId);
   const canForget = access.membership.role !== "member";
   const base = identityPath(slug, identityId);
@@ -104,6 +117,15 @@ export default async function IdentityPage({
         </Link>
       </p>
       <div className="space-y-6">
+        {profile && profileNamespace && (
+          <IdentityProfile
+            profile={profile.data}
+            namespaceName={profileNamespace.name}
+            namespaces={namespaces}
+            profileHref={(namespaceId) => `${base}?profile=${encodeURIComponent(namespaceId)}`}
+            memoryHref={(memoryId) => `/${slug}/namespaces/${profileNamespace.id}/memories/${memoryId}`}
+          />
+        )}
         <IdentityEntities orgSlug={slug} entities={about.data.entities} />
         <Card title="Activity">
           <OperationsChart title="Operations per day, last 30 days" days={days} />

@@ -415,6 +415,30 @@ export type paths = {
     patch: operations["patchMemoriesNotAllowed"];
     trace?: never;
   };
+  "/identities/{id}/profile": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What holds of an identity in one namespace, now or as_of a time: its current facts (one per fact_key or inferred slot, each with since when), its recent memories, its main entities and what replaced what
+     * @description Requires the NAMESPACE_READ permission.
+     */
+    get: operations["identityProfile"];
+    /** Not allowed: PUT /identities/{id}/profile answers 405 */
+    put: operations["putIdentitiesIdProfileNotAllowed"];
+    /** Not allowed: POST /identities/{id}/profile answers 405 */
+    post: operations["postIdentitiesIdProfileNotAllowed"];
+    /** Not allowed: DELETE /identities/{id}/profile answers 405 */
+    delete: operations["deleteIdentitiesIdProfileNotAllowed"];
+    options?: never;
+    head?: never;
+    /** Not allowed: PATCH /identities/{id}/profile answers 405 */
+    patch: operations["patchIdentitiesIdProfileNotAllowed"];
+    trace?: never;
+  };
   "/documents": {
     parameters: {
       query?: never;
@@ -1566,6 +1590,77 @@ export type components = {
       /** @description pass it as `cursor` for the next page; null on the last page */
       nextCursor: string | null;
     };
+    IdentityProfile: {
+      identity_id: string;
+      namespace_id: string;
+      /** @description the time the profile holds at */
+      as_of: string;
+      /** @description what holds now, one per slot (a fact_key, or statements of which one replaced another), newest first */
+      facts: {
+        memory_id: string;
+        content: string;
+        /** @description the slot's name; null for a slot found by inference */
+        fact_key: string | null;
+        /** @description its valid_at: since when it holds */
+        since: string;
+        /** @description the memories of the slot it replaced */
+        supersedes: string[];
+      }[];
+      /** @description its 10 most recent memories */
+      recent: {
+        memory_id: string;
+        content: string;
+        /** @description ISO 8601 UTC timestamp with milliseconds */
+        occurred_at: string;
+      }[];
+      /** @description the 10 entities its memories mention most */
+      entities: components["schemas"]["Entity"][];
+      /** @description the timeline of what replaced what, newest first (at most 50) */
+      changes: {
+        /** @description when the replaced memory stopped holding */
+        at: string;
+        replaced: {
+          memory_id: string;
+          content: string;
+        };
+        by: {
+          memory_id: string;
+          content: string;
+        };
+        supersession: {
+          /**
+           * @description fact_key: a newer memory of its slot; named: a memory's supersedes; inferred: found offline to restate the same slot (recall demotes it, not hides it); model: a chat model's decision; caller: PATCH
+           * @enum {string}
+           */
+          kind: "fact_key" | "named" | "inferred" | "model" | "caller";
+          /** @description inferred: how alike the two statements are, 0 to 1 */
+          similarity?: number;
+          /** @description inferred: what the inference weighed */
+          basis?: string;
+        } | null;
+      }[];
+    };
+    Entity: {
+      id: string;
+      /**
+       * @description what the entity is
+       * @enum {string}
+       */
+      kind: "person" | "organization" | "place" | "work" | "event" | "date" | "other";
+      /** @description as first written; a date as the day, month, season or year it resolves to */
+      name: string;
+      namespace_id: string;
+      /** @description other forms merged into it, normalized ("mel" for "Melanie") */
+      aliases: string[];
+      /** @description memories the caller may see that mention it */
+      memory_count: number;
+      /** @description how many times those memories mention it */
+      mention_count: number;
+      /** @description the earliest event time (occurred_at) of those memories */
+      first_mentioned_at: string;
+      /** @description the latest event time (occurred_at) of those memories */
+      last_mentioned_at: string;
+    };
     Document: {
       id: string;
       namespace_id: string;
@@ -1611,27 +1706,6 @@ export type components = {
         section: string[];
         text: string;
       }[];
-    };
-    Entity: {
-      id: string;
-      /**
-       * @description what the entity is
-       * @enum {string}
-       */
-      kind: "person" | "organization" | "place" | "work" | "event" | "date" | "other";
-      /** @description as first written; a date as the day, month, season or year it resolves to */
-      name: string;
-      namespace_id: string;
-      /** @description other forms merged into it, normalized ("mel" for "Melanie") */
-      aliases: string[];
-      /** @description memories the caller may see that mention it */
-      memory_count: number;
-      /** @description how many times those memories mention it */
-      mention_count: number;
-      /** @description the earliest event time (occurred_at) of those memories */
-      first_mentioned_at: string;
-      /** @description the latest event time (occurred_at) of those memories */
-      last_mentioned_at: string;
     };
     EntityDetail: {
       id: string;
@@ -5472,6 +5546,187 @@ export interface operations {
       query?: never;
       header?: never;
       path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  identityProfile: {
+    parameters: {
+      query: {
+        namespace_id: string;
+        as_of?: components["schemas"]["Instant"];
+      };
+      header?: never;
+      path: {
+        id: components["schemas"]["IdentityId"];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            data: components["schemas"]["IdentityProfile"];
+          };
+        };
+      };
+      /** @description BAD_REQUEST: invalid parameters or body (`error.details` names each field) */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description UNAUTHORIZED: no API key, or an invalid, revoked or expired one */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description FORBIDDEN: the key lacks the permission, or the request contradicts its scopes */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description NOT_FOUND: no such resource visible to the key */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description RATE_LIMITED: too many requests for this key; retry after `Retry-After` seconds */
+      429: {
+        headers: {
+          /** @description Seconds to wait before trying again */
+          "Retry-After"?: number;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description INTERNAL_SERVER_ERROR: an unexpected error (no details are disclosed) */
+      500: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  putIdentitiesIdProfileNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  postIdentitiesIdProfileNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  deleteIdentitiesIdProfileNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description METHOD_NOT_ALLOWED: the path does not answer this method (see `Allow`) */
+      405: {
+        headers: {
+          /** @description The methods this path answers */
+          Allow?: string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  patchIdentitiesIdProfileNotAllowed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
       cookie?: never;
     };
     requestBody?: never;
