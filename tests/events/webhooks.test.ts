@@ -129,6 +129,10 @@ describe("event types", () => {
     });
     const memoryId = remembered.body.data.id as string;
     await api("PATCH", `/memories/${memoryId}`, { key, body: { content: "Ada prefers green tea." } });
+    for (const content of ["Ada lives in Porto.", "Ada lives in Lisbon."]) {
+      const slot = { namespace_id: ns.id, content, identity_id: "ada", fact_key: "home_city" };
+      expect((await api("POST", "/remember", { key, body: slot })).status).toBe(201);
+    }
     await api("POST", "/remember", {
       key,
       body: {
