@@ -34,7 +34,7 @@ async function recallIds(key: string, body: Record<string, unknown>) {
 }
 
 describe("fact_key", () => {
-  test("a newer memory of the slot replaces the one that held; recall answers with it, as_of with the old", async () => {
+  test("a newer memory of the slot replaces the one that held; recall answers with it, as_of the old", async () => {
     const { key } = await createTenant("Fact Keys");
     const ns = await createNamespace(key);
     const slot = { namespace_id: ns.id, identity_id: "dana", fact_key: "home_city" };
