@@ -25,6 +25,7 @@ import { noteSearchGrowth } from "@/lib/memory/search/search-maintenance";
 import { vectorLiteral } from "@/lib/memory/common/sql";
 import { crashPoint, WriteIntent } from "@/lib/memory/store/write-intents";
 import { type ImportTarget, type Spool, validateLines } from "./import-lines";
+import { linkReplacements } from "@/lib/memory/validity/supersession";
 
 /** The last transaction creates the documents, whose originals were written before it (a part at a time). */
 const DOCUMENTS_WRITE = { timeout: 60_000 };
@@ -128,6 +129,9 @@ async function writeLines(target: ImportTarget, spool: Spool, documents: StoredD
   let skippedExpired = 0;
   let chunkCount = 0;
   let group: PreparedImport[] = [];
+  // The exported ids of the file's memories, by the new id each gets, and which one replaced which.
+  const newIds = new Map<string, string>();
+  const replacedBy: { id: string; by: string }[] = [];
   let groupChunks = 0;
   let groups = 0;
   let documentIds: string[] = [];
@@ -164,6 +168,11 @@ async function writeLines(target: ImportTarget, spool: Spool, documents: StoredD
       await writeGroup(tx, target, provider.model, pending, authors);
       if (last) {
         // With the last memories, so that the import is whole or absent, across a crash too.
+        await linkReplacements(
+          tx,
+          target.namespace.orgId,
+          replacedBy.flatMap(({ id, by }) => (newIds.has(by) ? [{ id, by: newIds.get(by)! }] : [])),
+        );
         documentIds = await queueImportedDocuments(tx, target, documents);
         await recordImportCompleted(tx, target, {
           imported: written.length + pending.length,
@@ -187,7 +196,10 @@ async function writeLines(target: ImportTarget, spool: Spool, documents: StoredD
       }
       const chunks = chunkText(line.content);
       if (groupChunks + chunks.length > CHUNKS_PER_TRANSACTION) await flush(false);
-      group.push({ line, id: newId("mem"), chunks, vectors: reusableVectors(line, chunks, provider.model) });
+      const id = newId("mem");
+      newIds.set(line.id, id);
+      if (line.superseded_by) replacedBy.push({ id, by: line.superseded_by });
+      group.push({ line, id, chunks, vectors: reusableVectors(line, chunks, provider.model) });
       groupChunks += chunks.length;
       chunkCount += chunks.length;
     }
@@ -345,7 +357,7 @@ async function writeGroup(
     role: line.role,
     occurredAt: new Date(line.occurred_at),
     expiresAt: line.expires_at === null ? null : new Date(line.expires_at),
-    // Validity comes along; the link to what replaced a memory does not yet (its id is another one here).
+    // Validity comes along; what replaced a memory is linked once every line is in (linkReplacements).
     validAt: new Date(line.valid_at ?? line.occurred_at),
     invalidAt: line.invalid_at ? new Date(line.invalid_at) : null,
     supersession: line.supersession ?? Prisma.DbNull,

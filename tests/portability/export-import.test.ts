@@ -572,6 +572,34 @@ describe("import", () => {
   });
 });
 
+describe("validity", () => {
+  test("valid_at, invalid_at, fact_key and what replaced what come through a round trip", async () => {
+    const { key } = await createTenant();
+    const source = await createNamespace(key);
+    const slot = { namespace_id: source.id, identity_id: "dana", fact_key: "home_city" };
+    await remember(key, { ...slot, content: "Dana lives in Porto.", valid_at: "2024-03-10" });
+    await remember(key, { ...slot, content: "Dana lives in Lisbon.", valid_at: "2026-02-14" });
+    const exported = await exportLines(key, source.id);
+    const target = await createNamespace(key);
+    expect((await importLines(key, target.id, exported.text)).status).toBe(201);
+    const again = (await exportLines(key, target.id)).lines.filter((line) => line.type === "memory");
+    const byContent = (lines: Line[], content: string) => lines.find((line) => line.content === content)!;
+    const porto = byContent(again, "Dana lives in Porto.");
+    const lisbon = byContent(again, "Dana lives in Lisbon.");
+    expect(porto).toMatchObject({
+      valid_at: "2024-03-10T00:00:00.000Z",
+      invalid_at: "2026-02-14T00:00:00.000Z",
+      superseded_by: lisbon.id,
+      supersession: { kind: "fact_key" },
+      fact_key: "home_city",
+    });
+    expect(lisbon).toMatchObject({ invalid_at: null, superseded_by: null, fact_key: "home_city" });
+    // What holds is answered in the imported namespace as in the exported one.
+    const recalled = await api("POST", "/recall", { key, body: { namespace_id: target.id, query: "Porto" } });
+    expect(recalled.body.data.map((m: { memory_id: string }) => m.memory_id)).toEqual([lisbon.id]);
+  });
+});
+
 describe("who may export and import", () => {
   test("a key with scopes exports only memories, and versions, within them", async () => {
     const { org, key } = await createTenant();

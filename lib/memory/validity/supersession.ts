@@ -108,3 +108,23 @@ export async function withSupersedes<Row extends { id: string; orgId: string }>(
   );
   return { ...row, supersedes: replaced.map((r) => r.id) };
 }
+
+/**
+ * Links imported memories to the memories of the same import that replaced them (`by`, their new ids), with their
+ * chunks' copies: an export line names what replaced it by the id it had where it was exported.
+ */
+export async function linkReplacements(tx: Tx, orgId: string, links: { id: string; by: string }[]): Promise<void> {
+  if (links.length === 0) return;
+  const ids = links.map((link) => link.id);
+  const bys = links.map((link) => link.by);
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE memories m SET superseded_by = l.by
+               FROM unnest(${ids}::text[], ${bys}::text[]) AS l(id, by)
+               WHERE m.org_id = ${orgId} AND m.id = l.id`,
+  );
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE memory_chunks c SET superseded_by = l.by
+               FROM unnest(${ids}::text[], ${bys}::text[]) AS l(id, by)
+               WHERE c.org_id = ${orgId} AND c.memory_id = l.id`,
+  );
+}
