@@ -222,7 +222,8 @@ function mcpOperation(components: Components) {
   return {
     operationId: "mcp",
     summary:
-      "The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask and forget, " +
+      "The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask, get_profile, " +
+      "forget and add_document, " +
       "run with the key's permissions and scopes",
     tags: ["MCP"],
     parameters: [

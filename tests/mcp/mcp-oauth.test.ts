@@ -177,6 +177,7 @@ test("the SDK client connects with the URL alone, is approved, recalls and remem
     "add_document",
     "ask",
     "forget",
+    "get_profile",
     "list_entities",
     "recall",
     "recall_by_entity",
@@ -236,6 +237,7 @@ test("a read-only approval cannot remember; a token for one namespace is refused
   // Offered only what it may run: recall and ask.
   expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
     "ask",
+    "get_profile",
     "list_entities",
     "recall",
     "recall_by_entity",

@@ -43,7 +43,7 @@ async function call(client: Client, name: string, args: Record<string, unknown>)
   };
 }
 
-test("lists the 7 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
+test("lists the 8 tools with descriptions, input schemas, hints, and tells the agent how to use memory", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key, { name: "support-bot", description: "what customers told support" });
   const client = await connect(ns.id, key);
@@ -56,6 +56,7 @@ test("lists the 7 tools with descriptions, input schemas, hints, and tells the a
     "add_document",
     "ask",
     "forget",
+    "get_profile",
     "list_entities",
     "recall",
     "recall_by_entity",
@@ -186,6 +187,7 @@ test("refused and invalid calls are tool errors with a clear message, and change
   // A read-only key is offered the tools it may run; one it calls anyway says what the key lacks.
   expect((await readOnly.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
     "ask",
+    "get_profile",
     "list_entities",
     "recall",
     "recall_by_entity",
@@ -341,4 +343,23 @@ test("the MCP body limit is the API's: past 5 MB → 413 in the envelope", async
   const response = await post(ns.id, key, huge);
   expect(response.status).toBe(413);
   expect((await response.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
+});
+
+test("get_profile: what holds of the person the header names, as the API has it; none named is a tool error", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const slot = { namespace_id: ns.id, identity_id: "dana", fact_key: "home_city" };
+  await api("POST", "/remember", { key, body: { ...slot, content: "Dana lives in Porto.", valid_at: "2024-03-10" } });
+  const lisbon = await api("POST", "/remember", { key, body: { ...slot, content: "Dana lives in Lisbon." } });
+  const client = await connect(ns.id, key, { "x-identity-id": "dana" });
+  const profile = await call(client, "get_profile", {});
+  expect(profile.isError).toBe(false);
+  expect(profile.json.facts.map((f: { memory_id: string }) => f.memory_id)).toEqual([lisbon.body.data.id]);
+  expect(profile.json.changes).toHaveLength(1);
+  const api_ = await api("GET", `/identities/dana/profile?namespace_id=${ns.id}`, { key });
+  expect(profile.json).toEqual(api_.body.data);
+  const anonymous = await connect(ns.id, key);
+  const refused = await call(anonymous, "get_profile", {});
+  expect(refused.isError).toBe(true);
+  expect(refused.text).toMatch(/^BAD_REQUEST: /);
 });

@@ -79,6 +79,7 @@ describe("npm start", { timeout: 300_000 }, () => {
         "add_document",
         "ask",
         "forget",
+        "get_profile",
         "list_entities",
         "recall",
         "recall_by_entity",

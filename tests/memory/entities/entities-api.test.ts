@@ -497,7 +497,13 @@ describe("over MCP", () => {
     const { org, ns, teamA } = await tenantWithStory();
     const client = await connect(ns.id, teamA);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(["ask", "list_entities", "recall", "recall_by_entity"]);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      "ask",
+      "get_profile",
+      "list_entities",
+      "recall",
+      "recall_by_entity",
+    ]);
 
     const people = await call(client, "list_entities", { kind: "person" });
     expect(people.isError).toBe(false);
