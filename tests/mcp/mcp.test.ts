@@ -345,7 +345,7 @@ test("the MCP body limit is the API's: past 5 MB → 413 in the envelope", async
   expect((await response.json()).error.code).toBe("PAYLOAD_TOO_LARGE");
 });
 
-test("get_profile: what holds of the person the header names, as the API has it; none named is a tool error", async () => {
+test("get_profile: what holds of the person the header names, as the API says; none named: a tool error", async () => {
   const { key } = await createTenant();
   const ns = await createNamespace(key);
   const slot = { namespace_id: ns.id, identity_id: "dana", fact_key: "home_city" };
