@@ -60,12 +60,13 @@ export interface KnowledgeUpdateResult {
   perCase: KnowledgeUpdateCaseResult[];
 }
 
-/** The knowledge-update cases in the datasets directory; throws, naming the file, when it is not there. */
+/** The repository's copy of the set (written for this project, free to use), when the datasets directory has none. */
+const BUNDLED = path.join(import.meta.dirname, "datasets", FILE);
+
+/** The knowledge-update cases: the datasets directory's, or the repository's copy. */
 export function knowledgeUpdateSet(datasetsDir: string): KnowledgeUpdateSet {
-  const file = path.join(datasetsDir, FILE);
-  if (!fs.existsSync(file)) {
-    throw new Error(`knowledge-update not found at ${file}: point BENCH_DATASETS_DIR at a directory that holds it.`);
-  }
+  const own = path.join(datasetsDir, FILE);
+  const file = fs.existsSync(own) ? own : BUNDLED;
   return JSON.parse(fs.readFileSync(file, "utf8")) as KnowledgeUpdateSet;
 }
 
@@ -148,4 +149,30 @@ export async function measureKnowledgeUpdate(options: {
       `ask_now ${result.askNow}, ask_then ${result.askThen}`,
   );
   return result;
+}
+
+/** The figures before validity (issue 52), measured by this script at commit 1552113. */
+const BEFORE_VALIDITY = { commit: "1552113", nowAt1: 0.1, thenAt1: 0.85, askNow: 0.1, askThen: 0.45 };
+
+/** docs/benchmarks.md's section on facts that change. */
+export function knowledgeUpdateSection(result: KnowledgeUpdateResult & { commit?: string; date?: string }): string[] {
+  const row = (label: string, r: { nowAt1: number; thenAt1: number; askNow: number; askThen: number }) =>
+    `| ${label} | ${[r.nowAt1, r.thenAt1, r.askNow, r.askThen].map((v) => v.toFixed(2)).join(" | ")} |`;
+  const failing = result.perCase.filter((c) => !(c.nowAt1 && c.thenAt1 && c.askNow && c.askThen));
+  return [
+    "## Facts that change (knowledge-update dev)",
+    "",
+    `${result.cases} cases, offline, no chat model (\`BENCH_ONLY=knowledge-update npm run bench\`; the set ` +
+      "and how it is measured: [benchmark-datasets.md](benchmark-datasets.md)). Each case: an earlier statement, " +
+      "four unrelated ones, the later statement that replaces it and one said afterwards that is close to the " +
+      "question but does not " +
+      "answer it, under one identity; then recall (top 5) and ask, about now and about a past year.",
+    "",
+    "| | now@1 | then@1 | ask_now | ask_then |",
+    "|---|---|---|---|---|",
+    row(`before validity (commit ${BEFORE_VALIDITY.commit})`, BEFORE_VALIDITY),
+    row(`commit ${result.commit ?? "this run"}`, result),
+    "",
+    ...(failing.length > 0 ? [`Cases not answered in full: ${failing.map((c) => c.person).join(", ")}.`, ""] : []),
+  ];
 }

@@ -35,7 +35,7 @@ import { RECALL_WARM_UP_QUERIES } from "./lib/recalling-client";
 import { measureDocumentFidelity, type FidelityRow } from "./documents";
 import { measureDocumentIngestion, type DocumentIngestionResult } from "./document-ingestion";
 import { measureIsolation, type IsolationResult } from "./isolation";
-import { measureKnowledgeUpdate } from "./knowledge-update";
+import { knowledgeUpdateSection, measureKnowledgeUpdate } from "./knowledge-update";
 import type { RecallFigures } from "./lib/api-client";
 import { measureTenancy, type TenancyResult } from "./tenancy";
 import { measureWebhooks, type StreamFigures, type WebhooksResult } from "./webhooks";
@@ -302,6 +302,8 @@ function writeReport() {
   }
   const conv = read("conversations.json");
   if (conv) lines.push(...conversationSection(conv, q));
+  const facts = read("knowledge-update.json");
+  if (facts) lines.push(...knowledgeUpdateSection(facts));
   // The floor is measured by its own script (bench/relevance-floor.ts), whose page this one points to.
   lines.push(
     "## Relevance floor",
