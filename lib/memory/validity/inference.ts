@@ -13,7 +13,7 @@ import { closeMemories, lockSlot, type Closing } from "./supersession";
  * laptop is a ThinkPad") is the trap: it says nothing changed.
  */
 export const INFER_MIN_SIMILARITY = 0.55;
-export const RESTATEMENT_MIN_SIMILARITY = 0.9;
+export const RESTATEMENT_MIN_SIMILARITY = 0.85;
 /** The nearest statements of the identity looked at. */
 const CANDIDATES = 5;
 
