@@ -68,13 +68,16 @@ test("lists the 8 tools with descriptions, input schemas, hints, and tells the a
     "allow_duplicate",
     "content",
     "expires_at",
+    "fact_key",
     "identity_id",
     "messages",
     "metadata",
     "occurred_at",
     "scopes",
     "session_id",
+    "supersedes",
     "ttl_seconds",
+    "valid_at",
   ]);
   expect(byName.recall.inputSchema.required).toEqual(["query"]);
   expect(byName.recall.inputSchema.properties).not.toHaveProperty("namespace_id");
@@ -356,8 +359,9 @@ test("get_profile: what holds of the person the header names, as the API says; n
   expect(profile.isError).toBe(false);
   expect(profile.json.facts.map((f: { memory_id: string }) => f.memory_id)).toEqual([lisbon.body.data.id]);
   expect(profile.json.changes).toHaveLength(1);
-  const api_ = await api("GET", `/identities/dana/profile?namespace_id=${ns.id}`, { key });
-  expect(profile.json).toEqual(api_.body.data);
+  const { as_of: _asOf, ...fromApi } = (await api("GET", `/identities/dana/profile?namespace_id=${ns.id}`, { key }))
+    .body.data;
+  expect(profile.json).toEqual({ ...fromApi, as_of: expect.any(String) });
   const anonymous = await connect(ns.id, key);
   const refused = await call(anonymous, "get_profile", {});
   expect(refused.isError).toBe(true);

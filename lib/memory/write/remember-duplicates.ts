@@ -38,7 +38,11 @@ export async function findDuplicates(
             m.id, m.namespace_id AS "namespaceId", m.content, m.metadata, m.scopes, m.identity_id AS "identityId",
             m.chunk_count AS "chunkCount", m.session_id AS "sessionId", m.session_position AS "sessionPosition",
             m.role, m.occurred_at AS "occurredAt", m.expires_at AS "expiresAt", m.version,
-            m.created_at AS "createdAt", m.updated_at AS "updatedAt", m.content_hash AS "contentHash"
+            m.created_at AS "createdAt", m.updated_at AS "updatedAt", m.content_hash AS "contentHash",
+            m.valid_at AS "validAt", m.invalid_at AS "invalidAt", m.superseded_by AS "supersededBy", m.supersession,
+            m.fact_key AS "factKey",
+            ARRAY(SELECT s.id FROM memories s WHERE s.org_id = m.org_id AND s.superseded_by = m.id
+                  ORDER BY s.valid_at, s.id) AS supersedes
      FROM memories m
      JOIN unnest(${hashes}::text[], ${identityIds}::text[], ${scopes}::text[]) AS c(content_hash, identity_id, scopes)
        ON m.content_hash = c.content_hash AND m.identity_id IS NOT DISTINCT FROM c.identity_id

@@ -76,7 +76,11 @@ describe("PATCH", () => {
   test("invalid_at closes a memory (recall leaves it out), null reopens it; fact_key places it", async () => {
     const { key } = await createTenant("Patch Validity");
     const ns = await createNamespace(key);
-    const plan = await remember(key, { namespace_id: ns.id, content: "The team is on the Basic plan." });
+    const plan = await remember(key, {
+      namespace_id: ns.id,
+      content: "The team is on the Basic plan.",
+      occurred_at: "2024-01-01",
+    });
     const closed = await api("PATCH", `/memories/${plan.id}`, { key, body: { invalid_at: "2026-01-01" } });
     expect(closed.status).toBe(200);
     expect(closed.body.data).toMatchObject({
@@ -88,9 +92,9 @@ describe("PATCH", () => {
     );
     const asOf = await recall(key, { namespace_id: ns.id, query: "Basic plan", as_of: "2025-06-01" });
     expect(asOf.map((m) => m.memory_id)).toContain(plan.id);
-    await api("PATCH", `/memories/${plan.id}`, { key, body: { invalid_at: null, valid_at: "2024-01-01" } });
+    await api("PATCH", `/memories/${plan.id}`, { key, body: { invalid_at: null, valid_at: "2023-06-01" } });
     const held = await get(key, plan.id);
-    expect(held).toMatchObject({ invalid_at: null, valid_at: "2024-01-01T00:00:00.000Z", version: 1 });
+    expect(held).toMatchObject({ invalid_at: null, valid_at: "2023-06-01T00:00:00.000Z", version: 1 });
     // A newer memory given the same fact_key later takes the slot.
     await api("PATCH", `/memories/${plan.id}`, { key, body: { fact_key: "plan" } });
     const business = await remember(key, { namespace_id: ns.id, content: "Business plan.", fact_key: "plan" });

@@ -279,6 +279,7 @@ describe("recall", () => {
       "document",
       "entities",
       "identity_id",
+      "invalid_at",
       "match_reasons",
       "memory_id",
       "metadata",
@@ -288,6 +289,8 @@ describe("recall", () => {
       "scopes",
       "score",
       "session_id",
+      "superseded_by",
+      "valid_at",
     ]);
     expect(
       (
