@@ -109,15 +109,13 @@ export async function recall(
   };
   const asked = body.as_of ?? yearAskedAbout(body.query);
   const asOf = asked === undefined ? undefined : new Date(asked);
-  const matches = await holdingMatches(
-    request,
-    othersLower(body.query, body.identity_id, await searchChunks(request)),
-    {
-      asOf,
-      implied: body.as_of === undefined && asked !== undefined,
-      includeSuperseded: "include_superseded" in body && body.include_superseded === true,
-    },
-  );
+  const holding = await holdingMatches(request, await searchChunks(request), {
+    asOf,
+    implied: body.as_of === undefined && asked !== undefined,
+    includeSuperseded: "include_superseded" in body && body.include_superseded === true,
+  });
+  // After the slots are scored: an identity's statements about others come after its own, whatever their score.
+  const matches = othersLower(body.query, body.identity_id, holding);
   const [context, entities] = await timedStage("context", () =>
     Promise.all([
       neighbouringTurns(request, matches, body.context),
