@@ -217,6 +217,7 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/forget",
       "/health",
       "/identities/{id}/entities",
+      "/identities/{id}/profile",
       "/integrations/callback",
       "/integrations/connections",
       "/integrations/connections/{id}",
