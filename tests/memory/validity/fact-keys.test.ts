@@ -58,6 +58,20 @@ describe("fact_key", () => {
     expect((await get(key, lisbon.id)).invalid_at).toBeNull();
   });
 
+  test("writes to one slot at once leave one memory holding, the others closed in order of valid_at", async () => {
+    const { key } = await createTenant("Slot Race");
+    const ns = await createNamespace(key);
+    const slot = { namespace_id: ns.id, identity_id: "dana", fact_key: "status" };
+    const written = await Promise.all(
+      [1, 2, 3, 4, 5].map((day) => remember(key, { ...slot, content: `Status ${day}.`, valid_at: `2026-01-0${day}` })),
+    );
+    const stored = await Promise.all(written.map((memory) => get(key, memory.id)));
+    expect(stored.filter((memory) => memory.invalid_at === null).map((m) => m.content)).toEqual(["Status 5."]);
+    for (const [i, memory] of stored.slice(0, 4).entries()) {
+      expect(memory).toMatchObject({ superseded_by: stored[i + 1].id, invalid_at: stored[i + 1].valid_at });
+    }
+  });
+
   test("a statement that arrives late about an earlier time is stored as history", async () => {
     const { key } = await createTenant("Late Facts");
     const ns = await createNamespace(key);
