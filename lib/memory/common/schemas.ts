@@ -7,6 +7,7 @@ import {
   ValidityOutput,
   ValidityPatch,
   ValidityView,
+  SLOT_FIELDS_RULE,
   slotFieldsWithContent,
   validityJson,
   type ValidityRow,
@@ -161,6 +162,7 @@ export const RememberBody = z
       {
         oneOf: [{ required: ["content"] }, { required: ["memories"] }, { required: ["messages", "session_id"] }],
       },
+      SLOT_FIELDS_RULE,
     ],
   });
 export type RememberBody = z.infer<typeof RememberBody>;

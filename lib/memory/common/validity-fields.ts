@@ -96,6 +96,11 @@ export const MatchValidity = {
   superseded_by: z.string().nullable().describe("the memory that replaced it"),
 };
 
+/** slotFieldsWithContent's rule in the OpenAPI document. */
+export const SLOT_FIELDS_RULE = {
+  anyOf: [{ required: ["content"] }, { not: { anyOf: [{ required: ["fact_key"] }, { required: ["supersedes"] }] } }],
+};
+
 /** fact_key and supersedes name one memory's slot: with `content`, or on each of a batch's items. */
 export function slotFieldsWithContent(
   body: { content?: unknown; fact_key?: unknown; supersedes?: unknown },

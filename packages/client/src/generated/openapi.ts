@@ -975,7 +975,7 @@ export type paths = {
     get: operations["getMcpNamespace_idNotAllowed"];
     /** Not allowed: PUT /mcp/{namespace_id} answers 405 */
     put: operations["putMcpNamespace_idNotAllowed"];
-    /** The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask and forget, run with the key's permissions and scopes */
+    /** The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask, get_profile, forget and add_document, run with the key's permissions and scopes */
     post: operations["mcp"];
     /** Not allowed: DELETE /mcp/{namespace_id} answers 405 */
     delete: operations["deleteMcpNamespace_idNotAllowed"];
@@ -1238,7 +1238,7 @@ export type components = {
       supersedes?: string[];
       /** @description store content identical to an existing memory (same namespace, identity and scopes) again */
       allow_duplicate?: boolean;
-    } & ((unknown | unknown) & unknown & (unknown | unknown | unknown));
+    } & ((unknown | unknown) & unknown & (unknown | unknown | unknown) & (unknown | unknown));
     MemoryItem: {
       content: string;
       metadata?: components["schemas"]["Metadata"];
