@@ -2,6 +2,7 @@ import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { Instant } from "./instant";
 import {
+  IncludeSuperseded,
   MatchValidity,
   ValidityInput,
   ValidityOutput,
@@ -212,10 +213,7 @@ export const RecallBody = z
     entities: EntitiesFilter.optional(),
     context: ContextTurns,
     ...ValidityView,
-    include_superseded: z
-      .boolean({ error: "must be true or false" })
-      .optional()
-      .describe("every memory, whatever its validity, each with its validity fields (default: what holds)"),
+    include_superseded: IncludeSuperseded,
   })
   .superRefine(exactlyOneTarget)
   .meta(TARGET_RULE);

@@ -89,6 +89,12 @@ export const ValidityView = {
   ),
 };
 
+/** Recall's: every memory, whatever its validity. */
+export const IncludeSuperseded = z
+  .boolean({ error: "must be true or false" })
+  .optional()
+  .describe("every memory, whatever its validity, each with its validity fields (default: what holds)");
+
 /** In each of recall's matches. */
 export const MatchValidity = {
   valid_at: Timestamp.describe("since when what it states holds"),
