@@ -151,3 +151,30 @@ test("an identity's page: activity with filters, chart, memories; forgetting del
   for (const id of memories.person) expect(await memoryStatus(request, id)).toBe(404);
   for (const id of memories.other) expect(await memoryStatus(request, id)).toBe(200);
 });
+
+test("an identity's profile: what holds now, since when, and the timeline of what replaced what", async ({
+  page,
+  request,
+}) => {
+  const created = await request.post("/api/v1/namespaces", { headers, data: { name: `homes-${run}` } });
+  expect(created.status()).toBe(201);
+  const namespaceId = (await created.json()).data.id as string;
+  const dana = `dana-${run}`;
+  for (const [content, validAt] of [
+    ["Dana lives in Porto.", "2024-03-10"],
+    ["Dana lives in Lisbon.", "2026-02-14"],
+  ]) {
+    const response = await request.post("/api/v1/remember", {
+      headers,
+      data: { namespace_id: namespaceId, identity_id: dana, content, valid_at: validAt, fact_key: "home_city" },
+    });
+    expect(response.status()).toBe(201);
+  }
+  await page.goto(`/${orgSlug}/identities/${encodeURIComponent(dana)}`);
+  const facts = page.getByTestId("profile-facts");
+  await expect(facts).toContainText("Dana lives in Lisbon.");
+  await expect(facts).toContainText("home_city");
+  await expect(facts).not.toContainText("Porto");
+  await expect(page.getByTestId("profile-timeline")).toContainText("Dana lives in Porto.");
+  await screenshots(page, "profile");
+});
