@@ -24,6 +24,7 @@ import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
+import { extractionJobRunners } from "@/lib/memory/inference/run-extraction";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { sweepAbandonedParts } from "@/lib/documents/document-originals";
 import { startExpirySweeps } from "@/lib/memory/forget/expiry";
@@ -229,6 +230,14 @@ export function jobPools(): JobPool[] {
       size: setting("DOCUMENT_WORKERS"),
       runners: documentJobRunners,
       perOrg: setting("DOCUMENT_WORKERS_PER_ORG"),
+    },
+    // A chat model's extraction of facts (`infer`): most of its time is the model's, so one organization's
+    // writes hold at most INFER_WORKERS_PER_ORG of them.
+    {
+      name: "fact extraction",
+      size: setting("INFER_WORKERS"),
+      runners: extractionJobRunners,
+      perOrg: setting("INFER_WORKERS_PER_ORG"),
     },
     // One organization's sync holds at most one of them: the other is always another's.
     { name: "integration syncs", size: 2, runners: integrationJobRunners, perOrg: 1 },

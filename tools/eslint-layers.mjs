@@ -36,6 +36,7 @@ const ELEMENTS = [
   ["lib/memory/answer", "domain"],
   ["lib/memory/embeddings", "domain"],
   ["lib/memory/entities", "domain"],
+  ["lib/memory/inference", "domain"],
   ["lib/memory", "domain"],
   // Export and import carry a namespace's memories and documents: above both.
   ["lib/portability", "domain"],

@@ -49,10 +49,34 @@ export interface DocumentPrincipal {
 }
 
 /**
- * Who is acting: an API key (the API and MCP), a member of the organization (the console), an
- * integration's background sync or a document's processing.
+ * A chat model's extraction of facts (lib/memory/inference): writes the facts it derived from memories in their
+ * namespace only, with their scopes, and may close only memories readable there within those scopes. Its
+ * embedding is queued as whoever wrote the memories.
  */
-export type Principal = ApiKeyPrincipal | MemberPrincipal | IntegrationPrincipal | DocumentPrincipal;
+export interface InferencePrincipal {
+  kind: "inference";
+  orgId: string;
+  namespaceId: string;
+  /** The extraction job. */
+  jobId: string;
+  requester: string;
+  permissions: Permission[];
+  scopes: Scopes;
+}
+
+/**
+ * Who is acting: an API key (the API and MCP), a member of the organization (the console), an
+ * integration's background sync, a document's processing or a chat model's extraction.
+ */
+export type Principal =
+  ApiKeyPrincipal | MemberPrincipal | IntegrationPrincipal | DocumentPrincipal | InferencePrincipal;
+
+/** Background work of one namespace: a sync, a document's processing, an extraction. */
+export function isBackgroundWork(
+  principal: Principal,
+): principal is IntegrationPrincipal | DocumentPrincipal | InferencePrincipal {
+  return principal.kind === "integration" || principal.kind === "document" || principal.kind === "inference";
+}
 
 export function integrationPrincipal(connection: { orgId: string; id: string; namespaceId: string }) {
   const principal: IntegrationPrincipal = {
@@ -80,7 +104,7 @@ export function memberPrincipal(member: { orgId: string; userId: string; role: R
 export function actorOf(principal: Principal): Actor {
   if (principal.kind === "member") return { type: "user", id: principal.userId };
   // A literal, not SYSTEM_ACTOR: client components import this module, and lib/audit brings the database driver.
-  if (principal.kind === "integration" || principal.kind === "document") return { type: "system" };
+  if (isBackgroundWork(principal)) return { type: "system" };
   return { type: "api_key", id: principal.keyId };
 }
 
@@ -95,6 +119,7 @@ export function requesterOf(principal: Principal) {
     member: () => `user:${(principal as MemberPrincipal).userId}`,
     integration: () => `integration:${(principal as IntegrationPrincipal).connectionId}`,
     document: () => (principal as DocumentPrincipal).requester,
+    inference: () => (principal as InferencePrincipal).requester,
     api_key: () => (principal as ApiKeyPrincipal).keyId,
   }[principal.kind]();
   return { orgId: principal.orgId, keyId: requester };
@@ -112,7 +137,7 @@ export function requesterOf(principal: Principal) {
  */
 export function namespaceAccess(principal: Principal) {
   if (principal.kind === "member") return { orgId: principal.orgId, ...namespacesOfMember(principal) };
-  if (principal.kind === "integration" || principal.kind === "document") {
+  if (isBackgroundWork(principal)) {
     return { orgId: principal.orgId, id: principal.namespaceId };
   }
   const { creator } = principal;
@@ -129,6 +154,7 @@ export function assertPermission(principal: Principal, permission: Permission, m
   if (principal.permissions.includes(permission)) return;
   if (principal.kind === "integration") throw new ForbiddenError(`An integration's sync may not do this.`);
   if (principal.kind === "document") throw new ForbiddenError(`A document's processing may not do this.`);
+  if (principal.kind === "inference") throw new ForbiddenError(`A chat model's extraction may not do this.`);
   throw new ForbiddenError(
     principal.kind === "member"
       ? `This needs ${PERMISSION_LABELS[permission]} access, which the ${principal.role} role does not have.`

@@ -241,7 +241,9 @@ export const SETTINGS = {
   }),
   CHAT_MODEL: text({
     shownDefault: "`gpt-4o-mini`",
-    description: "chat model that writes `ask` answers when `OPENAI_API_KEY` or `OPENAI_BASE_URL` is set",
+    description:
+      "chat model that writes `ask` answers, and extracts facts from writes with `infer: true`, when " +
+      "`OPENAI_API_KEY` or `OPENAI_BASE_URL` is set",
   }),
   OPENAI_TIMEOUT_MS: wholeNumber({
     fallback: 30_000,
@@ -250,6 +252,41 @@ export const SETTINGS = {
     description:
       "time-out of calls to the OpenAI-compatible endpoint (embeddings and chat); its failures answer 502 " +
       "`UPSTREAM_ERROR`",
+  }),
+  INFER_WORKERS: wholeNumber({
+    fallback: 2,
+    min: 0,
+    max: 64,
+    unit: "jobs",
+    description:
+      "chat-model extraction jobs (`infer: true`) this instance runs at once; 0: none here (another instance runs " +
+      "them)",
+  }),
+  INFER_WORKERS_PER_ORG: wholeNumber({
+    fallback: 1,
+    min: 1,
+    max: 64,
+    unit: "jobs",
+    description:
+      "extraction jobs of one organization run at once, across every instance: keep it below `INFER_WORKERS` so " +
+      "that one organization's writes never hold every worker",
+  }),
+  INFER_TOKEN_BUDGET: wholeNumber({
+    fallback: 8_000,
+    min: 500,
+    max: 1_000_000,
+    unit: "tokens",
+    description:
+      "tokens one write's extraction may spend (prompt and answer, every attempt at a valid answer included); a " +
+      "write over it is marked failed without calling the model, and its memories stay as written",
+  }),
+  INFER_RETRY_MS: wholeNumber({
+    fallback: 5_000,
+    min: 1,
+    unit: "milliseconds",
+    description:
+      "first wait before an extraction job is retried after a 5xx or a time-out (doubling each time, 5 attempts); " +
+      "a 429 waits its `Retry-After` instead, without spending an attempt",
   }),
   MEMGW_INIT_ORG_NAME: text({
     description:

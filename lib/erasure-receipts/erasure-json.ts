@@ -8,8 +8,12 @@ const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds"
 const ErasedNamespaceSchema = z.object({
   namespace_id: z.string(),
   name: z.string().describe("the namespace's name when the deletion happened"),
-  memories_deleted: z.number().int(),
+  memories_deleted: z.number().int().describe("every memory deleted there, facts_deleted included"),
   chunks_deleted: z.number().int(),
+  facts_deleted: z
+    .number()
+    .int()
+    .describe("facts a chat model derived from the memories deleted, which went with them"),
 });
 
 export const ErasureSchema = z.object({
@@ -35,8 +39,12 @@ export const ErasureSchema = z.object({
       connection_id: z.string().optional().describe("the integration connection deleted with its memories"),
     })
     .describe("what the request asked to delete; never any memory's content"),
-  memories_deleted: z.number().int(),
+  memories_deleted: z.number().int().describe("every memory deleted, facts_deleted included"),
   chunks_deleted: z.number().int(),
+  facts_deleted: z
+    .number()
+    .int()
+    .describe("facts a chat model derived from the memories deleted, which went with them"),
   actor: z
     .object({
       kind: z.enum(["api_key", "user", "integration"]),
@@ -54,6 +62,7 @@ export function erasedNamespaceJson(ns: ErasedNamespace) {
     name: ns.name,
     memories_deleted: ns.memoriesDeleted,
     chunks_deleted: ns.chunksDeleted,
+    facts_deleted: ns.factsDeleted ?? 0,
   };
 }
 
@@ -66,6 +75,7 @@ export function erasureJson(erasure: Erasure): ErasureJson {
     selector: erasure.selector,
     memories_deleted: erasure.memoriesDeleted,
     chunks_deleted: erasure.chunksDeleted,
+    facts_deleted: erasure.factsDeleted,
     actor: erasure.actor,
     created_at: erasure.createdAt.toISOString(),
   };

@@ -11,8 +11,11 @@ export type ErasureKind = "forget" | "namespace.delete" | "integration.delete";
 export interface ErasedNamespace {
   namespaceId: string;
   name: string;
+  /** All of them, the facts below included. */
   memoriesDeleted: number;
   chunksDeleted: number;
+  /** Facts a chat model derived from memories deleted, which went with them (absent on older receipts). */
+  factsDeleted?: number;
 }
 
 /**
@@ -59,6 +62,7 @@ export interface Erasure {
   selector: ErasureSelector;
   memoriesDeleted: number;
   chunksDeleted: number;
+  factsDeleted: number;
   actor: ErasureActor;
   createdAt: Date;
 }
@@ -69,5 +73,6 @@ export function actorOfPrincipal(principal: Principal): { kind: ActorKind; id: s
   if (principal.kind === "integration") return { kind: "integration", id: principal.connectionId };
   // Never reached (a document's processing replaces its own passages without a receipt); named as what runs it.
   if (principal.kind === "document") return { kind: "integration", id: principal.documentId };
+  if (principal.kind === "inference") return { kind: "integration", id: principal.jobId };
   return { kind: "user", id: principal.userId };
 }

@@ -36,7 +36,13 @@ export async function recordForgetReceipt(
   tx: Tx,
   principal: Principal,
   body: ForgetSelection,
-  forgotten: { namespace: { id: string; name: string }; memoryIds: string[]; chunksDeleted: number; scopes: Scopes },
+  forgotten: {
+    namespace: { id: string; name: string };
+    memoryIds: string[];
+    chunksDeleted: number;
+    factsDeleted: number;
+    scopes: Scopes;
+  },
 ): Promise<Erasure> {
   return recordErasure(tx, principal, {
     kind: "forget",
@@ -45,8 +51,9 @@ export async function recordForgetReceipt(
       {
         namespaceId: forgotten.namespace.id,
         name: forgotten.namespace.name,
-        memoriesDeleted: forgotten.memoryIds.length,
+        memoriesDeleted: forgotten.memoryIds.length + forgotten.factsDeleted,
         chunksDeleted: forgotten.chunksDeleted,
+        factsDeleted: forgotten.factsDeleted,
       },
     ],
     selector: forgetSelector(body, forgotten.scopes),

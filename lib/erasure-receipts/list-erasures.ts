@@ -20,7 +20,8 @@ interface ErasureRow {
   id: string;
   kind: ErasureKind;
   namespace_id: string | null;
-  namespaces: ReturnType<typeof erasedNamespaceJson>[];
+  /** Receipts from before facts existed have no facts_deleted. */
+  namespaces: (Omit<ReturnType<typeof erasedNamespaceJson>, "facts_deleted"> & { facts_deleted?: number })[];
   selector: ErasureSelector;
   memories_deleted: number;
   chunks_deleted: number;
@@ -77,10 +78,12 @@ export async function listErasures(principal: Principal, query: ListErasuresQuer
       name: ns.name,
       memoriesDeleted: ns.memories_deleted,
       chunksDeleted: ns.chunks_deleted,
+      factsDeleted: ns.facts_deleted ?? 0,
     })),
     selector: row.selector,
     memoriesDeleted: row.memories_deleted,
     chunksDeleted: row.chunks_deleted,
+    factsDeleted: row.namespaces.reduce((sum, ns) => sum + (ns.facts_deleted ?? 0), 0),
     actor: { kind: row.actor_kind, id: row.actor_id, name: row.actor_name },
     createdAt: row.created_at,
   }));

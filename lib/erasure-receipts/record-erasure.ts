@@ -1,4 +1,4 @@
-import type { Principal } from "@/lib/auth/principal";
+import { isBackgroundWork, type Principal } from "@/lib/auth/principal";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { recordEvents } from "@/lib/event-recording/record-events";
@@ -13,7 +13,7 @@ import { erasedNamespaceJson } from "./erasure-json";
 async function actorNamed(tx: Tx, principal: Principal): Promise<ErasureActor> {
   const actor = actorOfPrincipal(principal);
   if (principal.kind === "api_key") return { ...actor, name: principal.name };
-  if (principal.kind === "integration" || principal.kind === "document") return { ...actor, name: null };
+  if (isBackgroundWork(principal)) return { ...actor, name: null };
   const user = await tx.user.findUnique({ where: { id: principal.userId }, select: { email: true } });
   return { ...actor, name: user?.email ?? null };
 }
@@ -38,6 +38,7 @@ export async function recordErasure(
     selector: input.selector,
     memoriesDeleted: input.namespaces.reduce((sum, ns) => sum + ns.memoriesDeleted, 0),
     chunksDeleted: input.namespaces.reduce((sum, ns) => sum + ns.chunksDeleted, 0),
+    factsDeleted: input.namespaces.reduce((sum, ns) => sum + (ns.factsDeleted ?? 0), 0),
     actor,
     createdAt: new Date(),
   };
@@ -64,6 +65,7 @@ export async function recordErasure(
           kind: erasure.kind,
           selector: erasure.selector,
           memories_deleted: erasure.memoriesDeleted,
+          facts_deleted: erasure.factsDeleted,
           namespaces: erasure.namespaces.map((ns) => ({
             namespace_id: ns.namespaceId,
             memories_deleted: ns.memoriesDeleted,
@@ -82,6 +84,7 @@ export function erasureAuditDetails(erasure: Erasure): Record<string, unknown> {
     selector: erasure.selector,
     memories_deleted: erasure.memoriesDeleted,
     chunks_deleted: erasure.chunksDeleted,
+    facts_deleted: erasure.factsDeleted,
     namespaces: erasure.namespaces.map(erasedNamespaceJson),
   };
 }

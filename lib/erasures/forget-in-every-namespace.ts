@@ -45,8 +45,14 @@ export async function forgetInEveryNamespace(principal: Principal, body: ForgetB
         metadata: body.metadata,
       });
       if (ids.length === 0) continue;
-      const chunksDeleted = await deleteMemories(tx, orgId, namespace.id, ids, { reason: "erasure" });
-      erased.push({ namespaceId: namespace.id, name: namespace.name, memoriesDeleted: ids.length, chunksDeleted });
+      const { chunksDeleted, factsDeleted } = await deleteMemories(tx, orgId, namespace.id, ids, { reason: "erasure" });
+      erased.push({
+        namespaceId: namespace.id,
+        name: namespace.name,
+        memoriesDeleted: ids.length + factsDeleted,
+        chunksDeleted,
+        factsDeleted,
+      });
       memoryIds.push(...ids);
     }
     if (body.metadata === undefined) {

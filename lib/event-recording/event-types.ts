@@ -10,6 +10,8 @@ export const EVENT_TYPES = [
   "memory.deleted",
   "memory.expired",
   "memory.superseded",
+  "memory.inference.completed",
+  "memory.inference.failed",
   "conversation.appended",
   "namespace.created",
   "namespace.updated",
@@ -47,4 +49,6 @@ export const MEMORY_EVENT_TYPES: readonly EventType[] = [
   "memory.deleted",
   "memory.expired",
   "memory.superseded",
+  "memory.inference.completed",
+  "memory.inference.failed",
 ];

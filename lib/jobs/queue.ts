@@ -26,7 +26,11 @@ const FAILED_JOB_RETENTION_DAYS = 30;
  * its process (killed or crashed while running it: no error was ever thrown), before the job is failed
  * without running again, so that what waits for the job can say it failed.
  */
-export type JobRunner = ((job: ClaimedJob) => Promise<void>) & { exhausted?: (job: ClaimedJob) => Promise<void> };
+export type JobRunner = ((job: ClaimedJob) => Promise<void>) & {
+  exhausted?: (job: ClaimedJob) => Promise<void>;
+  /** How long after its `attempts`-th failed attempt the job runs again (default: 30 s, doubling, at most 30 min). */
+  backoffMs?: (attempts: number) => number;
+};
 
 /** Thrown by a runner: run the job again after `delayMs`, without counting this attempt. */
 export class RetryLaterError extends Error {
@@ -174,11 +178,15 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
                    WHERE ${owned(job)}`,
       );
     } else {
-      await queryRows(
+      const retryInMs = (runner.backoffMs ?? backoffMs)(job.attempts);
+      const [requeued] = await queryRows<{ due_in_ms: number }>(
         Prisma.sql`UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = ${message},
-                         run_after = now() + ${backoffMs(job.attempts)} * interval '1 millisecond', updated_at = now()
-         WHERE ${owned(job)}`,
+                         run_after = now() + ${retryInMs} * interval '1 millisecond',
+                         updated_at = now()
+         WHERE ${owned(job)}
+         RETURNING ${DUE_IN_MS}`,
       );
+      if (requeued) wakeWhenDue(job.kind, requeued.due_in_ms);
     }
   } finally {
     clearInterval(renewal);

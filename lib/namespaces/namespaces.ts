@@ -98,6 +98,7 @@ export async function createNamespace(principal: Principal, input: CreateNamespa
         name: input.name,
         description: input.description ?? null,
         externalReferenceId: input.external_reference_id ?? null,
+        infer: input.infer ?? false,
       },
     });
     const actor = actorOf(principal);
@@ -145,10 +146,16 @@ export async function updateNamespace(principal: Principal, id: string, input: U
         name: input.name,
         description: input.description,
         externalReferenceId: input.external_reference_id,
+        infer: input.infer,
       },
     });
     // The external reference id routes API and MCP calls that address the namespace by it: on record.
-    const fields = { name: "name", description: "description", externalReferenceId: "external_reference_id" } as const;
+    const fields = {
+      name: "name",
+      description: "description",
+      externalReferenceId: "external_reference_id",
+      infer: "infer",
+    } as const;
     const changed = (Object.keys(fields) as (keyof typeof fields)[]).filter(
       (field) => before[field] !== updated[field],
     );

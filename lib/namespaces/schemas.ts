@@ -9,11 +9,18 @@ const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds"
 export const NamespaceName = name({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
 export const Description = text({ max: 10_000 });
 export const ExternalReferenceId = identifier({ min: 1, max: 255, lengthMessage: "must be 1 to 255 characters" });
+const Infer = z
+  .boolean({ error: "must be true or false" })
+  .describe(
+    "every write has the chat model extract its facts (as `infer: true` on each), unless it says `infer: false`; " +
+      "only on a server with a chat model (OPENAI_BASE_URL, OPENAI_API_KEY)",
+  );
 
 export const CreateNamespaceBody = z.strictObject({
   name: NamespaceName,
   description: Description.optional(),
   external_reference_id: ExternalReferenceId.optional(),
+  infer: Infer.optional(),
 });
 export type CreateNamespaceBody = z.infer<typeof CreateNamespaceBody>;
 
@@ -22,6 +29,7 @@ export const UpdateNamespaceBody = z
     name: NamespaceName.optional(),
     description: Description.nullable().optional().describe("null clears it"),
     external_reference_id: ExternalReferenceId.nullable().optional().describe("null clears it"),
+    infer: Infer.optional(),
   })
   .refine((body) => Object.values(body).some((value) => value !== undefined), "send at least one field to change")
   .meta({ minProperties: 1 });
@@ -39,6 +47,7 @@ export const NamespaceSchema = z.object({
   updated_at: Timestamp,
   description: z.string().nullable(),
   external_reference_id: z.string().nullable(),
+  infer: Infer,
 });
 export type NamespaceJson = z.infer<typeof NamespaceSchema>;
 
@@ -70,6 +79,7 @@ export function namespaceJson(row: {
   name: string;
   description: string | null;
   externalReferenceId: string | null;
+  infer: boolean;
   createdAt: Date;
   updatedAt: Date;
 }): NamespaceJson {
@@ -82,6 +92,7 @@ export function namespaceJson(row: {
     updated_at: row.updatedAt.toISOString(),
     description: row.description,
     external_reference_id: row.externalReferenceId,
+    infer: row.infer,
   };
 }
 

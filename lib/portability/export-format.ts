@@ -98,6 +98,12 @@ const ExportedValidityInput = {
   superseded_by: z.string().nullable().optional(),
   supersession: SupersessionSchema.optional(),
   fact_key: FactKey.nullable().optional(),
+  kind: z.enum(["memory", "fact"], { error: 'must be "memory" or "fact"' }).optional(),
+  derived_from: z
+    .array(z.string().max(255))
+    .max(1_000)
+    .optional()
+    .describe("a fact's sources, by their ids in the same file (those not in it are dropped)"),
 };
 
 export const ExportMemorySchema = z
@@ -287,6 +293,8 @@ export const ExportLineSchema = z.discriminatedUnion("type", [
     superseded_by: z.string().nullable().describe("the id, where it was exported, of the memory that replaced it"),
     supersession: SupersessionSchema,
     fact_key: z.string().nullable(),
+    kind: z.enum(["memory", "fact"]).describe("fact: extracted by a chat model from the memories in derived_from"),
+    derived_from: z.array(z.string()).describe("a fact's sources, by their ids where it was exported"),
     version: z.number(),
     history: z.array(MemoryVersionSchema).describe("every version, newest first, the current one included"),
     embedding_model: z.string().nullable(),

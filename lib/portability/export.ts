@@ -66,6 +66,8 @@ interface MemoryRow {
   superseded_by: string | null;
   supersession: SupersessionJson;
   fact_key: string | null;
+  kind: "memory" | "fact";
+  derived_from: string[];
 }
 
 async function* exportLines(namespace: Namespace, scopes: Scopes, options: ExportOptions): AsyncGenerator<ExportLine> {
@@ -179,7 +181,7 @@ async function memoryPage(
   const rows = await prisma.$queryRaw<MemoryRow[]>(
     Prisma.sql`SELECT m.id, m.content, m.metadata, m.scopes, m.identity_id, m.session_id, m.session_position, m.role,
             m.occurred_at, m.created_at, m.updated_at, m.expires_at, m.version, m.valid_at, m.invalid_at,
-            m.superseded_by, m.supersession, m.fact_key,
+            m.superseded_by, m.supersession, m.fact_key, m.kind, m.derived_from,
             (SELECT CASE WHEN count(DISTINCT c.embedding_model) = 1 THEN min(c.embedding_model) END
              FROM memory_chunks c WHERE c.memory_id = m.id AND c.org_id = m.org_id) AS embedding_model
      FROM memories m WHERE ${where} AND m.document_id IS NULL ${keyset}
@@ -209,6 +211,8 @@ async function memoryPage(
     superseded_by: row.superseded_by,
     supersession: row.supersession,
     fact_key: row.fact_key,
+    kind: row.kind,
+    derived_from: row.derived_from,
     version: row.version,
     history: (versions.get(row.id) ?? []).map(versionJson),
     embedding_model: row.embedding_model,

@@ -114,6 +114,7 @@ interface PreparedImport {
   chunks: string[];
   /** The line's vectors, when the current model made them for exactly these chunks. */
   vectors?: number[][];
+  derivedFrom: string[];
 }
 
 /**
@@ -199,7 +200,8 @@ async function writeLines(target: ImportTarget, spool: Spool, documents: StoredD
       const id = newId("mem");
       newIds.set(line.id, id);
       if (line.superseded_by) replacedBy.push({ id, by: line.superseded_by });
-      group.push({ line, id, chunks, vectors: reusableVectors(line, chunks, provider.model) });
+      const derivedFrom = (line.derived_from ?? []).flatMap((s) => newIds.get(s) ?? []);
+      group.push({ line, id, chunks, vectors: reusableVectors(line, chunks, provider.model), derivedFrom });
       groupChunks += chunks.length;
       chunkCount += chunks.length;
     }
@@ -225,7 +227,6 @@ function recordImportCompleted(
     { type: "import.completed", namespaceId: target.namespace.id, data: counts },
   ]);
 }
-
 /** A spooled document line whose original is stored under the id its document will have. */
 type StoredDocument = Omit<ExportDocument, "original"> & { id: string; byteSize: number };
 
@@ -341,7 +342,7 @@ async function writeGroup(
 ) {
   const { namespace } = target;
   await appendTurns(tx, target, memories);
-  const rows = memories.map(({ line, id, chunks }) => ({
+  const rows = memories.map(({ line, id, chunks, derivedFrom }) => ({
     id,
     orgId: namespace.orgId,
     namespaceId: namespace.id,
@@ -362,6 +363,8 @@ async function writeGroup(
     invalidAt: line.invalid_at ? new Date(line.invalid_at) : null,
     supersession: line.supersession ?? Prisma.DbNull,
     factKey: line.fact_key ?? null,
+    kind: line.kind ?? "memory",
+    derivedFrom,
     version: line.version,
     createdAt: new Date(line.created_at),
     updatedAt: new Date(line.updated_at),

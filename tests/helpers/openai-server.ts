@@ -11,10 +11,15 @@ export interface RecordedRequest {
 /**
  * A local OpenAI-compatible HTTP server. Embeddings are a deterministic bag of hashed words, so
  * texts sharing words are close; `chat` decides each chat completion reply (`hang`: none, the connection
- * stays open until the client gives up).
+ * stays open until the client gives up; `headers`: e.g. a 429's Retry-After).
  */
 export async function startOpenAIServer(
-  options: { chat?: (body: any, request: RecordedRequest) => { status?: number; json?: unknown; hang?: boolean } } = {},
+  options: {
+    chat?: (
+      body: any,
+      request: RecordedRequest,
+    ) => { status?: number; json?: unknown; hang?: boolean; headers?: Record<string, string> };
+  } = {},
 ) {
   const requests: RecordedRequest[] = [];
   const server = http.createServer(async (req, res) => {
@@ -23,8 +28,8 @@ export async function startOpenAIServer(
     const body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : undefined;
     const recorded = { path: req.url ?? "", headers: req.headers, body };
     requests.push(recorded);
-    const reply = (status: number, json: unknown) =>
-      res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(json));
+    const reply = (status: number, json: unknown, headers: Record<string, string> = {}) =>
+      res.writeHead(status, { "content-type": "application/json", ...headers }).end(JSON.stringify(json));
     if (req.url?.endsWith("/embeddings")) {
       const inputs: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const dimensions = body.dimensions ?? 1536;
@@ -36,8 +41,8 @@ export async function startOpenAIServer(
       });
     }
     if (req.url?.endsWith("/chat/completions") && options.chat) {
-      const { status = 200, json, hang = false } = options.chat(body, recorded);
-      if (!hang) reply(status, json);
+      const { status = 200, json, hang = false, headers } = options.chat(body, recorded);
+      if (!hang) reply(status, json, headers);
       return;
     }
     reply(404, { error: { message: "not here" } });

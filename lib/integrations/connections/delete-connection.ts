@@ -53,8 +53,8 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
   const prisma = await db();
   return prisma.$transaction(async (tx) => {
     const memoryIds = await memoriesOfConnection(tx, connection);
-    const chunksDeleted = keepMemories
-      ? 0
+    const { chunksDeleted, factsDeleted } = keepMemories
+      ? { chunksDeleted: 0, factsDeleted: 0 }
       : await deleteMemories(tx, connection.orgId, connection.namespaceId, memoryIds, {
           reason: "integration_deleted",
         });
@@ -79,8 +79,9 @@ export async function deleteConnection(principal: Principal, id: string, keepMem
             {
               namespaceId: connection.namespaceId,
               name: (await tx.namespace.findUnique({ where: { id: connection.namespaceId } }))?.name ?? "",
-              memoriesDeleted: memoryIds.length,
+              memoriesDeleted: memoryIds.length + factsDeleted,
               chunksDeleted,
+              factsDeleted,
             },
           ],
           selector: { connection_id: connection.id },

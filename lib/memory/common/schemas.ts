@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { Scopes } from "@/lib/auth/scopes";
 import { Instant } from "./instant";
+import { LIMITS } from "./limits";
+import { InferInput, OriginOutput, originJson, Timestamp, type OriginRow } from "./memory-origin";
 import {
   IncludeSuperseded,
   MatchValidity,
@@ -20,22 +22,7 @@ import { EntitiesFilter, EntityRefSchema } from "./entity-ref";
 import { unknownFields } from "@/lib/validation/unknown-fields";
 import { exactlyOneTarget, TARGET_RULE, TargetFields } from "@/lib/validation/target";
 
-/** Limits on memory operations (README "Limits"). */
-export const LIMITS = {
-  contentChars: 100_000,
-  batchSize: 100,
-  queryChars: 4_000,
-  metadataBytes: 8_192,
-  metadataKeys: 64,
-  scopePairs: 16,
-  topK: 100,
-  askTopK: 20,
-  forgetIds: 1_000,
-  conversationMessages: 500,
-  /** Ten years: longer is not an expiry. */
-  ttlSeconds: 315_360_000,
-  contextTurns: 5,
-} as const;
+export { LIMITS };
 
 const Content = text({ max: LIMITS.contentChars, notBlank: true });
 
@@ -137,6 +124,7 @@ export const RememberBody = z
         .boolean({ error: "must be true or false" })
         .optional()
         .describe("store content identical to an existing memory (same namespace, identity and scopes) again"),
+      ...InferInput,
     },
     { error: unknownFields() },
   )
@@ -272,8 +260,6 @@ export const PatchMemoryBody = z
   .meta({ minProperties: 1, ...ONE_EXPIRY_RULE });
 export type PatchMemoryBody = z.infer<typeof PatchMemoryBody>;
 
-const Timestamp = z.string().describe("ISO 8601 UTC timestamp with milliseconds");
-
 export const MemorySchema = z.object({
   id: z.string(),
   namespace_id: z.string(),
@@ -291,6 +277,7 @@ export const MemorySchema = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
   ...ValidityOutput,
+  ...OriginOutput,
   deduplicated: z
     .boolean()
     .optional()
@@ -387,7 +374,7 @@ export const ForgetResultSchema = z.object({
   erasure_id: z.string().describe("the erasure receipt of this request (GET /erasures)"),
 });
 
-export interface MemoryRow extends ValidityRow {
+export interface MemoryRow extends ValidityRow, OriginRow {
   id: string;
   namespaceId: string;
   content: string;
@@ -425,6 +412,7 @@ export function memoryJson(row: MemoryRow): MemoryJson {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     ...validityJson(row),
+    ...originJson(row),
     ...(row.deduplicated !== undefined ? { deduplicated: row.deduplicated } : {}),
   };
 }

@@ -16,6 +16,8 @@ export interface ForgottenInNamespace {
   namespace: { id: string; name: string };
   memoryIds: string[];
   chunksDeleted: number;
+  /** Facts a chat model derived from them, deleted with them (not in memoryIds). */
+  factsDeleted: number;
   /** The scopes the deletion applied: the request's and the key's own (its receipt keeps them). */
   scopes: Scopes;
 }
@@ -43,7 +45,9 @@ export async function forget(
       metadata: body.metadata,
       memoryIds: body.memory_ids,
     });
-    const chunksDeleted = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds, { reason: "forget" });
+    const { chunksDeleted, factsDeleted } = await deleteMemories(tx, principal.orgId, namespace.id, memoryIds, {
+      reason: "forget",
+    });
     // Forgetting an identity's memories, or every memory within some scopes, takes their documents too.
     if (body.memory_ids === undefined && body.metadata === undefined) {
       await eraseDocuments(tx, {
@@ -53,8 +57,9 @@ export async function forget(
         scopes,
       });
     }
-    await inTransaction?.(tx, { namespaceId: namespace.id, namespace, memoryIds, chunksDeleted, scopes });
+    const forgotten = { namespaceId: namespace.id, namespace, memoryIds, chunksDeleted, factsDeleted, scopes };
+    await inTransaction?.(tx, forgotten);
     crashPoint("forget.in-transaction");
-    return { namespace, deleted: memoryIds.length, memoryIds, chunksDeleted };
+    return { namespace, deleted: memoryIds.length, memoryIds, chunksDeleted, factsDeleted };
   });
 }

@@ -138,16 +138,20 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
             select: { id: true },
             take: FORGET_BATCH,
           });
-          const chunksDeleted = await deleteMemories(
+          const { chunksDeleted, factsDeleted } = await deleteMemories(
             tx,
             orgId,
             namespace.id,
             batch.map((memory) => memory.id),
             { reason: "erasure" },
           );
-          const next = withBatch(erased, namespace, batch.length, chunksDeleted);
+          const next = withBatch(erased, namespace, {
+            memories: batch.length,
+            chunks: chunksDeleted,
+            facts: factsDeleted,
+          });
           if (batch.length > 0) await writeReceipt(tx, next, true);
-          return { deleted: batch.length, next };
+          return { deleted: batch.length + factsDeleted, next };
         });
         erased.splice(0, erased.length, ...next);
         entry.deleted += deleted;
@@ -171,20 +175,21 @@ export async function forgetIdentity(principal: Principal, identityId: string): 
 function withBatch(
   erased: ErasedNamespace[],
   namespace: { id: string; name: string },
-  memories: number,
-  chunks: number,
+  batch: { memories: number; chunks: number; facts: number },
 ): ErasedNamespace[] {
-  if (memories === 0) return erased;
-  const known = erased.find((ns) => ns.namespaceId === namespace.id);
-  if (!known) {
-    return [
-      ...erased,
-      { namespaceId: namespace.id, name: namespace.name, memoriesDeleted: memories, chunksDeleted: chunks },
-    ];
-  }
-  return erased.map((ns) =>
-    ns === known
-      ? { ...ns, memoriesDeleted: ns.memoriesDeleted + memories, chunksDeleted: ns.chunksDeleted + chunks }
-      : ns,
-  );
+  if (batch.memories === 0) return erased;
+  const known = erased.find((ns) => ns.namespaceId === namespace.id) ?? {
+    namespaceId: namespace.id,
+    name: namespace.name,
+    memoriesDeleted: 0,
+    chunksDeleted: 0,
+    factsDeleted: 0,
+  };
+  const counted = {
+    ...known,
+    memoriesDeleted: known.memoriesDeleted + batch.memories + batch.facts,
+    chunksDeleted: known.chunksDeleted + batch.chunks,
+    factsDeleted: (known.factsDeleted ?? 0) + batch.facts,
+  };
+  return erased.includes(known) ? erased.map((ns) => (ns === known ? counted : ns)) : [...erased, counted];
 }

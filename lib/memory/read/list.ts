@@ -173,6 +173,7 @@ export async function listMemories(
       Prisma.sql`SELECT m.id, m.namespace_id, m.content, m.metadata, m.scopes, m.identity_id, m.chunk_count,
               m.session_id, m.session_position, m.role, m.occurred_at, m.expires_at, m.version,
               m.created_at, m.updated_at, m.valid_at, m.invalid_at, m.superseded_by, m.supersession, m.fact_key,
+              m.kind, m.derived_from, m.inference,
               ARRAY(SELECT s.id FROM memories s WHERE s.org_id = m.org_id AND s.superseded_by = m.id
                     ORDER BY s.valid_at, s.id) AS supersedes
        FROM memories m WHERE ${where}${order.after}
@@ -262,6 +263,9 @@ interface RawMemory {
   supersession: unknown;
   fact_key: string | null;
   supersedes: string[];
+  kind: string;
+  derived_from: string[];
+  inference: unknown;
 }
 
 function memoryRow(row: RawMemory): MemoryRow {
@@ -287,6 +291,9 @@ function memoryRow(row: RawMemory): MemoryRow {
     supersession: row.supersession,
     factKey: row.fact_key,
     supersedes: row.supersedes,
+    kind: row.kind,
+    derivedFrom: row.derived_from,
+    inference: row.inference,
   };
 }
 

@@ -65,8 +65,11 @@ export async function subtractScopeStatistics(tx: Tx, namespaceId: string, chunk
 
 /**
  * Deletes memories of one namespace with their chunks and vectors, taking the chunks out of the term
- * statistics: the one deletion path (forget, a failed batch, forgetting an identity). Each deletion is an
- * event (memory.deleted, with `reason`). Returns how many chunks went (an erasure receipt counts them).
+ * statistics: the one deletion path (forget, a failed batch, forgetting an identity). The facts a chat model
+ * derived from any of them (lib/memory/inference) go with them, whatever asked for the deletion: a fact never
+ * outlives what it was read from. Each deletion is an event (memory.deleted, with `reason`). Returns how many
+ * chunks went and how many of the memories deleted were such facts, besides `memoryIds` (an erasure receipt
+ * counts both).
  */
 export async function deleteMemories(
   tx: Tx,
@@ -74,10 +77,16 @@ export async function deleteMemories(
   namespaceId: string,
   memoryIds: string[],
   options: { reason: DeletionReason; keepDocuments?: boolean },
-) {
+): Promise<{ chunksDeleted: number; factsDeleted: number }> {
   let chunksDeleted = 0;
+  let factsDeleted = 0;
+  const named = new Set(memoryIds);
   for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
-    const batch = memoryIds.slice(i, i + MEMORIES_PER_STATEMENT);
+    const derived = await derivedFacts(tx, orgId, namespaceId, memoryIds.slice(i, i + MEMORIES_PER_STATEMENT));
+    const facts = derived.filter((id) => !named.has(id));
+    for (const id of facts) named.add(id);
+    factsDeleted += facts.length;
+    const batch = [...memoryIds.slice(i, i + MEMORIES_PER_STATEMENT), ...facts];
     // Locked in one order (id) before the statistics: a concurrent change of one of them (an update, which locks
     // its memory before the statistics, or another deletion) is waited for here, not in a cycle.
     await tx.$executeRaw(
@@ -103,7 +112,16 @@ export async function deleteMemories(
     await deleteEmptiedDocuments(tx, orgId, documentIds);
     chunksDeleted += chunks.length;
   }
-  return chunksDeleted;
+  return { chunksDeleted, factsDeleted };
+}
+
+/** The facts of a namespace derived from any of these memories (memories_derived_from_idx). */
+async function derivedFacts(tx: Tx, orgId: string, namespaceId: string, memoryIds: string[]): Promise<string[]> {
+  const rows = await tx.$queryRaw<{ id: string }[]>(
+    Prisma.sql`SELECT id FROM memories
+               WHERE org_id = ${orgId} AND namespace_id = ${namespaceId} AND derived_from && ${memoryIds}::text[]`,
+  );
+  return rows.map((row) => row.id);
 }
 
 /**

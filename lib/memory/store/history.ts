@@ -116,6 +116,7 @@ export async function authorOf(tx: Tx, principal: Principal): Promise<VersionAut
   }
   // A document's processing only inserts passages, which have no recorded author; named as the system is.
   if (principal.kind === "document") return { kind: "integration", id: principal.documentId, name: "document" };
+  if (principal.kind === "inference") return { kind: "integration", id: principal.jobId, name: "chat model" };
   const connection = await tx.integrationConnection.findFirst({
     where: { id: principal.connectionId, orgId: principal.orgId },
     select: { provider: true },

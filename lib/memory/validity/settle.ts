@@ -7,7 +7,7 @@ import type { MemoryRow } from "../common/schemas";
 import { notExpiredSql } from "../common/sql";
 import { inferSupersession } from "./inference";
 import { closeNamed, placeInSlot } from "./slots";
-import type { Closing } from "./supersession";
+import type { Closing, Supersession } from "./supersession";
 
 /** A memory remember has just inserted (its chunks not yet), with what it says of validity. */
 export interface WrittenStatement {
@@ -52,7 +52,8 @@ export interface Settled {
  * Settles what new memories say of validity, in their transaction, before their chunks are written (memories
  * are locked before the search statistics, as everywhere): the memories each names in `supersedes` are closed,
  * one with a fact_key takes its place in its slot, and one of an identity without either may be found to
- * restate an older statement (inferSupersession). By memory id; a memory closed itself has its chunks take its
+ * restate an older statement (inferSupersession). Those named are closed as `namedBy` says (the caller's, or a chat
+ * model's decision). By memory id; a memory closed itself has its chunks take its
  * validity once they are written (copyValidityToChunks).
  */
 export async function settleValidity(
@@ -60,10 +61,11 @@ export async function settleValidity(
   orgId: string,
   namespaceId: string,
   written: WrittenStatement[],
+  namedBy: Supersession = { kind: "named" },
 ): Promise<Map<string, Settled>> {
   const closings: Closing[] = [];
   for (const memory of written) {
-    closings.push(...(await closeNamed(tx, orgId, memory, memory.supersedes)));
+    closings.push(...(await closeNamed(tx, orgId, memory, memory.supersedes, namedBy)));
     if (memory.factKey !== null) {
       closings.push(...(await placeInSlot(tx, orgId, { ...memory, namespaceId, factKey: memory.factKey })));
     } else if (

@@ -60,6 +60,7 @@ export async function closeNamed(
   orgId: string,
   memory: { id: string; validAt: Date },
   supersedes: string[],
+  how: Supersession = { kind: "named" },
 ): Promise<Closing[]> {
   if (supersedes.length === 0) return [];
   const rows = await tx.$queryRaw<SlotRow[]>(
@@ -70,7 +71,7 @@ export async function closeNamed(
     memoryId: row.id,
     invalidAt: new Date(Math.max(row.valid_at.getTime(), memory.validAt.getTime())),
     supersededBy: memory.id,
-    supersession: { kind: "named" as const },
+    supersession: how,
   }));
   await closeMemories(tx, orgId, closings);
   return closings;

@@ -4,8 +4,11 @@ import type { MemoryItem, RememberBody } from "../common/schemas";
 import { effectiveScopes } from "../common/scopes";
 import { contentHash, expiryOf } from "./memory-fields";
 
-/** What remember stores for one memory: an item of a request, or a conversation's message (with its role). */
-export type RememberItem = MemoryItem & { role?: string };
+/**
+ * What remember stores for one memory: an item of a request, a conversation's message (with its role), or a fact a
+ * chat model extracted from the memories in `derived_from` (lib/memory/inference).
+ */
+export type RememberItem = MemoryItem & { role?: string; derived_from?: string[] };
 
 /**
  * The items of a remember request: a single `content`, a batch, or a conversation's messages, with the
@@ -70,5 +73,6 @@ export function candidateOf(keyScopes: Scopes, item: RememberItem, now: Date) {
     validAt: item.valid_at ? new Date(item.valid_at) : occurredAt,
     factKey: item.fact_key ?? null,
     supersedes: item.supersedes ?? [],
+    derivedFrom: item.derived_from ?? null,
   };
 }

@@ -26,6 +26,9 @@ import {
 } from "../store/unfinished-writes";
 import { crashPoint, WriteIntent } from "../store/write-intents";
 import { assertReadable, copyValidityToChunks, settleValidity, withSettled, type Settled } from "../validity/settle";
+import type { RememberOptions } from "./remember-options";
+
+export type { RememberOptions, WrittenMemory } from "./remember-options";
 
 // Short statements: PGlite has one session, so a write never holds every other request for long.
 const ROWS_PER_STATEMENT = 100;
@@ -36,15 +39,6 @@ const ROWS_PER_STATEMENT = 100;
  * (an organization's remember waits for at most one such group of another's: well under a second).
  */
 const CHUNKS_PER_TRANSACTION = 32;
-
-export interface RememberOptions {
-  /** The items are a conversation's next turns, in order: they get the session's next positions. */
-  sessionId?: string;
-  /** Store content identical to an existing memory again instead of returning that memory. */
-  allowDuplicate?: boolean;
-  /** The items are passages of this document (lib/documents): deleted with it. */
-  documentId?: string;
-}
 
 interface PreparedMemory {
   id: string;
@@ -59,6 +53,8 @@ interface PreparedMemory {
   validAt: Date;
   factKey: string | null;
   supersedes: string[];
+  /** A fact a chat model extracted from these memories (kind `fact`): forgotten with them. */
+  derivedFrom: string[] | null;
   /** Stored under deduplication: it holds its content's place (memories_unique_content_key). */
   uniqueContent: boolean;
   chunks: string[];
@@ -86,6 +82,9 @@ function rowOf(memory: PreparedMemory, namespaceId: string, now: Date, session?:
     supersededBy: null,
     supersession: null,
     factKey: memory.factKey,
+    kind: memory.derivedFrom ? "fact" : "memory",
+    derivedFrom: memory.derivedFrom ?? [],
+    inference: null,
   };
 }
 
@@ -189,8 +188,10 @@ export async function remember(
             group,
             vectors,
             sessionOf,
-            options.documentId,
+            options,
           );
+          await options.inEachGroup?.(tx, outcome.written);
+          if (index === groups.length - 1) await options.inLastGroup?.(tx);
           if (tracked && index === groups.length - 1) await intent.complete(tx);
           return outcome;
         }),
@@ -287,8 +288,9 @@ async function writeMemories(
   group: PreparedMemory[],
   groupVectors: number[][],
   sessionOf: (memory: PreparedMemory) => { id: string; position: number } | undefined,
-  documentId: string | undefined,
+  options: RememberOptions,
 ): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow>; settled: Map<string, Settled> }> {
+  const { documentId } = options;
   const vectorsOf = new Map<PreparedMemory, number[][]>();
   let offset = 0;
   for (const memory of group) {
@@ -313,6 +315,7 @@ async function writeMemories(
       turnOrPassage: sessionOf(memory) !== undefined || documentId !== undefined,
       vectors: vectorsOf.get(memory)!,
     })),
+    options.namedBy,
   );
   const vectors = memories.flatMap((memory) => vectorsOf.get(memory)!);
   const chunkRows = memories.flatMap((memory) => {
@@ -378,10 +381,12 @@ async function insertMemories(
 ): Promise<{ written: PreparedMemory[]; storedMeanwhile: Map<string, MemoryRow> }> {
   const rowsOf = (batch: PreparedMemory[]) =>
     batch.map((m) => {
-      // A new memory holds (its validity is settled once inserted): supersession stays NULL.
+      // A new memory holds (its validity is settled once inserted): supersession stays NULL, as does inference
+      // until an extraction job is queued for it (inEachGroup).
       const {
         namespaceId: _namespaceId,
         supersession: _supersession,
+        inference: _inference,
         ...row
       } = rowOf(m, namespaceId, now, sessionOf(m));
       return {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { memoryItems } from "@/lib/memory/write/memory-items";
-import { remember } from "@/lib/memory/write/remember";
+import { rememberInferring } from "@/lib/memory/inference/remember-inferring";
 import { MemorySchema, memoryJson, RememberBody } from "@/lib/memory/common/schemas";
 import { operation } from "../operation";
 
@@ -23,7 +23,7 @@ export const rememberOperation = operation({
     // One activity row per request: a batch whose items all name the same identity is that identity's.
     const identities = new Set(items.map((item) => item.identity_id));
     activity.identityId = identities.size === 1 ? [...identities][0] : undefined;
-    const { memories } = await remember(principal, body, items, activity, {
+    const { memories } = await rememberInferring(principal, body, items, activity, {
       sessionId: body.session_id,
       allowDuplicate: body.allow_duplicate,
     });

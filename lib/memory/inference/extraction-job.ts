@@ -1,0 +1,73 @@
+// The extraction job of a write with `infer` (lib/memory/inference/run-extraction.ts runs it): queued in the write's
+// own transaction, so the memories and their job commit together, and its state kept on the memories it reads.
+import type { Scopes } from "@/lib/auth/scopes";
+import type { Tx } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { canonicalJson } from "@/lib/http/canonical-json";
+import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
+import type { InferenceState } from "../common/memory-origin";
+
+export const EXTRACTION_JOB = "memory_fact_extraction";
+/** Attempts that call the model (a 429 waited out is not one). */
+export const EXTRACTION_ATTEMPTS = 5;
+
+/** What an extraction job reads: memories of one namespace, identity and scopes, written by one request. */
+export interface ExtractionPayload {
+  namespace_id: string;
+  memory_ids: string[];
+}
+
+/**
+ * Queues, within the write's transaction `tx`, the extraction of facts from memories it stored: one job per
+ * identity and scopes among them (a fact is never made of two identities' or scopes' words), and marks them
+ * `queued`. The caller wakes the workers once the write commits (wakeExtractionWorkers). Returns the state the
+ * memories now show.
+ */
+export async function queueExtraction(
+  tx: Tx,
+  orgId: string,
+  namespaceId: string,
+  memories: { id: string; identityId: string | null; scopes: Scopes }[],
+  model: string,
+): Promise<InferenceState> {
+  const groups = new Map<string, string[]>();
+  for (const memory of memories) {
+    const slot = `${memory.identityId ?? ""}\u0000${canonicalJson(memory.scopes)}`;
+    groups.set(slot, [...(groups.get(slot) ?? []), memory.id]);
+  }
+  const queued = { status: "queued" as const, attempts: 0, tokens: 0, facts: [], error: null, model };
+  for (const ids of groups.values()) {
+    const payload: ExtractionPayload = { namespace_id: namespaceId, memory_ids: ids };
+    await enqueueJob(
+      {
+        kind: EXTRACTION_JOB,
+        orgId,
+        key: `extract:${ids[0]}`,
+        payload: { ...payload },
+        maxAttempts: EXTRACTION_ATTEMPTS,
+      },
+      tx,
+    );
+    await setInferenceState(tx, orgId, ids, queued);
+  }
+  return { ...queued, updated_at: new Date().toISOString() };
+}
+
+/** Starts this process's extraction workers on what a committed write queued. */
+export function wakeExtractionWorkers(): void {
+  wakeJobWorkers(EXTRACTION_JOB);
+}
+
+/** Sets the extraction state shown on memories (of `orgId` only). */
+export async function setInferenceState(
+  tx: Tx,
+  orgId: string,
+  memoryIds: string[],
+  state: Omit<InferenceState, "updated_at">,
+): Promise<void> {
+  const value: InferenceState = { ...state, updated_at: new Date().toISOString() };
+  await tx.$executeRaw(
+    Prisma.sql`UPDATE memories SET inference = ${JSON.stringify(value)}::jsonb
+               WHERE org_id = ${orgId} AND id = ANY(${memoryIds}::text[])`,
+  );
+}
