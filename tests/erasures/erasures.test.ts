@@ -122,6 +122,7 @@ describe("forget with all_namespaces", () => {
       selector: { identity_id: "alice", all_namespaces: true, namespaces_searched: 2 },
       memories_deleted: 3,
       chunks_deleted: doomedChunks,
+      facts_deleted: 0,
       actor: { kind: "api_key", id: w.writer.id, name: "two-namespace writer" },
     });
     expect(receipt.namespaces).toEqual(
@@ -252,10 +253,13 @@ describe("receipts", () => {
       id: response.body.data.erasure_id,
       kind: "forget",
       namespace_id: w.ns1.id,
-      namespaces: [{ namespace_id: w.ns1.id, name: w.ns1.name, memories_deleted: 2, chunks_deleted: chunks }],
+      namespaces: [
+        { namespace_id: w.ns1.id, name: w.ns1.name, memories_deleted: 2, chunks_deleted: chunks, facts_deleted: 0 },
+      ],
       selector: { memory_id_count: 2 },
       memories_deleted: 2,
       chunks_deleted: chunks,
+      facts_deleted: 0,
       actor: { kind: "api_key", id: w.a.keyId, name: expect.stringContaining("admin key") },
       created_at: expect.any(String),
     });
@@ -279,11 +283,13 @@ describe("receipts", () => {
             name: w.ns1.name,
             memories_deleted: before.memories,
             chunks_deleted: before.chunks,
+            facts_deleted: 0,
           },
         ],
         selector: { whole_namespace: true },
         memories_deleted: before.memories,
         chunks_deleted: before.chunks,
+        facts_deleted: 0,
         actor: { kind: "api_key", id: w.a.keyId, name: expect.any(String) },
         created_at: expect.any(String),
       },

@@ -11,6 +11,9 @@ import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
 import { SYSTEM_ACTOR } from "@/lib/audit/audit";
 import { db } from "@/lib/db";
 import { EVENT_TYPES } from "@/lib/event-recording/event-types";
+import { runDueJobs } from "@/lib/jobs/queue";
+import { extractionJobRunners } from "@/lib/memory/inference/run-extraction";
+import { startOpenAIServer } from "../helpers/openai-server";
 import { recordEvents } from "@/lib/event-recording/record-events";
 import { webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { claimJob } from "@/lib/jobs/claim-job";
@@ -132,6 +135,30 @@ describe("event types", () => {
     for (const content of ["Ada lives in Porto.", "Ada lives in Lisbon."]) {
       const slot = { namespace_id: ns.id, content, identity_id: "ada", fact_key: "home_city" };
       expect((await api("POST", "/remember", { key, body: slot })).status).toBe(201);
+    }
+    // A chat model's extraction: one that completes, one whose answers are never valid.
+    const chat = (content: string) => ({
+      json: {
+        id: "c",
+        object: "chat.completion",
+        created: 1,
+        model: "m",
+        choices: [{ index: 0, message: { role: "assistant", content } }],
+      },
+    });
+    const replies = [chat(JSON.stringify({ facts: [], invalidate: [] })), chat("not json"), chat("not json")];
+    const openai = await startOpenAIServer({ chat: () => replies.shift()! });
+    Object.assign(process.env, { OPENAI_BASE_URL: openai.baseURL, OPENAI_API_KEY: "sk-test" });
+    try {
+      for (const content of ["Ada got a cat.", "Ada got a dog."]) {
+        const inferred = { namespace_id: ns.id, content, identity_id: "ada", infer: true };
+        expect((await api("POST", "/remember", { key, body: inferred })).status).toBe(201);
+      }
+      expect(await runDueJobs(extractionJobRunners)).toBe(2);
+    } finally {
+      delete process.env.OPENAI_BASE_URL;
+      delete process.env.OPENAI_API_KEY;
+      await openai.close();
     }
     await api("POST", "/remember", {
       key,

@@ -153,6 +153,8 @@ describe("export", () => {
       superseded_by: null,
       supersession: null,
       fact_key: null,
+      kind: "memory",
+      derived_from: [],
       version: 2,
       history: (await api("GET", `/memories/${plainId}/history`, { key })).body.data,
       embedding_model: embedder().model,

@@ -1030,6 +1030,8 @@ export type components = {
       updated_at: string;
       description: string | null;
       external_reference_id: string | null;
+      /** @description every write has the chat model extract its facts (as `infer: true` on each), unless it says `infer: false`; only on a server with a chat model (OPENAI_BASE_URL, OPENAI_API_KEY) */
+      infer: boolean;
     };
     Pagination: {
       page: number;
@@ -1042,6 +1044,8 @@ export type components = {
       name: string;
       description?: string;
       external_reference_id?: string;
+      /** @description every write has the chat model extract its facts (as `infer: true` on each), unless it says `infer: false`; only on a server with a chat model (OPENAI_BASE_URL, OPENAI_API_KEY) */
+      infer?: boolean;
     };
     UpdateNamespaceBody: {
       /** @description NFC-normalized and trimmed; control, zero-width and bidirectional-override characters are refused */
@@ -1050,6 +1054,8 @@ export type components = {
       description?: string | null;
       /** @description null clears it */
       external_reference_id?: string | null;
+      /** @description every write has the chat model extract its facts (as `infer: true` on each), unless it says `infer: false`; only on a server with a chat model (OPENAI_BASE_URL, OPENAI_API_KEY) */
+      infer?: boolean;
     };
     Deleted: {
       id: string;
@@ -1137,6 +1143,13 @@ export type components = {
             basis?: string;
           } | null;
           fact_key: string | null;
+          /**
+           * @description fact: extracted by a chat model from the memories in derived_from
+           * @enum {string}
+           */
+          kind: "memory" | "fact";
+          /** @description a fact's sources, by their ids where it was exported */
+          derived_from: string[];
           version: number;
           /** @description every version, newest first, the current one included */
           history: components["schemas"]["MemoryVersion"][];
@@ -1238,6 +1251,8 @@ export type components = {
       supersedes?: string[];
       /** @description store content identical to an existing memory (same namespace, identity and scopes) again */
       allow_duplicate?: boolean;
+      /** @description have the chat model extract atomic facts from what is written and keep them current (needs OPENAI_BASE_URL or OPENAI_API_KEY on the server); default: the namespace's `infer` */
+      infer?: boolean;
     } & ((unknown | unknown) & unknown & (unknown | unknown | unknown) & (unknown | unknown));
     MemoryItem: {
       content: string;
@@ -1313,6 +1328,33 @@ export type components = {
         basis?: string;
       } | null;
       fact_key: string | null;
+      /**
+       * @description memory: written by a caller; fact: extracted by a chat model from the memories in derived_from
+       * @enum {string}
+       */
+      kind: "memory" | "fact";
+      /** @description a fact's sources: forgetting one of them forgets the fact */
+      derived_from: string[];
+      /** @description the chat model's extraction of facts from it (`infer`); null when it was not given to a model */
+      inference: {
+        /**
+         * @description queued, running (retried on 429, 5xx and time-outs), done, or failed (the memory stays as written)
+         * @enum {string}
+         */
+        status: "queued" | "running" | "done" | "failed";
+        /** @description calls of the model so far */
+        attempts: number;
+        /** @description tokens the model spent on it so far (bounded per write) */
+        tokens: number;
+        /** @description the facts (memories of kind fact) extracted from it */
+        facts: string[];
+        /** @description why the last attempt failed */
+        error: string | null;
+        /** @description the chat model */
+        model: string | null;
+        /** @description ISO 8601 UTC timestamp with milliseconds */
+        updated_at: string;
+      } | null;
       /** @description remember only: true when identical content was already stored and that memory is returned */
       deduplicated?: boolean;
     };
@@ -1518,8 +1560,11 @@ export type components = {
         namespace_id: string;
         /** @description the namespace's name when the deletion happened */
         name: string;
+        /** @description every memory deleted there, facts_deleted included */
         memories_deleted: number;
         chunks_deleted: number;
+        /** @description facts a chat model derived from the memories deleted, which went with them */
+        facts_deleted: number;
       }[];
       /** @description what the request asked to delete; never any memory's content */
       selector: {
@@ -1546,8 +1591,11 @@ export type components = {
         /** @description the integration connection deleted with its memories */
         connection_id?: string;
       };
+      /** @description every memory deleted, facts_deleted included */
       memories_deleted: number;
       chunks_deleted: number;
+      /** @description facts a chat model derived from the memories deleted, which went with them */
+      facts_deleted: number;
       /** @description who asked */
       actor: {
         /** @enum {string} */
@@ -1863,6 +1911,8 @@ export type components = {
         | "memory.deleted"
         | "memory.expired"
         | "memory.superseded"
+        | "memory.inference.completed"
+        | "memory.inference.failed"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -1902,6 +1952,8 @@ export type components = {
         | "memory.deleted"
         | "memory.expired"
         | "memory.superseded"
+        | "memory.inference.completed"
+        | "memory.inference.failed"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -1967,6 +2019,8 @@ export type components = {
         | "memory.deleted"
         | "memory.expired"
         | "memory.superseded"
+        | "memory.inference.completed"
+        | "memory.inference.failed"
         | "conversation.appended"
         | "namespace.created"
         | "namespace.updated"
@@ -2004,6 +2058,8 @@ export type components = {
           | "memory.deleted"
           | "memory.expired"
           | "memory.superseded"
+          | "memory.inference.completed"
+          | "memory.inference.failed"
           | "conversation.appended"
           | "namespace.created"
           | "namespace.updated"
@@ -3307,6 +3363,10 @@ export interface operations {
                 basis?: string;
               } | null;
               fact_key?: string | null;
+              /** @enum {string} */
+              kind?: "memory" | "fact";
+              /** @description a fact's sources, by their ids in the same file (those not in it are dropped) */
+              derived_from?: string[];
               version: number;
               /** @description every version, newest first: the current one (its author and changed fields) then the earlier ones; for a key with scopes, only versions within them */
               history: {
@@ -8915,6 +8975,8 @@ export interface operations {
             | "memory.deleted"
             | "memory.expired"
             | "memory.superseded"
+            | "memory.inference.completed"
+            | "memory.inference.failed"
             | "conversation.appended"
             | "namespace.created"
             | "namespace.updated"
@@ -9299,6 +9361,8 @@ export interface operations {
             | "memory.deleted"
             | "memory.expired"
             | "memory.superseded"
+            | "memory.inference.completed"
+            | "memory.inference.failed"
             | "conversation.appended"
             | "namespace.created"
             | "namespace.updated"
