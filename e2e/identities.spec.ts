@@ -177,4 +177,18 @@ test("an identity's profile: what holds now, since when, and the timeline of wha
   await expect(facts).not.toContainText("Porto");
   await expect(page.getByTestId("profile-timeline")).toContainText("Dana lives in Porto.");
   await screenshots(page, "profile");
+
+  // The replaced memory's own page says until when it held and what replaced it.
+  const listed = await request.get(`/api/v1/memories?namespace_id=${namespaceId}`, { headers });
+  const rows = (await listed.json()).data as { id: string; content: string }[];
+  const porto = rows.find((row) => row.content === "Dana lives in Porto.")!;
+  const lisbon = rows.find((row) => row.content === "Dana lives in Lisbon.")!;
+  await page.goto(`/${orgSlug}/namespaces/${namespaceId}/memories/${porto.id}`);
+  const validity = page.getByTestId("memory-validity");
+  await expect(validity).toContainText("since 10 Mar 2024");
+  await expect(validity).toContainText("until 14 Feb 2026");
+  await expect(validity).toContainText(`replaced by ${lisbon.id} (a newer memory of its slot)`);
+  await expect(page.getByTestId("memory-details")).toContainText("home_city");
+  await expect(page.getByTestId("memory-origin")).toHaveText("written by a caller");
+  await screenshots(page, "replaced-memory");
 });

@@ -70,6 +70,7 @@ test("lists the 8 tools with descriptions, input schemas, hints, and tells the a
     "expires_at",
     "fact_key",
     "identity_id",
+    "infer",
     "messages",
     "metadata",
     "occurred_at",

@@ -1,5 +1,5 @@
 // /{org}/namespaces/{namespaceId}/memories/{memoryId} — one memory: every field (its conversation, identity,
-// scopes, metadata, event time, expiry, version, dates), an edit form (PATCH /memories/{id}'s operation), its
+// scopes, metadata, event time, expiry, version, dates, validity, where it came from), an edit form (PATCH /memories/{id}'s operation), its
 // history (GET /memories/{id}/history's), its chunks, and a delete button. Not in that namespace, or not
 // visible to the person: a 404 page.
 import Link from "next/link";
@@ -18,6 +18,8 @@ import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { operationAllowed, runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
+import type { InferenceState } from "@/lib/memory/common/memory-origin";
+import type { SupersessionJson } from "@/lib/memory/common/validity-fields";
 
 /** The latest versions shown; the API's history pages through the rest. */
 const HISTORY_SHOWN = 50;
@@ -48,6 +50,8 @@ export default async function MemoryPage({
   const scopes = memory.scopes as Record<string, string>;
   const metadata = memory.metadata as Record<string, unknown>;
   const editRefusal = refusalToEdit(principal);
+  const supersession = memory.supersession as SupersessionJson;
+  const inference = memory.inference as InferenceState | null;
 
   return (
     <div className="space-y-6">
@@ -116,6 +120,45 @@ export default async function MemoryPage({
           <Detail term="Created">{formatUtc(memory.createdAt)}</Detail>
           <Detail term="Updated">{formatUtc(memory.updatedAt)}</Detail>
           <Detail term="Expires">{formatUtc(memory.expiresAt, "never")}</Detail>
+          <Detail term="Holds">
+            <span data-testid="memory-validity">
+              since {formatUtc(memory.validAt)}
+              {memory.invalidAt ? `, until ${formatUtc(memory.invalidAt)}` : ", and still holds"}
+              {memory.supersededBy && (
+                <>
+                  {" — replaced by "}
+                  <Link href={`${explorer}/${memory.supersededBy}`} className={`${LINK} break-all font-mono text-xs`}>
+                    {memory.supersededBy}
+                  </Link>
+                </>
+              )}
+              {supersession && ` (${SUPERSESSION_LABELS[supersession.kind] ?? supersession.kind})`}
+            </span>
+          </Detail>
+          <Detail term="Slot">
+            {memory.factKey ? (
+              <span className="font-mono text-xs">{memory.factKey}</span>
+            ) : (
+              <span className="text-slate-500">none</span>
+            )}
+          </Detail>
+          <Detail term="Origin">
+            <span data-testid="memory-origin">
+              {memory.kind === "fact" ? "a fact the chat model extracted from " : "written by a caller"}
+              {memory.derivedFrom.map((id) => (
+                <Link key={id} href={`${explorer}/${id}`} className={`${LINK} mr-2 break-all font-mono text-xs`}>
+                  {id}
+                </Link>
+              ))}
+              {inference && (
+                <span className="block text-slate-600">
+                  Chat model: {inference.status}
+                  {inference.facts.length > 0 && `, ${inference.facts.length} fact(s)`}
+                  {inference.error && ` — ${inference.error}`}
+                </span>
+              )}
+            </span>
+          </Detail>
         </dl>
       </Card>
       <Card title="Edit">
@@ -199,6 +242,15 @@ export default async function MemoryPage({
 }
 
 const LINK = "text-indigo-600 hover:underline";
+
+/** How a memory came to stop holding, in words. */
+const SUPERSESSION_LABELS: Record<string, string> = {
+  fact_key: "a newer memory of its slot",
+  named: "named in a newer memory's supersedes",
+  inferred: "inferred offline: a newer statement of the same slot",
+  model: "the chat model's decision",
+  caller: "closed by an edit",
+};
 
 /** Why this person may not edit memories, or null when they may (the update operation's own check). */
 function refusalToEdit(principal: MemberPrincipal): string | null {
