@@ -1,7 +1,7 @@
 // /{org}/namespaces/{namespaceId}/memories/{memoryId} — one memory: every field (its conversation, identity,
-// scopes, metadata, event time, expiry, version, dates, validity, where it came from), an edit form (PATCH /memories/{id}'s operation), its
-// history (GET /memories/{id}/history's), its chunks, and a delete button. Not in that namespace, or not
-// visible to the person: a 404 page.
+// scopes, metadata, event time, expiry, version, dates, validity, where it came from), an edit form (PATCH
+// /memories/{id}'s operation), its history (GET /memories/{id}/history's), its chunks, and a delete button. Not in
+// that namespace, or not visible to the person: a 404 page.
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
