@@ -4,6 +4,7 @@
 // the new memories say no longer hold. Ids, namespaces and identities never come from its answer, so a memory
 // that tries to instruct it can at most make it pick wrongly among what this write may touch.
 import { z } from "zod";
+import { text } from "@/lib/validation/strings";
 
 export const EXTRACTION_INSTRUCTIONS = [
   "You keep a memory store's facts about one person or subject current.",
@@ -22,6 +23,8 @@ export const EXTRACTION_INSTRUCTIONS = [
 ].join(" ");
 
 const Index = z.number().int().min(1);
+/** What a fact's text must be to be stored as a memory (checked after parsing: the JSON schema stays plain). */
+const StorableText = text({ max: 1_000, notBlank: true });
 
 export const ExtractionAnswer = z.strictObject({
   facts: z
@@ -73,6 +76,7 @@ export function extractionPrompt(sources: NumberedStatement[], current: Numbered
 export function answerProblem(answer: ExtractionAnswer, sourceCount: number, currentCount: number): string | undefined {
   for (const [i, fact] of answer.facts.entries()) {
     const where = `facts[${i}]`;
+    if (!StorableText.safeParse(fact.text).success) return `${where}.text holds characters that cannot be stored`;
     const unknownSource = fact.sources.find((n) => n > sourceCount);
     if (unknownSource !== undefined)
       return `${where}.sources names S${unknownSource}; the new memories are S1 to S${sourceCount}`;

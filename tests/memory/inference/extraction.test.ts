@@ -329,6 +329,20 @@ describe("infer: true", () => {
     for (const memory of others) expect((await get(key, memory.id))!.invalid_at).toBeNull();
   });
 
+  test("a fact whose text cannot be stored (a NUL, only spaces) is asked for again", async () => {
+    const { key } = await createTenant("Unstorable");
+    const ns = await createNamespace(key);
+    script = [
+      () => answer([fact("Zoe keeps bees\u0000.", "hobby")]),
+      () => answer([fact("Zoe keeps bees.", "hobby")]),
+    ];
+    const memory = await remember(key, { namespace_id: ns.id, content: "Zoe started keeping bees.", infer: true });
+    await extract();
+    expect((chats()[1].body as ChatBody).messages.at(-1)!.content).toMatch(/facts\[0\]\.text holds characters/);
+    const done = (await get(key, memory.id))!;
+    expect((await get(key, done.inference!.facts[0]))!.content).toBe("Zoe keeps bees.");
+  });
+
   test("a write over the token budget fails without calling the model", async () => {
     const { key } = await createTenant("Budget");
     const ns = await createNamespace(key);
