@@ -18,6 +18,11 @@ export interface LatencyResult {
   rememberPerSecond: number;
   rememberRatio: number;
   rememberBatch: number;
+  /**
+   * With BENCH_IDENTITIES=k, memory i is identity `person-${i % k}`'s: each write then also settles its validity
+   * (lib/memory/validity: a slot lock and a look at the identity's most alike statements). Absent: no identities.
+   */
+  identities?: number;
   /** When the data was kept from an earlier run (BENCH_DATA_DIR): when that run loaded it. */
   reusedLoadFrom?: string;
   recall: RecallLatency[];
@@ -243,6 +248,7 @@ export async function measureLatency(options: {
     }
     const namespace = await call("/namespaces", { name: "bench" });
     const batch = 100;
+    const identities = Number(process.env.BENCH_IDENTITIES) || undefined;
     t0 = performance.now();
     let chunks = 0;
     let loaded = 0;
@@ -252,9 +258,11 @@ export async function measureLatency(options: {
       [0, 1].map(async () => {
         while (nextBatch * batch < texts.length) {
           const start = nextBatch++ * batch;
-          const memories = texts
-            .slice(start, start + batch)
-            .map((content, i) => ({ content, scopes: { team: SCOPE_VALUES[(start + i) % SCOPE_VALUES.length] } }));
+          const memories = texts.slice(start, start + batch).map((content, i) => ({
+            content,
+            scopes: { team: SCOPE_VALUES[(start + i) % SCOPE_VALUES.length] },
+            ...(identities && { identity_id: `person-${(start + i) % identities}` }),
+          }));
           const stored = await call("/remember", { namespace_id: namespace.id, memories });
           chunks += stored.reduce((sum: number, m: { chunk_count: number }) => sum + m.chunk_count, 0);
           loaded += stored.length;
@@ -285,6 +293,7 @@ export async function measureLatency(options: {
       rememberPerSecond,
       rememberRatio: rememberPerSecond / rawEmbedderPerSecond,
       rememberBatch: batch,
+      ...(identities && { identities }),
     };
     if (keptDir)
       fs.writeFileSync(

@@ -2,6 +2,7 @@
 // Prints the figures with the machine, data size and commit; writes bench/results/*.json and docs/benchmarks.md.
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
+// BENCH_IDENTITIES=k (the latency section's memories belong to k identities),
 // BENCH_ONLY=quality|knowledge-update|conversations|entities|latency|tenancy|fairness|console|sync|documents
 // |webhooks|isolation|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
@@ -334,7 +335,9 @@ function writeReport() {
       `| raw embedder (ingestion path) | ${l.rawEmbedderPerSecond.toFixed(1)} memories/s${aroundLoad}${loadedBy} |`,
     );
     lines.push(
-      `| POST /remember, batches of ${l.rememberBatch} | ${l.rememberPerSecond.toFixed(1)} memories/s ` +
+      `| POST /remember, batches of ${l.rememberBatch}` +
+        `${l.identities ? `, ${l.identities} identities (validity settled per memory)` : ""} | ` +
+        `${l.rememberPerSecond.toFixed(1)} memories/s ` +
         `(${(l.rememberRatio * 100).toFixed(1)}% of the raw embedder)${loadedBy} |`,
     );
     for (const r of l.recall) {
