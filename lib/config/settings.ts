@@ -283,6 +283,7 @@ export const SETTINGS = {
   INFER_RETRY_MS: wholeNumber({
     fallback: 5_000,
     min: 1,
+    max: 600_000,
     unit: "milliseconds",
     description:
       "first wait before an extraction job is retried after a 5xx or a time-out (doubling each time, 5 attempts); " +

@@ -178,7 +178,7 @@ export async function runClaimedJob(job: ClaimedJob, runner: JobRunner): Promise
                    WHERE ${owned(job)}`,
       );
     } else {
-      const retryInMs = (runner.backoffMs ?? backoffMs)(job.attempts);
+      const retryInMs = Math.min(BACKOFF_MAX_MS, (runner.backoffMs ?? backoffMs)(job.attempts));
       const [requeued] = await queryRows<{ due_in_ms: number }>(
         Prisma.sql`UPDATE jobs SET status = 'queued', locked_until = NULL, last_error = ${message},
                          run_after = now() + ${retryInMs} * interval '1 millisecond',

@@ -196,9 +196,11 @@ export async function deleteNamespace(principal: Principal, id: string) {
     const namespace = await findVisible(tx, principal, id);
     const orgId = principal.orgId;
     await tx.$queryRaw(Prisma.sql`SELECT id FROM namespaces WHERE id = ${id} AND org_id = ${orgId} FOR UPDATE`);
-    const [counts] = await tx.$queryRaw<{ memories: number; chunks: number }[]>(
+    const [counts] = await tx.$queryRaw<{ memories: number; chunks: number; facts: number }[]>(
       Prisma.sql`SELECT
               (SELECT count(*)::int FROM memories WHERE org_id = ${orgId} AND namespace_id = ${id}) AS memories,
+              (SELECT count(*)::int FROM memories WHERE org_id = ${orgId} AND namespace_id = ${id}
+                                                    AND kind = 'fact') AS facts,
               (SELECT count(*)::int FROM memory_chunks WHERE org_id = ${orgId} AND namespace_id = ${id}) AS chunks`,
     );
     // Kept Idempotency-Key answers showing this namespace's memories are withdrawn (see withdrawKeptAnswers).
@@ -224,7 +226,13 @@ export async function deleteNamespace(principal: Principal, id: string) {
       kind: "namespace.delete",
       namespaceId: id,
       namespaces: [
-        { namespaceId: id, name: namespace.name, memoriesDeleted: counts.memories, chunksDeleted: counts.chunks },
+        {
+          namespaceId: id,
+          name: namespace.name,
+          memoriesDeleted: counts.memories,
+          chunksDeleted: counts.chunks,
+          factsDeleted: counts.facts,
+        },
       ],
       selector: { whole_namespace: true },
     });

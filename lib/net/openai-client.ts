@@ -11,6 +11,11 @@ export function openAIConfigured(): boolean {
   return Boolean(setting("OPENAI_API_KEY") || setting("OPENAI_BASE_URL"));
 }
 
+/** The chat model that answers `ask` and extracts facts (`infer`): CHAT_MODEL, gpt-4o-mini by default. */
+export function chatModel(): string {
+  return setting("CHAT_MODEL") || "gpt-4o-mini";
+}
+
 /** A client of the configured OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, TEI). */
 export function openAIClient(options: { maxRetries: number }): OpenAI {
   return new OpenAI({

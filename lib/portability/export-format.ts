@@ -140,6 +140,9 @@ export const ExportMemorySchema = z
     { error: unknownFields() },
   )
   .superRefine((line, ctx) => {
+    if (line.derived_from?.length && line.kind !== "fact") {
+      ctx.addIssue({ code: "custom", message: 'derived_from belongs to a fact (kind "fact")', path: ["derived_from"] });
+    }
     if ((line.session_id === null) !== (line.position === null)) {
       ctx.addIssue({ code: "custom", message: "session_id and position go together", path: ["position"] });
     }

@@ -1,7 +1,8 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
 import { documentCitation, withPageCitations } from "../common/document-citation";
-import { chatAnswer, chatModel } from "./chat";
+import { chatAnswer } from "./chat";
+import { chatModel } from "@/lib/net/openai-client";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { openAIConfigured } from "@/lib/net/openai-client";
 import { contextTurnJson, recall } from "../search/recall";

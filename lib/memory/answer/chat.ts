@@ -1,7 +1,6 @@
 import OpenAI from "openai";
-import { setting } from "@/lib/config";
 import { UpstreamError } from "@/lib/errors";
-import { openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
+import { chatModel, openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
 import type { SourceJson } from "../common/schemas";
 import { dayOf, turnsOf } from "./source-text";
 
@@ -87,10 +86,6 @@ export function sourceText(source: SourceJson): string {
     `[${source.index}] A passage of a conversation, the matching turn marked ">":\n` +
     turns.map((turn) => `${turn.isMatch ? ">" : "-"} ${line(turn)}`).join("\n")
   );
-}
-
-export function chatModel(): string {
-  return setting("CHAT_MODEL") || "gpt-4o-mini";
 }
 
 async function complete(client: OpenAI, model: string, messages: OpenAI.Chat.ChatCompletionMessageParam[]) {

@@ -8,13 +8,15 @@ export const Timestamp = z.string().describe("ISO 8601 UTC timestamp with millis
 export const INFERENCE_STATUSES = ["queued", "running", "done", "failed"] as const;
 export type InferenceStatus = (typeof INFERENCE_STATUSES)[number];
 
-/** What a memory's `inference` column holds (lib/memory/inference/inference-state.ts writes it). */
+/** What a memory's `inference` column holds (lib/memory/inference/extraction-job.ts writes it). */
 export interface InferenceState {
   status: InferenceStatus;
   /** Attempts that called the model (a 429 waited out does not count). */
   attempts: number;
   /** Tokens the model spent on it so far (prompt and answer, every attempt): bounded by INFER_TOKEN_BUDGET. */
   tokens: number;
+  /** Times the model answered 429 (waited out, not attempts): a write fails past 50. */
+  rate_limited: number;
   /** The facts written from it (none yet, or the model found nothing new). */
   facts: string[];
   /** Why the last attempt failed: kept while it is retried, and once it has failed for good. */
@@ -30,6 +32,7 @@ export const InferenceSchema = z
       .describe("queued, running (retried on 429, 5xx and time-outs), done, or failed (the memory stays as written)"),
     attempts: z.number().int().describe("calls of the model so far"),
     tokens: z.number().int().describe("tokens the model spent on it so far (bounded per write)"),
+    rate_limited: z.number().int().describe("times the model answered 429 (waited out without spending attempts)"),
     facts: z.array(z.string()).describe("the facts (memories of kind fact) extracted from it"),
     error: z.string().nullable().describe("why the last attempt failed"),
     model: z.string().nullable().describe("the chat model"),
@@ -53,6 +56,7 @@ export interface OriginRow {
   inference: unknown;
 }
 
+/** A memory's origin as the API shows it; `inference` as stored (null when the memory was not given to a model). */
 export function originJson(row: OriginRow) {
   return {
     kind: row.kind as "memory" | "fact",

@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import { setting } from "@/lib/config";
 import { PermanentJobError, RetryLaterError } from "@/lib/jobs/queue";
-import { openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
+import { chatModel, openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
 import {
   answerProblem,
   EXTRACTION_INSTRUCTIONS,
@@ -21,20 +21,21 @@ const MIN_ANSWER_TOKENS = 256;
 
 /** Thrown when an attempt failed in a way that may pass (5xx, time-out, no connection): retried with backoff. */
 export class ModelUnavailableError extends Error {
-  constructor(
-    message: string,
-    readonly tokens: number,
-  ) {
+  constructor(message: string) {
     super(message);
     this.name = "ModelUnavailableError";
   }
 }
 
-/** The model's decisions about a write, with the tokens spent getting them. */
+/** Tokens spent so far: counted by askModel as it goes, so that a caller reads them whatever it throws. */
+export interface TokenCount {
+  tokens: number;
+}
+
+/** The model's decisions about a write, and which model made them (as the server names it). */
 export interface ModelDecisions {
   answer: ExtractionAnswer;
   model: string;
-  tokens: number;
 }
 
 /**
@@ -44,31 +45,32 @@ export interface ModelDecisions {
  * a server that refuses it is asked again without), then checked with zod and for numbers it was never given: a
  * bad answer is asked for once more with what was wrong, and a second one fails the job for good, as do a budget
  * too small for the prompt and any 4xx. 429 → RetryLaterError (its Retry-After); 5xx, time-outs and lost
- * connections → ModelUnavailableError (retried with backoff by the job).
+ * connections, 408 and 409 → ModelUnavailableError (retried with backoff by the job); a 429 saying the account's
+ * quota is spent is for good. What was spent is added to `spent` as it goes (also when it throws).
  */
 export async function askModel(
   sources: NumberedStatement[],
   current: NumberedStatement[],
   budget: number,
+  spent: TokenCount,
 ): Promise<ModelDecisions> {
-  const model = setting("CHAT_MODEL") || "gpt-4o-mini";
+  const model = chatModel();
   const client = openAIClient({ maxRetries: 0 });
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     { role: "system", content: EXTRACTION_INSTRUCTIONS },
     { role: "user", content: extractionPrompt(sources, current) },
   ];
   const numbers = `S1 to S${sources.length}` + (current.length ? ` and C1 to C${current.length}` : "");
-  let spent = 0;
   let schema = true;
   let problem = "";
   for (let answers = 0; ;) {
     const promptTokens = Math.ceil(messages.reduce((sum, m) => sum + String(m.content).length, 0) / 4);
-    const maxTokens = Math.min(MAX_ANSWER_TOKENS, budget - spent - promptTokens);
+    const maxTokens = Math.min(MAX_ANSWER_TOKENS, budget - spent.tokens - promptTokens);
     if (maxTokens < MIN_ANSWER_TOKENS) {
       throw new PermanentJobError(
         `The write needs about ${promptTokens + MIN_ANSWER_TOKENS} tokens of the chat model, over what is left ` +
           "of its " +
-          `budget (${budget - spent} of INFER_TOKEN_BUDGET ${setting("INFER_TOKEN_BUDGET")})` +
+          `budget (${budget - spent.tokens} of INFER_TOKEN_BUDGET ${setting("INFER_TOKEN_BUDGET")})` +
           (problem ? ` after an answer that ${problem}` : ""),
       );
     }
@@ -88,16 +90,15 @@ export async function askModel(
         schema = false;
         continue;
       }
-      throw classified(error, model, spent);
+      throw classified(error, model);
     }
-    spent +=
+    spent.tokens +=
       completion.usage?.total_tokens ??
       promptTokens + Math.ceil(String(completion.choices[0]?.message?.content).length / 4);
     const text = completion.choices[0]?.message?.content ?? "";
     answers += 1;
     problem = parsedProblem(text, sources.length, current.length);
-    if (!problem)
-      return { answer: ExtractionAnswer.parse(JSON.parse(text)), model: completion.model || model, tokens: spent };
+    if (!problem) return { answer: ExtractionAnswer.parse(JSON.parse(text)), model: completion.model || model };
     if (answers >= 2) break;
     messages.push(
       { role: "assistant", content: text },
@@ -127,23 +128,29 @@ function parsedProblem(text: string, sourceCount: number, currentCount: number):
 }
 
 /** A failed call as the job takes it: wait and retry (429), retry with backoff (5xx, time-out), or give up (4xx). */
-function classified(error: unknown, model: string, spent: number): Error {
+function classified(error: unknown, model: string): Error {
   if (error instanceof OpenAI.APIConnectionTimeoutError) {
     return new ModelUnavailableError(
       `The chat model (${model}) did not answer within ${openAITimeoutMs()} ms (OPENAI_TIMEOUT_MS)`,
-      spent,
     );
   }
-  if (error instanceof OpenAI.APIError && error.status === 429) {
-    const seconds = Number(error.headers?.get?.("retry-after"));
+  if (error instanceof OpenAI.APIError && error.status === 429 && error.code !== "insufficient_quota") {
+    const header = error.headers?.get?.("retry-after") ?? null;
+    const seconds = header === null || header.trim() === "" ? NaN : Number(header);
     const delay = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : DEFAULT_RETRY_AFTER_MS;
     return new RetryLaterError(Math.min(MAX_RETRY_AFTER_MS, delay), `The chat model (${model}) is rate-limited (429)`);
   }
-  if (error instanceof OpenAI.APIError && error.status !== undefined && error.status < 500) {
+  // 408 and 409 are a server's way to say "not now": tried again like a 5xx.
+  if (
+    error instanceof OpenAI.APIError &&
+    error.status !== undefined &&
+    error.status < 500 &&
+    ![408, 409].includes(error.status)
+  ) {
     return new PermanentJobError(
       `The chat model (${model}) refused the request with status ${error.status}: ${error.message}`,
     );
   }
   const status = error instanceof OpenAI.APIError && error.status ? ` with status ${error.status}` : "";
-  return new ModelUnavailableError(`The chat model (${model}) failed${status}: ${(error as Error).message}`, spent);
+  return new ModelUnavailableError(`The chat model (${model}) failed${status}: ${(error as Error).message}`);
 }

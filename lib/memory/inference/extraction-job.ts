@@ -14,11 +14,13 @@ export const EXTRACTION_ATTEMPTS = 5;
 /** What an extraction job reads: memories of one namespace, identity and scopes, written by one request. */
 export interface ExtractionPayload {
   namespace_id: string;
+  identity_id: string | null;
+  scopes: Scopes;
   memory_ids: string[];
 }
 
 /**
- * Queues, within the write's transaction `tx`, the extraction of facts from memories it stored: one job per
+ * Queues, within the write's last transaction `tx`, the extraction of facts from memories it stored: one job per
  * identity and scopes among them (a fact is never made of two identities' or scopes' words), and marks them
  * `queued`. The caller wakes the workers once the write commits (wakeExtractionWorkers). Returns the state the
  * memories now show.
@@ -30,14 +32,21 @@ export async function queueExtraction(
   memories: { id: string; identityId: string | null; scopes: Scopes }[],
   model: string,
 ): Promise<InferenceState> {
-  const groups = new Map<string, string[]>();
+  const groups = new Map<string, { identityId: string | null; scopes: Scopes; ids: string[] }>();
   for (const memory of memories) {
     const slot = `${memory.identityId ?? ""}\u0000${canonicalJson(memory.scopes)}`;
-    groups.set(slot, [...(groups.get(slot) ?? []), memory.id]);
+    const group = groups.get(slot) ?? { identityId: memory.identityId, scopes: memory.scopes, ids: [] };
+    group.ids.push(memory.id);
+    groups.set(slot, group);
   }
-  const queued = { status: "queued" as const, attempts: 0, tokens: 0, facts: [], error: null, model };
-  for (const ids of groups.values()) {
-    const payload: ExtractionPayload = { namespace_id: namespaceId, memory_ids: ids };
+  const queued = { status: "queued" as const, attempts: 0, tokens: 0, rate_limited: 0, facts: [], error: null, model };
+  for (const { identityId, scopes, ids } of groups.values()) {
+    const payload: ExtractionPayload = {
+      namespace_id: namespaceId,
+      identity_id: identityId,
+      scopes,
+      memory_ids: ids,
+    };
     await enqueueJob(
       {
         kind: EXTRACTION_JOB,
@@ -58,7 +67,10 @@ export function wakeExtractionWorkers(): void {
   wakeJobWorkers(EXTRACTION_JOB);
 }
 
-/** Sets the extraction state shown on memories (of `orgId` only). */
+/**
+ * Sets the extraction state shown on memories (of `orgId` only), except on those already `done`: a run that lost its
+ * lease, or the exhausted hook after a crash that followed the commit, never overwrites what was applied.
+ */
 export async function setInferenceState(
   tx: Tx,
   orgId: string,
@@ -68,6 +80,7 @@ export async function setInferenceState(
   const value: InferenceState = { ...state, updated_at: new Date().toISOString() };
   await tx.$executeRaw(
     Prisma.sql`UPDATE memories SET inference = ${JSON.stringify(value)}::jsonb
-               WHERE org_id = ${orgId} AND id = ANY(${memoryIds}::text[])`,
+               WHERE org_id = ${orgId} AND id = ANY(${memoryIds}::text[])
+                 AND inference->>'status' IS DISTINCT FROM 'done'`,
   );
 }

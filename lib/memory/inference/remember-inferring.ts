@@ -1,12 +1,11 @@
 import type { ActivityNote } from "@/lib/activity/activity";
 import type { Principal } from "@/lib/auth/principal";
-import { setting } from "@/lib/config";
 import { InvalidError } from "@/lib/errors";
 import { resolveTarget } from "@/lib/namespaces/namespaces";
-import { openAIConfigured } from "@/lib/net/openai-client";
+import { chatModel, openAIConfigured } from "@/lib/net/openai-client";
 import type { Target } from "@/lib/validation/target";
 import type { RememberItem } from "../write/memory-items";
-import { remember, type RememberOptions } from "../write/remember";
+import { remember, type RememberOptions, type WrittenMemory } from "../write/remember";
 import type { InferenceState } from "../common/memory-origin";
 import { queueExtraction, wakeExtractionWorkers } from "./extraction-job";
 
@@ -33,21 +32,24 @@ export async function rememberInferring(
   }
   const namespace = await resolveTarget(principal, target);
   const infer = (target.infer ?? namespace.infer) && openAIConfigured();
-  const model = setting("CHAT_MODEL") || "gpt-4o-mini";
-  const queued = new Map<string, InferenceState>();
+  const model = chatModel();
+  const written: WrittenMemory[] = [];
+  let state: InferenceState | undefined;
+  // Queued with the write's last transaction, which makes it whole: a conversation's turns go to the model together.
   const stored = await remember(principal, target, items, activity, {
     ...options,
     ...(infer && {
-      inEachGroup: async (tx, written) => {
-        const state = await queueExtraction(tx, principal.orgId, namespace.id, written, model);
-        for (const memory of written) queued.set(memory.id, state);
+      inEachGroup: async (_tx, group) => void written.push(...group),
+      inLastGroup: async (tx) => {
+        if (written.length) state = await queueExtraction(tx, principal.orgId, namespace.id, written, model);
       },
     }),
   });
-  if (!infer) return stored;
+  if (!state) return stored;
   wakeExtractionWorkers();
+  const queued = new Set(written.map((memory) => memory.id));
   return {
     ...stored,
-    memories: stored.memories.map((row) => (queued.has(row.id) ? { ...row, inference: queued.get(row.id) } : row)),
+    memories: stored.memories.map((row) => (queued.has(row.id) ? { ...row, inference: state } : row)),
   };
 }

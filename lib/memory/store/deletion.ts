@@ -81,18 +81,23 @@ export async function deleteMemories(
   let chunksDeleted = 0;
   let factsDeleted = 0;
   const named = new Set(memoryIds);
-  for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
-    const derived = await derivedFacts(tx, orgId, namespaceId, memoryIds.slice(i, i + MEMORIES_PER_STATEMENT));
-    const facts = derived.filter((id) => !named.has(id));
-    for (const id of facts) named.add(id);
-    factsDeleted += facts.length;
-    const batch = [...memoryIds.slice(i, i + MEMORIES_PER_STATEMENT), ...facts];
-    // Locked in one order (id) before the statistics: a concurrent change of one of them (an update, which locks
-    // its memory before the statistics, or another deletion) is waited for here, not in a cycle.
-    await tx.$executeRaw(
-      Prisma.sql`SELECT 1 FROM (SELECT id FROM memories WHERE org_id = ${orgId} AND id = ANY(${batch}::text[])
+  const lock = (ids: string[]) =>
+    tx.$executeRaw(
+      Prisma.sql`SELECT 1 FROM (SELECT id FROM memories WHERE org_id = ${orgId} AND id = ANY(${ids}::text[])
                                 ORDER BY id FOR UPDATE) locked`,
     );
+  for (let i = 0; i < memoryIds.length; i += MEMORIES_PER_STATEMENT) {
+    const listed = memoryIds.slice(i, i + MEMORIES_PER_STATEMENT);
+    // Locked in one order (id) before the statistics: a concurrent change of one of them (an update, which locks
+    // its memory before the statistics, or another deletion) is waited for here, not in a cycle. Their facts are
+    // looked for once they are locked: an extraction writing one commits first (it locks its sources last), and
+    // is then seen, or finds its sources gone and is undone.
+    await lock(listed);
+    const facts = (await derivedFacts(tx, orgId, namespaceId, listed)).filter((id) => !named.has(id));
+    for (const id of facts) named.add(id);
+    await lock(facts);
+    factsDeleted += facts.length;
+    const batch = [...listed, ...facts];
     // A document whose every passage is forgotten goes with the last one (not while it is being reprocessed).
     const documentIds = options.keepDocuments ? [] : await documentsOfMemories(tx, orgId, batch);
     const chunks = await tx.$queryRaw<{ id: string }[]>(

@@ -40,7 +40,7 @@ export async function findDuplicates(
             m.role, m.occurred_at AS "occurredAt", m.expires_at AS "expiresAt", m.version,
             m.created_at AS "createdAt", m.updated_at AS "updatedAt", m.content_hash AS "contentHash",
             m.valid_at AS "validAt", m.invalid_at AS "invalidAt", m.superseded_by AS "supersededBy", m.supersession,
-            m.fact_key AS "factKey",
+            m.fact_key AS "factKey", m.kind, m.derived_from AS "derivedFrom", m.inference,
             ARRAY(SELECT s.id FROM memories s WHERE s.org_id = m.org_id AND s.superseded_by = m.id
                   ORDER BY s.valid_at, s.id) AS supersedes
      FROM memories m
@@ -48,6 +48,7 @@ export async function findDuplicates(
        ON m.content_hash = c.content_hash AND m.identity_id IS NOT DISTINCT FROM c.identity_id
           AND m.scopes = c.scopes::jsonb
      WHERE m.org_id = ${orgId} AND m.namespace_id = ${namespaceId} AND m.session_id IS NULL AND m.expires_at IS NULL
+       AND m.kind = 'memory' -- a caller's write is never answered with a model's fact (forgotten with its source)
      ORDER BY m.content_hash, m.identity_id, m.scopes, m.created_at, m.id`,
   );
   const signature = (hash: string, identityId: string | null, scopes: unknown) =>

@@ -18,6 +18,7 @@ interface ChatBody {
 }
 interface Memory {
   id: string;
+  deduplicated?: boolean;
   content: string;
   kind: string;
   derived_from: string[];
@@ -108,7 +109,7 @@ const get = async (key: string, id: string) => {
 };
 
 describe("infer: true", () => {
-  test("the memory is stored at once; the model's facts follow as memories of kind fact, a newer one replacing the current one", async () => {
+  test("the memory is stored at once, then the model's facts, a newer one replacing the current one", async () => {
     const { key } = await createTenant("Facts");
     const ns = await createNamespace(key);
     const dana = { namespace_id: ns.id, identity_id: "dana" };
@@ -146,6 +147,10 @@ describe("infer: true", () => {
       invalid_at: null,
     });
     expect(farfetch).toMatchObject({ kind: "fact", fact_key: "employer", derived_from: [first.id] });
+    // A caller writing a fact's words gets a memory of its own, not the fact (which goes with its source).
+    const same = await remember(key, { ...dana, content: "Dana works at Farfetch.", fact_key: "employer_note" });
+    expect(same.id).not.toBe(farfetch!.id);
+    expect(same.deduplicated).toBe(false);
 
     // A later memory: the model is shown the current facts and says the new one replaces Porto.
     script = [
@@ -196,7 +201,7 @@ describe("infer: true", () => {
     expect(receipt.namespaces[0]).toMatchObject({ memories_deleted: 3, facts_deleted: 2 });
   });
 
-  test("429 waits its Retry-After without spending an attempt; 500 and a hang past the time-out are retried", async () => {
+  test("429 waits (Retry-After) without spending an attempt; 500 and a hang past the time-out retry", async () => {
     const { key } = await createTenant("Retries");
     const ns = await createNamespace(key);
     script = [
@@ -223,7 +228,7 @@ describe("infer: true", () => {
     expect((await get(key, done.inference!.facts[0]))!.content).toBe("Kim owns a red bicycle.");
   });
 
-  test("an answer that is not JSON is asked for again; twice fails the job, and the memory stays as written", async () => {
+  test("an answer that is not JSON is asked for again; twice fails the job, the memory stays as written", async () => {
     const { key } = await createTenant("Malformed");
     const ns = await createNamespace(key);
     script = [
@@ -289,7 +294,7 @@ describe("infer: true", () => {
     expect(listed.body.data.map((m: Memory) => m.kind)).toEqual(["memory", "memory"]);
   });
 
-  test("a memory that tries to instruct the model reaches only its own identity's, namespace's and scopes' statements", async () => {
+  test("a memory that instructs the model reaches only its identity's, namespace's, scopes' statements", async () => {
     const { key } = await createTenant("Injection");
     const ns = await createNamespace(key);
     const other = await createNamespace(key, { name: "other" });
@@ -332,10 +337,7 @@ describe("infer: true", () => {
   test("a fact whose text cannot be stored (a NUL, only spaces) is asked for again", async () => {
     const { key } = await createTenant("Unstorable");
     const ns = await createNamespace(key);
-    script = [
-      () => answer([fact("Zoe keeps bees\u0000.", "hobby")]),
-      () => answer([fact("Zoe keeps bees.", "hobby")]),
-    ];
+    script = [() => answer([fact("Zoe keeps bees\u0000.", "hobby")]), () => answer([fact("Zoe keeps bees.", "hobby")])];
     const memory = await remember(key, { namespace_id: ns.id, content: "Zoe started keeping bees.", infer: true });
     await extract();
     expect((chats()[1].body as ChatBody).messages.at(-1)!.content).toMatch(/facts\[0\]\.text holds characters/);

@@ -1346,6 +1346,8 @@ export type components = {
         attempts: number;
         /** @description tokens the model spent on it so far (bounded per write) */
         tokens: number;
+        /** @description times the model answered 429 (waited out without spending attempts) */
+        rate_limited: number;
         /** @description the facts (memories of kind fact) extracted from it */
         facts: string[];
         /** @description why the last attempt failed */
