@@ -128,6 +128,45 @@ async function crashDuringExtraction(env: Record<string, string>) {
   const listed = await call("GET", `/memories?namespace_id=${namespace.body.data.id}`);
   expect(listed.body.data).toHaveLength(2);
   expect(calls).toBe(2);
+
+  // The validity rules through the production build: supersedes names only what the key can read in the
+  // namespace (404, nothing written), a fact_key replaces the slot's current memory, recall and the profile answer
+  // with what holds.
+  const other = await call("POST", "/namespaces", { name: "elsewhere" });
+  const foreign = await call("POST", "/remember", { namespace_id: other.body.data.id, content: "Kept elsewhere." });
+  const refused = await call("POST", "/remember", {
+    namespace_id: namespace.body.data.id,
+    content: "Tries to close another namespace's memory.",
+    supersedes: [foreign.body.data.id],
+  });
+  expect(refused.status).toBe(404);
+  expect((await call("GET", `/memories?namespace_id=${namespace.body.data.id}`)).body.data).toHaveLength(2);
+  expect((await call("GET", `/memories/${foreign.body.data.id}`)).body.data.invalid_at).toBeNull();
+  const slot = { namespace_id: namespace.body.data.id, identity_id: "rui", fact_key: "employer" };
+  const before = await call("POST", "/remember", {
+    ...slot,
+    content: "Rui works at a bakery.",
+    valid_at: "2025-01-01",
+  });
+  const now = await call("POST", "/remember", { ...slot, content: "Rui works at a library.", valid_at: "2026-03-01" });
+  expect((await call("GET", `/memories/${before.body.data.id}`)).body.data).toMatchObject({
+    superseded_by: now.body.data.id,
+    invalid_at: "2026-03-01T00:00:00.000Z",
+    supersession: { kind: "fact_key" },
+  });
+  const recalled = await call("POST", "/recall", { ...slot, fact_key: undefined, query: "Where does Rui work?" });
+  const ids = recalled.body.data.map((match: { memory_id: string }) => match.memory_id);
+  expect(ids).toContain(now.body.data.id);
+  expect(ids).not.toContain(before.body.data.id);
+  const profile = await call("GET", `/identities/rui/profile?namespace_id=${namespace.body.data.id}`);
+  expect(profile.status).toBe(200);
+  const facts = profile.body.data.facts.map((fact: { content: string; fact_key: string | null }) => fact.content);
+  expect(facts).toContain("Rui works at a library.");
+  expect(facts).not.toContain("Rui works at a bakery.");
+  expect(profile.body.data.changes[0]).toMatchObject({
+    replaced: { memory_id: before.body.data.id },
+    by: { memory_id: now.body.data.id },
+  });
 }
 
 test("embedded: kill -9 while the model holds the extraction; after a restart the job finishes once", async () => {
