@@ -2,7 +2,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { notExpiredSql, vectorLiteral } from "../common/sql";
-import { isOneOffEvent, saysItChanged, statementSubject } from "./statements";
+import { isOneOffEvent, isStatement, saysItChanged, statementSubject } from "./statements";
 import { closeMemories, lockSlot, type Closing } from "./supersession";
 
 /**
@@ -37,7 +37,8 @@ interface Candidate {
 }
 
 /**
- * Infers, offline, that a new statement restates the slot of one that holds: of the identity's current statements
+ * Infers, offline, that a new statement restates the slot of one that holds (both short enough to be one statement,
+ * not passages: isStatement): of the identity's current statements
  * in the same namespace with the same scopes (never across them), not conversation turns, document passages or
  * memories with a fact_key, nor events that changed nothing, the most alike one about the same person, if alike
  * enough (less for a statement that says something changed: INFER_MIN_SIMILARITY), is closed by the new one
@@ -46,6 +47,7 @@ interface Candidate {
  * `invalid_at: null` undoes it. Returns what it closed.
  */
 export async function inferSupersession(tx: Tx, orgId: string, memory: NewStatement): Promise<Closing[]> {
+  if (!isStatement(memory.content)) return [];
   await lockSlot(tx, memory.namespaceId, `identity\u001f${memory.identityId}`);
   const candidates = await tx.$queryRaw<Candidate[]>(
     Prisma.sql`SELECT m.id, m.content, m.valid_at,
@@ -64,6 +66,7 @@ export async function inferSupersession(tx: Tx, orgId: string, memory: NewStatem
   const changed = saysItChanged(memory.content);
   const replaced = candidates.find(
     (candidate) =>
+      isStatement(candidate.content) &&
       statementSubject(candidate.content) === subject &&
       // An event that changed nothing does not stop being true.
       (saysItChanged(candidate.content) || !isOneOffEvent(candidate.content)) &&
