@@ -4,6 +4,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { canonicalJson } from "@/lib/http/canonical-json";
+import { recordMemoryEvents } from "@/lib/event-recording/record-events";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import type { InferenceState } from "../common/memory-origin";
 
@@ -60,6 +61,23 @@ export async function queueExtraction(
     await setInferenceState(tx, orgId, ids, queued);
   }
   return { ...queued, updated_at: new Date().toISOString() };
+}
+
+/**
+ * Marks memories a write asked a model about, on a server without one, as failed with why (`error`), within the
+ * write's transaction, with their `memory.inference.failed` events. Returns the state they now show.
+ */
+export async function markUnavailable(
+  tx: Tx,
+  orgId: string,
+  memories: { id: string }[],
+  error: string,
+): Promise<InferenceState> {
+  const failed = { status: "failed" as const, attempts: 0, tokens: 0, rate_limited: 0, facts: [], error, model: null };
+  const ids = memories.map((memory) => memory.id);
+  await setInferenceState(tx, orgId, ids, failed);
+  await recordMemoryEvents(tx, orgId, "memory.inference.failed", ids, { error });
+  return { ...failed, updated_at: new Date().toISOString() };
 }
 
 /** Starts this process's extraction workers on what a committed write queued. */

@@ -379,22 +379,19 @@ describe("infer: true", () => {
 });
 
 describe("without a chat model", () => {
-  test("infer: true is refused and nothing is written; a namespace's infer is ignored", async () => {
+  test("infer: true stores the memory, marked failed with why; a namespace's infer is ignored", async () => {
     const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
     delete process.env.OPENAI_BASE_URL;
     delete process.env.OPENAI_API_KEY;
     try {
       const { key } = await createTenant("No model");
       const ns = await createNamespace(key, { infer: true });
-      const refused = await api("POST", "/remember", {
-        key,
-        body: { namespace_id: ns.id, content: "x y z", infer: true },
-      });
-      expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toMatch(/infer needs a chat model/);
-      expect(refused.body.error.details).toEqual([{ field: "body.infer", message: expect.any(String) }]);
-      const listed = await api("GET", `/memories?namespace_id=${ns.id}`, { key });
-      expect(listed.body.data).toEqual([]);
+      const asked = await remember(key, { namespace_id: ns.id, content: "Asked of a model.", infer: true });
+      expect(asked.inference).toMatchObject({ status: "failed", attempts: 0, facts: [] });
+      expect(asked.inference!.error).toMatch(/infer needs a chat model/);
+      expect((await get(key, asked.id))!.inference).toMatchObject({ status: "failed" });
+      const events = await api("GET", `/events?namespace_id=${ns.id}&limit=100`, { key });
+      expect(events.body.data.events.map((e: { type: string }) => e.type)).toContain("memory.inference.failed");
       const stored = await remember(key, { namespace_id: ns.id, content: "Stored without a model." });
       expect(stored.inference).toBeNull();
     } finally {
