@@ -159,7 +159,7 @@ export function processCpuMs(pid: number, databaseThread?: number): { main: numb
 }
 
 /** Resident memory of a process and its children, MiB (`ps`; the embedding workers are threads of the process). */
-function residentMiB(pid: number): number {
+export function residentMiB(pid: number): number {
   const output = execFileSync("ps", ["-o", "rss=", "--pid", String(pid), "--ppid", String(pid)], { encoding: "utf8" });
   return output.split("\n").reduce((sum, line) => sum + (Number(line.trim()) || 0), 0) / 1024;
 }

@@ -26,13 +26,18 @@ export interface RunningServer {
 /**
  * `npm start` (scripts/start.mjs) as a child process, resolved once it says it is ready and /api/v1/health
  * answers 200. With `unreaped`, its parent is a process that never reaps it (`sleep`): killed, it stays a
- * zombie until stop().
+ * zombie until stop(). `checkout` is the directory served (this one by default; bench/compare.ts serves
+ * another commit's worktree beside it).
  */
-export async function startServer(env: Record<string, string>, { unreaped = false } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  { unreaped = false, checkout = process.cwd() } = {},
+): Promise<RunningServer> {
   const port = Number(env.PORT);
   const base = `http://127.0.0.1:${port}`;
-  const start = [process.execPath, path.join(process.cwd(), "scripts/start.mjs")];
+  const start = [process.execPath, path.join(checkout, "scripts/start.mjs")];
   const options = {
+    cwd: checkout,
     env: { ...process.env, MEMGW_PROCESS_ROLE: undefined, PUBLIC_URL: base, ...env },
     stdio: ["ignore", "pipe", "pipe"] as ["ignore", "pipe", "pipe"],
   };
