@@ -35,6 +35,7 @@ import { addMember } from "@/lib/orgs/members";
 import { createOrganization, OrganizationName } from "@/lib/orgs/organizations";
 import { createUser, Email, Password } from "@/lib/orgs/users";
 import { signUpAllowed } from "@/lib/orgs/sign-up";
+import { activityWritten } from "@/lib/activity/activity";
 
 const InitEnv = z.object({
   MEMGW_INIT_ORG_NAME: OrganizationName,
@@ -278,5 +279,7 @@ async function stopGateway(): Promise<void> {
   await stopWriteIntentSweeps?.();
   await stopWebhookDelivery?.();
   await closeEmbedder();
+  // The activity rows of the requests drained, queued behind a write in flight (lib/activity/activity.ts).
+  await activityWritten();
   await closeDatabase();
 }

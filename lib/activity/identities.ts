@@ -8,6 +8,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { identifier } from "@/lib/validation/strings";
 import { ACTIVITY_OPERATIONS } from "./activity";
 import { visibleActivitySql } from "./queries";
+import { activityWritten } from "./activity";
 
 export const IDENTITIES_PAGE_SIZE = 50;
 export const IDENTITY_ACTIVITY_PAGE_SIZE = 50;
@@ -76,6 +77,7 @@ export async function listIdentities(
   principal: MemberPrincipal,
   query: IdentitiesQuery,
 ): Promise<{ items: IdentityListItem[]; hasNext: boolean; page: number; pageSize: number }> {
+  await activityWritten();
   const prisma = await db();
   const prefix = query.q
     ? Prisma.sql`AND s.identity_id COLLATE "C" >= ${query.q} AND starts_with(s.identity_id, ${query.q})`
@@ -125,6 +127,7 @@ export async function identitySummary(
   principal: MemberPrincipal,
   identityId: string,
 ): Promise<{ memories: number; namespaces: number; lastActivityAt: Date | null }> {
+  await activityWritten();
   const prisma = await db();
   const [row] = await prisma.$queryRaw<{ memories: number; namespaces: number; last: Date | null }[]>(
     Prisma.sql`SELECT COALESCE(sum(s.memory_count), 0)::int AS memories,
@@ -156,6 +159,7 @@ export async function identityActivity(
   identityId: string,
   query: IdentityActivityQuery,
 ): Promise<{ items: IdentityActivityItem[]; hasNext: boolean; page: number }> {
+  await activityWritten();
   const prisma = await db();
   const conditions = [visibleActivitySql(principal, { identityId })];
   if (query.operation) conditions.push(Prisma.sql`a.operation = ${query.operation}`);

@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { ACTIVITY_CHART_DAYS, chartStart, visibleActivitySql } from "./queries";
 import { histogramPercentile, LATENCY_BUCKETS_MS, type LatencyPercentile } from "./rollup";
+import { activityWritten } from "./activity";
 
 export interface OperationStats {
   operation: string;
@@ -41,6 +42,7 @@ export async function operationsSummary(
   principal: MemberPrincipal,
   days = ACTIVITY_CHART_DAYS,
 ): Promise<OperationsSummary> {
+  await activityWritten();
   const prisma = await db();
   const where = visibleActivitySql(principal);
   // One JSON text instead of a row per rollup row: the embedded database's driver spends far longer per
@@ -91,6 +93,7 @@ export async function topNamespaces(
   limit = 5,
   days = ACTIVITY_CHART_DAYS,
 ): Promise<TopNamespace[]> {
+  await activityWritten();
   const prisma = await db();
   return prisma.$queryRaw<TopNamespace[]>(
     Prisma.sql`SELECT n.id, n.name, sum(a.count)::int AS operations
@@ -123,6 +126,7 @@ export async function topIdentities(
   limit = 5,
   days = ACTIVITY_CHART_DAYS,
 ): Promise<TopIdentities> {
+  await activityWritten();
   const prisma = await db();
   const [{ result }] = await prisma.$queryRaw<{ result: string }[]>(
     Prisma.sql`WITH recent AS MATERIALIZED (
@@ -169,6 +173,7 @@ export interface GettingStarted {
 
 /** The getting-started checklist, each step from what exists in the database. */
 export async function gettingStarted(principal: MemberPrincipal): Promise<GettingStarted> {
+  await activityWritten();
   const prisma = await db();
   const [key, namespace, memory, usage] = await Promise.all([
     prisma.apiKey.findFirst({

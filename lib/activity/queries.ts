@@ -3,6 +3,7 @@
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { activityWritten } from "./activity";
 
 export const ACTIVITY_CHART_DAYS = 30;
 
@@ -46,6 +47,7 @@ export async function dailyOperations(
   filter: ActivityFilter = {},
   days = ACTIVITY_CHART_DAYS,
 ): Promise<{ day: string; counts: Record<string, number> }[]> {
+  await activityWritten();
   const prisma = await db();
   const start = chartStart(days);
   const where = visibleActivitySql(principal, filter);

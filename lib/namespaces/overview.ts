@@ -11,6 +11,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { PaginationQuery } from "@/lib/http/pagination";
 import { getNamespace, listGrants, listNamespaces, type NamespaceFilter } from "./namespaces";
+import { activityWritten } from "@/lib/activity/activity";
 
 /** What a grantee can do in a namespace, in the console's words. */
 export type Capability = "read" | "write" | "manage";
@@ -47,6 +48,7 @@ export async function listNamespacesWithStats(principal: Principal, query: Pagin
 }
 
 async function statsOf(orgId: string, namespaceIds: string[]): Promise<Map<string, NamespaceStats>> {
+  await activityWritten();
   if (namespaceIds.length === 0) return new Map();
   const prisma = await db();
   // The namespace row is bounded by the organization; its memories, grants and activity hang off it.

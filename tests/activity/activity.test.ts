@@ -1,5 +1,10 @@
 import { expect, test } from "vitest";
+import { recordActivity } from "@/lib/activity/activity";
+import { operationsSummary } from "@/lib/activity/overview";
+import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
+import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { api } from "../helpers/api";
 import { createKey, createNamespace, createTenant } from "../helpers/fixtures";
 
@@ -42,4 +47,47 @@ test("each memory operation writes an activity row: operation, namespace, key, i
   expect(totalMs).toBeGreaterThan(0);
   expect(totalMs).toBeLessThanOrEqual(elapsedMs + rows.length / 2);
   expect(rows[3].details).toEqual({ deleted: 1 });
+});
+
+test("rows answered while an activity write is in flight go in the next write together: every row, every count, each its own", async () => {
+  const { org, key, keyId } = await createTenant();
+  const ns = await createNamespace(key);
+  const entries = Array.from({ length: 25 }, (_, i) => ({
+    orgId: org.id,
+    apiKeyId: keyId,
+    namespaceId: ns.id,
+    identityId: i % 2 === 0 ? `person-${i}` : null,
+    operation: "recall" as const,
+    status: i === 24 ? 403 : 200,
+    latencyMs: i,
+    details: { matches: i },
+  }));
+  // All at once, as answers of concurrent requests: the first is written at once, the others queue behind it.
+  const written = entries.map((entry) => recordActivity(entry));
+  // A reader waits for what was answered before it, written or queued.
+  const owner: MemberPrincipal = {
+    kind: "member",
+    orgId: org.id,
+    userId: "owner",
+    role: "owner",
+    permissions: [...ROLE_PERMISSIONS.owner],
+    scopes: {},
+  };
+  const summary = await operationsSummary(owner);
+  expect(summary.total.count).toBe(25);
+  await Promise.all(written);
+  const prisma = await db();
+  const rows = await prisma.activityLog.findMany({ where: { orgId: org.id } });
+  expect(rows.map((row) => row.latencyMs).sort((a, b) => a - b)).toEqual(entries.map((entry) => entry.latencyMs));
+  expect(new Set(rows.map((row) => row.id)).size).toBe(25);
+  for (const row of rows) {
+    expect(row.identityId).toBe(row.latencyMs % 2 === 0 ? `person-${row.latencyMs}` : null);
+    expect(row.details).toEqual({ matches: row.latencyMs });
+    expect(row.status).toBe(row.latencyMs === 24 ? 403 : 200);
+  }
+  const [rollup] = await prisma.$queryRaw<{ n: number; refused: number }[]>(
+    Prisma.sql`SELECT sum(count)::int AS n, sum(client_errors)::int AS refused FROM activity_daily_rollups
+               WHERE org_id = ${org.id}`,
+  );
+  expect(rollup).toEqual({ n: 25, refused: 1 });
 });

@@ -17,8 +17,12 @@ export async function entitiesOfMemories(
   if (memoryIds.length === 0) return byMemory;
   const ids = [...new Set(memoryIds)];
   const rows = await queryRows<{ memory_id: string; id: string; kind: EntityKind; name: string }>(
+    // Each link's entity by its key (LATERAL … OFFSET 0 keeps the planner from hashing every entity of the
+    // organization to join a few dozen links: 1.5 ms of the embedded database's thread per recall).
     Prisma.sql`SELECT l.memory_id, e.id, e.kind, e.name
-      FROM memory_entities l JOIN entities e ON e.id = l.entity_id AND e.org_id = ${orgId}
+      FROM memory_entities l
+      CROSS JOIN LATERAL (SELECT e.id, e.kind, e.name FROM entities e
+                          WHERE e.id = l.entity_id AND e.org_id = ${orgId} OFFSET 0) e
       WHERE l.org_id = ${orgId} AND l.namespace_id = ${namespaceId} AND l.memory_id = ANY(${ids}::text[])
       ORDER BY l.memory_id, l.mentions DESC, e.name, e.id`,
   );

@@ -52,13 +52,14 @@ export function dateRange(key: string): DateRange | null {
 
 /**
  * The names and dates a query mentions, extracted as a memory's are (a relative date, "last summer", against
- * `now`: the time of the question).
+ * `now`: the time of the question). Without `namesToo`, only the dates (`keys` empty): recall's entity boost is
+ * off, and naming the rest was a millisecond of every recall whose query has a digit.
  */
 export function queryEntities(query: string, now: Date, namesToo = true): QueryEntities {
   // Most queries name no date: the extractor (a few hundred microseconds) runs only on one that may.
   if (!namesToo && !MAY_NAME_A_DATE.test(query)) return { keys: [], dates: [] };
   // "MEK 1/2", "Arp2/3": a ratio without a year is not a date (SciFact's claims have eight of them).
-  const found = extractEntities(query.replace(FRACTION, " "), { occurredAt: now });
+  const found = extractEntities(query.replace(FRACTION, " "), { occurredAt: now, datesOnly: !namesToo });
   return {
     keys: found.filter((e) => e.kind !== "date").map((e) => e.key),
     dates: found.flatMap((e) => {

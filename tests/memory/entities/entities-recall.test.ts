@@ -112,6 +112,24 @@ test("a date in the query ranks what happened then first; a date nothing matches
   });
 });
 
+test("a query's dates alone are the dates found with its names, without naming anyone", () => {
+  const now = new Date("2026-03-15T12:00:00Z");
+  for (const query of [
+    "What did Caroline tell Melanie in May 2023 about the LGBTQ support group?",
+    "Did Jon visit Paris last summer or in 2024?",
+    "IL-6 levels in 50% of patients", // digits, no date
+    "What happened yesterday at Google?",
+  ]) {
+    const full = queryEntities(query, now);
+    const dates = queryEntities(query, now, false);
+    expect(dates).toEqual({ keys: [], dates: full.dates });
+  }
+  expect(queryEntities("Did Jon visit Paris last summer or in 2024?", now, false).dates.map((d) => d.key)).toEqual([
+    "2025-summer",
+    "2024",
+  ]);
+});
+
 test("entity steps never bring in a memory the key's scopes cannot see", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);
