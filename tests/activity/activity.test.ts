@@ -49,7 +49,7 @@ test("each memory operation writes an activity row: operation, namespace, key, i
   expect(rows[3].details).toEqual({ deleted: 1 });
 });
 
-test("rows answered while an activity write is in flight go in the next write together: every row, every count, each its own", async () => {
+test("rows answered while an activity write is in flight are written together after it, every one", async () => {
   const { org, key, keyId } = await createTenant();
   const ns = await createNamespace(key);
   const entries = Array.from({ length: 25 }, (_, i) => ({
