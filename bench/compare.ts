@@ -102,7 +102,8 @@ if (postgresUrl) {
     for (const database of databases) await database.drop();
   }
 }
-for (const result of results) printTable(result);
+const report = results.flatMap(tableOf);
+for (const line of report) log(line);
 fs.mkdirSync(path.join(root, "bench/results"), { recursive: true });
 fs.writeFileSync(
   path.join(root, "bench/results/compare.json"),
@@ -111,6 +112,8 @@ fs.writeFileSync(
       date: new Date().toISOString(),
       memories,
       rounds,
+      machine: { cpu: os.cpus()[0]?.model.trim(), cores: os.cpus().length },
+      report,
       results: results.map((r) => ({ ...r, builds: r.builds.map((b) => ({ label: b.label, ...summary(b.tally) })) })),
     },
     null,
@@ -371,7 +374,8 @@ function summary(tally: Tally) {
   };
 }
 
-function printTable(result: (typeof results)[number]) {
+/** One setup's figures as a Markdown table, with the line that says what was measured. */
+function tableOf(result: (typeof results)[number]): string[] {
   const [base, other] = result.builds.map((b) => summary(b.tally));
   const raw = result.rawEmbedderPerSecond;
   const cpu = (c: ReturnType<typeof summary>["recall8"]["cpuMsPerRecall"]) =>
@@ -436,13 +440,15 @@ function printTable(result: (typeof results)[number]) {
       ratio(base.rssMiB, other.rssMiB),
     ],
   ];
-  log(
-    `\n${result.setup}: ${memories} memories, ${rounds} rounds of ${queries.length} queries per concurrency, ` +
+  return [
+    "",
+    `${result.setup}: ${memories} memories, ${rounds} rounds of ${queries.length} queries per concurrency, ` +
       `raw embedder ${raw.toFixed(1)} memories/s (mean of the run)`,
-  );
-  log(`| | ${result.builds[0].label} | ${result.builds[1].label} | second ÷ first |`);
-  log("|---|---|---|---|");
-  for (const row of rows) log(`| ${row.join(" | ")} |`);
+    "",
+    `| | ${result.builds[0].label} | ${result.builds[1].label} | second ÷ first |`,
+    "|---|---|---|---|",
+    ...rows.map((row) => `| ${row.join(" | ")} |`),
+  ];
 }
 
 /** A commit checked out (once) in a worktree of this repository, with dependencies. */

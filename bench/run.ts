@@ -520,6 +520,20 @@ function writeReport() {
   if (hooksOnPostgres) lines.push(...webhooksSection(hooksOnPostgres));
   const d: (DatabasesResult & typeof meta) | undefined = read("databases.json");
   if (d) lines.push(...databasesSection(d));
+  const compared: { date: string; machine: { cpu: string; cores: number }; report: string[] } | undefined =
+    read("compare.json");
+  if (compared)
+    lines.push(
+      "## Two commits side by side",
+      "",
+      `${compared.date}; ${compared.machine.cpu}, ${compared.machine.cores} cores. ` +
+        "`npm run bench:compare <commit>`: the latency section's load and recalls on both builds in one run " +
+        "(production builds over HTTP on loopback), recalls interleaved round by round, every query embedded " +
+        "anew; CPU per recall is the servers' threads " +
+        "(and PostgreSQL's processes on this machine) over the measured recalls.",
+      ...compared.report,
+      "",
+    );
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });
   fs.writeFileSync(path.join(root, "docs/benchmarks.md"), lines.join("\n"));
   console.log("\n" + lines.join("\n"));
