@@ -522,7 +522,7 @@ function writeReport() {
   if (d) lines.push(...databasesSection(d));
   const compared: { date: string; machine: { cpu: string; cores: number }; report: string[] } | undefined =
     read("compare.json");
-  if (compared)
+  if (compared?.report)
     lines.push(
       "## Two commits side by side",
       "",
