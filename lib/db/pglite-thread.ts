@@ -12,15 +12,13 @@ import {
   joined,
   PARSE_COMPLETE,
   statementError,
+  textRows,
   withBinaryResults,
 } from "./wire-messages";
 
 // Taken at run time, out of the bundler's sight (as lib/memory/embeddings/local.ts does): the worker is the
 // plain script beside this file in every runtime.
 const { Worker } = process.getBuiltinModule("node:worker_threads") as typeof import("node:worker_threads");
-
-type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
-type DataRow = InstanceType<typeof protocol.messages.DataRowMessage>;
 
 /** What Prisma's PGlite adapter, the migrations and the access cache's watcher use of a connection. */
 export interface PGliteSession {
@@ -304,26 +302,13 @@ export class PGliteThread implements PGliteSession {
    */
   rows<Row>(query: string, params: unknown[]): Promise<Row[]> {
     return this.session.shared(async () => {
-      const messages = this.parsed(await this.runKept(query, params, false));
-      const failed = statementError(messages, query, params);
-      if (failed) throw failed;
-      let columns: { name: string; parse: (text: string) => unknown }[] = [];
-      const rows: Row[] = [];
-      for (const answer of messages) {
-        if (answer.name === "rowDescription") {
-          columns = (answer as RowDescription).fields.map((field) => {
-            const parser = this.parsers[field.dataTypeID];
-            return { name: field.name, parse: parser ? (text) => parser(text, field.dataTypeID) : (text) => text };
-          });
-        } else if (answer.name === "dataRow") {
-          const row: Record<string, unknown> = {};
-          (answer as DataRow).fields.forEach(
-            (text, i) => (row[columns[i].name] = text === null ? null : columns[i].parse(text)),
-          );
-          rows.push(row as Row);
-        }
-      }
-      return rows;
+      const data = await this.runKept(query, params, false);
+      const rows = textRows(data, (text, dataTypeID) => {
+        const parser = this.parsers[dataTypeID];
+        return parser ? parser(text, dataTypeID) : text;
+      });
+      if (rows) return rows as Row[];
+      throw statementError(this.parsed(data), query, params)!;
     });
   }
 

@@ -15,6 +15,18 @@ export async function expectParametersRoundTrip(): Promise<void> {
                       ${JSON.stringify({ a: [1, "two"] })}::jsonb AS json, ${at}::timestamptz AS at`,
   );
   expect(row).toEqual({ texts: awkward, number: 7, json: { a: [1, "two"] }, at });
+  // Rows as the statement answers them: several, in order, each column by its name and type; text beyond ASCII,
+  // an empty text and a null kept apart; and none at all.
+  const text = "naïve café — 東京 😀";
+  const rows = await queryRows(
+    Prisma.sql`SELECT n, t, n * 1.5::float8 AS "half of three", NULL::text AS none, ''::text AS empty
+               FROM (VALUES (1, ${text}), (2, ${"second"})) AS v(n, t) ORDER BY n`,
+  );
+  expect(rows).toEqual([
+    { n: 1, t: text, "half of three": 1.5, none: null, empty: "" },
+    { n: 2, t: "second", "half of three": 3, none: null, empty: "" },
+  ]);
+  expect(await queryRows(Prisma.sql`SELECT 1 AS n WHERE false`)).toEqual([]);
 }
 
 /**
