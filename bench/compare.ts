@@ -6,10 +6,10 @@
 // (hard links) when its lock file is the same (`npm install` otherwise) and built.
 //
 // Settings: BENCH_MEMORIES (default 3000), BENCH_COMPARE_ROUNDS (default 3: each round asks every query at
-// concurrency 1 and 8 of one build, then of the other, the order alternating), BENCH_DATABASE_URL (a
-// PostgreSQL server with pgvector and a role that may create databases: the same on PostgreSQL, one instance
-// and two instances per build), BENCH_DATASETS_DIR. Prints one table per database; the figures are also
-// written to bench/results/compare.json.
+// concurrency 1 and 8, 49 of them of one build, then of the other, the order alternating), BENCH_DATABASE_URL
+// (a PostgreSQL server with pgvector and a role that may create databases: the same on PostgreSQL, one
+// instance and two instances per build), BENCH_DATASETS_DIR. Prints one table per database setup; the figures
+// are also written to bench/results/compare.json.
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,6 +23,8 @@ import { serverVersion } from "./databases";
 
 const KEY = "mgw_benchmarkKey00000000000000000000000000";
 const BATCH = 100;
+/** Queries measured on one build before the other's turn. */
+const SLICE = 49;
 const root = path.resolve(import.meta.dirname, "..");
 
 /** A build to measure: its checkout and how it is named in the table. */
@@ -165,20 +167,19 @@ async function measureSetup(
       raw.push(await rawEmbedderRate());
     }
     for (const side of served) await warmUp(side);
-    for (let round = 0; round < rounds; round++) {
-      const order = round % 2 === 0 ? served : [...served].reverse();
-      for (const side of order)
+    // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
+    // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
+    for (let round = 0; round < rounds; round++)
+      for (let from = 0; from < queries.length; from += SLICE) {
+        const order = (round + from / SLICE) % 2 === 0 ? served : [...served].reverse();
         for (const concurrency of [1, 8] as const) {
           // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per
           // round and concurrency.
           const mark = "?".repeat(2 * round + (concurrency === 1 ? 1 : 2));
-          await measureRecalls(
-            side,
-            concurrency,
-            queries.map((query) => `${query}${mark}`),
-          );
+          const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
+          for (const side of order) await measureRecalls(side, concurrency, asked);
         }
-    }
+      }
     // Short questions on the small namespace, one build then the other, question by question.
     for (const [i, question] of shortQuestions.entries())
       for (const side of i % 2 === 0 ? served : [...served].reverse()) {
@@ -313,7 +314,10 @@ function cpuOf(side: Served) {
   return total;
 }
 
-/** CPU ms of the processes named `postgres` (a server on this machine; 0 for one elsewhere). */
+/**
+ * CPU ms of the processes named `postgres` (a server on this machine; 0 for one elsewhere), with what their
+ * children used before they ended (a connection's backend ends with it: its time goes to the postmaster's).
+ */
 function postgresCpuMs(): number {
   let ms = 0;
   for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
@@ -321,7 +325,8 @@ function postgresCpuMs(): number {
       const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
       if (!stat.includes("(postgres)")) continue;
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ms += (Number(fields[11]) + Number(fields[12])) * 10; // USER_HZ is 100
+      // utime, stime, cutime, cstime; USER_HZ is 100
+      ms += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * 10;
     } catch {
       // the process ended
     }
