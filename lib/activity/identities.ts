@@ -6,9 +6,8 @@ import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { identifier } from "@/lib/validation/strings";
-import { ACTIVITY_OPERATIONS } from "./activity";
+import { ACTIVITY_OPERATIONS, activityWritten } from "./activity";
 import { visibleActivitySql } from "./queries";
-import { activityWritten } from "./activity";
 
 export const IDENTITIES_PAGE_SIZE = 50;
 export const IDENTITY_ACTIVITY_PAGE_SIZE = 50;
