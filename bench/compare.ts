@@ -462,6 +462,8 @@ function checkoutOf(ref: string): Build {
   const dir = path.join(os.tmpdir(), "memgw-compare", commit);
   if (!fs.existsSync(path.join(dir, "package.json"))) {
     fs.rmSync(dir, { recursive: true, force: true });
+    // A worktree whose directory the system's cleaning removed is still registered: forgotten first.
+    git(["worktree", "prune"]);
     git(["worktree", "add", "--detach", dir, commit]);
   }
   if (!fs.existsSync(path.join(dir, "node_modules"))) {
