@@ -164,9 +164,15 @@ describe("an update and deduplication", () => {
     const patched = await api("PATCH", `/memories/${second.body.data.id}`, { key, body: { content: FACT } });
     expect(patched.status).toBe(200);
     expect(patched.body.data.content).toBe(FACT);
-    // Remembering its words again answers the oldest memory with them, as before.
+    // Remembering its words again answers the oldest memory with them, as before: the two were remembered at
+    // once, so either may be the older (as the database orders them: created_at, then id).
+    const prisma = await db();
+    const oldest = await prisma.memory.findFirstOrThrow({
+      where: { id: { in: [first.body.data.id, second.body.data.id] } },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
     const again = await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: FACT } });
-    expect(again.body.data).toMatchObject({ id: first.body.data.id, deduplicated: true });
+    expect(again.body.data).toMatchObject({ id: oldest.id, deduplicated: true });
     const old = await sendAtOnce(AT_ONCE, () =>
       api("POST", "/remember", { key, body: { namespace_id: ns.id, content: other } }),
     );
