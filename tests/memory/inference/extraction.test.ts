@@ -1,7 +1,7 @@
 // A chat model's help with `infer` (issue 52): facts extracted from what is written, decided against the identity's
 // current statements by number only, as a durable job that survives the model's failures. The model is a scripted
 // OpenAI-compatible server speaking the real chat-completions shape.
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { runDueJobs } from "@/lib/jobs/queue";
 import { extractionJobRunners } from "@/lib/memory/inference/run-extraction";
 import { api } from "../../helpers/api";
@@ -390,8 +390,15 @@ describe("without a chat model", () => {
       expect(asked.inference).toMatchObject({ status: "failed", attempts: 0, facts: [] });
       expect(asked.inference!.error).toMatch(/infer needs a chat model/);
       expect((await get(key, asked.id))!.inference).toMatchObject({ status: "failed" });
-      const events = await api("GET", `/events?namespace_id=${ns.id}&limit=100`, { key });
-      expect(events.body.data.events.map((e: { type: string }) => e.type)).toContain("memory.inference.failed");
+      // Listed once every transaction begun before its own has ended (lib/events/event-access.ts, SETTLED): on
+      // PostgreSQL another one of the server's may still be open.
+      await vi.waitFor(
+        async () => {
+          const events = await api("GET", `/events?namespace_id=${ns.id}&limit=100`, { key });
+          expect(events.body.data.events.map((e: { type: string }) => e.type)).toContain("memory.inference.failed");
+        },
+        { timeout: 10_000, interval: 100 },
+      );
       const stored = await remember(key, { namespace_id: ns.id, content: "Stored without a model." });
       expect(stored.inference).toBeNull();
     } finally {
