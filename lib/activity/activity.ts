@@ -73,7 +73,9 @@ async function writeQueued(): Promise<void> {
         await insertRows(batch.map((row) => row.entry));
         for (const row of batch) row.written.resolve();
       } catch (error) {
-        for (const row of batch) row.written.reject(error);
+        if (batch.length === 1) batch[0].written.reject(error);
+        // One row the table refuses must not cost the others theirs (another organization's, often): each alone.
+        else for (const row of batch) await insertRows([row.entry]).then(row.written.resolve, row.written.reject);
       }
     }
   } finally {

@@ -91,3 +91,28 @@ test("rows answered while an activity write is in flight are written together af
   );
   expect(rollup).toEqual({ n: 25, refused: 1 });
 });
+
+test("a row the table refuses, written together with others, costs none of them theirs", async () => {
+  const { org, keyId } = await createTenant();
+  const other = await createTenant();
+  const entry = (orgId: string, apiKeyId: string, identityId: string) => ({
+    orgId,
+    apiKeyId,
+    identityId,
+    operation: "recall" as const,
+    status: 200,
+    latencyMs: 1,
+  });
+  const written = [
+    recordActivity(entry(org.id, keyId, "first")),
+    // A text column takes no U+0000: this row's insert fails, in whichever batch it goes.
+    recordActivity(entry(org.id, keyId, "bad\u0000id")),
+    recordActivity(entry(org.id, keyId, "second")),
+    recordActivity(entry(other.org.id, other.keyId, "another organization's")),
+  ];
+  const settled = await Promise.allSettled(written);
+  expect(settled.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
+  const prisma = await db();
+  const rows = await prisma.activityLog.findMany({ where: { orgId: { in: [org.id, other.org.id] } } });
+  expect(rows.map((row) => row.identityId).sort()).toEqual(["another organization's", "first", "second"]);
+});
