@@ -15,10 +15,17 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
-import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { percentile } from "./lib/percentile";
-import { latencyWorkload, processCpuMs, residentMiB, SCOPE_VALUES, SMALL_NAMESPACE, WARM_UP_QUERIES } from "./latency";
+import {
+  latencyWorkload,
+  processCpuMs,
+  rawEmbedderRate,
+  residentMiB,
+  SCOPE_VALUES,
+  SMALL_NAMESPACE,
+  WARM_UP_QUERIES,
+} from "./latency";
 import { serverVersion } from "./databases";
 
 const KEY = "mgw_benchmarkKey00000000000000000000000000";
@@ -135,7 +142,7 @@ async function measureSetup(
 ): Promise<(typeof results)[number]> {
   log(`\n${setup}:`);
   const served: Served[] = [];
-  const raw: number[] = [await rawEmbedderRate()];
+  const raw: number[] = [await rawEmbedderRate(texts, log)];
   try {
     for (const [i, build] of builds.entries()) {
       const servers: RunningServer[] = [];
@@ -164,7 +171,7 @@ async function measureSetup(
         const { namespaceId, smallNamespaceId } = side;
         if (setup === "PostgreSQL, one instance") loadedOnPostgres.set(i, { namespaceId, smallNamespaceId });
       }
-      raw.push(await rawEmbedderRate());
+      raw.push(await rawEmbedderRate(texts, log));
     }
     for (const side of served) await warmUp(side);
     // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
@@ -332,20 +339,6 @@ function postgresCpuMs(): number {
     }
   }
   return ms;
-}
-
-/** The raw embedder's memories/s on a sample of the texts, configured as the server's ingestion runs it. */
-async function rawEmbedderRate(): Promise<number> {
-  const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
-  const raw = new LocalEmbeddingProvider();
-  await raw.ready();
-  await raw.embed(sample.slice(0, 32), "ingest");
-  const started = performance.now();
-  for (let i = 0; i < sample.length; i += BATCH) await raw.embed(sample.slice(i, i + BATCH), "ingest");
-  const perSecond = sample.length / ((performance.now() - started) / 1000);
-  await raw.close();
-  log(`  raw embedder: ${perSecond.toFixed(1)} memories/s`);
-  return perSecond;
 }
 
 /** A tally's figures: ratios to the raw embedder are computed by the table. */

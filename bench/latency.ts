@@ -179,6 +179,25 @@ export function latencyWorkload(datasetsDir: string, memories: number) {
   return { scifact, msmarco, texts, queries };
 }
 
+/**
+ * The raw embedder's memories/s on ~600 of `texts`, configured as the server's ingestion runs it (one worker is kept
+ * for queries), logged with `when` it was measured: the rate the load figures are set against.
+ */
+export async function rawEmbedderRate(texts: string[], log: (line: string) => void, when?: string): Promise<number> {
+  const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
+  const raw = new LocalEmbeddingProvider();
+  await raw.ready();
+  await raw.embed(sample.slice(0, 32), "ingest");
+  const started = performance.now();
+  for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
+  const perSecond = sample.length / ((performance.now() - started) / 1000);
+  await raw.close();
+  log(
+    `  raw embedder${when ? ` ${when}` : ""}: ${perSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`,
+  );
+  return perSecond;
+}
+
 export async function measureLatency(options: {
   datasetsDir: string;
   memories: number;
@@ -189,18 +208,7 @@ export async function measureLatency(options: {
   // The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries),
   // measured before and after the load: this VM's speed drifts by several percent within minutes, and
   // the mean of both is the fairer measure of the load's own period.
-  const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
-  const measureRawEmbedder = async (when: string) => {
-    const raw = new LocalEmbeddingProvider();
-    await raw.ready();
-    await raw.embed(sample.slice(0, 32), "ingest");
-    const started = performance.now();
-    for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
-    const perSecond = sample.length / ((performance.now() - started) / 1000);
-    await raw.close();
-    options.log(`  raw embedder ${when}: ${perSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`);
-    return perSecond;
-  };
+  const measureRawEmbedder = (when: string) => rawEmbedderRate(texts, options.log, when);
   const rawBefore = await measureRawEmbedder("before the load");
   let t0: number;
 
