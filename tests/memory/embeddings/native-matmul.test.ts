@@ -320,6 +320,9 @@ describe("the native matrix products", () => {
         " ",
       ),
       "ok",
+      // Characters the tokenizer does not know (token 0), and a text past the model's 128 tokens.
+      "Ω≈ç√ 🙂 zzqx",
+      Array.from({ length: 90 }, (_, i) => `item ${i}, reviewed`).join("; "),
     ];
 
     async function embedWith(kernels: string | undefined, someTexts = texts) {

