@@ -192,10 +192,25 @@ export function createForwardPass(tensorOf, kernel) {
         let max = -Infinity;
         for (let j = 0; j < length; j++) max = Math.max(max, scores[at + j]);
         let sum = 0;
-        for (let j = 0; j < length; j++) sum += scores[at + j] = Math.exp(scores[at + j] - max);
+        for (let j = 0; j < length; j++) {
+          scores[at + j] = Math.exp(scores[at + j] - max);
+          sum += scores[at + j];
+        }
         for (let j = 0; j < length; j++) scores[at + j] /= sum;
       }
-      kernel.batchMatMul(memory, s, vals.byteOffset, contexts.byteOffset, heads, heads, length, length, depth, false, false);
+      kernel.batchMatMul(
+        memory,
+        s,
+        vals.byteOffset,
+        contexts.byteOffset,
+        heads,
+        heads,
+        length,
+        length,
+        depth,
+        false,
+        false,
+      );
       for (let head = 0; head < heads; head++)
         for (let token = 0; token < length; token++) {
           const from = (head * length + token) * depth;
