@@ -367,6 +367,19 @@ describe("the native matrix products", () => {
       },
     );
 
+    // The model's graph drops a batch's trailing text of no tokens (its dense input ends at the last token);
+    // the forward pass gives every text its vector, one of no tokens the same wherever it stands.
+    test("a text of no tokens gets a unit vector of its own, first or last in its batch", async () => {
+      const [[emptyFirst, okAfter], [okFirst, emptyLast]] = [
+        (await embedWith(undefined, ["", "ok"])).vectors,
+        (await embedWith(undefined, ["ok", ""])).vectors,
+      ];
+      expect(emptyLast).toHaveLength(512);
+      expect(Math.hypot(...emptyLast)).toBeCloseTo(1, 5);
+      expectSameVectors([emptyLast, okFirst], [emptyFirst, okAfter]);
+      expect(Math.max(...emptyLast.map((v, i) => Math.abs(v - okFirst[i])))).toBeGreaterThan(0.01);
+    });
+
     test.each(runnableHere)(
       "LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors",
       async (name) => {
