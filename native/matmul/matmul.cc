@@ -1,6 +1,6 @@
-// Float32 matrix products for the local embedder, computed natively on the WebAssembly backend's own
-// memory. TensorFlow.js's WASM build has only 128-bit SIMD (and a scalar path for transposed
-// products); this runs on the CPU's AVX-512 or AVX2 units when it has them.
+// Float32 matrix products for the local embedder's forward pass (lib/memory/embeddings/use-lite-forward.mjs),
+// computed natively in the ArrayBuffer that holds its activations, on the CPU's AVX-512 or AVX2 units when it
+// has them, and the few elementwise steps between them (bias, residual, layer norm).
 //
 // The addon is built for no CPU in particular, because an install may be copied or containerized onto
 // another machine: each kernel is compiled for its own instruction set (a function attribute), and the
@@ -15,6 +15,7 @@
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -327,13 +328,104 @@ napi_value BatchMatMul(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// The elementwise steps of the embedder's forward pass around the products (lib/memory/embeddings/
+// use-lite-forward.mjs): plain loops the compiler vectorizes for the x86-64 baseline, where JavaScript's scalar
+// float32 arithmetic cost a short query a third of its time.
+
+// Reads a vector argument: an ArrayBuffer of exactly `n` floats.
+bool readVector(napi_env env, napi_value value, int64_t n, const float** data) {
+  void* buffer = nullptr;
+  size_t length = 0;
+  if (napi_get_arraybuffer_info(env, value, &buffer, &length) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "vectors must be ArrayBuffers");
+    return false;
+  }
+  if ((int64_t)length != bytesOf({n})) {
+    napi_throw_range_error(env, nullptr, "vector of another length");
+    return false;
+  }
+  *data = static_cast<const float*>(buffer);
+  return true;
+}
+
+// addBias(memory, offset, rows, n, bias, relu): each row of the [rows, n] matrix at `offset` plus `bias` (an
+// ArrayBuffer of n floats), then max(0, x) when `relu`.
+napi_value AddBias(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  uint8_t* memory;
+  size_t length;
+  int64_t v[3];
+  const float* bias;
+  bool relu;
+  if (!readArguments(env, info, 6, argv, &memory, &length, v, 3) || !readBool(env, argv[5], &relu)) return nullptr;
+  const int64_t offset = v[0], rows = v[1], n = v[2];
+  if (!inside(env, offset, bytesOf({rows, n}), length) || !readVector(env, argv[4], n, &bias)) return nullptr;
+  float* out = reinterpret_cast<float*>(memory + offset);
+  for (int64_t row = 0; row < rows; ++row, out += n) {
+    for (int64_t j = 0; j < n; ++j) out[j] += bias[j];
+    if (relu)
+      for (int64_t j = 0; j < n; ++j) out[j] = out[j] > 0.0f ? out[j] : 0.0f;
+  }
+  return nullptr;
+}
+
+// addInto(memory, outOffset, inOffset, count): out[i] += in[i] for `count` floats.
+napi_value AddInto(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  uint8_t* memory;
+  size_t length;
+  int64_t v[3];
+  if (!readArguments(env, info, 4, argv, &memory, &length, v, 3)) return nullptr;
+  const int64_t outOffset = v[0], inOffset = v[1], count = v[2];
+  if (!inside(env, outOffset, bytesOf({count}), length) || !inside(env, inOffset, bytesOf({count}), length))
+    return nullptr;
+  float* out = reinterpret_cast<float*>(memory + outOffset);
+  const float* in = reinterpret_cast<const float*>(memory + inOffset);
+  for (int64_t i = 0; i < count; ++i) out[i] += in[i];
+  return nullptr;
+}
+
+// layerNorm(memory, inOffset, outOffset, rows, n, scale, bias, epsilon): each row of the [rows, n] matrix at
+// inOffset, less its mean, over the square root of its variance plus epsilon, times scale plus bias (ArrayBuffers
+// of n floats), written at outOffset (which may be inOffset).
+napi_value LayerNorm(napi_env env, napi_callback_info info) {
+  napi_value argv[8];
+  uint8_t* memory;
+  size_t length;
+  int64_t v[4];
+  const float *scale, *bias;
+  double epsilon;
+  if (!readArguments(env, info, 8, argv, &memory, &length, v, 4)) return nullptr;
+  const int64_t inOffset = v[0], outOffset = v[1], rows = v[2], n = v[3];
+  if (!inside(env, inOffset, bytesOf({rows, n}), length) || !inside(env, outOffset, bytesOf({rows, n}), length) ||
+      !readVector(env, argv[5], n, &scale) || !readVector(env, argv[6], n, &bias))
+    return nullptr;
+  if (napi_get_value_double(env, argv[7], &epsilon) != napi_ok) {
+    napi_throw_type_error(env, nullptr, "epsilon must be a number");
+    return nullptr;
+  }
+  for (int64_t row = 0; row < rows; ++row) {
+    const float* in = reinterpret_cast<const float*>(memory + inOffset) + row * n;
+    float* out = reinterpret_cast<float*>(memory + outOffset) + row * n;
+    double sum = 0;
+    for (int64_t j = 0; j < n; ++j) sum += in[j];
+    const float mean = (float)(sum / n);
+    double squares = 0;
+    for (int64_t j = 0; j < n; ++j) squares += (double)(in[j] - mean) * (in[j] - mean);
+    const float inverse = (float)(1.0 / std::sqrt((double)((float)(squares / n) + (float)epsilon)));
+    for (int64_t j = 0; j < n; ++j) out[j] = scale[j] * inverse * (in[j] - mean) + bias[j];
+  }
+  return nullptr;
+}
+
 napi_value stringOf(napi_env env, const char* text) {
   napi_value value;
   napi_create_string_utf8(env, text, NAPI_AUTO_LENGTH, &value);
   return value;
 }
 
-// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`.
+// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, and the
+// elementwise steps addBias, addInto and layerNorm.
 napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
   void* data = const_cast<Kernel*>(&kernel);
   const napi_property_descriptor properties[] = {
@@ -341,8 +433,11 @@ napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
       {"pack", nullptr, Pack, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"matMulPacked", nullptr, MatMulPacked, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_enumerable, data},
+      {"addBias", nullptr, AddBias, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"addInto", nullptr, AddInto, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"layerNorm", nullptr, LayerNorm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
   };
-  napi_define_properties(env, object, 4, properties);
+  napi_define_properties(env, object, sizeof properties / sizeof properties[0], properties);
   return object;
 }
 

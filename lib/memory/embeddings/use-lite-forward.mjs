@@ -65,6 +65,8 @@ const MODEL = {
  */
 export function createForwardPass(tensorOf, kernel) {
   const values = (name) => tensorOf(name).values;
+  /** A vector of the model as the addon takes it: an ArrayBuffer of its floats alone. */
+  const vector = (name) => new Float32Array(values(name)).buffer;
   const scalar = (name) => Number(values(name)[0]);
   const [vocabulary, inputWidth] = tensorOf(MODEL.embeddings).shape;
   const embeddings = values(MODEL.embeddings);
@@ -92,17 +94,17 @@ export function createForwardPass(tensorOf, kernel) {
       timing[position * inputWidth + timescales.length + i] = Math.cos(angle);
     }
 
-  const residual = { ...matrix(MODEL.residualKernel), bias: values(MODEL.residualBias) };
-  const tanh = { ...matrix(MODEL.tanhKernel), bias: values(MODEL.tanhBias) };
+  const residual = { ...matrix(MODEL.residualKernel), bias: vector(MODEL.residualBias) };
+  const tanh = { ...matrix(MODEL.tanhKernel), bias: vector(MODEL.tanhBias) };
   const layers = MODEL.layers.map((names) => ({
-    attentionNorm: { scale: values(names.attentionNormScale), bias: values(names.attentionNormBias) },
-    qkv: { ...matrix(names.qkvKernel), bias: values(names.qkvBias) },
-    output: { ...matrix(names.outputKernel), bias: values(names.outputBias) },
+    attentionNorm: { scale: vector(names.attentionNormScale), bias: vector(names.attentionNormBias) },
+    qkv: { ...matrix(names.qkvKernel), bias: vector(names.qkvBias) },
+    output: { ...matrix(names.outputKernel), bias: vector(names.outputBias) },
     queryScale: scalar(names.queryScale),
     depth: scalar(names.headDepth),
-    ffnNorm: { scale: values(names.ffnNormScale), bias: values(names.ffnNormBias) },
-    ffnIn: { ...matrix(names.ffnInKernel), bias: values(names.ffnInBias) },
-    ffnOut: { ...matrix(names.ffnOutKernel), bias: values(names.ffnOutBias) },
+    ffnNorm: { scale: vector(names.ffnNormScale), bias: vector(names.ffnNormBias) },
+    ffnIn: { ...matrix(names.ffnInKernel), bias: vector(names.ffnInBias) },
+    ffnOut: { ...matrix(names.ffnOutKernel), bias: vector(names.ffnOutBias) },
   }));
   const width = residual.n;
   const widest = Math.max(...layers.flatMap((layer) => [layer.qkv.n, layer.ffnIn.n]));
@@ -133,32 +135,15 @@ export function createForwardPass(tensorOf, kernel) {
     return regions;
   }
 
-  /** out[rows, n] = in[rows, k] × weight + bias; `input` and `output` are views into `memory`. */
-  function dense(memory, input, rows, weight, output) {
+  /** out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into `memory`. */
+  function dense(memory, input, rows, weight, output, relu = false) {
     kernel.matMulPacked(memory, input.byteOffset, 1, rows, weight.k, output.byteOffset, weight.n, false, weight.packed);
-    const { bias, n } = weight;
-    for (let row = 0; row < rows; row++) {
-      const at = row * n;
-      for (let j = 0; j < n; j++) output[at + j] += bias[j];
-    }
+    kernel.addBias(memory, output.byteOffset, rows, weight.n, weight.bias, relu);
   }
 
   /** Layer normalization of each row of `input` ([rows, columns]) into `output`, as the graph computes it. */
-  function layerNorm(input, rows, columns, { scale, bias }, output) {
-    for (let row = 0; row < rows; row++) {
-      const at = row * columns;
-      let sum = 0;
-      for (let j = 0; j < columns; j++) sum += input[at + j];
-      const mean = Math.fround(sum / columns);
-      let squares = 0;
-      for (let j = 0; j < columns; j++) {
-        const centred = Math.fround(input[at + j] - mean);
-        squares += centred * centred;
-      }
-      const inverse = 1 / Math.sqrt(Math.fround(Math.fround(squares / columns) + epsilon));
-      for (let j = 0; j < columns; j++)
-        output[at + j] = Math.fround(scale[j] * inverse) * Math.fround(input[at + j] - mean) + bias[j];
-    }
+  function layerNorm(memory, input, rows, columns, { scale, bias }, output) {
+    kernel.layerNorm(memory, input.byteOffset, output.byteOffset, rows, columns, scale, bias, epsilon);
   }
 
   /**
@@ -223,17 +208,16 @@ export function createForwardPass(tensorOf, kernel) {
   /** One transformer layer on the residual stream (in place); the first widens it with `widen`. */
   function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen) {
     const { memory, stream, normed, projected, wide } = ws;
-    layerNorm(input, tokens, inputWidth, layer.attentionNorm, normed);
+    layerNorm(memory, input, tokens, inputWidth, layer.attentionNorm, normed);
     if (widen) dense(memory, input, tokens, widen, stream);
     dense(memory, normed, tokens, layer.qkv, wide);
     attend(ws, starts, lengths, layer);
     dense(memory, normed, tokens, layer.output, projected);
-    for (let i = 0; i < tokens * width; i++) stream[i] += projected[i];
-    layerNorm(stream, tokens, width, layer.ffnNorm, normed);
-    dense(memory, normed, tokens, layer.ffnIn, wide);
-    for (let i = 0; i < tokens * layer.ffnIn.n; i++) if (!(wide[i] > 0)) wide[i] = 0;
+    kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
+    layerNorm(memory, stream, tokens, width, layer.ffnNorm, normed);
+    dense(memory, normed, tokens, layer.ffnIn, wide, true);
     dense(memory, wide, tokens, layer.ffnOut, projected);
-    for (let i = 0; i < tokens * width; i++) stream[i] += projected[i];
+    kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
   }
 
   return function embedTokens(tokenLists) {

@@ -33,6 +33,18 @@ interface MatMulKernel {
     transposeA: boolean,
     transposeB: boolean,
   ): void;
+  addBias(memory: ArrayBuffer, offset: number, rows: number, n: number, bias: ArrayBuffer, relu: boolean): void;
+  addInto(memory: ArrayBuffer, outOffset: number, inOffset: number, count: number): void;
+  layerNorm(
+    memory: ArrayBuffer,
+    inOffset: number,
+    outOffset: number,
+    rows: number,
+    n: number,
+    scale: ArrayBuffer,
+    bias: ArrayBuffer,
+    epsilon: number,
+  ): void;
 }
 
 interface MatMulAddon extends MatMulKernel {
@@ -303,6 +315,73 @@ describe("the native matrix products", () => {
           .map((what) => `${what} RangeError matrix outside memory\n`)
           .join(""),
       });
+    });
+  });
+
+  describe("the elementwise steps around the products", () => {
+    const [rows, n] = [5, 37];
+    const matrix = random(rows * n, 3);
+    const bias = random(n, 4);
+
+    test("addBias adds the bias to every row, and with relu then keeps max(0, x)", () => {
+      for (const relu of [false, true]) {
+        const memory = new ArrayBuffer(4 * (rows * n + 8));
+        new Float32Array(memory, 4, rows * n).set(matrix);
+        addon!.addBias(memory, 4, rows, n, new Float32Array(bias).buffer, relu);
+        const expected = matrix.map((x, i) => {
+          const sum = Math.fround(x + bias[i % n]);
+          return relu ? Math.max(sum, 0) : sum;
+        });
+        expectClose(new Float32Array(memory, 4, rows * n), expected);
+        expect(new Float32Array(memory, 4 * (rows * n + 1), 7)).toEqual(new Float32Array(7));
+      }
+    });
+
+    test("addInto adds one run of floats into another", () => {
+      const other = random(rows * n, 5);
+      const memory = new ArrayBuffer(8 * rows * n);
+      new Float32Array(memory, 0, rows * n).set(matrix);
+      new Float32Array(memory, 4 * rows * n, rows * n).set(other);
+      addon!.addInto(memory, 0, 4 * rows * n, rows * n);
+      expectClose(
+        new Float32Array(memory, 0, rows * n),
+        matrix.map((x, i) => x + other[i]),
+      );
+    });
+
+    test("layerNorm normalizes each row to mean 0 and variance 1, then scales and shifts it, in place too", () => {
+      const scale = random(n, 6);
+      const expected = new Float32Array(rows * n);
+      for (let row = 0; row < rows; row++) {
+        const values = matrix.subarray(row * n, (row + 1) * n);
+        const mean = values.reduce((a, b) => a + b, 0) / n;
+        const variance = values.reduce((a, b) => a + (b - mean) ** 2, 0) / n;
+        for (let j = 0; j < n; j++)
+          expected[row * n + j] = ((values[j] - mean) / Math.sqrt(variance + 1e-6)) * scale[j] + bias[j];
+      }
+      const memory = new ArrayBuffer(8 * rows * n);
+      new Float32Array(memory, 0, rows * n).set(matrix);
+      const [scaleBuffer, biasBuffer] = [new Float32Array(scale).buffer, new Float32Array(bias).buffer];
+      addon!.layerNorm(memory, 0, 4 * rows * n, rows, n, scaleBuffer, biasBuffer, 1e-6);
+      expectClose(new Float32Array(memory, 4 * rows * n, rows * n), expected);
+      addon!.layerNorm(memory, 0, 0, rows, n, scaleBuffer, biasBuffer, 1e-6);
+      expectClose(new Float32Array(memory, 0, rows * n), expected);
+    });
+
+    test("a matrix past the memory, or a vector of another length, is refused before anything is written", () => {
+      const memory = new ArrayBuffer(4 * rows * n);
+      new Float32Array(memory).set(matrix);
+      const vector = new Float32Array(bias).buffer;
+      expect(() => addon!.addBias(memory, 4, rows, n, vector, false)).toThrow("matrix outside memory");
+      expect(() => addon!.addBias(memory, 0, rows, n, new ArrayBuffer(4 * (n - 1)), false)).toThrow(
+        "vector of another length",
+      );
+      expect(() => addon!.addInto(memory, 0, 4, rows * n)).toThrow(RangeError);
+      expect(() => addon!.layerNorm(memory, 0, 0, rows, n + 1, vector, vector, 1e-6)).toThrow(RangeError);
+      expect(() => addon!.layerNorm(memory, 0, 0, rows, n, vector, vector, "small" as unknown as number)).toThrow(
+        "epsilon must be a number",
+      );
+      expect(new Float32Array(memory)).toEqual(matrix);
     });
   });
 
