@@ -1,8 +1,8 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
 // widest layer for a 30-token text), then embedding p50 (wall and CPU time) of a query and of a batch of
-// 32 passages with LOCAL_EMBEDDING_KERNELS set to each kernel and to wasm. BENCH_QUERIES (default 200):
-// queries per setting.
+// 32 passages with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass written out, on the addon) and
+// to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES (default 200): queries per setting.
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
