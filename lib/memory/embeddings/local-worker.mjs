@@ -31,7 +31,7 @@ const { runModel, kernels } = chooseRuntime();
 
 /**
  * What computes the vectors, as LOCAL_EMBEDDING_KERNELS asks (see chooseKernels): with the native addon, the
- * model's forward pass written out (use-lite-forward.mjs), its products on the addon; without it, the
+ * model's forward pass written out (use-lite-forward.mjs), its arithmetic on the addon; without it, the
  * model's graph on TensorFlow.js's WASM kernels. `runModel(encodings)` takes each text's token ids and
  * answers the vectors one after another in one Float32Array; `kernels` says what runs them.
  */
@@ -88,6 +88,6 @@ parentPort.on("message", ({ id, texts }) => {
     }
   });
 });
-// The first run packs the weights for the native kernels and warms both: not on a user's request.
+// The first run warms the model (the compiler, and the graph's first execution): not on a user's request.
 await embed(["warm up"]);
 parentPort.postMessage({ ready: true, kernels });
