@@ -228,8 +228,9 @@ export const SETTINGS = {
     fallback: "native",
     readBy: "lib/memory/embeddings/local-worker.mjs",
     description:
-      "what runs the local model's matrix products: `native` (the best kernel this CPU runs), a kernel by " +
-      "name, or `wasm` (WebAssembly alone); see the README's Embeddings",
+      "what runs the local model: `native` (its forward pass on the native addon, with the best kernel this CPU " +
+      "runs), a kernel by name, or `wasm` (the model's graph on TensorFlow.js's WebAssembly kernels, about 9× the " +
+      "CPU); see the README's Embeddings",
   }),
   OPENAI_BASE_URL: httpUrl({
     description: "the OpenAI-compatible endpoint (OpenAI, Azure, Ollama, vLLM, LM Studio, TEI)",
