@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { setting } from "@/lib/config";
 import { db, onBackgroundConnections, Prisma, queryRows } from "@/lib/db";
 import { BACKGROUND_CONNECTIONS } from "@/lib/db/statement-contexts";
-import { startWebhookDelivery } from "@/lib/events/webhooks/deliver";
+import { startWebhookDelivery, webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { claimJob } from "@/lib/jobs/claim-job";
-import { enqueueJob, runClaimedJob } from "@/lib/jobs/queue";
+import { enqueueJob, runClaimedJob, startJobWorker } from "@/lib/jobs/queue";
 import { api } from "../helpers/api";
 import { createNamespace, createTenant } from "../helpers/fixtures";
 import { onPostgres } from "../helpers/postgres";
@@ -116,3 +116,41 @@ test.runIf(onPostgres())("a running job's lease is renewed while every backgroun
     await observer.end();
   }
 });
+
+// An event is sent only once every transaction older than its own has ended (SETTLED), and on PostgreSQL that is
+// any transaction on the server: another organization's long import holds back this one's deliveries. The run that
+// finds only such deliveries asks to run again shortly; it used to end as if nothing were pending, leaving them to
+// the next write or poll (here a minute away).
+test.runIf(onPostgres())(
+  "a delivery held back by another organization's older open transaction goes out once it ends, with no write",
+  async () => {
+    const { key } = await createTenant("Held Back");
+    const namespace = await createNamespace(key);
+    const created = await api("POST", "/webhooks", { key, body: { url: receiver.url, namespace_ids: [namespace.id] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    receiver.secrets.push(created.body.data.secret as string);
+    const stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    try {
+      // As another organization's long import: a transaction with a transaction id, older than the write's.
+      await other.query("BEGIN");
+      await other.query("SELECT txid_current()");
+      const written = await api("POST", "/remember", { key, body: { namespace_id: namespace.id, content: "A fact." } });
+      expect(written.status).toBe(201);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(receiver.messages.filter((m) => m.data.namespace_id === namespace.id)).toEqual([]);
+      await other.query("COMMIT");
+      await vi.waitFor(
+        () =>
+          expect(
+            receiver.messages.filter((m) => m.data.namespace_id === namespace.id).map((m) => m.data.data.memory_id),
+          ).toEqual([written.body.data.id]),
+        { timeout: 5_000 },
+      );
+    } finally {
+      await other.end();
+      await stopWorker();
+    }
+  },
+);

@@ -10,7 +10,7 @@ import { claimScheduledRun } from "@/lib/jobs/schedule";
 import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
 import { SETTLED } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
-import { WEBHOOK_DELIVERY_JOB, webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
+import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS, webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
 import {
   CIRCUIT_COLUMNS,
@@ -66,8 +66,9 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
       return;
     }
     if (endpoint.circuitOpenForMs > 0) throw new RetryLaterError(endpoint.circuitOpenForMs, CIRCUIT_OPEN);
-    const pending = await pendingByNamespace(endpoint);
+    const { groups: pending, unsettled } = await pendingByNamespace(endpoint);
     if (pending.length === 0) {
+      if (unsettled) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
       if (endpoint.circuitTripped) await closeIdleCircuit(endpoint);
       return;
     }
@@ -75,6 +76,7 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     const due = pending.filter((group) => group[0].next_attempt_at.getTime() <= now);
     if (due.length === 0) {
       const next = Math.min(...pending.map((group) => group[0].next_attempt_at.getTime()));
+      if (unsettled && next - now > SETTLE_WAIT_MS) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
       throw new RetryLaterError(Math.max(0, next - now), "Waiting for the next retry of a failed delivery.");
     }
     const trial = isTrial(endpoint);
@@ -84,9 +86,20 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     // Everything pending was read and delivered: what was written since asked for the job again (finishJob).
     // A trial sent one delivery of what was due: the rest go out in the next turn of the loop.
     const drained = !trial && outcomes.every((outcome) => outcome === "delivered") && due.length === pending.length;
-    if (drained && pending.every((group) => group.length < BATCH_PER_NAMESPACE)) return;
+    if (drained && pending.every((group) => group.length < BATCH_PER_NAMESPACE)) {
+      if (unsettled) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
+      return;
+    }
   }
 }
+
+/**
+ * How long a run waits for deliveries whose events are not settled yet (a transaction older than theirs is still
+ * open, anywhere on the database server: another organization's long import, say). Ending the run without asking
+ * to run again left them to the next write or poll, up to a minute later.
+ */
+const SETTLE_WAIT_MS = WEBHOOK_GATHER_MS;
+const UNSETTLED = "Waiting for transactions older than pending events to end.";
 
 const KEY_ENDED = "The API key that made this endpoint has expired or was revoked.";
 const CIRCUIT_OPEN = "The endpoint's circuit is open: its recent attempts got no answer.";
@@ -129,12 +142,15 @@ async function enabledEndpoint(endpointId: string, orgId: string | null): Promis
  * The first pending deliveries of each namespace (its ordering group), oldest first; of a namespace whose
  * first one waits for its retry, that one alone. Each namespace's are found by an index walk (a recursive query
  * over the distinct groups), so a namespace that waits for a retry with thousands behind it does not hide the
- * others, and costs one row.
+ * others, and costs one row. Only settled events are sent (SETTLED); `unsettled` says a namespace has pending
+ * deliveries none of which is settled yet.
  */
-async function pendingByNamespace(endpoint: DeliveringEndpoint): Promise<PendingDelivery[][]> {
+async function pendingByNamespace(
+  endpoint: DeliveringEndpoint,
+): Promise<{ groups: PendingDelivery[][]; unsettled: boolean }> {
   const ofGroup = Prisma.sql`d.endpoint_id = ${endpoint.id} AND d.status = 'pending'
                              AND d.order_key = groups.order_key`;
-  const rows = await queryRows<PendingDelivery>(
+  const rows = await queryRows<PendingDelivery | { order_key: string; delivery_id: null }>(
     Prisma.sql`WITH RECURSIVE groups AS (
        (SELECT order_key FROM webhook_deliveries
         WHERE endpoint_id = ${endpoint.id} AND status = 'pending' ORDER BY order_key LIMIT 1)
@@ -144,25 +160,29 @@ async function pendingByNamespace(endpoint: DeliveringEndpoint): Promise<Pending
                ORDER BY d.order_key LIMIT 1)
        FROM groups WHERE groups.order_key IS NOT NULL
      )
-     SELECT batch.* FROM groups
+     SELECT groups.order_key, batch.* FROM groups
      CROSS JOIN LATERAL (
        SELECT d.next_attempt_at <= now() AS due FROM webhook_deliveries d
        WHERE ${ofGroup} ORDER BY d.txid, d.seq LIMIT 1
      ) head
-     CROSS JOIN LATERAL (
-       SELECT d.id AS delivery_id, d.order_key, d.attempts, d.next_attempt_at, ${Prisma.raw(EVENT_COLUMNS)}
+     LEFT JOIN LATERAL (
+       SELECT d.id AS delivery_id, d.attempts, d.next_attempt_at, ${Prisma.raw(EVENT_COLUMNS)}
        FROM webhook_deliveries d
        JOIN events e ON e.id = d.event_id
        ${endpointContentJoin(endpoint)}
        WHERE ${ofGroup} AND ${SETTLED}
        ORDER BY d.txid, d.seq
        LIMIT CASE WHEN head.due THEN ${BATCH_PER_NAMESPACE} ELSE 1 END
-     ) batch
+     ) batch ON true
      WHERE groups.order_key IS NOT NULL`,
   );
   const groups = new Map<string, PendingDelivery[]>();
-  for (const row of rows) groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
-  return [...groups.values()];
+  let unsettled = false;
+  for (const row of rows) {
+    if (row.delivery_id === null) unsettled = true;
+    else groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
+  }
+  return { groups: [...groups.values()], unsettled };
 }
 
 /**
