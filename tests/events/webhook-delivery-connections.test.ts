@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, test, vi } from "vitest";
 import { setting } from "@/lib/config";
 import { db, onBackgroundConnections, Prisma, queryRows } from "@/lib/db";
 import { BACKGROUND_CONNECTIONS } from "@/lib/db/statement-contexts";
-import { startWebhookDelivery, webhookJobRunners } from "@/lib/events/webhooks/deliver";
+import { settleWaitMs, startWebhookDelivery, webhookJobRunners } from "@/lib/events/webhooks/deliver";
 import { claimJob } from "@/lib/jobs/claim-job";
 import { enqueueJob, runClaimedJob, startJobWorker } from "@/lib/jobs/queue";
 import { api } from "../helpers/api";
@@ -154,3 +154,11 @@ test.runIf(onPostgres())(
     }
   },
 );
+
+test("held-back deliveries are looked at again within the gathering window, then less often, up to 5 s", () => {
+  const ago = (ms: number) => new Date(Date.now() - ms);
+  expect(settleWaitMs(ago(0))).toBe(250);
+  expect(settleWaitMs(ago(1_000))).toBe(250);
+  expect(settleWaitMs(ago(8_000))).toBeCloseTo(1_000, -2);
+  expect(settleWaitMs(ago(3_600_000))).toBe(5_000);
+});

@@ -66,9 +66,10 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
       return;
     }
     if (endpoint.circuitOpenForMs > 0) throw new RetryLaterError(endpoint.circuitOpenForMs, CIRCUIT_OPEN);
-    const { groups: pending, unsettled } = await pendingByNamespace(endpoint);
+    const { groups: pending, unsettledSince } = await pendingByNamespace(endpoint);
+    const settleWait = unsettledSince && settleWaitMs(unsettledSince);
     if (pending.length === 0) {
-      if (unsettled) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
+      if (settleWait) throw new RetryLaterError(settleWait, UNSETTLED);
       if (endpoint.circuitTripped) await closeIdleCircuit(endpoint);
       return;
     }
@@ -76,7 +77,7 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     const due = pending.filter((group) => group[0].next_attempt_at.getTime() <= now);
     if (due.length === 0) {
       const next = Math.min(...pending.map((group) => group[0].next_attempt_at.getTime()));
-      if (unsettled && next - now > SETTLE_WAIT_MS) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
+      if (settleWait && next - now > settleWait) throw new RetryLaterError(settleWait, UNSETTLED);
       throw new RetryLaterError(Math.max(0, next - now), "Waiting for the next retry of a failed delivery.");
     }
     const trial = isTrial(endpoint);
@@ -87,18 +88,22 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
     // A trial sent one delivery of what was due: the rest go out in the next turn of the loop.
     const drained = !trial && outcomes.every((outcome) => outcome === "delivered") && due.length === pending.length;
     if (drained && pending.every((group) => group.length < BATCH_PER_NAMESPACE)) {
-      if (unsettled) throw new RetryLaterError(SETTLE_WAIT_MS, UNSETTLED);
+      if (settleWait) throw new RetryLaterError(settleWait, UNSETTLED);
       return;
     }
   }
 }
 
 /**
- * How long a run waits for deliveries whose events are not settled yet (a transaction older than theirs is still
- * open, anywhere on the database server: another organization's long import, say). Ending the run without asking
- * to run again left them to the next write or poll, up to a minute later.
+ * How long a run waits before looking again at deliveries whose events are not settled yet (a transaction older
+ * than theirs is still open, anywhere on the database server: another organization's long import, say), given
+ * when the oldest of them was written. Ending the run without asking to run again left them to the next write.
+ * The gathering window at first; an eighth of their wait once that is longer, up to 5 s: a session left open for
+ * hours then costs each endpoint with held-back deliveries a run every 5 s, not four a second.
  */
-const SETTLE_WAIT_MS = WEBHOOK_GATHER_MS;
+export function settleWaitMs(since: Date): number {
+  return Math.min(Math.max(WEBHOOK_GATHER_MS, (Date.now() - since.getTime()) / 8), 5_000);
+}
 const UNSETTLED = "Waiting for transactions older than pending events to end.";
 
 const KEY_ENDED = "The API key that made this endpoint has expired or was revoked.";
@@ -142,15 +147,17 @@ async function enabledEndpoint(endpointId: string, orgId: string | null): Promis
  * The first pending deliveries of each namespace (its ordering group), oldest first; of a namespace whose
  * first one waits for its retry, that one alone. Each namespace's are found by an index walk (a recursive query
  * over the distinct groups), so a namespace that waits for a retry with thousands behind it does not hide the
- * others, and costs one row. Only settled events are sent (SETTLED); `unsettled` says a namespace has pending
- * deliveries none of which is settled yet.
+ * others, and costs one row. Only settled events are sent (SETTLED); `unsettledSince` is when the oldest
+ * delivery of a namespace none of whose pending deliveries is settled yet was written.
  */
 async function pendingByNamespace(
   endpoint: DeliveringEndpoint,
-): Promise<{ groups: PendingDelivery[][]; unsettled: boolean }> {
+): Promise<{ groups: PendingDelivery[][]; unsettledSince: Date | undefined }> {
   const ofGroup = Prisma.sql`d.endpoint_id = ${endpoint.id} AND d.status = 'pending'
                              AND d.order_key = groups.order_key`;
-  const rows = await queryRows<PendingDelivery | { order_key: string; delivery_id: null }>(
+  const rows = await queryRows<
+    (PendingDelivery | { delivery_id: null }) & { order_key: string; head_created_at: Date }
+  >(
     Prisma.sql`WITH RECURSIVE groups AS (
        (SELECT order_key FROM webhook_deliveries
         WHERE endpoint_id = ${endpoint.id} AND status = 'pending' ORDER BY order_key LIMIT 1)
@@ -160,9 +167,9 @@ async function pendingByNamespace(
                ORDER BY d.order_key LIMIT 1)
        FROM groups WHERE groups.order_key IS NOT NULL
      )
-     SELECT groups.order_key, batch.* FROM groups
+     SELECT groups.order_key, head.head_created_at, batch.* FROM groups
      CROSS JOIN LATERAL (
-       SELECT d.next_attempt_at <= now() AS due FROM webhook_deliveries d
+       SELECT d.next_attempt_at <= now() AS due, d.created_at AS head_created_at FROM webhook_deliveries d
        WHERE ${ofGroup} ORDER BY d.txid, d.seq LIMIT 1
      ) head
      LEFT JOIN LATERAL (
@@ -177,12 +184,12 @@ async function pendingByNamespace(
      WHERE groups.order_key IS NOT NULL`,
   );
   const groups = new Map<string, PendingDelivery[]>();
-  let unsettled = false;
+  let unsettledSince: Date | undefined;
   for (const row of rows) {
-    if (row.delivery_id === null) unsettled = true;
-    else groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
+    if (row.delivery_id !== null) groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
+    else if (!unsettledSince || row.head_created_at < unsettledSince) unsettledSince = row.head_created_at;
   }
-  return { groups: [...groups.values()], unsettled };
+  return { groups: [...groups.values()], unsettledSince };
 }
 
 /**
