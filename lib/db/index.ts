@@ -26,6 +26,16 @@ export { Prisma } from "@/lib/generated/prisma/client";
 const SEARCH_SETTINGS = "SET hnsw.ef_search = 50; SET hnsw.iterative_scan = relaxed_order; SET random_page_cost = 1.1;";
 // Any constant shared by all instances (the migrations' lock is another).
 const ONE_AT_A_TIME_LOCK_KEY = 72_407_320;
+/** How a statement sent by queryRows is kept. */
+export interface StatementOptions {
+  /**
+   * Its text names one namespace (a literal that lets the planner use that namespace's partial index in a
+   * plan it keeps), so there are as many such texts as namespaces. The embedded database keeps it among its
+   * bounded set of statements (the least recently used closed); on PostgreSQL it is sent unnamed, planned
+   * each time as before, so that no connection keeps one statement per namespace for as long as it lives.
+   */
+  perNamespaceText?: boolean;
+}
 export type Tx = Omit<PrismaClient, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 
 export interface Database {
@@ -36,7 +46,7 @@ export interface Database {
    * One statement sent straight to the driver (lib/db/query-rows.ts) and kept parsed on its connection, for
    * what runs on every request.
    */
-  queryRows<Row>(sql: string, params: unknown[]): Promise<Row[]>;
+  queryRows<Row>(sql: string, params: unknown[], options?: StatementOptions): Promise<Row[]>;
   /** As queryRows, the first column of each row, a bytea, as bytes (null as none): originals' parts. */
   columnBytes(sql: string, params: unknown[]): Promise<Uint8Array[]>;
   /** The embedded database's thread, as Linux's tools show it (`top -H`), where it could be read. */
@@ -77,8 +87,8 @@ export async function db(): Promise<PrismaClient> {
  * The rows of one statement, sent without Prisma (see Database.queryRows) but built as Prisma builds one
  * (`Prisma.sql`): each parameter is typed by the statement (a cast where the context does not say).
  */
-export async function queryRows<Row>(statement: Prisma.Sql): Promise<Row[]> {
-  return (await getDatabase()).queryRows<Row>(statement.text, statement.values);
+export async function queryRows<Row>(statement: Prisma.Sql, options?: StatementOptions): Promise<Row[]> {
+  return (await getDatabase()).queryRows<Row>(statement.text, statement.values, options);
 }
 
 /** The first column of each row of one statement, a bytea, as bytes (Database.columnBytes). */
@@ -165,8 +175,11 @@ async function openPostgres(url: string): Promise<Database> {
   const backgroundPool = newPool(BACKGROUND_CONNECTIONS);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: TRANSACTION_OPTIONS });
   const closing = closeTasks();
-  const statement = (sql: string, values: unknown[]) => ({
-    name: pooled ? undefined : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
+  const statement = (sql: string, values: unknown[], options?: StatementOptions) => ({
+    name:
+      pooled || options?.perNamespaceText
+        ? undefined
+        : `memgw_${createHash("sha256").update(sql).digest("hex").slice(0, 24)}`,
     text: sql,
     values,
   });
@@ -177,8 +190,8 @@ async function openPostgres(url: string): Promise<Database> {
     migrations,
     // Kept parsed on each connection under a name given by the text, as the embedded database keeps them
     // (unless a pooler may hand the next statement another connection).
-    queryRows: async <Row>(sql: string, params: unknown[]) =>
-      (await poolFor().query(statement(sql, params))).rows as Row[],
+    queryRows: async <Row>(sql: string, params: unknown[], options?: StatementOptions) =>
+      (await poolFor().query(statement(sql, params, options))).rows as Row[],
     columnBytes: (sql, params) => copyColumnBytes(poolFor(), sql, params),
     beforeClose: closing.add,
     // A session lock on a connection of its own (through a pooler, on PostgreSQL itself).

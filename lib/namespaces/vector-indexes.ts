@@ -14,12 +14,24 @@ import { Prisma } from "@/lib/generated/prisma/client";
  */
 const NAMESPACE_ID = /^[A-Za-z0-9_]{1,40}$/;
 
-export function vectorIndexName(namespaceId: string): string {
+function checkedNamespaceId(namespaceId: string): string {
   if (!NAMESPACE_ID.test(namespaceId))
     throw new Error(
-      `Not a namespace id: ${JSON.stringify(namespaceId)} (an index name is built from ids lib/ids made)`,
+      `Not a namespace id: ${JSON.stringify(namespaceId)} (an index name or literal is built from ids lib/ids made)`,
     );
-  return `memory_chunks_embedding_${namespaceId}`;
+  return namespaceId;
+}
+
+export function vectorIndexName(namespaceId: string): string {
+  return `memory_chunks_embedding_${checkedNamespaceId(namespaceId)}`;
+}
+
+/**
+ * The namespace's id as a literal, the predicate of its index: a statement kept parsed can use the index only
+ * when its text says the namespace (a parameter could be any namespace). Throws for anything lib/ids did not make.
+ */
+export function namespaceIdLiteral(namespaceId: string): Prisma.Sql {
+  return Prisma.raw(`'${checkedNamespaceId(namespaceId)}'`);
 }
 
 /** The DDL of the namespace's index, from a checked id only (vectorIndexName). */
@@ -28,7 +40,7 @@ function indexDdl(namespaceId: string, concurrently: boolean) {
   const how = concurrently ? Prisma.raw("CONCURRENTLY") : Prisma.empty;
   return {
     create: Prisma.sql`CREATE INDEX ${how} IF NOT EXISTS ${name} ON memory_chunks
-     USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = ${Prisma.raw(`'${namespaceId}'`)}`,
+     USING hnsw (embedding vector_cosine_ops) WHERE namespace_id = ${namespaceIdLiteral(namespaceId)}`,
     drop: Prisma.sql`DROP INDEX ${how} IF EXISTS ${name}`,
   };
 }

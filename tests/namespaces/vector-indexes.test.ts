@@ -1,6 +1,12 @@
 import { expect, test } from "vitest";
-import { db } from "@/lib/db";
-import { dropNamespaceVectorIndex, ensureNamespaceVectorIndex, vectorIndexName } from "@/lib/namespaces/vector-indexes";
+import { db, getDatabase, queryRows } from "@/lib/db";
+import {
+  dropNamespaceVectorIndex,
+  ensureNamespaceVectorIndex,
+  namespaceIdLiteral,
+  vectorIndexName,
+} from "@/lib/namespaces/vector-indexes";
+import { vectorLiteral, vectorParameter } from "@/lib/memory/common/sql";
 import { searchChunks } from "@/lib/memory/search/search";
 import { api } from "../helpers/api";
 import { createNamespace, createTenant } from "../helpers/fixtures";
@@ -66,13 +72,49 @@ test("past the exact-scan size a namespace gets its own HNSW index, a small one 
   expect(indexed.every((m) => contents.includes(m.content) && m.score > 0)).toBe(true);
   expect(indexed.length).toBeGreaterThanOrEqual(MEMORIES.length - 1);
 
+  // The embedded database keeps the statement and, after its first few runs, one plan through the index: it
+  // was planned afresh on every search while the namespace was a parameter (a partial index's predicate must
+  // be in the text). PostgreSQL gets that text unnamed, as before: no connection keeps one per namespace.
+  for (let i = 0; i < 8; i++) await search(0);
+  const kept = await queryRows<{ generic_plans: number; custom_plans: number }>(
+    Prisma.sql`SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
+     WHERE statement LIKE '%query_vector%' AND statement LIKE ${`%namespace_id = '${large.id}'%`}`,
+  );
+  if ((await getDatabase()).kind === "pglite") {
+    expect(kept).toHaveLength(1);
+    expect(kept[0].generic_plans).toBeGreaterThanOrEqual(3);
+  } else expect(kept).toEqual([]);
+
   expect((await api("DELETE", `/namespaces/${large.id}`, { key })).status).toBe(200);
   expect(await indexOf(large.id)).toBeUndefined();
   await dropNamespaceVectorIndex(small.id); // none to drop: no error
 });
 
-test("an index name is made only of a namespace id: anything else is refused before it reaches SQL", () => {
+test("an index name or literal is made only of a namespace id: anything else is refused before it reaches SQL", () => {
   expect(vectorIndexName("ns_AbC123")).toBe("memory_chunks_embedding_ns_AbC123");
-  for (const id of [`ns_x"; DROP TABLE memories; --`, "ns_x' OR '1'='1", "", "ns-ü", "n".repeat(41)])
+  expect(namespaceIdLiteral("ns_AbC123").sql).toBe("'ns_AbC123'");
+  for (const id of [`ns_x"; DROP TABLE memories; --`, "ns_x' OR '1'='1", "", "ns-ü", "n".repeat(41)]) {
     expect(() => vectorIndexName(id)).toThrow(/Not a namespace id/);
+    expect(() => namespaceIdLiteral(id)).toThrow(/Not a namespace id/);
+  }
+});
+
+test("a vector sent in pgvector's binary format is the vector its text gives, element for element", async () => {
+  const vectors = [
+    Array.from({ length: 512 }, (_, i) => Math.fround(Math.sin(i * 1.7) / 7)),
+    [Math.fround(1e-38), 0, Math.fround(3.4e38), Math.fround(-1 / 3)],
+    [0.1, 1 / 3, -2.5e-8], // doubles: each rounded to float4, as the text form's are
+  ];
+  for (const vector of vectors) {
+    const [row] = await queryRows<{ binary: string; text: string; distance: number }>(
+      Prisma.sql`SELECT ${vectorParameter(vector)}::vector::text AS binary,
+                 ${vectorLiteral(vector)}::vector::text AS text,
+                 (${vectorParameter(vector)}::vector <-> ${vectorLiteral(vector)}::vector)::float8 AS distance`,
+    );
+    expect(row.binary).toBe(row.text);
+    expect(row.distance).toBe(0);
+  }
+  // What pgvector refuses in text it refuses in binary.
+  await expect(queryRows(Prisma.sql`SELECT ${vectorParameter([1, Number.NaN])}::vector AS v`)).rejects.toThrow(/NaN/);
+  expect(() => vectorParameter(new Array(16_001).fill(0))).toThrow(RangeError);
 });

@@ -4,7 +4,7 @@ import type { Scopes } from "@/lib/auth/scopes";
 import { embedder } from "../embeddings";
 import type { RelevanceFloor } from "./ranking";
 import type { Metadata } from "../common/schemas";
-import { memoryFilter, TEXT_SEARCH_CONFIG_SQL, vectorLiteral, type EntityNamed } from "../common/sql";
+import { memoryFilter, TEXT_SEARCH_CONFIG_SQL, vectorParameter, type EntityNamed } from "../common/sql";
 
 // The statements of a search as SQL. The two legs are lib/memory/search/lexical-leg.ts (BM25 over the postings)
 // and lib/memory/search/vector-leg.ts (the nearest vectors); here is what they share, and the statements that
@@ -232,7 +232,7 @@ export async function turnsAt(
                          AND c.session_position = pl."position"`;
   const cosine = vector
     ? Prisma.sql`CASE WHEN c.embedding_model = ${embedder().model}::text
-            THEN (1 - (c.embedding <=> ${vectorLiteral(vector)}::vector))::float8 END`
+            THEN (1 - (c.embedding <=> ${vectorParameter(vector)}::vector))::float8 END`
     : Prisma.sql`NULL`;
   return queryRows<ChunkRow & { bm25: number; terms: string[]; cosine: number | null }>(
     Prisma.sql`WITH ${scoring ? Prisma.sql`${scoring.statistics},` : Prisma.empty}
@@ -257,7 +257,7 @@ export async function feedbackSimilarities(
 ): Promise<Map<string, number>> {
   const model = embedder().model;
   const norm = Math.hypot(...vector) || 1;
-  const query = vectorLiteral(vector.map((x) => x / norm));
+  const query = vectorParameter(vector.map((x) => x / norm));
   const rows = await queryRows<{ id: string; similarity: number | null }>(
     Prisma.sql`WITH seeds AS (
        SELECT l2_normalize(avg(c.embedding)) AS centroid FROM memory_chunks c
@@ -324,7 +324,7 @@ export async function chunksOfMemories(
   const scoring = bm25Sql(request);
   const cosine = vector
     ? Prisma.sql`CASE WHEN c.embedding_model = ${embedder().model}::text
-            THEN (1 - (c.embedding <=> ${vectorLiteral(vector)}::vector))::float8 END`
+            THEN (1 - (c.embedding <=> ${vectorParameter(vector)}::vector))::float8 END`
     : Prisma.sql`NULL`;
   return queryRows<ChunkRow & { bm25: number; terms: string[]; cosine: number | null }>(
     Prisma.sql`WITH ${scoring.statistics}
