@@ -33,7 +33,8 @@ export interface PGliteTransaction extends PGliteSession {
 
 /**
  * Statements `rows` keeps parsed: recall's few statement texts (a handful of variants each, by the
- * request's filters) and the activity row's insert.
+ * request's filters), the activity row's insert, and the vector leg's text of each namespace with an index of
+ * its own (lib/memory/search/vector-leg.ts): the least recently used is closed past this many.
  */
 const KEPT_STATEMENTS = 100;
 
@@ -340,7 +341,12 @@ export class PGliteThread implements PGliteSession {
   private async runKept(query: string, params: unknown[], binary: boolean): Promise<Uint8Array> {
     let statement = this.keptStatements.get(query);
     const parsing = statement === undefined;
-    if (statement === undefined) {
+    if (statement !== undefined) {
+      // The most recently used last: a statement every recall sends outlives the per-namespace texts passing
+      // through (inserted first, it was closed as the hundred-and-first came, and planned anew five times).
+      this.keptStatements.delete(query);
+      this.keptStatements.set(query, statement);
+    } else {
       statement = `memgw_kept_${this.nextStatement++}`;
       this.keptStatements.set(query, statement);
       if (this.keptStatements.size > KEPT_STATEMENTS) {

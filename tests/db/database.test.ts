@@ -365,6 +365,25 @@ describe.skipIf(onPostgres())("statements sent straight to PGlite (queryRows)", 
     expect(kept.n).toBeLessThanOrEqual(100);
     expect(await queryRows(Prisma.sql`SELECT 0::int AS n`)).toEqual([{ n: 0 }]);
   });
+
+  test("keep the statements in use while others come and go: the least recently used is let go", async () => {
+    const marker = `in-use-${newId("org")}`;
+    const inUse = Prisma.sql`SELECT ${1}::int AS n /* ${Prisma.raw(marker)} */`;
+    let runs = 0;
+    for (let i = 0; i < 250; i++) {
+      if (i % 20 === 0) {
+        expect(await queryRows(inUse)).toEqual([{ n: 1 }]);
+        runs++;
+      }
+      await queryRows(Prisma.sql`SELECT ${Prisma.raw(String(i))}::int AS n /* ${Prisma.raw(marker)}-passing */`);
+    }
+    // Parsed once and never closed: every run of it is counted on the one prepared statement.
+    const kept = await queryRows<{ plans: number }>(
+      Prisma.sql`SELECT (generic_plans + custom_plans)::int AS plans FROM pg_prepared_statements
+       WHERE statement LIKE ${`%${marker} */`}`,
+    );
+    expect(kept).toEqual([{ plans: runs }]);
+  });
 });
 
 describe.skipIf(onPostgres())("Prisma's statements on the embedded database", () => {
