@@ -38,4 +38,6 @@ export function contentJoin(principal: Principal, includeContent: boolean): Pris
  * transaction has ended: an event of a transaction still open then cannot commit later behind a cursor that
  * passed it (sequence numbers are taken before commit, so they alone do not say what committed first).
  */
-export const SETTLED = Prisma.sql`e.txid < pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+/** The oldest transaction still open on the server (its id): events of earlier transactions are SETTLED. */
+export const SETTLED_BEFORE_TXID = Prisma.sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`;
+export const SETTLED = Prisma.sql`e.txid < ${SETTLED_BEFORE_TXID}`;

@@ -155,6 +155,43 @@ test.runIf(onPostgres())(
   },
 );
 
+// The same behind a delivery that is settled: a run sends what is settled of a namespace and must not end while
+// the rest of it waits for an older transaction.
+test.runIf(onPostgres())(
+  "a delivery held back behind one that goes out is sent once the older transaction ends, with no write",
+  async () => {
+    const { key } = await createTenant("Held Behind");
+    const namespace = await createNamespace(key);
+    const created = await api("POST", "/webhooks", { key, body: { url: receiver.url, namespace_ids: [namespace.id] } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    receiver.secrets.push(created.body.data.secret as string);
+    const remember = async (content: string) => {
+      const written = await api("POST", "/remember", { key, body: { namespace_id: namespace.id, content } });
+      expect(written.status).toBe(201);
+      return written.body.data.id as string;
+    };
+    const delivered = () =>
+      receiver.messages.filter((m) => m.data.namespace_id === namespace.id).map((m) => m.data.data.memory_id);
+    const other = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await other.connect();
+    let stopWorker: (() => Promise<void>) | undefined;
+    try {
+      const first = await remember("A fact written before the other transaction began.");
+      await other.query("BEGIN");
+      await other.query("SELECT txid_current()");
+      const second = await remember("A fact written while it is open.");
+      // Both pending when the worker starts: the first is settled, the second waits for the other transaction.
+      stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
+      await vi.waitFor(() => expect(delivered()).toEqual([first]), { timeout: 5_000 });
+      await other.query("COMMIT");
+      await vi.waitFor(() => expect(delivered()).toEqual([first, second]), { timeout: 5_000 });
+    } finally {
+      await other.end();
+      await stopWorker?.();
+    }
+  },
+);
+
 test("held-back deliveries are looked at again within the gathering window, then less often, up to 5 s", () => {
   const ago = (ms: number) => new Date(Date.now() - ms);
   expect(settleWaitMs(ago(0))).toBe(250);

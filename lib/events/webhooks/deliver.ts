@@ -8,7 +8,7 @@ import { Prisma, type WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { RetryLaterError, startJobWorker, type ClaimedJob, type JobRunner } from "@/lib/jobs/queue";
 import { claimScheduledRun } from "@/lib/jobs/schedule";
 import { postOutbound, PostFailedError } from "@/lib/net/post-outbound";
-import { SETTLED } from "../event-access";
+import { SETTLED, SETTLED_BEFORE_TXID } from "../event-access";
 import { EVENT_COLUMNS, type EventBodyRow } from "../event-json";
 import { WEBHOOK_DELIVERY_JOB, WEBHOOK_GATHER_MS, webhookJobKey } from "@/lib/event-recording/webhook-delivery-job";
 import { disableEndpoint } from "./disable-endpoint";
@@ -147,8 +147,9 @@ async function enabledEndpoint(endpointId: string, orgId: string | null): Promis
  * The first pending deliveries of each namespace (its ordering group), oldest first; of a namespace whose
  * first one waits for its retry, that one alone. Each namespace's are found by an index walk (a recursive query
  * over the distinct groups), so a namespace that waits for a retry with thousands behind it does not hide the
- * others, and costs one row. Only settled events are sent (SETTLED); `unsettledSince` is when the oldest
- * delivery of a namespace none of whose pending deliveries is settled yet was written.
+ * others, and costs one row. Only settled events are sent (SETTLED); `unsettledSince` is when the oldest pending
+ * delivery not settled yet was written, in any namespace (behind settled ones too: ordered by transaction, the
+ * settled come first), found by the same index from the oldest open transaction's id.
  */
 async function pendingByNamespace(
   endpoint: DeliveringEndpoint,
@@ -156,7 +157,7 @@ async function pendingByNamespace(
   const ofGroup = Prisma.sql`d.endpoint_id = ${endpoint.id} AND d.status = 'pending'
                              AND d.order_key = groups.order_key`;
   const rows = await queryRows<
-    (PendingDelivery | { delivery_id: null }) & { order_key: string; head_created_at: Date }
+    (PendingDelivery | { delivery_id: null }) & { order_key: string; unsettled_since: Date | null }
   >(
     Prisma.sql`WITH RECURSIVE groups AS (
        (SELECT order_key FROM webhook_deliveries
@@ -167,11 +168,16 @@ async function pendingByNamespace(
                ORDER BY d.order_key LIMIT 1)
        FROM groups WHERE groups.order_key IS NOT NULL
      )
-     SELECT groups.order_key, head.head_created_at, batch.* FROM groups
+     SELECT groups.order_key, unsettled.unsettled_since, batch.* FROM groups
      CROSS JOIN LATERAL (
-       SELECT d.next_attempt_at <= now() AS due, d.created_at AS head_created_at FROM webhook_deliveries d
+       SELECT d.next_attempt_at <= now() AS due FROM webhook_deliveries d
        WHERE ${ofGroup} ORDER BY d.txid, d.seq LIMIT 1
      ) head
+     LEFT JOIN LATERAL (
+       SELECT d.created_at AS unsettled_since FROM webhook_deliveries d
+       WHERE ${ofGroup} AND d.txid >= ${SETTLED_BEFORE_TXID}
+       ORDER BY d.txid, d.seq LIMIT 1
+     ) unsettled ON true
      LEFT JOIN LATERAL (
        SELECT d.id AS delivery_id, d.attempts, d.next_attempt_at, ${Prisma.raw(EVENT_COLUMNS)}
        FROM webhook_deliveries d
@@ -187,7 +193,8 @@ async function pendingByNamespace(
   let unsettledSince: Date | undefined;
   for (const row of rows) {
     if (row.delivery_id !== null) groups.set(row.order_key, [...(groups.get(row.order_key) ?? []), row]);
-    else if (!unsettledSince || row.head_created_at < unsettledSince) unsettledSince = row.head_created_at;
+    if (row.unsettled_since && (!unsettledSince || row.unsettled_since < unsettledSince))
+      unsettledSince = row.unsettled_since;
   }
   return { groups: [...groups.values()], unsettledSince };
 }
