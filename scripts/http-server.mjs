@@ -4,6 +4,7 @@
 // (Next: 500); and it drains on shutdown.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
+import { Readable } from "node:stream";
 
 // Next routes these to the API's handlers, which answer every one of them in the envelope.
 const API_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -155,13 +156,55 @@ function sendBodyLength(response) {
   };
 }
 
+/** The handler `directRoute` gives for the request's method and path (origin form, as sent), if any. */
+function directHandler(request, directRoute) {
+  const target = request.url ?? "";
+  if (!target.startsWith("/")) return undefined;
+  const queryStart = target.search(/[?#]/);
+  return directRoute(request.method, queryStart === -1 ? target : target.slice(0, queryStart));
+}
+
+/**
+ * Runs a route handler (`(request: Request, context) => Response`) on a Node request, as Next would: the headers
+ * as this server left them (forwarded ones removed, the client's address added), the body streamed, the request's
+ * signal aborted when the client goes away before its answer. The answer goes out whole, with its length: the
+ * direct routes answer JSON (a route that streams its answer must not be one of them).
+ */
+async function serveDirect(handler, request, response) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  const aborted = new AbortController();
+  response.once("close", () => response.writableFinished || aborted.abort());
+  const answer = await handler(
+    new Request(`http://localhost${request.url}`, {
+      method: request.method,
+      headers,
+      body: request.method === "GET" || request.method === "HEAD" ? undefined : Readable.toWeb(request),
+      duplex: "half",
+      signal: aborted.signal,
+    }),
+    { params: Promise.resolve({}) },
+  );
+  for (const [name, value] of answer.headers) if (name !== "set-cookie") response.setHeader(name, value);
+  const cookies = answer.headers.getSetCookie();
+  if (cookies.length > 0) response.setHeader("set-cookie", cookies);
+  response.statusCode = answer.status;
+  if (!answer.body) return response.end();
+  const body = Buffer.from(await answer.arrayBuffer());
+  response.setHeader("content-length", body.byteLength);
+  response.end(body);
+}
+
 /**
  * An HTTP server handing requests to Next's `handle`. `drain(ms)` stops accepting connections, lets the
  * requests in flight finish (closing each connection once it is idle), and cuts what is left after `ms`.
  * `isTrustedProxy(address)` says whether a peer is one of TRUSTED_PROXIES (none when not given): only their
- * forwarded headers reach Next and the app.
+ * forwarded headers reach Next and the app. `directRoute(method, path)` gives the handler of a route served without
+ * Next (lib/api/direct-routes.ts), if the request's is one.
  */
-export function createGatewayServer(handle, { isTrustedProxy = () => false } = {}) {
+export function createGatewayServer(handle, { isTrustedProxy = () => false, directRoute = () => undefined } = {}) {
   let draining = false;
   const server = http.createServer((request, response) => {
     if (draining) response.setHeader("connection", "close");
@@ -189,7 +232,9 @@ export function createGatewayServer(handle, { isTrustedProxy = () => false } = {
       }
     }
     sendBodyLength(response);
-    Promise.resolve(handle(request, response)).catch((error) => {
+    const route = directHandler(request, directRoute);
+    const served = route ? serveDirect(route, request, response) : handle(request, response);
+    Promise.resolve(served).catch((error) => {
       const requestId = newRequestId();
       console.error(`[memgw] request failed (request ${requestId}):`, error);
       if (response.headersSent) return response.destroy();

@@ -45,7 +45,10 @@ for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => stop(signal
 // Next logs an uncaught error and carries on: a start that went wrong must end the process instead.
 await prepared.catch((error) => fail(error.message));
 if (!gateway) fail("the gateway did not start (instrumentation.ts did not run).");
-server = createGatewayServer(app.getRequestHandler(), { isTrustedProxy: (address) => gateway.isTrustedProxy(address) });
+server = createGatewayServer(app.getRequestHandler(), {
+  isTrustedProxy: (address) => gateway.isTrustedProxy(address),
+  directRoute: (method, path) => gateway.directRoutes.get(`${method} ${path}`),
+});
 if (!stopping) {
   server.once("error", async (error) => {
     await gateway.stop();

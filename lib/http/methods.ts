@@ -5,7 +5,7 @@ import { REQUEST_ID_HEADER, requestIdOf, runAsRequest } from "./request-id";
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each route's context has its own params
-type RouteHandler = (request: Request, context: any) => Response | Promise<Response>;
+export type RouteHandler = (request: Request, context: any) => Response | Promise<Response>;
 
 /**
  * A route file's exports: its handlers, a 405 in the envelope with `Allow` for every other method

@@ -1,6 +1,7 @@
 // The production build served by `npm start`, driven over real HTTP.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -197,6 +198,71 @@ describe("npm start", { timeout: 300_000 }, () => {
       expect(response.headers.get("content-encoding")).toBeNull();
       if (response.status === 200) expect((await response.json()).data.content).toBe(content);
     }
+  });
+
+  test("the memory operations answer without Next's router: the same envelope, whole, with its length", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const namespace = (await call("POST", "/namespaces", { key, body: { name: "direct" } })).body.data.id;
+    const content = "The ferry to Vis leaves Split at 09:30 on weekdays.";
+    const answers = [
+      await fetch(`${server.base}/api/v1/health`),
+      ...(await Promise.all(
+        [
+          ["/remember", { namespace_id: namespace, content }],
+          ["/recall?ignored=1", { namespace_id: namespace, query: "When does the ferry leave?" }],
+          ["/ask", { namespace_id: namespace, query: "When does the ferry leave?" }],
+          ["/forget", { namespace_id: namespace, memory_ids: ["mem_unknown"] }],
+          ["/recall", { namespace_id: "ns_of_nobody", query: "ferry" }],
+        ].map(([path, body]) =>
+          fetch(`${server.base}/api/v1${path}`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body: JSON.stringify(body),
+          }),
+        ),
+      )),
+    ];
+    const statuses = [];
+    for (const answer of answers) {
+      const bytes = Buffer.from(await answer.arrayBuffer());
+      statuses.push(answer.status);
+      // Next's router sent these chunked, with a `Vary` naming its own router's headers.
+      expect(answer.headers.get("content-length")).toBe(String(bytes.byteLength));
+      expect(answer.headers.get("vary")).toBeNull();
+      expect(answer.headers.get("request-id")).toMatch(/^req_/);
+      expect(JSON.parse(bytes.toString("utf8")).success).toBe(answer.ok);
+    }
+    expect(statuses).toEqual([200, 201, 200, 200, 200, 404]);
+    const recalled = await call("POST", "/recall", { key, body: { namespace_id: namespace, query: "ferry to Vis" } });
+    expect(recalled.body.data[0].content).toBe(content);
+    // The methods they do not take and OPTIONS, as from every route; a trailing slash is Next's to answer.
+    const wrong = await call("DELETE", "/remember", { key });
+    expect([wrong.status, wrong.body.error.code, wrong.headers.get("allow")]).toEqual([
+      405,
+      "METHOD_NOT_ALLOWED",
+      "POST, OPTIONS",
+    ]);
+    const options = await fetch(`${server.base}/api/v1/ask`, { method: "OPTIONS" });
+    expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
+  });
+
+  test("a memory whose client goes away halfway through its body is not stored; the server carries on", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const namespace = (await call("POST", "/namespaces", { key, body: { name: "cut-off" } })).body.data.id;
+    const body = JSON.stringify({ namespace_id: namespace, content: "Half of this never arrives. ".repeat(60) });
+    const socket = net.connect(port, "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(
+      `POST /api/v1/remember HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${key}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 700)}`,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    socket.destroy();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const stored = await call("GET", `/memories?namespace_id=${namespace}`, { key });
+    expect([stored.status, stored.body.data]).toEqual([200, []]);
+    const whole = await call("POST", "/remember", { key, body: JSON.parse(body) });
+    expect(whole.status).toBe(201);
   });
 
   test("GET /openapi.json is an OpenAPI 3.1 document of every endpoint, built from the handlers' schemas", async () => {

@@ -1,8 +1,5 @@
 // POST /api/v1/ask — an answer from memory with cited sources
-import { operations } from "@/lib/operations/catalogue";
-import { withApiKey } from "@/lib/api/with-api-key";
-import { apiRoute } from "@/lib/http/methods";
+// Served without Next's router by the production server (lib/api/direct-routes.ts); through it under `next dev`.
+import { DIRECT_ROUTES } from "@/lib/api/direct-routes";
 
-const askRoute = withApiKey(operations.ask);
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ POST: askRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = DIRECT_ROUTES["/api/v1/ask"];

@@ -1,8 +1,5 @@
 // POST /api/v1/forget — delete memories by ids, identity, scopes, metadata or all
-import { operations } from "@/lib/operations/catalogue";
-import { withApiKey } from "@/lib/api/with-api-key";
-import { apiRoute } from "@/lib/http/methods";
+// Served without Next's router by the production server (lib/api/direct-routes.ts); through it under `next dev`.
+import { DIRECT_ROUTES } from "@/lib/api/direct-routes";
 
-const forgetRoute = withApiKey(operations.forget);
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ POST: forgetRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = DIRECT_ROUTES["/api/v1/forget"];

@@ -1,18 +1,7 @@
 // GET /api/v1/health — readiness: 200 once the database is open and migrated; says whether embeddings are loaded
-import { checkDatabase } from "@/lib/db";
-import { successResponse, toErrorResponse } from "@/lib/http/envelope";
-import { apiRoute } from "@/lib/http/methods";
-import { embedderReady } from "@/lib/memory/embeddings";
+// Served without Next's router by the production server (lib/api/direct-routes.ts); through it under `next dev`.
+import { DIRECT_ROUTES } from "@/lib/api/direct-routes";
 
 export const dynamic = "force-dynamic";
 
-async function healthRoute() {
-  try {
-    const database = await checkDatabase();
-    return successResponse({ status: "ok", database, embeddings: embedderReady() ? "ready" : "loading" });
-  } catch (error) {
-    return toErrorResponse(error);
-  }
-}
-
-export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: healthRoute });
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = DIRECT_ROUTES["/api/v1/health"];
