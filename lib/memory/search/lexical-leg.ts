@@ -17,8 +17,16 @@ export interface LexicalHit {
   bm25: number;
   /** The query's terms (stemmed lexemes) the chunk has. */
   terms: string[];
-  /** The hit's row, fetched with it while the query is still being embedded: most results are lexical hits. */
-  row: ChunkRow;
+  /** The chunk's memory and, for a conversation turn, its conversation, place and speaker. */
+  memory_id: string;
+  session_id: string | null;
+  session_position: number | null;
+  role: string | null;
+  /**
+   * The hit's row for the best ROWS_PER_TOP_K × top_k hits (null for the others), fetched with it while the
+   * query is still being embedded: most results are among them.
+   */
+  row: ChunkRow | null;
 }
 
 export interface LexicalResult {
@@ -77,6 +85,13 @@ export const COMMON_TERM_SHARE = 0.02;
  * the common terms' BM25 added (an index lookup each) before the limit is taken.
  */
 const COMMON_TERMS_RESCORED = 4;
+
+/**
+ * The lexical leg sends the rows of its best this many times top_k hits with them. With all 50 sent, 11 of
+ * 300 recalls (top_k 10, 3,000 memories) needed rows afterwards; with the best 20, 45 did, and the leg cost
+ * 0.45 ms less (the rows' JSON built in the database and parsed here), the later fetches included.
+ */
+const ROWS_PER_TOP_K = 2;
 
 /**
  * The chunk count each namespace had at its last search in this process. A namespace of no more than
@@ -185,22 +200,26 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
                        FROM unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, w.word)) l)) ORDER BY w.i), '[]'::json)
              FROM unnest(${queryWordList(request.query)}::text[]) WITH ORDINALITY w(word, i)) AS query_words,
             COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'terms', lex.terms,
-                        'row', json_build_object(
+                        'memory_id', m.memory_id, 'session_id', m.session_id, 'session_position', m.session_position,
+                        'role', m.role,
+                        'row', CASE WHEN lex.rank <= ${ROWS_PER_TOP_K * request.topK}::int THEN json_build_object(
                           'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
                           'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
                           'session_position', m.session_position, 'role', m.role, 'occurred_at', m.occurred_at,
                           'created_at', m.created_at, 'valid_at', m.valid_at, 'invalid_at', m.invalid_at,
-                          'superseded_by', m.superseded_by, 'supersession_kind', m.supersession_kind))
+                          'superseded_by', m.superseded_by, 'supersession_kind', m.supersession_kind) END)
                       ORDER BY lex.bm25 DESC)
                       -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
                       -- is left out here.
-                      FROM lex JOIN memory_chunks m ON m.id = lex.chunk_id AND ${Prisma.raw(notExpiredSql("m"))}),
+                      FROM (SELECT *, row_number() OVER (ORDER BY bm25 DESC) AS rank FROM lex) lex
+                      JOIN memory_chunks m ON m.id = lex.chunk_id AND ${Prisma.raw(notExpiredSql("m"))}),
                      '[]'::json) AS hits`,
   );
   lastChunkCounts.delete(request.namespaceId);
   lastChunkCounts.set(request.namespaceId, row.namespace_chunk_count);
   if (lastChunkCounts.size > LAST_CHUNK_COUNTS_KEPT) lastChunkCounts.delete(lastChunkCounts.keys().next().value!);
   for (const hit of row.hits) {
+    if (!hit.row) continue;
     hit.row.created_at = new Date(hit.row.created_at);
     hit.row.occurred_at = new Date(hit.row.occurred_at);
     hit.row.valid_at = new Date(hit.row.valid_at);

@@ -22,13 +22,13 @@ export function fuseScores(lexical: number, cosine: number, anyLexical: boolean)
  * its own, and a hit below that can neither enter the results nor raise its memory's score in them.
  */
 export function hitsThatCanRank(
-  lexical: { hits: { chunk_id: string; bm25: number; row: { memory_id: string } }[] },
+  lexical: { hits: { chunk_id: string; bm25: number; memory_id: string }[] },
   topK: number,
 ): string[] {
   const memories = new Set<string>();
   let floor = 0;
   for (const hit of lexical.hits) {
-    memories.add(hit.row.memory_id);
+    memories.add(hit.memory_id);
     if (memories.size === topK) {
       floor = hit.bm25 / 2;
       break;

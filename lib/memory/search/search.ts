@@ -106,7 +106,7 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   };
   const exact = await withBoundsResolved(request, [...candidates.values()], score);
 
-  const rows = new Map<string, ChunkRow>(lexical.hits.map((hit) => [hit.chunk_id, hit.row]));
+  const rows = new Map<string, ChunkRow>(lexical.hits.flatMap((hit) => (hit.row ? [[hit.chunk_id, hit.row]] : [])));
   // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
   // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
   const floor =
@@ -169,10 +169,10 @@ async function legCandidates(request: SearchRequest, mode: SearchMode) {
       hit.chunk_id,
       {
         chunkId: hit.chunk_id,
-        memoryId: hit.row.memory_id,
-        sessionId: hit.row.session_id,
-        position: hit.row.session_position,
-        role: hit.row.role,
+        memoryId: hit.memory_id,
+        sessionId: hit.session_id,
+        position: hit.session_position,
+        role: hit.role,
         bm25: hit.bm25,
         bm25Exact: true,
         terms: hit.terms,

@@ -2,7 +2,7 @@ import { expect, test } from "vitest";
 import { hitsThatCanRank } from "@/lib/memory/search/ranking";
 import { searchChunks } from "@/lib/memory/search/search";
 import { lexicalLeg } from "@/lib/memory/search/lexical-leg";
-import type { ChunkRow } from "@/lib/memory/search/search-legs";
+import { embedQuery } from "@/lib/memory/embeddings";
 import { createNamespace, createTenant } from "../../helpers/fixtures";
 import { rememberAll } from "../../helpers/memory";
 
@@ -23,10 +23,34 @@ test("when the lexical leg is cut at its limit, the results are those of a searc
   expect(exhaustive[0].content).toContain("fruit picked from farm trees");
   for (const topK of [1, 5, 10]) {
     const cut = await searchChunks({ ...request, topK });
-    expect(cut.map((m) => [m.memoryId, m.score.toFixed(9)])).toEqual(
-      exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9)]),
+    expect(cut.map((m) => [m.memoryId, m.score.toFixed(9), m.content])).toEqual(
+      exhaustive.slice(0, topK).map((m) => [m.memoryId, m.score.toFixed(9), m.content]),
     );
   }
+});
+
+test("the lexical leg sends the rows of its best 2 × top_k hits; a result past them still has its row", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // Ten memories with the query's words and one other word each: the same BM25, told apart by their cosines.
+  const others = ["gull", "sand", "tide", "shell", "dune", "kelp", "crab", "reef", "pier", "buoy"];
+  const stored = await rememberAll(
+    key,
+    ns.id,
+    others.map((other, i) => ({ content: `Log ${i}: lighthouse keeper storm ${other}` })),
+  );
+  const request = { orgId: org.id, namespaceId: ns.id, query: "lighthouse keeper storm", topK: 2 };
+  const { hits } = await lexicalLeg(request, 50);
+  expect(hits).toHaveLength(10);
+  const sent = hits.filter((hit) => hit.row !== null);
+  expect(sent).toHaveLength(4);
+  for (const hit of sent) expect(hit.row).toMatchObject({ id: hit.chunk_id, memory_id: hit.memory_id });
+  // The query vector of a memory whose row the leg did not send puts it first: its row is fetched afterwards.
+  const unsent = hits.find((hit) => hit.row === null)!;
+  const target = stored.find((memory) => memory.id === unsent.memory_id)!.content;
+  const found = await searchChunks({ ...request, queryVector: await embedQuery(org.id, target) });
+  expect(found.map((m) => [m.memoryId, m.content])).toEqual([[unsent.memory_id, target], expect.anything()]);
+  expect(found[0].createdAt).toBeInstanceOf(Date);
 });
 
 test("a lexical hit sharing fewer words than others but closer in meaning is scored with its cosine", async () => {
@@ -59,7 +83,7 @@ test("the cosine is looked up only for lexical hits scoring at least half the to
   const hit = (chunk: string, memory: string, bm25: number) => ({
     chunk_id: chunk,
     bm25,
-    row: { memory_id: memory } as ChunkRow,
+    memory_id: memory,
   });
   // Memories by BM25: m1 (10), m2 (8, two chunks), m3 (6), m4 (3), m5 (2.9).
   const hits = [
