@@ -4,7 +4,6 @@
 // (Next: 500); and it drains on shutdown.
 import { randomBytes } from "node:crypto";
 import http from "node:http";
-import { Readable } from "node:stream";
 
 // Next routes these to the API's handlers, which answer every one of them in the envelope.
 const API_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
@@ -165,10 +164,55 @@ function directHandler(request, directRoute) {
 }
 
 /**
+ * A request's body as a web stream, read from the request only as its reader asks (a high-water mark of 0: nothing
+ * is read ahead). A handler that answers without reading it (a 413 for a declared length past the limit, a 401) leaves
+ * the request unread, and Node discards the rest of it once the answer is out, as it does for Next's routes, so the
+ * client can finish sending and read the answer on a connection still usable. `discard()` does the same for a body
+ * the handler began and left, and a cancelled stream discards what is left rather than cutting the connection.
+ */
+function bodyStream(request) {
+  let controller;
+  let listening = false;
+  const stop = () => request.off("data", onData).off("end", onEnd).off("close", onClose);
+  const discard = () => {
+    stop();
+    if (!request.readableEnded && !request.destroyed) request.resume();
+  };
+  function onData(chunk) {
+    request.pause();
+    controller.enqueue(chunk);
+  }
+  function onEnd() {
+    stop();
+    controller.close();
+  }
+  // Closed before its end: the client went away (the handler's signal says so too).
+  function onClose() {
+    stop();
+    controller.error(new Error("The client went away before sending the whole body."));
+  }
+  const stream = new ReadableStream(
+    {
+      start: (given) => void (controller = given),
+      pull() {
+        if (!listening) {
+          listening = true;
+          request.on("data", onData).once("end", onEnd).once("close", onClose);
+        }
+        request.resume();
+      },
+      cancel: discard,
+    },
+    { highWaterMark: 0 },
+  );
+  return { stream, discard: () => listening && discard() };
+}
+
+/**
  * Runs a route handler (`(request: Request, context) => Response`) on a Node request, as Next would: the headers
- * as this server left them (forwarded ones removed, the client's address added), the body streamed, the request's
- * signal aborted when the client goes away before its answer. The answer goes out whole, with its length: the
- * direct routes answer JSON (a route that streams its answer must not be one of them).
+ * as this server left them (forwarded ones removed, the client's address added), the body as a stream (bodyStream),
+ * the request's signal aborted when the client goes away before its answer. The answer goes out whole, with its
+ * length: the direct routes answer JSON (a route that streams its answer must not be one of them).
  */
 async function serveDirect(handler, request, response) {
   const headers = new Headers();
@@ -177,11 +221,12 @@ async function serveDirect(handler, request, response) {
   }
   const aborted = new AbortController();
   response.once("close", () => response.writableFinished || aborted.abort());
+  const body = request.method === "GET" || request.method === "HEAD" ? undefined : bodyStream(request);
   const answer = await handler(
     new Request(`http://localhost${request.url}`, {
       method: request.method,
       headers,
-      body: request.method === "GET" || request.method === "HEAD" ? undefined : Readable.toWeb(request),
+      body: body?.stream,
       duplex: "half",
       signal: aborted.signal,
     }),
@@ -191,10 +236,10 @@ async function serveDirect(handler, request, response) {
   const cookies = answer.headers.getSetCookie();
   if (cookies.length > 0) response.setHeader("set-cookie", cookies);
   response.statusCode = answer.status;
-  if (!answer.body) return response.end();
-  const body = Buffer.from(await answer.arrayBuffer());
-  response.setHeader("content-length", body.byteLength);
-  response.end(body);
+  const bytes = answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined;
+  body?.discard();
+  if (bytes) response.setHeader("content-length", bytes.byteLength);
+  response.end(bytes);
 }
 
 /**

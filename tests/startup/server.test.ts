@@ -5,7 +5,7 @@ import net from "node:net";
 import { promisify } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { memgw } from "../helpers/cli";
 import { freePort, startServer, type RunningServer } from "../helpers/server";
@@ -244,6 +244,35 @@ describe("npm start", { timeout: 300_000 }, () => {
     ]);
     const options = await fetch(`${server.base}/api/v1/ask`, { method: "OPTIONS" });
     expect([options.status, options.headers.get("allow")]).toEqual([204, "POST, OPTIONS"]);
+  });
+
+  test("a body past the limit is answered 413 to a client that sends it all before reading", async () => {
+    // As Python's HTTP clients do: the whole request written first, the answer read after. The server must take
+    // (and drop) what it did not read, or the client's writes wait until the connection is reset.
+    const content = JSON.stringify({ namespace_id: "ns_x", content: "x".repeat(6 * 1024 * 1024) });
+    const auth = `Authorization: Bearer ${INIT.MEMGW_INIT_API_KEY}`;
+    const head = `POST /api/v1/remember HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}\r\n`;
+    const chunked = `${Buffer.byteLength(content).toString(16)}\r\n${content}\r\n0\r\n\r\n`;
+    for (const request of [
+      `${head}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(content)}\r\n\r\n${content}`,
+      `${head}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
+    ]) {
+      const socket = net.connect(port, "127.0.0.1");
+      const errors: Error[] = [];
+      let answer = "";
+      socket.on("error", (error) => errors.push(error));
+      socket.setEncoding("utf8").on("data", (chunk) => (answer += chunk));
+      const sent = await new Promise((resolve) => socket.write(request, (error) => resolve(error ?? "sent")));
+      expect(sent).toBe("sent");
+      await vi.waitFor(() => expect(answer).toMatch(/"request_id":"req_[\w-]+"\}\}$/), { timeout: 10_000 });
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain('"code":"PAYLOAD_TOO_LARGE"');
+      // The connection was not reset under the client (it was, 5 s later, when the body was left unread).
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(errors).toEqual([]);
+      socket.destroy();
+    }
+    expect((await fetch(`${server.base}/api/v1/health`)).status).toBe(200);
   });
 
   test("a memory whose client goes away halfway through its body is not stored; the server carries on", async () => {
