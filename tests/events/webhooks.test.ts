@@ -403,6 +403,8 @@ describe("retries, disabling, rotation, redelivery", () => {
     await addEndpoint(key, { namespace_ids: [ns.id] });
     await api("POST", "/remember", { key, body: { namespace_id: ns.id, content: "Before the run." } });
     await new Promise((resolve) => setTimeout(resolve, WEBHOOK_GATHER_MS));
+    // On PostgreSQL another test file's transaction may be open: the run would hold the event back and wait.
+    await settled();
     const job = await claimJob([WEBHOOK_DELIVERY_JOB]);
     expect(job).not.toBeNull();
     // The run has read what is pending; then another write commits before it ends.
