@@ -134,7 +134,7 @@ export interface Gateway {
   stop(): Promise<void>;
   /** Whether a connection's peer is one of TRUSTED_PROXIES, whose forwarded headers alone are read. */
   isTrustedProxy(address: string): boolean;
-  /** The routes the host serves without Next's router (lib/api/direct-routes.ts); none under `next dev`. */
+  /** The routes the host serves without Next's router (lib/api/direct-routes.ts); `next dev` has no host. */
   directRoutes: DirectRoutes;
 }
 
@@ -150,7 +150,6 @@ type GatewayHost = { started(gateway: Gateway): void };
  * failure prints why and ends the process: it must never serve, not even its health check.
  */
 export async function startGateway(): Promise<void> {
-  const host = (globalThis as { [HOST]?: GatewayHost })[HOST];
   let gateway: Gateway;
   try {
     // Every setting is checked before anything starts (a wrong one stops the start, not a request later),
@@ -203,13 +202,13 @@ export async function startGateway(): Promise<void> {
     stopExpirySweeps = startExpirySweeps();
     // Webhook deliveries have workers of their own: a slow receiver never holds up syncs or documents.
     stopWebhookDelivery = startWebhookDelivery();
-    const routes = host ? directRoutes() : new Map();
-    gateway = { announce: () => announce(lines), stop: stopGateway, isTrustedProxy, directRoutes: routes };
+    gateway = { announce: () => announce(lines), stop: stopGateway, isTrustedProxy, directRoutes: directRoutes() };
   } catch (error) {
     giveUpDatabase(error as Error);
     console.error(`[memgw] cannot start: ${(error as Error).message}`);
     process.exit(1);
   }
+  const host = (globalThis as { [HOST]?: GatewayHost })[HOST];
   if (host) host.started(gateway);
   else gateway.announce();
 }

@@ -232,9 +232,7 @@ async function serveDirect(handler, request, response) {
     }),
     { params: Promise.resolve({}) },
   );
-  for (const [name, value] of answer.headers) if (name !== "set-cookie") response.setHeader(name, value);
-  const cookies = answer.headers.getSetCookie();
-  if (cookies.length > 0) response.setHeader("set-cookie", cookies);
+  response.setHeaders(answer.headers);
   response.statusCode = answer.status;
   const bytes = answer.body ? Buffer.from(await answer.arrayBuffer()) : undefined;
   body?.discard();
