@@ -12,6 +12,7 @@ const DATABASE_FREE = [
   "tests/startup/start-builds.test.ts",
   "tests/tools/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
+  "tests/docs/newcomer.test.ts",
   "tests/api/client-types.test.ts",
   "tests/clients/client-packages.test.ts",
   "packages/client/test/types.test.ts",

@@ -43,7 +43,7 @@ export default async function HomePage() {
           key from the console:
         </p>
         <CodeBlock>{`curl -X POST ${api}/namespaces \\
-  -H "Authorization: Bearer $MEMGW_KEY" -H "Content-Type: application/json" \\
+  -H "Authorization: Bearer $MEMGW_API_KEY" -H "Content-Type: application/json" \\
   -d '{"name": "support-bot"}'`}</CodeBlock>
         <p className="text-slate-600">
           Operators can also work from the server&apos;s command line, without the console:

@@ -96,7 +96,7 @@ describe.skipIf(skipped || onPostgres())("the Python SDK", { timeout: 600_000 },
     const script = block.replace('"http://localhost:3000"', JSON.stringify(server!.base));
     const walk = await run(PYTHON, ["-c", script], {
       PYTHONPATH: "sdks/python",
-      MEMGW_KEY: INIT.MEMGW_INIT_API_KEY,
+      MEMGW_API_KEY: INIT.MEMGW_INIT_API_KEY,
     });
     expect(walk.code, walk.output).toBe(0);
     const [match, answer] = walk.output.trim().split("\n");

@@ -122,7 +122,7 @@ describe("npm start", { timeout: 300_000 }, () => {
     );
     expect(key.code, key.stderr).toBe(0);
     const { stdout } = await promisify(execFile)("bash", ["-euo", "pipefail", "-c", script], {
-      env: { ...process.env, MEMGW_KEY: key.json.secret },
+      env: { ...process.env, MEMGW_API_KEY: key.json.secret },
     });
     const [created, listed, remembered, recalled, asked] = stdout
       .trim()

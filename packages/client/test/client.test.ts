@@ -5,7 +5,9 @@ import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import type net from "node:net";
-import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import {
   AuthenticationError,
   BadRequestError,
@@ -210,26 +212,38 @@ describe("every method", () => {
   });
 });
 
-test("the README's TypeScript walk-through runs as written", async () => {
+test("the README's TypeScript walk-through runs as written: packed into a folder of its own, run by node", async () => {
   const readme = fs.readFileSync("README.md", "utf8");
-  const block = /<!-- walkthrough-ts[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)![1];
-  const [imports, ...code] = block.split("\n\n");
-  expect(imports).toBe('import { MemoryGateway } from "@memory-gateway/client";');
-  // The block's own code, with its import given and its localhost address pointing at the test's server.
-  const body = code.join("\n\n").replace("http://localhost:3000", server.base);
-  const printed: unknown[][] = [];
-  const log = vi.spyOn(console, "log").mockImplementation((...values) => void printed.push(values));
-  const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor;
+  const setup = /<!-- walkthrough-ts-setup[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
+  const block = /<!-- walkthrough-ts:[^>]*-->\s*```ts\n([\s\S]*?)```/.exec(readme)![1];
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-try-"));
   try {
-    await new AsyncFunction("MemoryGateway", "process", body)(MemoryGateway, { env: { MEMGW_KEY: apiKey } });
+    // The setup commands as the README gives them, from the checkout, with the test's folder for ../memgw-try.
+    await run("bash", ["-euo", "pipefail", "-c", setup.replaceAll("../memgw-try", folder)]);
+    // The tarball went to the folder, not into the checkout.
+    const tarballs = (dir: string) => fs.readdirSync(dir).filter((name) => name.endsWith(".tgz"));
+    expect(tarballs(folder)).toEqual(["memory-gateway-client-0.1.0.tgz"]);
+    expect([...tarballs("."), ...tarballs("packages/client")]).toEqual([]);
+    fs.writeFileSync(path.join(folder, "walkthrough.mjs"), block.replace("http://localhost:3000", server.base));
+    const printed = (await run(process.execPath, ["walkthrough.mjs"], { cwd: folder, env: { MEMGW_API_KEY: apiKey } }))
+      .trim()
+      .split("\n");
+    expect(printed).toHaveLength(2);
+    expect(printed[0]).toMatch(/^I adopted a golden retriever named Max last spring\. 0\.\d+$/);
+    expect(printed[1]).toMatch(/Max.* [1-9]\d*$/);
   } finally {
-    log.mockRestore();
+    fs.rmSync(folder, { recursive: true, force: true });
   }
-  expect(printed[0][0]).toBe("I adopted a golden retriever named Max last spring.");
-  expect(printed[0][1]).toBeGreaterThan(0);
-  expect(printed[1][0]).toContain("Max");
-  expect(printed[1][1]).toBeGreaterThan(0);
 });
+
+/** Runs a program to its end: its standard output, or an error with its standard error. */
+function run(file: string, args: string[], options: { cwd?: string; env?: Record<string, string> } = {}) {
+  return new Promise<string>((resolve, reject) =>
+    execFile(file, args, { cwd: options.cwd, env: { ...process.env, ...options.env } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`${file} ${args.join(" ")}: ${stderr}`)) : resolve(stdout),
+    ),
+  );
+}
 
 // Bun and Deno, as .ci/run installs them from the npm registry (@oven/bun-linux-x64, @deno/linux-x64-glibc).
 const RUNTIMES = { bun: process.env.MEMGW_TEST_BUN, deno: process.env.MEMGW_TEST_DENO };
