@@ -7,7 +7,7 @@ import {
   setPasswordAction,
 } from "@/lib/console/actions/account";
 import { PasswordChangeForm, PasswordSetForm } from "@/lib/auth/account-schemas";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { startSsoSignIn } from "./start-sso";
 import { Button, Card, Field, fieldErrors, Input, Notice } from "./ui";
 
@@ -99,8 +99,9 @@ export function AccountPanel(props: {
     { initial: { data: linked || undefined } },
   );
   const { fields: errors, pending: busy } = form;
+  const notice = messageAbove(form.error, form.fields, ["current_password", "new_password"]);
   const message = form.error
-    ? { tone: "error" as const, text: form.error }
+    ? notice && { tone: "error" as const, text: notice }
     : form.data && { tone: "success" as const, text: form.data };
   const endSession = (row: SessionRow) => form.run(["end_session", row]);
   const endAll = () => form.run(["end_all"]);

@@ -13,6 +13,18 @@ export const UNREACHABLE = "The server could not be reached. Try again.";
 
 export const refuse = (fields: FieldErrors, error?: string): FormRefusal => ({ ok: false, error, fields });
 
+/**
+ * The message to show once, above or below a form's fields: none when every field at fault already shows its
+ * own message (`shown`: the fields the form displays; `namespace_ids.3` is shown by `namespace_ids`). The
+ * server names the fields at fault and says the same again, in other words, as the envelope's error: shown
+ * both ways the person read one refusal twice.
+ */
+export function messageAbove(error: string | undefined, fields: FieldErrors, shown: readonly string[]) {
+  const atFault = Object.keys(fields);
+  if (!error || atFault.length === 0) return error;
+  return atFault.every((field) => shown.includes(field.split(".")[0])) ? undefined : error;
+}
+
 export interface ActionFormState<T> {
   /** The last submission's message when it failed (the action's envelope `error`). */
   error?: string;

@@ -4,9 +4,9 @@ import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyForm, KEY_NAME_MAX_LENGTH } from "@/lib/auth/schemas";
 import { parseScopeText } from "@/lib/auth/scopes";
 import { generateApiKey } from "@/lib/console/actions/keys";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
-import { KeyAccessFields, keyAccessConflict, onceAbove, type KeyAccess } from "./key-access-fields";
+import { KeyAccessFields, keyAccessConflict, type KeyAccess } from "./key-access-fields";
 import { Button, Field, fieldErrors, Input, Notice } from "./ui";
 
 /** The "Generate a key" dialog: what the key may do and reach; `onCreated` gets the secret to show once. */
@@ -45,7 +45,7 @@ export function CreateKeyForm(props: {
     { onSuccess: (created) => props.onCreated({ name: created.name, secret: created.secret }) },
   );
   const errors = form.fields;
-  const notice = onceAbove(form.error, errors, ["name", "permissions", "namespace_ids", "scopes"]);
+  const notice = messageAbove(form.error, errors, ["name", "permissions", "namespace_ids", "scopes"]);
 
   return (
     <Dialog title="Generate a key" onClose={props.onCancel}>

@@ -9,7 +9,7 @@ import { useRouter } from "next/navigation";
 import { useId, useRef, useState, type DragEvent } from "react";
 import type { ActionResult } from "@/lib/console/action";
 import { addDocumentUrl } from "@/lib/console/actions/documents";
-import { useActionForm, UNREACHABLE } from "./action-form";
+import { messageAbove, useActionForm, UNREACHABLE } from "./action-form";
 import { documentsPath, formatBytes } from "./document-parts";
 import { Button, Field, Input, Notice, useHydrated } from "./ui";
 
@@ -224,7 +224,7 @@ export function DocumentUrlForm({ orgSlug, namespaceId }: { orgSlug: string; nam
   );
   const added = form.data;
   // A refusal of the URL is said under it, not again below; any other is said below.
-  const error = form.fields.url ? undefined : form.error;
+  const error = messageAbove(form.error, form.fields, ["url"]);
   return (
     <form
       action={form.action}

@@ -4,9 +4,9 @@ import type { Permission } from "@/lib/auth/permissions";
 import { ApiKeyEditForm } from "@/lib/auth/schemas";
 import { formatScopePairs, parseScopeText } from "@/lib/auth/scopes";
 import { editApiKey } from "@/lib/console/actions/keys";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
-import { KeyAccessFields, keyAccessConflict, onceAbove, type KeyAccess } from "./key-access-fields";
+import { KeyAccessFields, keyAccessConflict, type KeyAccess } from "./key-access-fields";
 import { Button, fieldErrors, Notice } from "./ui";
 
 /**
@@ -55,7 +55,7 @@ export function EditKeyDialog(props: {
     },
   );
 
-  const notice = onceAbove(form.error, form.fields, ["permissions", "namespace_ids", "scopes"]);
+  const notice = messageAbove(form.error, form.fields, ["permissions", "namespace_ids", "scopes"]);
   return (
     <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
       <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>

@@ -1,7 +1,7 @@
 "use client";
 import { signIn } from "next-auth/react";
 import { finishSignUpAction } from "@/lib/console/actions/finish-sign-up";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Button, Field, Input, Notice } from "./ui";
 
 export function FinishSignUpForm({ email, token }: { email: string; token: string }) {
@@ -24,7 +24,7 @@ export function FinishSignUpForm({ email, token }: { email: string; token: strin
 
   return (
     <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
-      {form.error && <Notice tone="error">{form.error}</Notice>}
+      {messageAbove(form.error, errors, ["password"]) && <Notice tone="error">{form.error}</Notice>}
       <p className="text-sm text-slate-700">
         Enter the password you chose when signing up as <span className="font-medium wrap-anywhere">{email}</span>.
       </p>

@@ -11,7 +11,7 @@ import {
   saveIntegrationClientAction,
 } from "@/lib/console/actions/integrations";
 import type { ProviderId } from "@/lib/integrations/provider";
-import { useActionForm } from "./action-form";
+import { messageAbove, useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Dialog } from "./dialog";
 import { Button, Field, Input, Notice, Select, Textarea, type FieldErrors } from "./ui";
@@ -374,7 +374,7 @@ function ConnectDialog(props: {
             </Select>
           </Field>
           <OptionFields provider={provider.id} errors={errors} values={form.values} />
-          {form.error && <Notice tone="error">{form.error}</Notice>}
+          {messageAbove(form.error, errors, ["namespace_id"]) && <Notice tone="error">{form.error}</Notice>}
           <div className="flex justify-end gap-2">
             <Button type="button" variant="secondary" onClick={props.onClose}>
               Cancel

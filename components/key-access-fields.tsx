@@ -72,14 +72,6 @@ export function keyAccessConflict(access: KeyAccess): string | undefined {
   );
 }
 
-/**
- * The message to show above the dialog's fields: none when one of the fields it shows already says the
- * same (the server names the field at fault and repeats its message as the envelope's error).
- */
-export function onceAbove(error: string | undefined, fields: FieldErrors, shown: readonly string[]) {
-  return error && !shown.some((field) => fields[field] === error) ? error : undefined;
-}
-
 /** A key's permissions in the console's words: "read, write". */
 export function permissionWords(permissions: readonly string[]): string {
   return permissions.map((permission) => PERMISSION_LABELS[permission as Permission] ?? permission).join(", ");

@@ -7,7 +7,7 @@ import type { Role } from "@/lib/generated/prisma/enums";
 import { InviteForm } from "@/lib/orgs/schemas";
 import { CopyButton } from "./copy-button";
 import { DateTime } from "./date-time";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button, Card, Field, fieldErrors, Input, Notice, Select, Table, useHydrated } from "./ui";
 
@@ -68,8 +68,9 @@ export function MembersPanel(props: {
   const link =
     invitation.data && "url" in invitation.data && invitation.state !== closedLink ? invitation.data : undefined;
   const resent = invitation.data && "mailed" in invitation.data ? invitation.data : undefined;
+  const notice = messageAbove(form.error, form.fields, ["email", "role"]);
   const message = form.error
-    ? { tone: "error" as const, text: form.error }
+    ? notice && { tone: "error" as const, text: notice }
     : form.data && { tone: "success" as const, text: form.data };
 
   return (

@@ -6,7 +6,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { updateMemoryAction } from "@/lib/console/actions/memories";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Button, Field, Input, Notice, Textarea } from "./ui";
 
 /** The memory's editable fields as the form shows them (text). */
@@ -90,11 +90,10 @@ function EditFields(props: {
     { onSuccess: (data) => props.onSaved(data.version) },
   );
   const value = (field: keyof EditableMemory) => (field in form.values ? form.values[field] : props.initial[field]);
-  // A refusal about the form's own fields is said under each; anything else once, above them.
-  const placed = Object.keys(form.fields).some((field) => (FIELDS as readonly string[]).includes(field));
+  const notice = messageAbove(form.error, form.fields, FIELDS);
   return (
     <form action={form.action} className="space-y-4" noValidate aria-label="Edit memory">
-      {form.error && !placed && <Notice tone="error">{form.error}</Notice>}
+      {notice && <Notice tone="error">{notice}</Notice>}
       <Field label="Content" error={form.fields.content}>
         <Textarea name="content" defaultValue={value("content")} rows={6} required />
       </Field>

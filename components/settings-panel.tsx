@@ -2,7 +2,7 @@
 import { savePolicy, saveSso } from "@/lib/console/actions/org";
 import { OidcConnectionForm } from "@/lib/auth/schemas";
 import { PolicyForm } from "@/lib/orgs/schemas";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Button, Card, Checkbox, Field, fieldErrors, Input, Notice } from "./ui";
 
 export function SettingsPanel(props: {
@@ -38,8 +38,9 @@ export function SettingsPanel(props: {
     return result.ok ? { ok: true as const, data: "SSO connection saved." } : result;
   });
   const errors = form.fields;
+  const notice = messageAbove(form.error, form.fields, ["issuer", "client_id", "client_secret", "allowed_domains"]);
   const message = form.error
-    ? { tone: "error" as const, text: form.error }
+    ? notice && { tone: "error" as const, text: notice }
     : form.data && { tone: "success" as const, text: form.data };
 
   const disabled = !props.isOwner;

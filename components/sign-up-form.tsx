@@ -2,7 +2,7 @@
 import { signIn } from "next-auth/react";
 import { signUpAction } from "@/lib/console/actions/sign-up";
 import { SignUpForm as SignUpSchema } from "@/lib/orgs/schemas";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Button, Field, fieldErrors, Input, Notice } from "./ui";
 
 export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
@@ -48,7 +48,9 @@ export function SignUpForm({ mailConfigured }: { mailConfigured: boolean }) {
 
   return (
     <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
-      {form.error && <Notice tone="error">{form.error}</Notice>}
+      {messageAbove(form.error, errors, ["email", "password", "organization"]) && (
+        <Notice tone="error">{form.error}</Notice>
+      )}
       <Field label="Email" error={errors.email}>
         <Input name="email" type="email" autoComplete="email" />
       </Field>

@@ -10,7 +10,7 @@ import {
   testWebhookAction,
 } from "@/lib/console/actions/webhooks";
 import type { ActionResult } from "@/lib/console/action";
-import { useActionForm } from "./action-form";
+import { messageAbove, useActionForm } from "./action-form";
 import { ConfirmDialog } from "./confirm-dialog";
 import { Dialog } from "./dialog";
 import { Button, Field, Input, Notice } from "./ui";
@@ -201,7 +201,7 @@ function RotateDialog(props: {
             defaultValue={form.values.overlap_hours ?? String(DEFAULT_OVERLAP_HOURS)}
           />
         </Field>
-        {form.error && !form.fields.overlap_hours && <Notice tone="error">{form.error}</Notice>}
+        {messageAbove(form.error, form.fields, ["overlap_hours"]) && <Notice tone="error">{form.error}</Notice>}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel

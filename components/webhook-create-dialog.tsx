@@ -5,7 +5,7 @@ import { useRouter } from "next/navigation";
 import { useState, type ReactNode } from "react";
 import { createWebhookAction } from "@/lib/console/actions/webhooks";
 import { EVENT_TYPES, type EventType } from "@/lib/event-recording/event-types";
-import { refuse, useActionForm } from "./action-form";
+import { messageAbove, refuse, useActionForm } from "./action-form";
 import { Dialog } from "./dialog";
 import { Button, Checkbox, Field, Input, Notice, type FieldErrors } from "./ui";
 import { WebhookSecretDialog } from "./webhook-secret-dialog";
@@ -85,6 +85,7 @@ function AddWebhookDialog(props: {
   const errors = form.fields;
   const typesError = listError(errors, "event_types");
   const namespacesError = listError(errors, "namespace_ids");
+  const notice = messageAbove(form.error, errors, ["url", "description", "event_types", "namespace_ids"]);
 
   return (
     <Dialog title="Add endpoint" onClose={props.onCancel}>
@@ -93,7 +94,14 @@ function AddWebhookDialog(props: {
           Each change you choose is POSTed to the URL as it happens, signed with the endpoint&apos;s secret, and retried
           while the receiver fails.
         </p>
-        <Field label="URL" error={errors.url} hint="https, on a public address.">
+        <Field
+          label="URL"
+          error={errors.url}
+          hint={
+            "https, on a public address. A receiver on this machine or a private network needs the server " +
+            "started with ALLOW_PRIVATE_OUTBOUND=true."
+          }
+        >
           <Input
             name="url"
             type="url"
@@ -168,7 +176,7 @@ function AddWebhookDialog(props: {
           </span>
         </label>
 
-        {form.error && <Notice tone="error">{form.error}</Notice>}
+        {notice && <Notice tone="error">{notice}</Notice>}
         <div className="flex justify-end gap-2">
           <Button type="button" variant="secondary" onClick={props.onCancel}>
             Cancel

@@ -76,6 +76,14 @@ test("add an endpoint: its secret once, a test, a memory's delivery in the log, 
   // Add endpoint: two memory types, this namespace, with content.
   await page.getByRole("button", { name: "Add endpoint" }).click();
   const dialog = page.getByRole("dialog", { name: "Add endpoint" });
+  // The field says how a receiver on this machine is allowed; a refused URL is said once, under its field (the
+  // server's envelope says it again in other words).
+  await expect(dialog).toContainText("needs the server started with ALLOW_PRIVATE_OUTBOUND=true");
+  await dialog.getByLabel("URL").fill("https://169.254.169.254/hook");
+  await dialog.getByRole("button", { name: "Add endpoint" }).click();
+  await expect(dialog.getByText("must not point to 169.254.169.254: it is a cloud metadata address")).toHaveCount(1);
+  await expect(dialog.getByText(/cloud metadata/)).toHaveCount(1);
+  await screenshots(page, "webhooks-refused-url");
   await dialog.getByLabel("URL").fill(receiver.url);
   await dialog.getByLabel("Description (optional)").fill("The e2e receiver");
   const types = dialog.getByRole("group", { name: "Event types" });

@@ -140,15 +140,26 @@ function nonPublicIpv4(address: ipaddr.IPv4): string | null {
  * reaches). Takes an address as Node reports it (brackets and an IPv6 zone are ignored).
  */
 export function refusedAddress(address: string): string | null {
+  return addressRefusal(address)?.reason ?? null;
+}
+
+/** refusedAddress's reason, and whether it stands even with ALLOW_PRIVATE_OUTBOUND (`always`). */
+function addressRefusal(address: string): { reason: string; always: boolean } | null {
   const bare = address.replace(/^\[|\]$/g, "").replace(/%.*$/, "");
   // net.isIP first: ipaddr.js also takes shorthand IPv4 forms ("127.1") that no resolver returns.
-  if (!net.isIP(bare)) return "is not an IP address";
+  if (!net.isIP(bare)) return { reason: "is not an IP address", always: true };
   const parsed = ipaddr.parse(bare);
   const embedded = parsed.kind() === "ipv6" ? embeddedIpv4(parsed as ipaddr.IPv6) : null;
-  if (isMetadata(parsed)) return "is a cloud metadata address";
+  if (isMetadata(parsed)) return { reason: "is a cloud metadata address", always: true };
   const hidden = embedded?.addresses.find(isMetadata);
-  if (hidden) return `is the ${embedded!.form} form of ${hidden}, a cloud metadata address`;
+  if (hidden) return { reason: `is the ${embedded!.form} form of ${hidden}, a cloud metadata address`, always: true };
   if (privateOutboundAllowed()) return null;
+  const reason = nonPublicReason(parsed, embedded);
+  return reason ? { reason, always: false } : null;
+}
+
+/** Why an address (no metadata one) is not globally reachable unicast, or null when it is. */
+function nonPublicReason(parsed: ipaddr.IPv4 | ipaddr.IPv6, embedded: EmbeddedIpv4 | null): string | null {
   if (parsed.kind() === "ipv4") {
     const reason = nonPublicIpv4(parsed as ipaddr.IPv4);
     return reason && `is ${reason}`;
@@ -168,7 +179,7 @@ export function refusedAddress(address: string): string | null {
 /** A refusal of an outbound URL or destination: a 400 naming the field the URL came from. */
 export class OutboundUrlError extends InvalidError {
   constructor(message: string, field = "url") {
-    super(`The ${field.replace(/_/g, " ")} ${message}.`, [{ field, message }]);
+    super(`The ${field.replace(/_/g, " ").replace(/\burl\b/g, "URL")} ${message}.`, [{ field, message }]);
     this.name = "OutboundUrlError";
   }
 }
@@ -186,22 +197,33 @@ export function checkOutboundUrl(value: string, field = "url"): URL {
   } catch {
     throw new OutboundUrlError("must be an absolute URL, like https://idp.example.com", field);
   }
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && privateOutboundAllowed())) {
-    throw new OutboundUrlError(
-      `must start with ${privateOutboundAllowed() ? "https:// or http://" : "https://"}`,
-      field,
-    );
+  const allowed = privateOutboundAllowed();
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && allowed)) {
+    const plainHttp = url.protocol === "http:" ? PRIVATE_OUTBOUND_HINT : "";
+    throw new OutboundUrlError(`must start with ${allowed ? "https:// or http://" : "https://"}${plainHttp}`, field);
   }
   if (url.username || url.password) throw new OutboundUrlError("must not contain a user name or password", field);
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (net.isIP(host)) {
-    const reason = refusedAddress(host);
-    if (reason) throw new OutboundUrlError(`must not point to ${host}: it ${reason}`, field);
-  } else if (!privateOutboundAllowed() && /(^|\.)localhost\.?$/i.test(host)) {
-    throw new OutboundUrlError("must not point to this server", field);
+    const refusal = addressRefusal(host);
+    if (refusal)
+      throw new OutboundUrlError(
+        `must not point to ${host}: it ${refusal.reason}${refusal.always ? "" : PRIVATE_OUTBOUND_HINT}`,
+        field,
+      );
+  } else if (!allowed && /(^|\.)localhost\.?$/i.test(host)) {
+    throw new OutboundUrlError(`must not point to ${host}: it names this machine${PRIVATE_OUTBOUND_HINT}`, field);
   }
   return url;
 }
+
+/**
+ * Said after a refusal that ALLOW_PRIVATE_OUTBOUND lifts: a receiver or identity provider on the operator's own
+ * machine or network is a normal thing to try, and the setting is how to allow it.
+ */
+const PRIVATE_OUTBOUND_HINT =
+  " (plain http, and addresses on this machine or a private network, are allowed when the server runs with " +
+  "ALLOW_PRIVATE_OUTBOUND=true)";
 
 type LookupCallback = (
   error: NodeJS.ErrnoException | null,

@@ -57,7 +57,7 @@ const REFUSED_WHEN_SAVED: [string, RegExp][] = [
   ["https://[fe80::1]/", /link-local/],
   ["https://[4000::1]/", /global unicast range/],
   ["https://[fd00:ec2::254]/", /metadata/],
-  ["https://localhost./", /this server/],
+  ["https://localhost./", /localhost\.: it names this machine/],
 ];
 
 /** Metadata addresses in every form: refused even where private addresses are allowed. */
@@ -95,6 +95,31 @@ describe("IP literals are refused when saved", () => {
       const document = await api("POST", "/documents", { key, body: { namespace_id: ns.id, url } });
       expect(document.status, url).toBe(400);
       expect(document.body.error.message, url).toMatch(reason);
+    }
+    expect(await stored(org.id)).toEqual({ endpoints: 0, documents: 0 });
+  });
+
+  test("a receiver on this machine or a private network is refused with the setting that allows it", async () => {
+    const { key, org } = await createTenant("Outbound hint");
+    const hint = "allowed when the server runs with ALLOW_PRIVATE_OUTBOUND=true";
+    for (const [url, message] of [
+      ["http://127.0.0.1:3450/hook", "The URL must start with https:// (plain http, and addresses on this machine"],
+      ["https://localhost:3450/hook", "The URL must not point to localhost: it names this machine (plain http"],
+      ["https://127.0.0.1:3450/hook", "The URL must not point to 127.0.0.1: it is a loopback address (plain http"],
+      ["https://10.1.2.3/hook", "The URL must not point to 10.1.2.3: it is a private address (plain http"],
+      ["http://hooks.example.com/", "The URL must start with https:// (plain http"],
+    ]) {
+      const response = await api("POST", "/webhooks", { key, body: { url } });
+      expect(response.status, url).toBe(400);
+      expect(response.body.error.message, url).toContain(message);
+      expect(response.body.error.message, url).toContain(hint);
+      expect(response.body.error.details, url).toEqual([{ field: "url", message: expect.stringContaining(hint) }]);
+    }
+    // The setting does not lift these: no hint that it would.
+    for (const url of ["https://169.254.169.254/", "ftp://hooks.example.com/", "https://user:pw@hooks.example.com/"]) {
+      const response = await api("POST", "/webhooks", { key, body: { url } });
+      expect(response.status, url).toBe(400);
+      expect(response.body.error.message, url).not.toContain("ALLOW_PRIVATE_OUTBOUND");
     }
     expect(await stored(org.id)).toEqual({ endpoints: 0, documents: 0 });
   });
