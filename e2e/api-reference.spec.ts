@@ -26,12 +26,18 @@ test("/docs renders every endpoint of the OpenAPI document and fetches nothing f
   expect(response!.headers()["content-security-policy"]).toContain("connect-src 'self'");
   await expect(page).toHaveTitle("API reference · Memory Gateway");
   await expect(page.getByRole("heading", { name: "Memory Gateway API", level: 1 })).toBeVisible({ timeout: 30_000 });
-  // An endpoint, with its summary from the handlers' schemas: in the sidebar's Memory group, then on the page.
+  // The groups in the document's order, Memory first and open, and no group of the 405s of other methods.
   const sidebar = page.getByRole("complementary", { name: "Sidebar for Memory Gateway API" });
-  await sidebar.getByRole("button", { name: "Open Group - Memory" }).click();
-  await sidebar.getByRole("link", { name: /Store a memory/ }).click();
-  const remember = page.getByRole("heading", { name: /^Store a memory/ }).first();
-  await expect(remember).toBeVisible();
+  await expect(sidebar.getByRole("button", { name: "Close Group - Memory" })).toBeVisible();
+  const groups = (await sidebar.getByRole("button", { name: /^(Open|Close) Group - / }).allInnerTexts()).map((group) =>
+    group.replace(/^(Open|Close) Group - /, "").trim(),
+  );
+  expect(groups.slice(0, 3)).toEqual(["Memory", "Namespaces", "Grants"]);
+  expect(groups).not.toContain("Not allowed");
+  // An endpoint by its short title; its sentence, from the handlers' schemas, on the page.
+  await sidebar.getByRole("link", { name: /^Remember/ }).click();
+  await expect(page.getByRole("heading", { name: /^Remember/ }).first()).toBeVisible();
+  await expect(page.getByText(/^Store a memory/).first()).toBeVisible();
   await expect(page.getByText("/remember", { exact: true }).first()).toBeVisible();
 
   if (SHOTS) {

@@ -76,6 +76,19 @@ export function isApiPath(target) {
   return /^\/api\/v1(?![\w.~-])/.test(targetPath(target));
 }
 
+/**
+ * An API target without the slashes that end its path (`/api/v1/documents/?page=2` → `/api/v1/documents?page=2`):
+ * no route of the API ends with one, and Next would answer a 308 in plain text to a client that may not follow it
+ * (a POST client rarely does). Origin form only; any other target is returned as it is.
+ */
+function withoutTrailingSlash(target) {
+  if (!target.startsWith("/")) return target;
+  const queryStart = target.search(/[?#]/);
+  const path = queryStart === -1 ? target : target.slice(0, queryStart);
+  const trimmed = path.replace(/\/+$/, "");
+  return trimmed === path ? target : trimmed + (queryStart === -1 ? "" : target.slice(queryStart));
+}
+
 /** Why part of a URL (`path` or `query`) is malformed, if it is. */
 function urlProblem(part) {
   // Node passes bytes outside ASCII through; a URL has none (they are percent-encoded).
@@ -255,6 +268,7 @@ export function createGatewayServer(handle, { isTrustedProxy = () => false, dire
     response.on("finish", () => draining && setImmediate(() => server.closeIdleConnections()));
     const problem = apiRequestProblem(request);
     if (problem) return sendEnvelope(response, problem);
+    if (isApiPath(request.url ?? "")) request.url = withoutTrailingSlash(request.url ?? "");
     const pageProblem = pageRequestProblem(request);
     if (pageProblem) {
       return response

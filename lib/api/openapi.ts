@@ -73,6 +73,16 @@ const NDJSON_TOO_LARGE = {
   content: errorContent,
 };
 
+/**
+ * An operation's `summary`, which references list it by, is a title made of its name (`createNamespace` →
+ * "Create namespace", as the SDKs name the method), and its sentence is its `description`: the sentences made
+ * a sidebar of long lines.
+ */
+function named(operationId: string, sentence: string, title?: string) {
+  const words = operationId.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
+  return { summary: title ?? words[0].toUpperCase() + words.slice(1), description: `${sentence}.` };
+}
+
 function operationOf(name: string, op: Operation, components: Components) {
   const ep = op.http;
   const keyAuthenticated = op.permission !== undefined;
@@ -86,9 +96,9 @@ function operationOf(name: string, op: Operation, components: Components) {
   ];
   return {
     operationId: name,
-    summary: ep.summary,
+    ...named(name, ep.summary),
+    ...(op.permission && { description: `${ep.summary}. Requires the ${op.permission} permission.` }),
     tags: [ep.tag],
-    ...(op.permission ? { description: `Requires the ${op.permission} permission.` } : {}),
     parameters: [...parametersOf(op, components), ...(ep.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(op.body
       ? {
@@ -161,7 +171,10 @@ function healthOperation(components: Components) {
   });
   return {
     operationId: "health",
-    summary: "Readiness: 200 once the database is open and migrated; says whether the embedding model is loaded",
+    ...named(
+      "health",
+      "Readiness: 200 once the database is open and migrated; says whether the embedding model is loaded",
+    ),
     tags: ["Service"],
     parameters: [],
     responses: {
@@ -176,10 +189,12 @@ function integrationCallbackOperation() {
   const query = (name: string, description: string) => ({ name, in: "query", schema: { type: "string" }, description });
   return {
     operationId: "integrationCallback",
-    summary:
+    ...named(
+      "integrationCallback",
       "Where providers send the browser back: completes the connection its state names, in the browser that " +
-      "started it (the flow cookie set by the console, or a signed-in member who manages integrations), then " +
-      "redirects to the organization's integrations page",
+        "started it (the flow cookie set by the console, or a signed-in member who manages integrations), then " +
+        "redirects to the organization's integrations page",
+    ),
     tags: ["Integrations"],
     parameters: [
       query("code", "the authorization code"),
@@ -199,7 +214,11 @@ function integrationCallbackOperation() {
 function openApiOperation() {
   return {
     operationId: "openApiDocument",
-    summary: "This document: OpenAPI 3.1, generated from the schemas the API validates with",
+    ...named(
+      "openApiDocument",
+      "This document: OpenAPI 3.1, generated from the schemas the API validates with",
+      "OpenAPI document",
+    ),
     tags: ["Service"],
     parameters: [],
     responses: {
@@ -221,10 +240,12 @@ function mcpOperation(components: Components) {
   const jsonRpcError = { "application/json": { schema: message } };
   return {
     operationId: "mcp",
-    summary:
+    ...named(
+      "mcp",
       "The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask, get_profile, " +
-      "forget and add_document, " +
-      "run with the key's permissions and scopes",
+        "forget and add_document, run with the key's permissions and scopes",
+      "MCP endpoint",
+    ),
     tags: ["MCP"],
     parameters: [
       ...pathParameters,
@@ -283,11 +304,33 @@ function notAllowedOperation(path: string, method: string) {
     operationId: `${method}${path.replace(/\W+(\w)?/g, (_, next?: string) => (next ?? "").toUpperCase())}NotAllowed`,
     summary: `Not allowed: ${method.toUpperCase()} ${path} answers 405`,
     tags: ["Not allowed"],
+    // In the document for tools and clients; the reference at /docs would list 144 of them among the API's
+    // own operations.
+    "x-scalar-ignore": true,
     // An empty segment is another path (and another route): a path parameter has at least one character.
     parameters: names.map((name) => ({ name, in: "path", required: true, schema: { type: "string", minLength: 1 } })),
     responses: errorResponses([405]),
   };
 }
+
+/**
+ * The groups of operations in the order a reader needs them (references list them so): what an application
+ * calls first, the organization's plumbing after, the 405s of every other method last.
+ */
+const TAGS = [
+  ["Memory", "Remember, recall, ask and forget; read, edit and list memories"],
+  ["Namespaces", "Where memories live: create, list, update, export and import"],
+  ["Grants", "Which keys and users reach a namespace"],
+  ["Documents", "Files and URLs stored as memories, cited by page"],
+  ["Entities", "The people, places and things memories mention"],
+  ["Events", "The feed of changes to the memory a key may read"],
+  ["Webhooks", "The same changes, POSTed to your endpoints and signed"],
+  ["Erasures", "Receipts of what was forgotten"],
+  ["Integrations", "Connections to other services that keep a namespace in sync"],
+  ["MCP", "The namespace's endpoint for agents"],
+  ["Service", "Health and this document"],
+  ["Not allowed", "Every other method of a path: 405 with Allow, before any key is checked"],
+] as const;
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */
 export function openApiDocument() {
@@ -322,6 +365,7 @@ export function openApiDocument() {
       ].join(" "),
     },
     servers: [{ url: `${publicUrl()}/api/v1` }],
+    tags: TAGS.map(([name, description]) => ({ name, description })),
     paths: named.document,
     components: {
       securitySchemes: {

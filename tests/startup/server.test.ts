@@ -179,6 +179,30 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect(options.headers.get("request-id")).toMatch(/^req_/);
   });
 
+  test("an API path ending in a slash is the same route: no redirect, the same envelope", async () => {
+    const key = INIT.MEMGW_INIT_API_KEY;
+    const send = async (method: string, urlPath: string, body?: unknown) => {
+      const response = await fetch(`${server.base}/api/v1${urlPath}`, {
+        method,
+        redirect: "manual",
+        headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const plain = await send("GET", "/namespaces?page=1&page_size=5");
+    expect(await send("GET", "/namespaces/?page=1&page_size=5")).toEqual(plain);
+    expect(plain.status).toBe(200);
+    const documents = await send("GET", "/documents");
+    expect((await send("GET", "/documents//")).body.error.code).toBe(documents.body.error.code);
+    const ns = (await send("POST", "/namespaces/", { name: `slash-${Date.now()}` })).body.data;
+    expect(await send("POST", "/recall/", { namespace_id: ns.id, query: "anything" })).toMatchObject({
+      status: 200,
+      body: { success: true, data: [] },
+    });
+    expect(await send("GET", "/no-such-thing/")).toMatchObject({ status: 404, body: { error: { code: "NOT_FOUND" } } });
+  });
+
   test("API responses are never cached and go out uncompressed, errors too", async () => {
     const key = INIT.MEMGW_INIT_API_KEY;
     const namespace = await call("POST", "/namespaces", { key, body: { name: "uncompressed" } });
@@ -340,6 +364,26 @@ describe("npm start", { timeout: 300_000 }, () => {
       "/webhooks/{id}/rotate-secret",
       "/webhooks/{id}/test",
     ]);
+    // A reference lists operations by summary, grouped by tag in the document's order: short titles, the
+    // sentence in the description, the API's own groups first and the 405s of other methods hidden there.
+    const operations = Object.values(doc.paths).flatMap((item) => Object.values(item as object));
+    const own = operations.filter((op) => !op.tags.includes("Not allowed"));
+    expect(own.find((op) => op.operationId === "remember")).toMatchObject({
+      summary: "Remember",
+      description: expect.stringMatching(/^Store a memory.*\. Requires the NAMESPACE_WRITE permission\.$/),
+    });
+    for (const op of own) {
+      expect(op.summary, op.operationId).toMatch(/^[A-Z][\w ]{1,34}$/);
+      expect(op.description, op.operationId).toMatch(/\.$/);
+    }
+    const tags = doc.tags.map((tag: { name: string }) => tag.name);
+    expect(tags.slice(0, 2)).toEqual(["Memory", "Namespaces"]);
+    expect(tags.at(-1)).toBe("Not allowed");
+    expect(new Set(operations.flatMap((op) => op.tags))).toEqual(new Set(tags));
+    const refused = operations.filter((op) => op.tags.includes("Not allowed"));
+    expect(refused.length).toBeGreaterThan(100);
+    expect(refused.every((op) => op["x-scalar-ignore"] === true)).toBe(true);
+
     const create = doc.paths["/namespaces"].post;
     expect(component(doc, create.requestBody.content["application/json"].schema).properties.name).toMatchObject({
       type: "string",

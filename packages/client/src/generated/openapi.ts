@@ -8,7 +8,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Readiness: 200 once the database is open and migrated; says whether the embedding model is loaded */
+    /**
+     * Health
+     * @description Readiness: 200 once the database is open and migrated; says whether the embedding model is loaded.
+     */
     get: operations["health"];
     /** Not allowed: PUT /health answers 405 */
     put: operations["putHealthNotAllowed"];
@@ -29,7 +32,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** This document: OpenAPI 3.1, generated from the schemas the API validates with */
+    /**
+     * OpenAPI document
+     * @description This document: OpenAPI 3.1, generated from the schemas the API validates with.
+     */
     get: operations["openApiDocument"];
     /** Not allowed: PUT /openapi.json answers 405 */
     put: operations["putOpenapiJsonNotAllowed"];
@@ -50,7 +56,10 @@ export type paths = {
       path?: never;
       cookie?: never;
     };
-    /** Where providers send the browser back: completes the connection its state names, in the browser that started it (the flow cookie set by the console, or a signed-in member who manages integrations), then redirects to the organization's integrations page */
+    /**
+     * Integration callback
+     * @description Where providers send the browser back: completes the connection its state names, in the browser that started it (the flow cookie set by the console, or a signed-in member who manages integrations), then redirects to the organization's integrations page.
+     */
     get: operations["integrationCallback"];
     /** Not allowed: PUT /integrations/callback answers 405 */
     put: operations["putIntegrationsCallbackNotAllowed"];
@@ -72,15 +81,15 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List the namespaces granted to the key
-     * @description Requires the NAMESPACE_READ permission.
+     * List namespaces
+     * @description List the namespaces granted to the key. Requires the NAMESPACE_READ permission.
      */
     get: operations["listNamespaces"];
     /** Not allowed: PUT /namespaces answers 405 */
     put: operations["putNamespacesNotAllowed"];
     /**
-     * Create a namespace; the creating key is granted access to it
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * Create namespace
+     * @description Create a namespace; the creating key is granted access to it. Requires the NAMESPACE_MANAGE permission.
      */
     post: operations["createNamespace"];
     /** Not allowed: DELETE /namespaces answers 405 */
@@ -99,8 +108,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Get a namespace by id
-     * @description Requires the NAMESPACE_READ permission.
+     * Get namespace
+     * @description Get a namespace by id. Requires the NAMESPACE_READ permission.
      */
     get: operations["getNamespace"];
     /** Not allowed: PUT /namespaces/{id} answers 405 */
@@ -108,15 +117,15 @@ export type paths = {
     /** Not allowed: POST /namespaces/{id} answers 405 */
     post: operations["postNamespacesIdNotAllowed"];
     /**
-     * Delete a namespace with everything in it and every grant to it
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * Delete namespace
+     * @description Delete a namespace with everything in it and every grant to it. Requires the NAMESPACE_MANAGE permission.
      */
     delete: operations["deleteNamespace"];
     options?: never;
     head?: never;
     /**
-     * Change a namespace's name, description or external_reference_id
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * Update namespace
+     * @description Change a namespace's name, description or external_reference_id. Requires the NAMESPACE_MANAGE permission.
      */
     patch: operations["updateNamespace"];
     trace?: never;
@@ -129,8 +138,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Stream every memory of a namespace as NDJSON (a header line, then one line per memory with its history and, with include_vectors=true, its vectors); a key with scopes exports only memories within them
-     * @description Requires the NAMESPACE_READ permission.
+     * Export namespace
+     * @description Stream every memory of a namespace as NDJSON (a header line, then one line per memory with its history and, with include_vectors=true, its vectors); a key with scopes exports only memories within them. Requires the NAMESPACE_READ permission.
      */
     get: operations["exportNamespace"];
     /** Not allowed: PUT /namespaces/{id}/export answers 405 */
@@ -157,8 +166,8 @@ export type paths = {
     /** Not allowed: PUT /namespaces/{id}/import answers 405 */
     put: operations["putNamespacesIdImportNotAllowed"];
     /**
-     * Import an export (NDJSON body): every line is validated first, then all memories are written or none; new ids, everything else kept; vectors reused when made by the current embedding model
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Import namespace
+     * @description Import an export (NDJSON body): every line is validated first, then all memories are written or none; new ids, everything else kept; vectors reused when made by the current embedding model. Requires the NAMESPACE_WRITE permission.
      */
     post: operations["importNamespace"];
     /** Not allowed: DELETE /namespaces/{id}/import answers 405 */
@@ -177,15 +186,15 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List the API keys and users granted access to a namespace
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * List grants
+     * @description List the API keys and users granted access to a namespace. Requires the NAMESPACE_MANAGE permission.
      */
     get: operations["listGrants"];
     /** Not allowed: PUT /namespaces/{id}/grants answers 405 */
     put: operations["putNamespacesIdGrantsNotAllowed"];
     /**
-     * Grant an API key or a user of the same organization access to a namespace
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * Create grant
+     * @description Grant an API key or a user of the same organization access to a namespace. Requires the NAMESPACE_MANAGE permission.
      */
     post: operations["createGrant"];
     /** Not allowed: DELETE /namespaces/{id}/grants answers 405 */
@@ -210,8 +219,8 @@ export type paths = {
     /** Not allowed: POST /namespaces/{id}/grants/{grantId} answers 405 */
     post: operations["postNamespacesIdGrantsGrantIdNotAllowed"];
     /**
-     * Remove a grant
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * Delete grant
+     * @description Remove a grant. Requires the NAMESPACE_MANAGE permission.
      */
     delete: operations["deleteGrant"];
     options?: never;
@@ -232,8 +241,8 @@ export type paths = {
     /** Not allowed: PUT /remember answers 405 */
     put: operations["putRememberNotAllowed"];
     /**
-     * Store a memory (`content`) or a batch (`memories`, 1 to 100); it can be recalled as soon as this returns
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Remember
+     * @description Store a memory (`content`) or a batch (`memories`, 1 to 100); it can be recalled as soon as this returns. Requires the NAMESPACE_WRITE permission.
      */
     post: operations["remember"];
     /** Not allowed: DELETE /remember answers 405 */
@@ -256,8 +265,8 @@ export type paths = {
     /** Not allowed: PUT /recall answers 405 */
     put: operations["putRecallNotAllowed"];
     /**
-     * Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata
-     * @description Requires the NAMESPACE_READ permission.
+     * Recall
+     * @description Raw matches for a query, best first: hybrid BM25 + semantic search, filtered by scopes, identity and metadata. Requires the NAMESPACE_READ permission.
      */
     post: operations["recall"];
     /** Not allowed: DELETE /recall answers 405 */
@@ -280,8 +289,8 @@ export type paths = {
     /** Not allowed: PUT /ask answers 405 */
     put: operations["putAskNotAllowed"];
     /**
-     * An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): written by the configured chat model, or by the built-in extractive answerer offline
-     * @description Requires the NAMESPACE_READ permission.
+     * Ask
+     * @description An answer to a question from the namespace's memories, citing them as [n] (`sources[].index`): written by the configured chat model, or by the built-in extractive answerer offline. Requires the NAMESPACE_READ permission.
      */
     post: operations["ask"];
     /** Not allowed: DELETE /ask answers 405 */
@@ -304,8 +313,8 @@ export type paths = {
     /** Not allowed: PUT /forget answers 405 */
     put: operations["putForgetNotAllowed"];
     /**
-     * Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; or an identity's memories in every namespace the key may write (all_namespaces: true). Irreversible; records an erasure receipt (erasure_id)
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Forget
+     * @description Delete the memories matching every selector given (memory_ids, identity_id, scopes, metadata) or all: true; or an identity's memories in every namespace the key may write (all_namespaces: true). Irreversible; records an erasure receipt (erasure_id). Requires the NAMESPACE_WRITE permission.
      */
     post: operations["forget"];
     /** Not allowed: DELETE /forget answers 405 */
@@ -324,8 +333,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Erasure receipts, newest first: every forget and namespace deletion, with its selector, how many memories and chunks it deleted from which namespaces, who asked and when (never content)
-     * @description Requires the NAMESPACE_MANAGE permission.
+     * List erasures
+     * @description Erasure receipts, newest first: every forget and namespace deletion, with its selector, how many memories and chunks it deleted from which namespaces, who asked and when (never content). Requires the NAMESPACE_MANAGE permission.
      */
     get: operations["listErasures"];
     /** Not allowed: PUT /erasures answers 405 */
@@ -348,8 +357,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * One memory, in a namespace granted to the key and within its scopes
-     * @description Requires the NAMESPACE_READ permission.
+     * Get memory
+     * @description One memory, in a namespace granted to the key and within its scopes. Requires the NAMESPACE_READ permission.
      */
     get: operations["getMemory"];
     /** Not allowed: PUT /memories/{id} answers 405 */
@@ -361,8 +370,8 @@ export type paths = {
     options?: never;
     head?: never;
     /**
-     * Change a memory's content, metadata, scopes, identity, event time, expiry or validity (valid_at, invalid_at, fact_key); new content is embedded again; the version it replaces is kept (GET /memories/{id}/history)
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Update memory
+     * @description Change a memory's content, metadata, scopes, identity, event time, expiry or validity (valid_at, invalid_at, fact_key); new content is embedded again; the version it replaces is kept (GET /memories/{id}/history). Requires the NAMESPACE_WRITE permission.
      */
     patch: operations["updateMemory"];
     trace?: never;
@@ -375,8 +384,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * A memory's versions, newest first, the current one included: what each changed, who wrote it and when (within the key's scopes)
-     * @description Requires the NAMESPACE_READ permission.
+     * Memory history
+     * @description A memory's versions, newest first, the current one included: what each changed, who wrote it and when (within the key's scopes). Requires the NAMESPACE_READ permission.
      */
     get: operations["memoryHistory"];
     /** Not allowed: PUT /memories/{id}/history answers 405 */
@@ -399,8 +408,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * A namespace's memories, newest first, a page at a time (follow pagination.nextCursor), filtered by identity, scope pairs and metadata values, within the key's scopes
-     * @description Requires the NAMESPACE_READ permission.
+     * List memories
+     * @description A namespace's memories, newest first, a page at a time (follow pagination.nextCursor), filtered by identity, scope pairs and metadata values, within the key's scopes. Requires the NAMESPACE_READ permission.
      */
     get: operations["listMemories"];
     /** Not allowed: PUT /memories answers 405 */
@@ -423,8 +432,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * What holds of an identity in one namespace, now or as_of a time: its current facts (one per fact_key or inferred slot, each with since when), its recent memories, its main entities and what replaced what
-     * @description Requires the NAMESPACE_READ permission.
+     * Identity profile
+     * @description What holds of an identity in one namespace, now or as_of a time: its current facts (one per fact_key or inferred slot, each with since when), its recent memories, its main entities and what replaced what. Requires the NAMESPACE_READ permission.
      */
     get: operations["identityProfile"];
     /** Not allowed: PUT /identities/{id}/profile answers 405 */
@@ -447,15 +456,15 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * List a namespace's documents, newest first
-     * @description Requires the NAMESPACE_READ permission.
+     * List documents
+     * @description List a namespace's documents, newest first. Requires the NAMESPACE_READ permission.
      */
     get: operations["listDocuments"];
     /** Not allowed: PUT /documents answers 405 */
     put: operations["putDocumentsNotAllowed"];
     /**
-     * Add a document (a multipart `file`, a `url` or inline `content`): 202 with it queued; its passages become memories with their page and section once it is `ready`
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Add document
+     * @description Add a document (a multipart `file`, a `url` or inline `content`): 202 with it queued; its passages become memories with their page and section once it is `ready`. Requires the NAMESPACE_WRITE permission.
      */
     post: operations["addDocument"];
     /** Not allowed: DELETE /documents answers 405 */
@@ -474,8 +483,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Get a document: its status, pages, passages and error
-     * @description Requires the NAMESPACE_READ permission.
+     * Get document
+     * @description Get a document: its status, pages, passages and error. Requires the NAMESPACE_READ permission.
      */
     get: operations["getDocument"];
     /** Not allowed: PUT /documents/{id} answers 405 */
@@ -483,8 +492,8 @@ export type paths = {
     /** Not allowed: POST /documents/{id} answers 405 */
     post: operations["postDocumentsIdNotAllowed"];
     /**
-     * Delete a document with its original and the memories of its passages
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Delete document
+     * @description Delete a document with its original and the memories of its passages. Requires the NAMESPACE_WRITE permission.
      */
     delete: operations["deleteDocument"];
     options?: never;
@@ -501,8 +510,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed)
-     * @description Requires the NAMESPACE_READ permission.
+     * Document text
+     * @description The text extracted from a document, by page and heading; 409 while it has none yet (queued, processing, failed). Requires the NAMESPACE_READ permission.
      */
     get: operations["documentText"];
     /** Not allowed: PUT /documents/{id}/text answers 405 */
@@ -525,8 +534,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The document's original bytes, as a download
-     * @description Requires the NAMESPACE_READ permission.
+     * Document content
+     * @description The document's original bytes, as a download. Requires the NAMESPACE_READ permission.
      */
     get: operations["documentContent"];
     /** Not allowed: PUT /documents/{id}/content answers 405 */
@@ -553,8 +562,8 @@ export type paths = {
     /** Not allowed: PUT /documents/{id}/refresh answers 405 */
     put: operations["putDocumentsIdRefreshNotAllowed"];
     /**
-     * Fetch a URL's document again and replace its passages
-     * @description Requires the NAMESPACE_WRITE permission.
+     * Refresh document
+     * @description Fetch a URL's document again and replace its passages. Requires the NAMESPACE_WRITE permission.
      */
     post: operations["refreshDocument"];
     /** Not allowed: DELETE /documents/{id}/refresh answers 405 */
@@ -573,8 +582,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The people, organizations, places, works, events and dates a namespace's memories name, the most mentioned first, a page at a time (follow pagination.nextCursor), filtered by kind and by a part of the name or an alias; counts over the memories within the key's scopes (an entity only other memories name is not listed)
-     * @description Requires the NAMESPACE_READ permission.
+     * List entities
+     * @description The people, organizations, places, works, events and dates a namespace's memories name, the most mentioned first, a page at a time (follow pagination.nextCursor), filtered by kind and by a part of the name or an alias; counts over the memories within the key's scopes (an entity only other memories name is not listed). Requires the NAMESPACE_READ permission.
      */
     get: operations["listEntities"];
     /** Not allowed: PUT /entities answers 405 */
@@ -597,8 +606,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * One entity: its aliases, how many memories mention it and how often, its first and last mention (event time), and the entities mentioned with it, within the key's scopes
-     * @description Requires the NAMESPACE_READ permission.
+     * Get entity
+     * @description One entity: its aliases, how many memories mention it and how often, its first and last mention (event time), and the entities mentioned with it, within the key's scopes. Requires the NAMESPACE_READ permission.
      */
     get: operations["getEntity"];
     /** Not allowed: PUT /entities/{id} answers 405 */
@@ -621,8 +630,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * What an identity's memories are about: the entities they mention, by how many of them mention each, in one namespace or every one the key may use, within the key's scopes
-     * @description Requires the NAMESPACE_READ permission.
+     * Identity entities
+     * @description What an identity's memories are about: the entities they mention, by how many of them mention each, in one namespace or every one the key may use, within the key's scopes. Requires the NAMESPACE_READ permission.
      */
     get: operations["identityEntities"];
     /** Not allowed: PUT /identities/{id}/entities answers 405 */
@@ -645,8 +654,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * Every provider a namespace can be connected to, and whether this organization can connect it
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * List integration providers
+     * @description Every provider a namespace can be connected to, and whether this organization can connect it. Requires the INTEGRATION_MANAGE permission.
      */
     get: operations["listIntegrationProviders"];
     /** Not allowed: PUT /integrations/providers answers 405 */
@@ -669,15 +678,15 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The connections of the namespaces the key may use, newest first
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * List integration connections
+     * @description The connections of the namespaces the key may use, newest first. Requires the INTEGRATION_MANAGE permission.
      */
     get: operations["listIntegrationConnections"];
     /** Not allowed: PUT /integrations/connections answers 405 */
     put: operations["putIntegrationsConnectionsNotAllowed"];
     /**
-     * Start connecting a namespace to a provider: a pending connection and the provider's consent page (OAuth 2.0 authorization code, PKCE where supported; the state is single-use and valid 10 minutes)
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Create integration connection
+     * @description Start connecting a namespace to a provider: a pending connection and the provider's consent page (OAuth 2.0 authorization code, PKCE where supported; the state is single-use and valid 10 minutes). Requires the INTEGRATION_MANAGE permission.
      */
     post: operations["createIntegrationConnection"];
     /** Not allowed: DELETE /integrations/connections answers 405 */
@@ -700,8 +709,8 @@ export type paths = {
     /** Not allowed: PUT /integrations/connections/{id}/complete answers 405 */
     put: operations["putIntegrationsConnectionsIdCompleteNotAllowed"];
     /**
-     * Finish connecting with the code and state the provider sent back; queues the first sync
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Complete integration connection
+     * @description Finish connecting with the code and state the provider sent back; queues the first sync. Requires the INTEGRATION_MANAGE permission.
      */
     post: operations["completeIntegrationConnection"];
     /** Not allowed: DELETE /integrations/connections/{id}/complete answers 405 */
@@ -724,8 +733,8 @@ export type paths = {
     /** Not allowed: PUT /integrations/connections/{id}/reconnect answers 405 */
     put: operations["putIntegrationsConnectionsIdReconnectNotAllowed"];
     /**
-     * Authorize an existing connection again (its access was refused or revoked): a new consent page URL and state; completing it keeps the connection's memories and syncs what changed
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Reconnect integration connection
+     * @description Authorize an existing connection again (its access was refused or revoked): a new consent page URL and state; completing it keeps the connection's memories and syncs what changed. Requires the INTEGRATION_MANAGE permission.
      */
     post: operations["reconnectIntegrationConnection"];
     /** Not allowed: DELETE /integrations/connections/{id}/reconnect answers 405 */
@@ -744,8 +753,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * One connection: status, last sync, documents synced, last error
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Get integration connection
+     * @description One connection: status, last sync, documents synced, last error. Requires the INTEGRATION_MANAGE permission.
      */
     get: operations["getIntegrationConnection"];
     /** Not allowed: PUT /integrations/connections/{id} answers 405 */
@@ -753,8 +762,8 @@ export type paths = {
     /** Not allowed: POST /integrations/connections/{id} answers 405 */
     post: operations["postIntegrationsConnectionsIdNotAllowed"];
     /**
-     * Revoke the token at the provider, delete the connection and, unless keep_memories=true, every memory it brought
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Delete integration connection
+     * @description Revoke the token at the provider, delete the connection and, unless keep_memories=true, every memory it brought. Requires the INTEGRATION_MANAGE permission.
      */
     delete: operations["deleteIntegrationConnection"];
     options?: never;
@@ -775,8 +784,8 @@ export type paths = {
     /** Not allowed: PUT /integrations/connections/{id}/sync answers 405 */
     put: operations["putIntegrationsConnectionsIdSyncNotAllowed"];
     /**
-     * Queue a sync now (409 while one is queued or running)
-     * @description Requires the INTEGRATION_MANAGE permission.
+     * Sync integration connection
+     * @description Queue a sync now (409 while one is queued or running). Requires the INTEGRATION_MANAGE permission.
      */
     post: operations["syncIntegrationConnection"];
     /** Not allowed: DELETE /integrations/connections/{id}/sync answers 405 */
@@ -795,8 +804,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The changes to the memory the key may read, oldest first, after a cursor: poll with next_cursor to follow them (kept EVENT_RETENTION_DAYS, 30 by default)
-     * @description Requires the NAMESPACE_READ permission.
+     * List events
+     * @description The changes to the memory the key may read, oldest first, after a cursor: poll with next_cursor to follow them (kept EVENT_RETENTION_DAYS, 30 by default). Requires the NAMESPACE_READ permission.
      */
     get: operations["listEvents"];
     /** Not allowed: PUT /events answers 405 */
@@ -819,15 +828,15 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * The organization's webhook endpoints (a key sees those it made)
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * List webhooks
+     * @description The organization's webhook endpoints (a key sees those it made). Requires the WEBHOOK_MANAGE permission.
      */
     get: operations["listWebhooks"];
     /** Not allowed: PUT /webhooks answers 405 */
     put: operations["putWebhooksNotAllowed"];
     /**
-     * Add an endpoint that receives events, signed the Standard Webhooks way; its secret is returned this once
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Create webhook
+     * @description Add an endpoint that receives events, signed the Standard Webhooks way; its secret is returned this once. Requires the WEBHOOK_MANAGE permission.
      */
     post: operations["createWebhook"];
     /** Not allowed: DELETE /webhooks answers 405 */
@@ -846,8 +855,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * One endpoint: its filters, whether it is enabled and why not
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Get webhook
+     * @description One endpoint: its filters, whether it is enabled and why not. Requires the WEBHOOK_MANAGE permission.
      */
     get: operations["getWebhook"];
     /** Not allowed: PUT /webhooks/{id} answers 405 */
@@ -855,15 +864,15 @@ export type paths = {
     /** Not allowed: POST /webhooks/{id} answers 405 */
     post: operations["postWebhooksIdNotAllowed"];
     /**
-     * Delete an endpoint with its delivery log
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Delete webhook
+     * @description Delete an endpoint with its delivery log. Requires the WEBHOOK_MANAGE permission.
      */
     delete: operations["deleteWebhook"];
     options?: never;
     head?: never;
     /**
-     * Change an endpoint; enabling a disabled one resumes its deliveries where they stopped
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Update webhook
+     * @description Change an endpoint; enabling a disabled one resumes its deliveries where they stopped. Requires the WEBHOOK_MANAGE permission.
      */
     patch: operations["updateWebhook"];
     trace?: never;
@@ -880,8 +889,8 @@ export type paths = {
     /** Not allowed: PUT /webhooks/{id}/rotate-secret answers 405 */
     put: operations["putWebhooksIdRotateSecretNotAllowed"];
     /**
-     * A new signing secret, returned this once; the old one keeps signing beside it for overlap_hours (24 by default)
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Rotate webhook secret
+     * @description A new signing secret, returned this once; the old one keeps signing beside it for overlap_hours (24 by default). Requires the WEBHOOK_MANAGE permission.
      */
     post: operations["rotateWebhookSecret"];
     /** Not allowed: DELETE /webhooks/{id}/rotate-secret answers 405 */
@@ -904,8 +913,8 @@ export type paths = {
     /** Not allowed: PUT /webhooks/{id}/test answers 405 */
     put: operations["putWebhooksIdTestNotAllowed"];
     /**
-     * Send a signed webhook.test message now and say how the endpoint answered
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Test webhook
+     * @description Send a signed webhook.test message now and say how the endpoint answered. Requires the WEBHOOK_MANAGE permission.
      */
     post: operations["testWebhook"];
     /** Not allowed: DELETE /webhooks/{id}/test answers 405 */
@@ -924,8 +933,8 @@ export type paths = {
       cookie?: never;
     };
     /**
-     * An endpoint's delivery log, newest first: status, answer, latency, attempts and payload
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * List webhook deliveries
+     * @description An endpoint's delivery log, newest first: status, answer, latency, attempts and payload. Requires the WEBHOOK_MANAGE permission.
      */
     get: operations["listWebhookDeliveries"];
     /** Not allowed: PUT /webhooks/{id}/deliveries answers 405 */
@@ -952,8 +961,8 @@ export type paths = {
     /** Not allowed: PUT /webhooks/{id}/deliveries/{deliveryId}/redeliver answers 405 */
     put: operations["putWebhooksIdDeliveriesDeliveryIdRedeliverNotAllowed"];
     /**
-     * Send a delivery again, now, with the same webhook-id
-     * @description Requires the WEBHOOK_MANAGE permission.
+     * Redeliver webhook delivery
+     * @description Send a delivery again, now, with the same webhook-id. Requires the WEBHOOK_MANAGE permission.
      */
     post: operations["redeliverWebhookDelivery"];
     /** Not allowed: DELETE /webhooks/{id}/deliveries/{deliveryId}/redeliver answers 405 */
@@ -975,7 +984,10 @@ export type paths = {
     get: operations["getMcpNamespace_idNotAllowed"];
     /** Not allowed: PUT /mcp/{namespace_id} answers 405 */
     put: operations["putMcpNamespace_idNotAllowed"];
-    /** The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask, get_profile, forget and add_document, run with the key's permissions and scopes */
+    /**
+     * MCP endpoint
+     * @description The namespace's MCP endpoint: tools remember, recall, recall_by_entity, list_entities, ask, get_profile, forget and add_document, run with the key's permissions and scopes.
+     */
     post: operations["mcp"];
     /** Not allowed: DELETE /mcp/{namespace_id} answers 405 */
     delete: operations["deleteMcpNamespace_idNotAllowed"];
