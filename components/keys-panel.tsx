@@ -20,8 +20,10 @@ export function KeysPanel(props: {
   currentUserEmail: string;
   /** From `?scopes=`: the generate dialog opens with these scopes filled in. */
   initialScopes?: string;
+  /** From `?generate`: the page opens with the generate dialog (the getting-started checklist's link). */
+  openGenerate?: boolean;
 }) {
-  const [creating, setCreating] = useState(props.initialScopes !== undefined);
+  const [creating, setCreating] = useState(props.initialScopes !== undefined || props.openGenerate === true);
   const [created, setCreated] = useState<{ name: string; secret: string }>();
   const [editing, setEditing] = useState<KeyRow>();
   const [revoking, setRevoking] = useState<KeyRow>();

@@ -134,22 +134,36 @@ function Chip({ children, tone = "slate" }: { children: ReactNode; tone?: "slate
   );
 }
 
-/** Identity, scope pairs and metadata values of a memory as small labels. */
+/**
+ * Identity, scope pairs and metadata values of a memory as small labels. A value that is null says nothing (a
+ * document's passage without a page or a source URL) and gets none; a document's passage links its document
+ * (`documentHref`, given a `document_id`).
+ */
 export function MemoryTags({
   identityId,
   scopes,
   metadata = {},
+  documentHref,
 }: {
   identityId: string | null;
   scopes: Record<string, string>;
   metadata?: Record<string, unknown>;
+  documentHref?: (documentId: string) => string;
 }) {
   const entries = [
     ...(identityId ? [<Chip key="identity" tone="amber">{`identity ${identityId}`}</Chip>] : []),
     ...Object.entries(scopes).map(([key, value]) => <Chip key={`s:${key}`} tone="indigo">{`${key}=${value}`}</Chip>),
-    ...Object.entries(metadata).map(([key, value]) => (
-      <Chip key={`m:${key}`}>{`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`}</Chip>
-    )),
+    ...Object.entries(metadata)
+      .filter(([, value]) => value !== null && value !== undefined)
+      .map(([key, value]) =>
+        key === "document_id" && typeof value === "string" && documentHref ? (
+          <Link key={`m:${key}`} href={documentHref(value)} className="max-w-full hover:underline">
+            <Chip>{`document ${value}`}</Chip>
+          </Link>
+        ) : (
+          <Chip key={`m:${key}`}>{`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`}</Chip>
+        ),
+      ),
   ];
   if (entries.length === 0) return null;
   return <div className="mt-2 flex flex-wrap gap-1.5">{entries}</div>;
@@ -166,7 +180,16 @@ export function TurnLabel({ role, position }: { role: string | null; position: n
   );
 }
 
-export function MemoryCard({ memory, href }: { memory: MemoryView; href: string }) {
+/** `documentHref`: where a document's passage links its document (see MemoryTags). */
+export function MemoryCard({
+  memory,
+  href,
+  documentHref,
+}: {
+  memory: MemoryView;
+  href: string;
+  documentHref?: (documentId: string) => string;
+}) {
   return (
     <li
       className="px-4 py-3"
@@ -183,7 +206,12 @@ export function MemoryCard({ memory, href }: { memory: MemoryView; href: string 
       <Link href={href} className="block text-sm text-slate-900 hover:text-indigo-700">
         <span className="line-clamp-3 whitespace-pre-line break-words">{memory.content}</span>
       </Link>
-      <MemoryTags identityId={memory.identity_id} scopes={memory.scopes} metadata={memory.metadata} />
+      <MemoryTags
+        identityId={memory.identity_id}
+        scopes={memory.scopes}
+        metadata={memory.metadata}
+        documentHref={documentHref}
+      />
       <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
         <time dateTime={memory.created_at}>{formatUtc(memory.created_at)}</time>
         {memory.occurred_at !== memory.created_at && (

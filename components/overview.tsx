@@ -54,14 +54,15 @@ export function GettingStartedChecklist({
   const namespaces = `/${orgSlug}/namespaces`;
   const namespacePage = progress.firstNamespaceId ? `${namespaces}/${progress.firstNamespaceId}` : null;
   const noNamespaceYet = createsNamespaces
-    ? { href: namespaces, action: "Create a namespace first" }
+    ? { href: `${namespaces}?create=1`, action: "Create a namespace first" }
     : { href: null, action: "Needs a namespace first" };
   const steps: ChecklistStep[] = [
     {
       done: progress.keyCreated,
       title: "Create an API key",
       how: "Apps and MCP clients authenticate with a key.",
-      href: `/${orgSlug}/keys`,
+      // The page opens with its generate dialog: the step's action is that dialog, not a page to look through.
+      href: `/${orgSlug}/keys?generate=1`,
       action: "Create a key",
     },
     createsNamespaces
@@ -69,7 +70,7 @@ export function GettingStartedChecklist({
           done: progress.namespaceCreated,
           title: "Create a namespace",
           how: "A namespace holds the memories of one app, team or project.",
-          href: namespaces,
+          href: `${namespaces}?create=1`,
           action: "Create a namespace",
         }
       : {

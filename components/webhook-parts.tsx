@@ -1,6 +1,7 @@
 // The pieces of the webhooks pages shown on the server: an endpoint's state, what it receives, its secret's
 // hint, why it was disabled or is paused (its circuit); a delivery's status.
 import type { ReactNode } from "react";
+import type { KeyName } from "@/lib/auth/api-keys/key-names";
 import type { DeliveryJson, WebhookEndpointJson } from "@/lib/events/webhooks/schemas";
 import { DateTime } from "./date-time";
 
@@ -106,13 +107,17 @@ export function CircuitNotice({ endpoint }: { endpoint: WebhookEndpointJson }) {
  * What the endpoint receives and how it signs, as labelled lines. `namespaceNames` names the namespaces of its
  * filter (one deleted since is shown by its id).
  */
+/** `keyNames`: the key an endpoint was made with, by id (`apiKeyNames`), shown by its name. */
 export function EndpointSummary({
   endpoint,
   namespaceNames,
+  keyNames,
 }: {
   endpoint: WebhookEndpointJson;
   namespaceNames: Record<string, string>;
+  keyNames: Record<string, KeyName>;
 }) {
+  const madeWith = endpoint.created_by_api_key_id ? keyNames[endpoint.created_by_api_key_id] : undefined;
   return (
     <dl className="grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[9rem_minmax(0,1fr)]">
       <Line label="Events">
@@ -150,7 +155,16 @@ export function EndpointSummary({
       </Line>
       {endpoint.created_by_api_key_id && (
         <Line label="Made with">
-          API key <code className={TOKEN}>{endpoint.created_by_api_key_id}</code>
+          API key{" "}
+          {madeWith ? (
+            <span data-testid="webhook-made-with">
+              <span className="font-medium [overflow-wrap:anywhere]">{madeWith.name}</span>{" "}
+              <code className={`${TOKEN} text-slate-500`}>{madeWith.display}</code>
+              {madeWith.revoked && " (revoked)"}
+            </span>
+          ) : (
+            <code className={TOKEN}>{endpoint.created_by_api_key_id}</code>
+          )}
           <span className="block text-xs text-slate-600">It receives only what that key may read.</span>
         </Line>
       )}

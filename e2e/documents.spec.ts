@@ -175,6 +175,16 @@ test("upload a PDF and a dropped Markdown file, read them by page, ask with page
   await screenshots(page, "pdf");
   const documentUrl = page.url();
 
+  // In the memory explorer, a passage links its document by a chip; what a passage lacks (the Markdown file has
+  // no pages, neither has a source URL) is no chip of "null".
+  await page.goto(`/${slug}/namespaces/${namespaceId}/memories`);
+  const passage = page.getByTestId("memory-row").filter({ hasText: "twenty weeks" }).first();
+  const documentChip = passage.getByRole("link", { name: /^document doc_/ });
+  await expect(documentChip).toHaveAttribute("href", new URL(documentUrl).pathname);
+  await expect(page.getByTestId("memory-row").first()).toBeVisible();
+  await expect(page.getByText(/: null$/)).toHaveCount(0);
+  await screenshots(page, "passages-in-explorer");
+
   // The try-it panel asks the namespace: the answer cites the handbook's page.
   await page.goto(`/${slug}/namespaces/${namespaceId}`);
   const panel = page.locator("#try-it");

@@ -47,11 +47,12 @@ test("the checklist leads to the try-it panel: remember, recall, ask, and the sa
   // No namespace yet: the step says what comes first.
   await expect(remember.getByRole("link", { name: "Create a namespace first" })).toHaveAttribute(
     "href",
-    `/${slug}/namespaces`,
+    `/${slug}/namespaces?create=1`,
   );
 
-  await openPage(page, "Namespaces");
-  await page.getByRole("button", { name: "New namespace" }).click();
+  // The link opens the namespaces page with its dialog.
+  await remember.getByRole("link", { name: "Create a namespace first" }).click();
+  await expect(page.getByRole("dialog", { name: "New namespace" })).toBeVisible();
   await page.getByRole("dialog").getByLabel("Name").fill("support-bot");
   await page.getByRole("dialog").getByRole("button", { name: "Create namespace" }).click();
   await expect(page.getByRole("heading", { name: "support-bot", level: 1 })).toBeVisible();

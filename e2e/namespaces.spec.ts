@@ -69,6 +69,40 @@ test("no namespace yet: the list explains what one is and offers to create it", 
   await screenshots(page, "namespaces-empty");
 });
 
+test("a key made first reaches a namespace created with it ticked; one left out gets a 404 that says why", async ({
+  page,
+  request,
+}) => {
+  const slug = await signInAsOwner(page);
+  await page.goto(`/${slug}/keys`);
+  const keyName = `made-first-${unique()}`;
+  const secret = await generateKey(page, keyName);
+  const other = await generateKey(page, `left-out-${unique()}`);
+
+  await page.goto(`/${slug}/namespaces?create=1`);
+  const dialog = page.getByRole("dialog", { name: "New namespace" });
+  const name = `granted-${unique()}`;
+  await dialog.getByLabel("Name").fill(name);
+  const keys = dialog.getByRole("group", { name: "API keys that may use it" });
+  await expect(keys).toContainText("A key reaches only the namespaces granted to it");
+  await keys.getByRole("checkbox", { name: new RegExp(keyName) }).click();
+  await screenshots(page, "namespaces-create-with-keys");
+  await dialog.getByRole("button", { name: "Create namespace" }).click();
+  await expect(page.getByRole("heading", { name, level: 1 })).toBeVisible();
+  const id = (await page.getByTestId("namespace-id").textContent())!.trim();
+  await expect(page.getByTestId("grant-row").filter({ hasText: keyName })).toHaveCount(1);
+
+  const recall = (key: string) =>
+    request.post("/api/v1/recall", {
+      headers: { authorization: `Bearer ${key}` },
+      data: { namespace_id: id, query: "x" },
+    });
+  expect((await recall(secret)).status()).toBe(200);
+  const refused = await recall(other);
+  expect(refused.status()).toBe(404);
+  expect((await refused.json()).error.message).toContain("an owner or admin grants a namespace from its page");
+});
+
 test("create (a duplicate name is the API's 409, inline), search, delete by typing the name", async ({
   page,
   request,

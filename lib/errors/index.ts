@@ -34,6 +34,17 @@ export class NotFoundError extends DomainError {}
 
 export const notFound = (what: string) => new NotFoundError(`${what} not found.`);
 
+/**
+ * A namespace the caller cannot see (`what`: "Namespace ns_…"): one that does not exist, of another organization,
+ * or not granted to the key or member, all alike (saying which would tell another organization's ids apart). The
+ * message says how a grant is made, since a key made before its namespace is the usual newcomer's case.
+ */
+export const namespaceNotFound = (what: string) =>
+  new NotFoundError(
+    `${what} not found. A key or member reaches only the namespaces granted to it: an owner or admin grants ` +
+      "a namespace from its page in the console (Permissions).",
+  );
+
 /** The change would contradict what exists: a duplicate name, the last owner leaving. */
 export class ConflictError extends DomainError {}
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { namespaceNotFound } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { listingFingerprint, signedCursors } from "@/lib/http/signed-cursor";
 import { contentJoin, SETTLED, visibleEvents } from "./event-access";
@@ -56,7 +56,7 @@ export async function listEvents(principal: Principal, query: EventFeedQuery) {
  */
 async function assertNamespaceReadable(readable: string[] | "all", orgId: string, namespaceId: string) {
   if (readable !== "all") {
-    if (!readable.includes(namespaceId)) throw notFound(`Namespace ${namespaceId}`);
+    if (!readable.includes(namespaceId)) throw namespaceNotFound(`Namespace ${namespaceId}`);
     return;
   }
   const prisma = await db();
@@ -64,5 +64,5 @@ async function assertNamespaceReadable(readable: string[] | "all", orgId: string
     Prisma.sql`SELECT EXISTS (SELECT 1 FROM namespaces WHERE id = ${namespaceId} AND org_id = ${orgId})
                    OR EXISTS (SELECT 1 FROM events WHERE org_id = ${orgId} AND namespace_id = ${namespaceId}) AS known`,
   );
-  if (!known.known) throw notFound(`Namespace ${namespaceId}`);
+  if (!known.known) throw namespaceNotFound(`Namespace ${namespaceId}`);
 }

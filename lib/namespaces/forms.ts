@@ -12,6 +12,11 @@ export const CreateNamespaceForm = z.strictObject({
   name: NamespaceName,
   description: orBlank(Description, undefined),
   external_reference_id: orBlank(ExternalReferenceId, undefined),
+  /** Keys of the organization granted the new namespace as it is made (`grantableKeys`). */
+  api_key_ids: z
+    .array(identifier({ min: 1 }))
+    .max(100)
+    .default([]),
 });
 
 const NamespaceId = identifier({ min: 1 });

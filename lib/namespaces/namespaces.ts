@@ -1,4 +1,4 @@
-import { ConflictError, InvalidError, notFound } from "@/lib/errors";
+import { ConflictError, InvalidError, namespaceNotFound, notFound } from "@/lib/errors";
 import { pageWindow, type PaginationQuery } from "@/lib/http/pagination";
 import { crashPoint, keepAnswerWithWrite } from "@/lib/http/request-writes";
 import { actorOf, assertNamespaceWideAllowed, grantsOf, namespaceAccess, type Principal } from "@/lib/auth/principal";
@@ -58,7 +58,7 @@ export async function getNamespace(principal: Principal, id: string) {
 
 async function findVisible(tx: Tx, principal: Principal, id: string) {
   const namespace = await tx.namespace.findFirst({ where: { id, ...namespaceAccess(principal) } });
-  if (!namespace) throw notFound(`Namespace ${id}`);
+  if (!namespace) throw namespaceNotFound(`Namespace ${id}`);
   return namespace;
 }
 
@@ -354,7 +354,9 @@ export async function resolveTarget(
     prisma.namespace.findFirst({ where: access }),
   );
   if (!namespace)
-    throw notFound(`Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`);
+    throw namespaceNotFound(
+      `Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`,
+    );
   return namespace;
 }
 

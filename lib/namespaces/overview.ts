@@ -1,6 +1,7 @@
 // What the console shows about namespaces beyond the API's objects: counts, last activity and who may use
 // each one. Every function starts from the domain's own visibility check (listNamespaces, getNamespace,
 // listGrants), so a namespace the person may not see is not found here either; every query carries the org id.
+import { activeKeyWhere } from "@/lib/auth/api-keys/active-keys";
 import { boundedPermissions } from "@/lib/auth/api-keys/api-key-principal";
 import { ROLE_PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import { PERMISSION_LABELS } from "@/lib/auth/permissions";
@@ -230,6 +231,28 @@ function capitalized(text: string) {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
+/** The organization's keys a namespace may be granted to: active, and not a connected MCP client's. */
+const grantableKeyWhere = (orgId: string) => ({
+  orgId,
+  // A connected MCP client reaches only the namespace its person approved.
+  oauthClientId: null,
+  ...activeKeyWhere(),
+});
+
+const KEY_CHOICE = {
+  select: { id: true, name: true, display: true },
+  orderBy: [{ name: "asc" as const }, { id: "asc" as const }],
+};
+
+/**
+ * The keys a new namespace may be granted to as it is created (the console's create dialog): `{id, name,
+ * display}` by name. For the people who create namespaces; `orgId` is theirs.
+ */
+export async function grantableKeys(orgId: string) {
+  const prisma = await db();
+  return prisma.apiKey.findMany({ where: grantableKeyWhere(orgId), ...KEY_CHOICE });
+}
+
 /**
  * Who may still be granted a namespace: active keys and members of the organization without a grant to
  * it. For the people who manage grants (the page asks only for them).
@@ -240,16 +263,8 @@ export async function grantCandidates(principal: Principal, namespaceId: string)
   const prisma = await db();
   const [keys, members] = await Promise.all([
     prisma.apiKey.findMany({
-      where: {
-        orgId,
-        // A connected MCP client reaches only the namespace its person approved.
-        oauthClientId: null,
-        revokedAt: null,
-        OR: [{ expiresAt: null }, { expiresAt: { gt: new Date() } }],
-        grants: { none: { namespaceId: namespace.id } },
-      },
-      select: { id: true, name: true, display: true },
-      orderBy: [{ name: "asc" }, { id: "asc" }],
+      where: { ...grantableKeyWhere(orgId), grants: { none: { namespaceId: namespace.id } } },
+      ...KEY_CHOICE,
     }),
     prisma.membership.findMany({
       where: { orgId, user: { grants: { none: { orgId, namespaceId: namespace.id } } } },

@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import type { Scopes } from "@/lib/auth/scopes";
 import { originalBytes, originalVersion, OriginalReplacedError } from "@/lib/documents/document-originals";
 import { db } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { namespaceNotFound } from "@/lib/errors";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { ItemStream } from "@/lib/http/ndjson";
 import { getNamespace } from "@/lib/namespaces/namespaces";
@@ -38,7 +38,7 @@ export async function exportNamespace(principal: Principal, namespaceId: string,
 /** The same for the operator (`npx memgw export`): any namespace, by id, every memory. */
 export async function exportNamespaceForOperator(namespaceId: string, options: ExportOptions) {
   const namespace = await (await db()).namespace.findUnique({ where: { id: namespaceId } });
-  if (!namespace) throw notFound(`Namespace ${namespaceId}`);
+  if (!namespace) throw namespaceNotFound(`Namespace ${namespaceId}`);
   return new ItemStream(exportLines(namespace, {}, options), exportFilename(namespace));
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { requesterOf, type Principal } from "@/lib/auth/principal";
 import { db, type Tx } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { namespaceNotFound } from "@/lib/errors";
 import { enqueueJob, wakeJobWorkers } from "@/lib/jobs/queue";
 import { Prisma, type Namespace } from "@/lib/generated/prisma/client";
 import { recordEvents, recordMemoryEvents } from "@/lib/event-recording/record-events";
@@ -72,7 +72,7 @@ export async function importNamespace(
 /** The same for the operator (`npx memgw import`): any namespace, by id, memories of any scopes. */
 export async function importNamespaceForOperator(namespaceId: string, body: AsyncIterable<Uint8Array>) {
   const namespace = await (await db()).namespace.findUnique({ where: { id: namespaceId } });
-  if (!namespace) throw notFound(`Namespace ${namespaceId}`);
+  if (!namespace) throw namespaceNotFound(`Namespace ${namespaceId}`);
   return importLines({ namespace, scopes: {}, apiKeyId: null, requester: { orgId: namespace.orgId } }, body);
 }
 

@@ -304,6 +304,25 @@ describe("a key never exceeds its creator's current role", () => {
 });
 
 // One key-creation policy (createApiKey), whoever asks: the console, the CLI, the start-up bootstrap.
+describe("a namespace the key cannot reach", () => {
+  test("is a 404 saying how grants are made, alike if not granted, unknown, or of another organization", async () => {
+    const { org, key } = await createTenant("Grant hint");
+    const ns = await createNamespace(key);
+    const made = await createKey(org.id, { name: "made first" }); // granted nothing
+    const other = await createNamespace((await createTenant("Grant hint other")).key);
+    const answers = [];
+    for (const id of [ns.id, "ns_doesNotExist123", other.id]) {
+      const response = await api("POST", "/recall", { key: made.secret, body: { namespace_id: id, query: "tea" } });
+      expect(response.status).toBe(404);
+      answers.push(response.body.error.message.replace(id, "ID"));
+      expect(response.body.error.message).toContain(
+        "an owner or admin grants a namespace from its page in the console",
+      );
+    }
+    expect(new Set(answers).size).toBe(1);
+  });
+});
+
 describe("the key-creation policy is the same for the console and the command line", () => {
   test("a member may grant a key only the namespaces granted to them", async () => {
     const { org, key } = await createTenant();
@@ -317,7 +336,7 @@ describe("the key-creation policy is the same for the console and the command li
         { orgId: org.id, name: "m", permissions: ["NAMESPACE_READ"], namespaceIds: [ns.id], createdById: member.id },
         { type: "user", id: member.id },
       );
-    const refusal = { name: "NotFoundError", message: `Namespace ${ns.id} not found.` };
+    const refusal = { name: "NotFoundError", message: expect.stringMatching(`^Namespace ${ns.id} not found\\. `) };
     await expect(make()).rejects.toMatchObject(refusal);
     expect((await api("POST", `/namespaces/${ns.id}/grants`, { key, body: { user_id: member.id } })).status).toBe(201);
     await expect(make()).resolves.toMatchObject({ namespaceIds: [ns.id] });

@@ -52,7 +52,7 @@ beforeAll(async () => {
 });
 beforeEach(() => getServerSession.mockReset());
 
-async function createAsAdminA(name: string, extra: Record<string, string> = {}) {
+async function createAsAdminA(name: string, extra: Record<string, string | string[]> = {}) {
   signedInAs(adminA.id);
   const result = await actions.createNamespaceAction(orgA.slug, { name, ...extra });
   if (!result.ok) throw new Error(JSON.stringify(result));
@@ -122,6 +122,36 @@ describe("an admin manages namespaces and their grants", () => {
     });
     expect(result).toMatchObject({ ok: false, fields: { external_reference_id: expect.stringContaining("ref-dup") } });
     expect(await namespaceRow(other.id)).toMatchObject({ externalReferenceId: null });
+  });
+
+  test("the create dialog grants the keys chosen; a revoked key or one of another org changes nothing", async () => {
+    const first = await createKey(orgA.id, { name: "made first" });
+    const second = await createKey(orgA.id, { name: "second" });
+    const revoked = await createKey(orgA.id, { name: "revoked" });
+    await (await db()).apiKey.update({ where: { id: revoked.id }, data: { revokedAt: new Date() } });
+    const foreign = await createKey(orgB.id, { name: "beta key" });
+    const count = async () => (await db()).namespace.count({ where: { orgId: orgA.id } });
+    const before = await count();
+    signedInAs(adminA.id);
+    for (const [index, keyId] of [foreign.id, revoked.id, "key_unknown"].entries()) {
+      const result = await actions.createNamespaceAction(orgA.slug, {
+        name: `refused-grant-${index}`,
+        api_key_ids: [first.id, keyId],
+      });
+      expect(result).toEqual({
+        ok: false,
+        error: `The key ${keyId} is not an active API key of this organization.`,
+        fields: { "api_key_ids.1": "is not an active API key of this organization" },
+      });
+    }
+    expect(await count()).toBe(before);
+
+    const made = await createAsAdminA("granted-at-birth", { api_key_ids: [first.id, first.id] });
+    const reach = (key: string) => api("POST", "/recall", { key, body: { namespace_id: made.id, query: "tea" } });
+    expect((await reach(first.secret)).status).toBe(200);
+    expect((await reach(second.secret)).status).toBe(404);
+    const grants = await (await db()).namespaceGrant.findMany({ where: { namespaceId: made.id } });
+    expect(grants.map((grant) => grant.apiKeyId)).toEqual([first.id]);
   });
 
   test("invalid input names the field and changes nothing", async () => {
@@ -208,7 +238,10 @@ describe("forged ids answer “not found” and change nothing", () => {
   test("a member without a grant, in their own organization", async () => {
     signedInAs(memberA.id);
     for (const attempt of attempts(ns.id, grantId)) {
-      expect(await attempt()).toEqual({ ok: false, error: `Namespace ${ns.id} not found.` });
+      expect(await attempt()).toEqual({
+        ok: false,
+        error: expect.stringMatching(`^Namespace ${ns.id} not found\\. A key or member`),
+      });
     }
     await expectUnchanged();
   });
@@ -218,7 +251,7 @@ describe("forged ids answer “not found” and change nothing", () => {
     const inB = (action: (slug: string, form: unknown) => Promise<unknown>, form: unknown) => action(orgB.slug, form);
     expect(await inB(actions.editNamespaceAction, { namespace_id: ns.id, description: "pwned" })).toEqual({
       ok: false,
-      error: `Namespace ${ns.id} not found.`,
+      error: expect.stringMatching(`^Namespace ${ns.id} not found\\. A key or member`),
     });
     expect(await inB(actions.deleteNamespaceAction, { namespace_id: ns.id })).toMatchObject({ ok: false });
     expect(await inB(actions.removeGrantAction, { namespace_id: ns.id, grant_id: grantId })).toMatchObject({

@@ -8,12 +8,12 @@ import { listConnections } from "@/lib/oauth/connections";
 
 export default async function KeysPage(props: {
   params: Promise<{ org: string }>;
-  searchParams: Promise<{ scopes?: string | string[] }>;
+  searchParams: Promise<{ scopes?: string | string[]; generate?: string | string[] }>;
 }) {
   const access = await memberAccess((await props.params).org);
   if (!access) return null;
   const { membership } = access;
-  const { scopes } = await props.searchParams;
+  const { scopes, generate } = await props.searchParams;
   const admin = membership.role !== "member";
   const [keys, namespaces, clients] = await Promise.all([
     listApiKeys(membership.orgId),
@@ -40,6 +40,7 @@ export default async function KeysPage(props: {
         canCreateNamespace={membership.role !== "member"}
         currentUserEmail={membership.user.email}
         initialScopes={typeof scopes === "string" ? scopes.slice(0, 2000) : undefined}
+        openGenerate={generate !== undefined}
       />
       <McpClientsTable
         orgSlug={membership.org.slug}

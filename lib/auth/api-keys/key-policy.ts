@@ -1,6 +1,6 @@
 // The key-creation policy, shared by creating a key and editing one (lib/auth/api-keys/create-api-key.ts,
 // update-api-key.ts).
-import { ForbiddenError, InvalidError, notFound } from "@/lib/errors";
+import { ForbiddenError, InvalidError, namespaceNotFound, notFound } from "@/lib/errors";
 import type { Tx } from "@/lib/db";
 import type { Role } from "@/lib/generated/prisma/enums";
 import { newId } from "@/lib/ids";
@@ -71,7 +71,7 @@ async function assertNamespacesGrantable(
   });
   const refused = namespaceIds.filter((id) => !reachable.some((ns) => ns.id === id));
   if (refused.length === 0) return;
-  throw notFound(`Namespace ${refused.join(", ")}`);
+  throw namespaceNotFound(`Namespace ${refused.join(", ")}`);
 }
 
 export function assertRoleAllows(role: Role, permissions: Permission[], whose?: string) {

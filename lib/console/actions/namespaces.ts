@@ -7,7 +7,9 @@ import { revalidatePath } from "next/cache";
 import { ROLES } from "@/lib/auth/permissions";
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { asFormFields, runConsoleAction, type ConsoleContext } from "@/lib/console/action";
+import { InvalidError } from "@/lib/errors";
 import { getNamespace } from "@/lib/namespaces/namespaces";
+import { grantableKeys } from "@/lib/namespaces/overview";
 import {
   AddGrantForm,
   CreateNamespaceForm,
@@ -25,10 +27,25 @@ export async function createNamespaceAction(orgSlug: string, form: unknown) {
     orgSlug,
     { ...ANY_ROLE, input: CreateNamespaceForm },
     form,
-    async (context, body) => {
+    async (context, { api_key_ids: keyIds, ...body }) => {
+      // Checked before anything is made: a key of another organization, revoked or unknown changes nothing.
+      const grantable = new Set((await grantableKeys(context.principal.orgId)).map((key) => key.id));
+      const unknown = keyIds.findIndex((id) => !grantable.has(id));
+      if (unknown !== -1) {
+        const message = "is not an active API key of this organization";
+        throw new InvalidError(`The key ${keyIds[unknown]} ${message}.`, [
+          { field: `api_key_ids.${unknown}`, message },
+        ]);
+      }
       const { data: namespace } = await runOperation(operations.createNamespace, context.principal, {
         body: async () => body,
       });
+      for (const api_key_id of new Set(keyIds)) {
+        await runOperation(operations.createGrant, context.principal, {
+          params: { id: namespace.id },
+          body: async () => ({ api_key_id }),
+        });
+      }
       refresh(context);
       return { id: namespace.id, name: namespace.name };
     },

@@ -1,6 +1,6 @@
 import { namespaceAccess, type Principal } from "@/lib/auth/principal";
 import { db, type Tx } from "@/lib/db";
-import { notFound } from "@/lib/errors";
+import { namespaceNotFound, notFound } from "@/lib/errors";
 
 /**
  * The endpoints a principal manages: an owner's or admin's every endpoint of the organization; a key's only
@@ -30,5 +30,5 @@ export async function assertNamespacesUsable(principal: Principal, namespaceIds:
   });
   const usable = new Set(found.map((namespace) => namespace.id));
   const refused = namespaceIds.filter((id) => !usable.has(id));
-  if (refused.length > 0) throw notFound(`Namespace ${refused.join(", ")}`);
+  if (refused.length > 0) throw namespaceNotFound(`Namespace ${refused.join(", ")}`);
 }

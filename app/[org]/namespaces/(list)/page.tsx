@@ -1,6 +1,7 @@
 // /{org}/namespaces — the namespaces the signed-in person may see, with their counts; search and create.
 import Link from "next/link";
 import { CreateNamespaceButton } from "@/components/namespace-create-dialog";
+import { grantableKeys } from "@/lib/namespaces/overview";
 import { DeleteNamespaceButton } from "@/components/namespace-delete-button";
 import { DateTime } from "@/components/date-time";
 import { EmptyState, Notice, PageHeader, Pager, Table } from "@/components/ui";
@@ -33,7 +34,13 @@ export default async function NamespacesPage(props: {
   const manages = access.membership.role !== "member";
   const href = (to: number) => `${base}?${new URLSearchParams({ ...(query && { q: query }), page: String(to) })}`;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
-  const create = manages ? <CreateNamespaceButton orgSlug={access.org.slug} /> : undefined;
+  const create = manages ? (
+    <CreateNamespaceButton
+      orgSlug={access.org.slug}
+      keys={await grantableKeys(access.org.id)}
+      initiallyOpen={searchParam(search, "create") !== undefined}
+    />
+  ) : undefined;
 
   if (total === 0 && !query && page === 1) {
     return (

@@ -3,6 +3,7 @@
 // hint; "Add endpoint" (its secret shown once) and, per endpoint, test, enable or disable, rotate the secret,
 // delete. The data comes from the API's own operations, run as the signed-in person. For a member the page
 // does not exist (the layout).
+import { apiKeyNames } from "@/lib/auth/api-keys/key-names";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { EmptyState, PageHeader, Pager } from "@/components/ui";
@@ -44,6 +45,10 @@ export default async function WebhooksPage(props: {
     namespacesForMember(org.id, membership.userId, membership.role),
   ]);
   const namespaceNames = Object.fromEntries(namespaces.map((namespace) => [namespace.id, namespace.name]));
+  const keyNames = await apiKeyNames(
+    org.id,
+    endpoints.data.flatMap((endpoint) => endpoint.created_by_api_key_id ?? []),
+  );
   const total = endpoints.pagination?.total ?? endpoints.data.length;
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   const base = webhooksPath(org.slug);
@@ -111,7 +116,7 @@ export default async function WebhooksPage(props: {
                   </header>
                   <DisabledReason endpoint={endpoint} />
                   <CircuitNotice endpoint={endpoint} />
-                  <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} />
+                  <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} keyNames={keyNames} />
                   <div className="flex flex-wrap items-start justify-between gap-3 border-t border-slate-100 pt-3">
                     <WebhookActions
                       orgSlug={org.slug}

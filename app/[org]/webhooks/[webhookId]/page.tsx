@@ -4,6 +4,7 @@
 // next attempt, its payload as sent, and "Redeliver". The data comes from the API's own operations (GET
 // /webhooks/{id}, GET /webhooks/{id}/deliveries), run as the signed-in person; another organization's endpoint
 // is a 404 page (the layout).
+import { apiKeyNames } from "@/lib/auth/api-keys/key-names";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { Card, EmptyState, Notice, PageHeader, Pager } from "@/components/ui";
@@ -48,6 +49,10 @@ export default async function WebhookPage(props: {
     readLog(principal, webhookId, status, page),
   ]);
   const namespaceNames = Object.fromEntries(namespaces.map((namespace) => [namespace.id, namespace.name]));
+  const keyNames = await apiKeyNames(
+    org.id,
+    [endpoint].flatMap((endpoint) => endpoint.created_by_api_key_id ?? []),
+  );
   const base = webhooksPath(org.slug, endpoint.id);
   const href = (query: { status?: string; page?: number }) => {
     const params = new URLSearchParams();
@@ -82,7 +87,7 @@ export default async function WebhookPage(props: {
         <div className="space-y-4">
           <DisabledReason endpoint={endpoint} />
           <CircuitNotice endpoint={endpoint} />
-          <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} />
+          <EndpointSummary endpoint={endpoint} namespaceNames={namespaceNames} keyNames={keyNames} />
           <div className="border-t border-slate-100 pt-3">
             <WebhookActions
               orgSlug={org.slug}

@@ -63,6 +63,7 @@ export default async function MemoryExplorerPage({
   const namespace = await orNotFound(getNamespace(principal, id.data));
   const orgSlug = access.org.slug;
   const base = `/${orgSlug}/namespaces/${namespace.id}/memories`;
+  const documentHref = (documentId: string) => `/${orgSlug}/namespaces/${namespace.id}/documents/${documentId}`;
   const filters = explorerFilters(await searchParams);
   const listing = await readListing(principal, namespace.id, filters);
   const transcript = Boolean(filters.session && !filters.q);
@@ -113,6 +114,7 @@ export default async function MemoryExplorerPage({
           memories={listing.memories}
           position={listing.position}
           base={base}
+          documentHref={documentHref}
           filters={filters}
           filtered={Boolean(filters.identity || filters.scopes || filters.metadata || filters.session)}
         />
@@ -161,12 +163,15 @@ function MemoryList({
   memories,
   position,
   base,
+  documentHref,
   filters,
   filtered,
 }: {
   memories: MemoryView[];
   position: ListPosition;
   base: string;
+  /** Where a document's passage links its document. */
+  documentHref: (documentId: string) => string;
   filters: ReturnType<typeof explorerFilters>;
   filtered: boolean;
 }) {
@@ -200,7 +205,12 @@ function MemoryList({
       <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white shadow-sm">
         {runsOfConversations(memories).map((run) =>
           run.sessionId === null ? (
-            <MemoryCard key={run.memories[0].id} memory={run.memories[0]} href={`${base}/${run.memories[0].id}`} />
+            <MemoryCard
+              key={run.memories[0].id}
+              memory={run.memories[0]}
+              href={`${base}/${run.memories[0].id}`}
+              documentHref={documentHref}
+            />
           ) : (
             <ConversationGroup
               key={`${run.sessionId}:${run.memories[0].id}`}
@@ -208,7 +218,7 @@ function MemoryList({
               href={explorerHref(base, { session: run.sessionId })}
             >
               {run.memories.map((memory) => (
-                <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} />
+                <MemoryCard key={memory.id} memory={memory} href={`${base}/${memory.id}`} documentHref={documentHref} />
               ))}
             </ConversationGroup>
           ),
