@@ -49,18 +49,78 @@ const EXPLICIT_DATE = new RegExp(
 
 /** Whether a text states a time, relative ("yesterday") or not ("in 2022", "last June"). */
 export function holdsDate(text: string, saidOn: string): boolean {
-  return withAbsoluteDates(text, saidOn).resolved || EXPLICIT_DATE.test(text);
+  return withAbsoluteDates(text, saidOn).resolved || EXPLICIT_DATE.test(text) || timePhraseIn(text) !== null;
+}
+
+/** A date the text states ("in 2022", "21 January"), without its preposition; "May" alone is a verb first. */
+function statedDateIn(text: string): string | null {
+  const explicit = EXPLICIT_DATE.exec(text);
+  return explicit && !/^may$/i.test(explicit[0]) ? explicit[0].replace(/^(in|since|of)\s+/i, "") : null;
+}
+
+const WEEKDAY_WORD = "(?:mon|tues|wednes|thurs|fri|satur|sun)day";
+const DAY_PART = "(?:morning|afternoon|evening|night)";
+const ZONE_NAMES = "CES?T|E[SD]T|C[SD]T|M[SD]T|P[SD]T|BST|IST|JST|AES?T|AEDT";
+const TIME_ZONE = `(?:\\s?(?:UTC|GMT)(?:[+-]\\d{1,2})?|\\s(?:${ZONE_NAMES})|\\s(?:local|your) time)`;
+const CLOCK = `(?:\\d{1,2}(?:[:.]\\d{2})?\\s?(?:am|pm)|\\d{1,2}:\\d{2}|noon|midnight)${TIME_ZONE}?`;
+const DATE = `(?:\\d{1,2}(?:st|nd|rd|th)?\\s+(?:${MONTHS})|(?:${MONTHS})(?:\\s+\\d{1,2}(?:st|nd|rd|th)?)?)`;
+/** What a range may end with: a time, a day or a date, never a bare number ("from 2 to 3 teams" is no time). */
+const POINT = `(?:${CLOCK}|${WEEKDAY_WORD}s?(?:\\s+${DAY_PART}s?)?|${DATE})`;
+/** What it may start with: the same, or the day alone when the end names the month ("from 4 to 6 June"). */
+const START_POINT = `(?:${POINT}|\\d{1,2}(?:st|nd|rd|th)?)`;
+
+const PERIOD = "day|night|morning|afternoon|evening|week|weekday|weekend|fortnight|month|year|quarter|hour|minute";
+
+/**
+ * The phrases that say when something is, as said: a recurrence ("every Sunday", "on Tuesday afternoons",
+ * "nightly"), a time of day ("at 03:00 UTC"), a range ("from 4 to 6 June", "between 9am and 5pm").
+ */
+const TIME_PHRASES = [
+  `(?:every|each)\\s+(?:other\\s+)?(?:\\d+\\s+|few\\s+)?(?:${WEEKDAY_WORD}|${PERIOD})s?(?:\\s+${DAY_PART})?`,
+  "(?:daily|nightly|weekly|fortnightly|monthly|quarterly|yearly|annually|hourly)",
+  `(?:on\\s+)?(?:${WEEKDAY_WORD}s(?:\\s+${DAY_PART}s)?|weekdays|weekends|(?:the\\s+)?weekend)`,
+  `(?:on\\s+)?${WEEKDAY_WORD}\\s+${DAY_PART}s`,
+  `(?:from|between)\\s+${START_POINT}\\s+(?:to|and|until|till|through)\\s+${POINT}`,
+  `(?:at|around|by|before|after|until)\\s+${CLOCK}`,
+  CLOCK,
+].map((source) => new RegExp(`\\b${source}(?![\\p{L}\\p{N}])`, "giu"));
+
+/**
+ * When the text says something is or happens, as the text says it: its time phrases (TIME_PHRASES) that follow
+ * one another, joined ("every Sunday at 03:00 UTC", "from 01:00 to 02:30 every night"); null when it holds none.
+ * A lone "at 3pm" loses its "at".
+ */
+export function timePhraseIn(text: string): string | null {
+  const spans: [number, number][] = [];
+  for (const pattern of TIME_PHRASES) {
+    for (const match of text.matchAll(pattern)) {
+      const start = match.index;
+      const end = start + match[0].length;
+      if (!spans.some(([s, e]) => start < e && end > s)) spans.push([start, end]);
+    }
+  }
+  if (spans.length === 0) return null;
+  spans.sort((a, b) => a[0] - b[0]);
+  const start = spans[0][0];
+  let end = spans[0][1];
+  for (const [s, e] of spans.slice(1)) {
+    if (!/^,?\s*(?:on\s+|and\s+)?$/i.test(text.slice(end, s))) break;
+    end = e;
+  }
+  const phrase = text.slice(start, end);
+  return spans.length === 1 || end === spans[0][1] ? phrase.replace(/^(?:at|around)\s+/i, "") : phrase;
 }
 
 /**
- * The time a sentence gives: the first relative date it holds, resolved ("yesterday" said on 8 May 2023:
- * 7 May 2023); else a date it states ("in 2022", "last June"); else the day it was said.
+ * The time a sentence gives for a when-question, as the sentence says it: the day a relative date stands for
+ * ("yesterday" said on 8 May 2023: 7 May 2023); a recurrence, time of day or range ("every Sunday at 03:00
+ * UTC"), which are never turned into one date; a date it states ("in 2022"). A question about when something is
+ * or happens as a rule ("When is …", `now`) takes the recurrence first, and gets no date the text does not give;
+ * one about when something happened falls back on the day it was said (`saidOn`).
  */
-export function dateOf(resolvedDates: string[], text: string, saidOn: string): string {
-  if (resolvedDates.length) return resolvedDates[0];
-  const explicit = EXPLICIT_DATE.exec(text);
-  if (explicit && !/^may$/i.test(explicit[0])) return explicit[0].replace(/^(in|since|of)\s+/i, "");
-  return saidOn;
+export function whenIn(resolvedDates: string[], text: string, saidOn: string, now: boolean): string | null {
+  if (now) return timePhraseIn(text) ?? resolvedDates[0] ?? statedDateIn(text);
+  return resolvedDates[0] ?? timePhraseIn(text) ?? statedDateIn(text) ?? saidOn;
 }
 
 // A capitalized word that is not a determiner or a pronoun starting a phrase ("to A charity", "at My place").
@@ -133,14 +193,6 @@ export function quantityIn(text: string): string | null {
   const undated = text.replace(/\([^)]*\)/g, " ").replace(new RegExp(`\\b\\d{1,2}\\s+(?:${MONTHS})\\b`, "gi"), " ");
   const match = QUANTITY.exec(undated);
   return match ? match[0] : null;
-}
-
-/** A time of day ("10:15", "4pm", "9.30 am"). */
-const CLOCK_TIME = /\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b/i;
-
-/** The time of day a sentence gives, for a question about when something recurs ("When is the stand-up?"). */
-export function clockTimeIn(text: string): string | null {
-  return CLOCK_TIME.exec(text)?.[0] ?? null;
 }
 
 /** A question about when something is or happens, now or as a rule ("When is …", "When does …"), not when it did. */

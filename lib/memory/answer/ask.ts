@@ -5,6 +5,7 @@ import { chatAnswer } from "./chat";
 import { chatModel } from "@/lib/net/openai-client";
 import { EXTRACTIVE_MODEL, extractiveAnswer } from "./extractive";
 import { openAIConfigured } from "@/lib/net/openai-client";
+import { RELEVANCE_FLOOR } from "../search/ranking";
 import { contextTurnJson, recall } from "../search/recall";
 import type { AskBody, AskResultJson, SourceJson } from "../common/schemas";
 import type { ScoredChunk } from "../search/search";
@@ -13,27 +14,11 @@ import { answeringSources, whatChanged } from "./what-changed";
 export const NOTHING_IN_MEMORY = "Nothing in memory answers this question.";
 
 /**
- * When recall is confident in a match: it carries a fifth of the question's word weight, or (with no
- * words in common, a paraphrase) it is close in meaning, or it has both some of the question's words and
- * some closeness in meaning ("Where is Caroline travelling this summer?" — "I'm going to Portugal this
- * summer": 0.17 of the word weight, cosine 0.36). Unrelated USE-lite sentences sit around cosine 0.1–0.35;
- * paraphrases above 0.5.
+ * Evidence of its own: a word of the question, or the closeness in meaning recall's relevance floor asks for
+ * (a neighbouring turn lending a match its share is no answer of its own).
  */
-const RELEVANT_WORD_SHARE = 0.2;
-const RELEVANT_COSINE = 0.5;
-const SUPPORTING_COSINE = 0.3;
-
-export function isRelevant(match: ScoredChunk): boolean {
-  return (
-    match.lexical >= RELEVANT_WORD_SHARE ||
-    match.cosine >= RELEVANT_COSINE ||
-    (match.lexical > 0 && match.cosine >= SUPPORTING_COSINE)
-  );
-}
-
-/** Evidence of its own: a word of the question, or some closeness in meaning. */
 function hasEvidence(match: ScoredChunk): boolean {
-  return match.lexical > 0 || match.cosine >= SUPPORTING_COSINE;
+  return match.lexical > 0 || match.cosine >= RELEVANCE_FLOOR.minSimilarity;
 }
 
 /**
@@ -45,27 +30,25 @@ function hasEvidence(match: ScoredChunk): boolean {
  */
 export async function ask(principal: Principal, body: AskBody, activity: ActivityNote = {}): Promise<AskResultJson> {
   const { namespaceId, matches, asOf } = await recall(principal, body, activity);
-  // Once recall is confident in one match, the answer reads all its top matches that have evidence of their
-  // own, in recall's order: the one that answers is often not the one that shares the most words.
-  const confident = matches.some(isRelevant);
-  const sources: SourceJson[] = matches
-    .filter((match) => confident && hasEvidence(match))
-    .map((match, i) => ({
-      index: i + 1,
-      memory_id: match.memoryId,
-      chunk_id: match.chunkId,
-      content: match.content,
-      score: match.score,
-      session_id: match.sessionId,
-      position: match.position,
-      role: match.role,
-      occurred_at: match.occurredAt.toISOString(),
-      valid_at: match.validAt.toISOString(),
-      invalid_at: match.invalidAt?.toISOString() ?? null,
-      superseded_by: match.supersededBy,
-      context: match.context.map(contextTurnJson),
-      document: documentCitation(match.metadata),
-    }));
+  // The answer reads what recall found, in its order, each match with evidence of its own: the one that answers
+  // is often not the one sharing the most words, and an answer saying nothing while recall lists a match (a
+  // question about "the user" asked with an identity, whose memories never say "user") contradicts it.
+  const sources: SourceJson[] = matches.filter(hasEvidence).map((match, i) => ({
+    index: i + 1,
+    memory_id: match.memoryId,
+    chunk_id: match.chunkId,
+    content: match.content,
+    score: match.score,
+    session_id: match.sessionId,
+    position: match.position,
+    role: match.role,
+    occurred_at: match.occurredAt.toISOString(),
+    valid_at: match.validAt.toISOString(),
+    invalid_at: match.invalidAt?.toISOString() ?? null,
+    superseded_by: match.supersededBy,
+    context: match.context.map(contextTurnJson),
+    document: documentCitation(match.metadata),
+  }));
   const useModel = openAIConfigured();
   activity.details = { sources: sources.length };
   if (sources.length === 0)

@@ -7,9 +7,8 @@ import {
   LEADING_CONNECTIVE,
   clausesOf,
   ASKS_WHEN_NOW,
-  clockTimeIn,
-  dateOf,
   holdsDate,
+  whenIn,
   personIn,
   placeIn,
   quantityIn,
@@ -134,9 +133,18 @@ export async function extractiveAnswer(
       return true;
     })
     .slice(0, MAX_ANSWER_SENTENCES);
-  // For a question about when, the best of the close candidates that holds a date answers it.
-  const dated = asksWhen(query) ? chosen.find((s) => holdsDate(s.text, s.occurredAt)) : undefined;
-  const top = dated ?? chosen[0];
+  // A question about when, where or who is answered by the best of the close candidates that holds a time, a
+  // place or a person: the sentence sharing the most words often only speaks about it ("I finally booked my
+  // summer trip" before "Portugal, two weeks in Lisbon").
+  const kind = questionKind(query, asksWhen(query));
+  const questionWords = wordsOf(query);
+  const holdsAnswer = (s: Sentence) =>
+    kind === "when"
+      ? holdsDate(s.text, s.occurredAt)
+      : kind === "where"
+        ? placeIn(s.text, questionWords) !== null
+        : kind === "who" && personIn(s.text, questionWords) !== null;
+  const top = chosen.find(holdsAnswer) ?? chosen[0];
   if (!top) return "";
   // A sentence that starts "She …" or "It …" needs the one before it in its turn to say who or what.
   const before = scored.find(
@@ -216,16 +224,10 @@ async function shortAnswer(
     if (continued && continued.split(/\s+/).length >= MIN_CONTINUATION_WORDS)
       continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
   }
-  const questionWords = new Set(
-    query
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}'’-]+/u)
-      .filter(Boolean),
-  );
+  const questionWords = wordsOf(query);
   const direct =
     kind === "when"
-      ? ((ASKS_WHEN_NOW.test(query) ? clockTimeIn(resolved.text) : null) ??
-        dateOf(resolved.dates, resolved.text, dayOf(top.occurredAt)))
+      ? whenIn(resolved.dates, resolved.text, dayOf(top.occurredAt), ASKS_WHEN_NOW.test(query))
       : kind === "where"
         ? (placeIn(clause, questionWords) ?? placeIn(resolved.text, questionWords))
         : kind === "who"
@@ -244,6 +246,16 @@ async function shortAnswer(
   if (!direct) return support + following + continuation;
   // The date, place, person or number alone: the cited source says who said it and how.
   return cite(capitalized(direct), top.sourceIndex);
+}
+
+/** A question's words, lower-cased: what a place or a person in the answer must not be. */
+function wordsOf(query: string): Set<string> {
+  return new Set(
+    query
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}'’-]+/u)
+      .filter(Boolean),
+  );
 }
 
 /** How an answer names who said a turn: the speaker's name, or for the generic roles, who they are. */

@@ -161,6 +161,79 @@ describe("without a chat model (the offline default)", () => {
     expectAnswerContract(answer, sources);
   });
 
+  test("a when-question keeps a recurring time, a time of day or a range as the memory says it", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    // Said on a Sunday: no answer may turn "every Sunday" into that one date.
+    const said = "2026-11-29T10:00:00Z";
+    await rememberAll(
+      key,
+      ns.id,
+      [
+        "The staging server is rebooted every Sunday at 03:00 UTC.",
+        "The backup job runs from 01:00 to 02:30 every night.",
+        "The conference lasts three days, from 4 to 6 June.",
+        "Yesterday we moved the deploy window to Tuesday afternoons.",
+        "The stand-up is at 9.30 am on weekdays.",
+      ].map((content) => ({ content, occurred_at: said })),
+    );
+    const answers: Record<string, string> = {};
+    for (const query of [
+      "When is the staging server rebooted?",
+      "When does the backup job run?",
+      "When is the conference?",
+      "When is the deploy window?",
+      "When is the stand-up?",
+      "When did we move the deploy window?",
+    ]) {
+      const { body } = await api("POST", "/ask", { key, body: { namespace_id: ns.id, query } });
+      answers[query] = body.data.answer.replace(/ \[\d+\]/g, "");
+    }
+    expect(answers).toEqual({
+      "When is the staging server rebooted?": "Every Sunday at 03:00 UTC.",
+      "When does the backup job run?": "From 01:00 to 02:30 every night.",
+      "When is the conference?": "From 4 to 6 June.",
+      "When is the deploy window?": "Tuesday afternoons.",
+      "When is the stand-up?": "At 9.30 am on weekdays.",
+      // A date said relative to the memory's time is resolved: it was moved the day before it was said.
+      "When did we move the deploy window?": "28 November 2026.",
+    });
+  });
+
+  test("ask answers from what recall finds: a question about the user, asked with the user's identity", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    await rememberAll(key, ns.id, [
+      { content: "Works at a bakery in Lyon.", identity_id: "user-7" },
+      { content: "Prefers jasmine tea.", identity_id: "user-7" },
+      { content: "Works at a shipyard in Gdansk.", identity_id: "user-8" },
+    ]);
+    const query = { namespace_id: ns.id, query: "Where does the user work?", identity_id: "user-7" };
+    const recalled = await api("POST", "/recall", { key, body: query });
+    expect(recalled.body.data[0].content).toBe("Works at a bakery in Lyon.");
+    const { body } = await api("POST", "/ask", { key, body: query });
+    expect(body.data.sources[0].memory_id).toBe(recalled.body.data[0].memory_id);
+    expect(body.data.answer).toBe("Lyon [1].");
+  });
+
+  test("a where-question is answered from the close candidate that names a place", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const said = "2023-05-08T13:56:00Z";
+    const messages = [
+      { role: "Melanie", content: "Did you sort out your summer plans?" },
+      { role: "Caroline", content: "I finally booked my summer trip!" },
+      { role: "Caroline", content: "Two weeks in Lisbon and the Algarve, I can't wait." },
+    ].map((m) => ({ ...m, occurred_at: said }));
+    await api("POST", "/remember", { key, body: { namespace_id: ns.id, session_id: "s", messages } });
+    const { body } = await api("POST", "/ask", {
+      key,
+      body: { namespace_id: ns.id, query: "Where is Caroline travelling this summer?" },
+    });
+    const lisbon = body.data.sources.find((s: { content: string }) => s.content.includes("Lisbon"));
+    expect(body.data.answer).toBe(`Lisbon [${lisbon.index}].`);
+  });
+
   test("a how-long question is answered with the number and what it counts", async () => {
     const { key, ns, ids } = await tenantWithConversation();
     const { body } = await api("POST", "/ask", {
