@@ -24,13 +24,14 @@ export interface EntitySource {
   scopes: Scopes;
 }
 
-/** A short form merges into a speaker's name only when it is this long at least ("Mel", not "M"). */
+/** A short form merges into a full name only when it is this long at least ("Mel", not "M"). */
 const MIN_SHORT_FORM = 3;
 
 /**
  * Extracts the entities of new (or rewritten) memories and links them, merging each mention into the
  * namespace's entity of the same key or alias, and a one-word person's name into the one speaker whose name
- * it begins ("Mel" → "Melanie") when exactly one speaker's does. Records the extractor's version on each memory.
+ * it begins ("Mel" → "Melanie") when exactly one speaker's does, or else into the one person whose full name
+ * it is the first or last name of ("Priya" → "Priya Raman"). Records the extractor's version on each memory.
  */
 export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, memories: EntitySource[]) {
   if (memories.length === 0) return;
@@ -77,20 +78,26 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
   }
   const aliased = [...candidates.keys()].filter((key) => keyOf.get(key) !== key);
   if (aliased.length > 0) {
-    const merged = await tx.$queryRaw<{ id: string; alias: string }[]>(
+    // One row per entity: an UPDATE joined to two rows for one entity ("tomasz" and "wolski" for "tomasz wolski")
+    // changes it once, with one of them.
+    const merged = await tx.$queryRaw<{ id: string; key: string }[]>(
       Prisma.sql`WITH wanted AS (
-                   SELECT a.alias, a.target FROM jsonb_to_recordset(${JSON.stringify(
+                   SELECT a.target, array_agg(a.alias) AS aliases FROM jsonb_to_recordset(${JSON.stringify(
                      aliased.map((alias) => ({ alias, target: keyOf.get(alias) })),
                    )}::jsonb) AS a(alias text, target text)
+                   GROUP BY a.target
                  )
                  UPDATE entities e
-                 SET aliases = CASE WHEN w.alias = ANY(e.aliases) THEN e.aliases
-                                    ELSE array_append(e.aliases, w.alias) END
+                 SET aliases = e.aliases || ARRAY(SELECT x FROM unnest(w.aliases) AS x WHERE NOT x = ANY(e.aliases))
                  FROM wanted w
                  WHERE e.org_id = ${orgId} AND e.namespace_id = ${namespaceId} AND e.key = w.target
-                 RETURNING e.id, w.alias`,
+                 RETURNING e.id, e.key`,
     );
-    for (const row of merged) ids.set(row.alias, row.id);
+    const idOfKey = new Map(merged.map((row) => [row.key, row.id]));
+    for (const alias of aliased) {
+      const id = idOfKey.get(keyOf.get(alias)!);
+      if (id) ids.set(alias, id);
+    }
   }
   const links = new Map<string, { memory_id: string; entity_id: string; mentions: number }>();
   for (const { memoryId, entities } of found) {
@@ -120,8 +127,9 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
 }
 
 /**
- * The key each candidate is stored under: its own, the entity it is an alias of, or the one speaker of the
- * namespace (or of this write) whose name a one-word person's name begins.
+ * The key each candidate is stored under: its own, the entity it is an alias of, or for a one-word person's
+ * name, the one speaker of the namespace (or of this write) whose name it begins, else the one person of
+ * several words whose first or last name it is. Two such names ("Priya Raman", "Priya Shah"): it stays apart.
  */
 async function resolveAliases(
   tx: Tx,
@@ -131,10 +139,18 @@ async function resolveAliases(
   found: { entities: ExtractedEntity[] }[],
 ): Promise<Map<string, string>> {
   const keys = candidates.map((c) => c.key);
-  const existing = await tx.$queryRaw<{ key: string; aliases: string[]; speaker: boolean }[]>(
-    Prisma.sql`SELECT key, aliases, speaker FROM entities
+  // The extractor knows common first names only: "Priya Raman" is a name of no known kind ("other").
+  const maybePerson = (kind: string) => kind === "person" || kind === "other";
+  const isShortForm = (c: ExtractedEntity) =>
+    maybePerson(c.kind) && !c.key.includes(" ") && c.key.length >= MIN_SHORT_FORM;
+  const shortForms = candidates.filter(isShortForm).map((c) => c.key);
+  const existing = await tx.$queryRaw<{ key: string; aliases: string[]; speaker: boolean; kind: string }[]>(
+    Prisma.sql`SELECT key, aliases, speaker, kind FROM entities
                WHERE namespace_id = ${namespaceId}
-                 AND (key = ANY(${keys}::text[]) OR aliases && ${keys}::text[] OR speaker)`,
+                 AND (key = ANY(${keys}::text[]) OR aliases && ${keys}::text[] OR speaker
+                      OR (kind IN ('person', 'other') AND position(' ' in key) > 0
+                          AND (split_part(key, ' ', 1) = ANY(${shortForms}::text[])
+                               OR regexp_replace(key, '^.* ', '') = ANY(${shortForms}::text[]))))`,
   );
   const keyOf = new Map<string, string>();
   const known = new Set(existing.map((e) => e.key));
@@ -142,17 +158,27 @@ async function resolveAliases(
     ...existing.filter((e) => e.speaker).map((e) => e.key),
     ...candidates.filter((c) => c.speaker).map((c) => c.key),
   ]);
+  const fullNames = new Set([
+    ...existing.filter((e) => maybePerson(e.kind) && e.key.includes(" ")).map((e) => e.key),
+    ...candidates.filter((c) => maybePerson(c.kind) && c.key.includes(" ")).map((c) => c.key),
+  ]);
   const targets = new Map<string, string>();
   for (const candidate of candidates) {
     const aliasOf = existing.find((e) => e.aliases.includes(candidate.key));
     if (known.has(candidate.key) || candidate.speaker) continue;
     if (aliasOf) targets.set(candidate.key, aliasOf.key);
-    else {
-      const shortFormOf =
-        candidate.kind === "person" && !candidate.key.includes(" ") && candidate.key.length >= MIN_SHORT_FORM
+    else if (isShortForm(candidate)) {
+      // A speaker's name is a person's, whatever the extractor made of a short form of it.
+      const ofSpeaker =
+        candidate.kind === "person"
           ? [...speakerKeys].filter((s) => s !== candidate.key && s.startsWith(candidate.key))
           : [];
-      if (shortFormOf.length === 1) targets.set(candidate.key, shortFormOf[0]);
+      const names = (name: string) => name.split(" ");
+      const ofFullName = [...fullNames].filter(
+        (full) => names(full)[0] === candidate.key || names(full).at(-1) === candidate.key,
+      );
+      const target = ofSpeaker.length === 1 ? ofSpeaker : ofSpeaker.length === 0 ? ofFullName : [];
+      if (target.length === 1) targets.set(candidate.key, target[0]);
     }
   }
   const readable = await fullNameReadable(tx, namespaceId, targets, memories, found);
@@ -164,10 +190,10 @@ async function resolveAliases(
 }
 
 /**
- * The short names whose merge into a speaker's full name shows nobody a name they may not read: every memory of
- * this write naming the short form must be readable only by those who can also read a turn the speaker said (its
- * scopes contain that memory's), in this write or stored. Otherwise a key with scopes listing the entity of
- * "Mel came by" would learn "Melanie" from a conversation outside them.
+ * The short names whose merge into a full name shows nobody a name they may not read: every memory of this write
+ * naming the short form must be readable only by those who can also read a memory naming the full name or said by
+ * it (its scopes contain that memory's), in this write or stored. Otherwise a key with scopes listing the entity
+ * of "Mel came by" would learn "Melanie" from a conversation outside them.
  */
 async function fullNameReadable(
   tx: Tx,
@@ -187,7 +213,10 @@ async function fullNameReadable(
       .filter(
         (scopes) =>
           !memories.some(
-            (m) => m.role !== null && entityKey(m.role) === need.speaker && scopesContain(m.scopes, scopes),
+            (m, i) =>
+              ((m.role !== null && entityKey(m.role) === need.speaker) ||
+                found[i].entities.some((e) => e.key === need.speaker)) &&
+              scopesContain(m.scopes, scopes),
           ),
       )
       .map((scopes) => ({ alias: need.alias, speaker: need.speaker, scopes })),
@@ -202,9 +231,8 @@ async function fullNameReadable(
                        SELECT 1 FROM entities e
                        JOIN memory_entities l ON l.entity_id = e.id
                        JOIN memories p ON p.id = l.memory_id
-                       WHERE e.namespace_id = ${namespaceId} AND e.key = u.need->>'speaker' AND e.speaker
+                       WHERE e.namespace_id = ${namespaceId} AND e.key = u.need->>'speaker'
                          AND l.namespace_id = ${namespaceId} AND p.namespace_id = ${namespaceId}
-                         AND p.role IS NOT NULL AND lower(btrim(p.role)) = e.key
                          AND p.scopes @> (u.need->'scopes'))`,
         );
   const coveredByStored = new Set(stored.map((row) => row.n - 1));

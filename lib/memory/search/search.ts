@@ -113,7 +113,11 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     request.minScore === undefined
       ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
       : { minScore: request.minScore, minSimilarity: -Infinity };
+  // With an entity filter, mentioning the entity is evidence enough: "who is involved?" asked of Priya's memories
+  // shares no word with them and may be far from them in meaning, yet they are what it asks about.
+  const entityFiltered = (request.entities?.length ?? 0) > 0;
   const evident = (c: Candidate) =>
+    entityFiltered ||
     hasOwnEvidence({ lexical: lexicalShare(c), cosine: c.cosine, cosineKnown: c.cosineKnown }, floor.minSimilarity);
   const { best, entityGains } =
     mode === "hybrid"

@@ -440,6 +440,33 @@ describe("recall with entities", () => {
     expect(response.body.data.map((m: { memory_id: string }) => m.memory_id)).toEqual([target.id]);
   });
 
+  test("with an entity filter, a general question lists the entity's memories: they are the candidates", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const written = await api("POST", "/remember", {
+      key,
+      body: {
+        namespace_id: ns.id,
+        memories: [
+          { content: "Tomasz Wolski leads the warehouse team in Gdansk." },
+          { content: "Tomasz reviewed the shipping contract on Friday." },
+          { content: "The auditors met Wolski and Priya Raman." },
+          { content: "The canteen serves pierogi on Thursdays." },
+        ],
+      },
+    });
+    const ids = (written.body.data as { id: string }[]).map((m) => m.id);
+    const response = await api("POST", "/recall", {
+      key,
+      body: { namespace_id: ns.id, query: "who is involved", entities: ["Tomasz Wolski"] },
+    });
+    expect(response.status).toBe(200);
+    expect(response.body.data.map((m: { memory_id: string }) => m.memory_id).sort()).toEqual(ids.slice(0, 3).sort());
+    // Without the filter the same question finds nothing to show: no word of it, nothing close in meaning.
+    const plain = await api("POST", "/recall", { key, body: { namespace_id: ns.id, query: "who is involved" } });
+    expect(plain.body.data).toEqual([]);
+  });
+
   test("ask takes the same filter", async () => {
     const { key, ns, memories } = await tenantWithStory();
     const response = await api("POST", "/ask", {
@@ -557,8 +584,12 @@ describe("over MCP", () => {
     const unknown = await call(client, "recall_by_entity", { entity: "Atlantis" });
     expect(unknown.json).toEqual([]);
     // The recall tool takes the filter too.
+    // The entity's memories are the candidates: the one the query is about first.
     const recalled = await call(client, "recall", { query: "Portugal", entities: ["Melanie"] });
-    expect(recalled.json.map((m: { memory_id: string }) => m.memory_id)).toEqual([memories.portugal.id]);
+    expect(recalled.json[0].memory_id).toBe(memories.portugal.id);
+    expect(
+      recalled.json.every((m: { entities: { name: string }[] }) => m.entities.some((e) => e.name === "Melanie")),
+    ).toBe(true);
   });
 });
 
@@ -578,7 +609,7 @@ test("the OpenAPI document describes the three routes with named schemas, and re
     "other",
   ]);
   for (const path of ["/entities", "/entities/{id}", "/identities/{id}/entities"]) {
-    expect(document.paths[path].get.description).toBe("Requires the NAMESPACE_READ permission.");
+    expect(document.paths[path].get.description).toMatch(/\. Requires the NAMESPACE_READ permission\.$/);
     expect(Object.keys(document.paths[path].get.responses)).toEqual(expect.arrayContaining(["200", "400", "404"]));
   }
   expect(document.components.schemas.RecallBody.properties.entities).toMatchObject({ type: "array", maxItems: 20 });

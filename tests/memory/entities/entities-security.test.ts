@@ -90,5 +90,9 @@ test("a sentence-opening name is confirmed only by a memory written with it that
     key: teamA.secret,
     body: { namespace_id: ns.id, query: "tulips", entities: ["Max"] },
   });
-  expect(hose.body.data.map((m: { content: string }) => m.content)).toEqual(["Max dug up the tulips."]);
+  // Max's memories team a may read, the one about tulips first.
+  expect(hose.body.data.map((m: { content: string }) => m.content)).toEqual([
+    "Max dug up the tulips.",
+    "Our beagle Max loves the garden.",
+  ]);
 });

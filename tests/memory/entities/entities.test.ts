@@ -152,6 +152,63 @@ describe("storage", () => {
     expect((await entitiesOf(ns.id)).map((e) => e.key)).not.toContain("lisbon");
   });
 
+  test("a first or last name alone is the one person of the namespace with that full name", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    const memories = [
+      "Priya Raman joined Northwind Traders in March.",
+      "Tomasz Wolski leads the warehouse team in Gdansk.",
+      "Priya's manager approved the travel budget.",
+      "Tomasz reviewed the shipping contract on Friday.",
+      "The auditors met Wolski and Priya.",
+    ];
+    // One at a time: each short name meets the full name already stored; then in one write.
+    for (const content of memories) await remember(key, { namespace_id: ns.id, content });
+    const together = await createNamespace(key);
+    await remember(key, { namespace_id: together.id, memories: memories.map((content) => ({ content })) });
+    for (const namespaceId of [ns.id, together.id]) {
+      const people = (await entitiesOf(namespaceId)).filter((e) => /^(priya|tomasz|wolski)/.test(e.key));
+      expect(people).toEqual([
+        { kind: expect.any(String), name: "Priya Raman", key: "priya raman", aliases: ["priya"], memories: 3 },
+        { kind: "person", name: "Tomasz Wolski", key: "tomasz wolski", aliases: expect.any(Array), memories: 3 },
+      ]);
+      expect(people[1].aliases.sort()).toEqual(["tomasz", "wolski"]);
+    }
+  });
+
+  test("a first name shared by two full names stays apart", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    await remember(key, {
+      namespace_id: ns.id,
+      memories: [
+        { content: "Priya Raman joined Northwind Traders." },
+        { content: "Priya Shah moved to the Lisbon office." },
+        { content: "Priya booked the meeting room." },
+      ],
+    });
+    expect((await entitiesOf(ns.id)).filter((e) => e.key.startsWith("priya")).map((e) => [e.key, e.aliases])).toEqual([
+      ["priya", []],
+      ["priya raman", []],
+      ["priya shah", []],
+    ]);
+  });
+
+  test("a short name merges only where the full name is as readable: scopes keep it apart", async () => {
+    const { key } = await createTenant();
+    const ns = await createNamespace(key);
+    await remember(key, {
+      namespace_id: ns.id,
+      content: "Priya Raman joined Northwind Traders.",
+      scopes: { team: "a" },
+    });
+    await remember(key, { namespace_id: ns.id, content: "Priya approved the budget.", scopes: { team: "b" } });
+    expect((await entitiesOf(ns.id)).filter((e) => e.key.startsWith("priya")).map((e) => [e.key, e.aliases])).toEqual([
+      ["priya", []],
+      ["priya raman", []],
+    ]);
+  });
+
   test("a short name stays apart when two speakers' names begin with it", async () => {
     const { key } = await createTenant();
     const ns = await createNamespace(key);
