@@ -13,6 +13,7 @@ const DATABASE_FREE = [
   "tests/tools/lint-boundaries.test.ts",
   "tests/secrets.test.ts",
   "tests/docs/newcomer.test.ts",
+  "tests/console/operations-chart.test.ts",
   "tests/api/client-types.test.ts",
   "tests/clients/client-packages.test.ts",
   "packages/client/test/types.test.ts",

@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import "./globals.css";
 
 export const metadata: Metadata = {
-  title: "Memory Gateway",
+  // Each page names itself ("API keys · Memory Gateway"): tabs and history entries are told apart.
+  title: { template: "%s · Memory Gateway", default: "Memory Gateway" },
   description: "Self-hostable, multi-tenant memory for AI applications",
   icons: { icon: "/favicon.svg" },
 };

@@ -48,9 +48,8 @@ export function CreateKeyForm(props: {
   const notice = messageAbove(form.error, errors, ["name", "permissions", "namespace_ids", "scopes"]);
 
   return (
-    <Dialog title="Generate a key" onClose={props.onCancel}>
+    <Dialog title="Generate a key" onClose={props.onCancel} wide>
       <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
-        <p className="text-sm text-slate-600">A key can never do more than your role allows.</p>
         {notice && <Notice tone="error">{notice}</Notice>}
         <Field
           label="Name"

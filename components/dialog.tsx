@@ -8,7 +8,18 @@ import type { ReactNode } from "react";
  * and a click outside do; without one, only the dialog's own buttons close it (a secret shown once must
  * not vanish on a stray click).
  */
-export function Dialog({ title, onClose, children }: { title: string; onClose?: () => void; children: ReactNode }) {
+export function Dialog({
+  title,
+  onClose,
+  wide = false,
+  children,
+}: {
+  title: string;
+  onClose?: () => void;
+  /** A dialog of many fields side by side (a key's access): wider, so that it fits a laptop's height. */
+  wide?: boolean;
+  children: ReactNode;
+}) {
   const keepOpen = (event: Event) => {
     if (!onClose) event.preventDefault();
   };
@@ -20,7 +31,9 @@ export function Dialog({ title, onClose, children }: { title: string; onClose?: 
             aria-describedby={undefined}
             onEscapeKeyDown={keepOpen}
             onInteractOutside={keepOpen}
-            className="max-h-full w-full max-w-lg overflow-y-auto rounded-lg bg-white p-6 shadow-xl"
+            className={
+              "max-h-full w-full overflow-y-auto rounded-lg bg-white p-6 shadow-xl " + (wide ? "max-w-2xl" : "max-w-lg")
+            }
           >
             <RadixDialog.Title className="break-words text-lg font-semibold">{title}</RadixDialog.Title>
             <div className="mt-3">{children}</div>

@@ -57,7 +57,7 @@ export function EditKeyDialog(props: {
 
   const notice = messageAbove(form.error, form.fields, ["permissions", "namespace_ids", "scopes"]);
   return (
-    <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel}>
+    <Dialog title={`Edit “${props.apiKey.name}”`} onClose={props.onCancel} wide>
       <form action={form.action} onResetCapture={form.keepAfterRefusal} className="space-y-4" noValidate>
         {notice && <Notice tone="error">{notice}</Notice>}
         <KeyAccessFields

@@ -38,3 +38,8 @@ export function formatRelative(date: Date | string, now: Date = new Date()): str
   if (days <= 30) return days === 1 ? "yesterday" : `${days} days ago`;
   return formatUtc(date);
 }
+
+/** A count and its noun, singular for one: "1 operation", "2,400 operations" (regular plurals only). */
+export function plural(count: number, word: string): string {
+  return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
+}

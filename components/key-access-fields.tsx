@@ -104,7 +104,9 @@ export function KeyAccessFields(props: {
   return (
     <div className="space-y-4">
       <fieldset className="text-sm">
-        <legend className="font-medium text-slate-700">What it may do</legend>
+        <legend className="font-medium text-slate-700">
+          What it may do <span className="font-normal text-slate-500">(never more than your role allows)</span>
+        </legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-2">
           {presets(props.allowedPermissions).map((option) => (
             <label
@@ -158,7 +160,7 @@ export function KeyAccessFields(props: {
       <fieldset className="text-sm">
         <legend className="font-medium text-slate-700">Namespaces it may use</legend>
         {namespaces.length > 0 && (
-          <div className="mt-2 grid max-h-48 gap-2 overflow-y-auto sm:grid-cols-2">
+          <div className="mt-2 grid max-h-28 gap-2 overflow-y-auto sm:grid-cols-3">
             {namespaces.map((ns) => (
               <label key={ns.id} className="flex min-w-0 items-center gap-2">
                 <Checkbox
@@ -236,12 +238,13 @@ function NewNamespace(props: { orgSlug: string; onCreated: (ns: { id: string; na
   const busy = form.pending;
   const create = () => form.run();
   return (
-    <div className="mt-3 flex flex-wrap items-end gap-2">
+    <div className="mt-3 flex flex-wrap items-start gap-2">
       <div className="min-w-48 flex-1">
-        <Field label="New namespace" error={error}>
+        {/* Named by its label for assistive technology; on screen the placeholder and the button say what it is. */}
+        <Field label="New namespace" error={error} srOnlyLabel>
           <Input
             value={name}
-            placeholder="support-tickets"
+            placeholder="New namespace, e.g. support-tickets"
             onChange={(event) => setName(event.target.value)}
             onKeyDown={(event) => {
               if (event.key === "Enter") {

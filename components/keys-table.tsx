@@ -52,9 +52,7 @@ export function KeysTable(props: {
                 {key.name}
               </div>
               <div className="whitespace-nowrap font-mono text-xs text-slate-500">{key.display}</div>
-              <div className="max-w-48 truncate text-xs text-slate-500" title={created}>
-                {created}
-              </div>
+              <div className="max-w-64 text-xs text-slate-500 [overflow-wrap:anywhere]">{created}</div>
             </td>
             <td className={`${cell} text-xs`} data-label={COLUMNS[1]}>
               <div className="min-w-20 max-w-36">{permissionWords(key.permissions)}</div>

@@ -1,4 +1,5 @@
 "use client";
+import { plural } from "./format";
 import { useState } from "react";
 import { changeRole, copyInvitationLink, invite, remove, resendInvitation } from "@/lib/console/actions/org";
 import { invitationMessage } from "@/lib/console/messages";
@@ -246,10 +247,6 @@ type MemberChange =
   | { kind: "remove"; member: MemberRow; keys: "revoke" | "take_over" };
 
 const done = (message: string) => ({ ok: true as const, data: message });
-
-function plural(count: number, word: string) {
-  return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
 
 function removedMessage(member: MemberRow, keys: "revoke" | "take_over") {
   if (member.keys.length === 0) return `${member.email} was removed.`;

@@ -5,7 +5,7 @@ import type { GettingStarted, OperationsSummary, TopIdentities, TopNamespace } f
 import type { IdentityPerson } from "@/lib/activity/identity-people";
 import type { LatencyPercentile } from "@/lib/activity/rollup";
 import type { Role } from "@/lib/generated/prisma/enums";
-import { formatUtc } from "./format";
+import { formatUtc, plural } from "./format";
 import { Table } from "./ui";
 
 const cell = "px-4 py-2 whitespace-nowrap";
@@ -139,19 +139,29 @@ export function GettingStartedChecklist({
   );
 }
 
+const LATENCY_COLUMNS = ["Operation", "Operations", "p50", "p95", "Error rate", "Refused (4xx)", "Failed (5xx)"];
+
+/** Per operation: its count, latency percentiles and errors; on a phone a card per operation (stacked). */
 export function LatencyTable({ summary }: { summary: OperationsSummary }) {
   const rows = [...summary.operations.map((s) => ({ label: s.operation, ...s })), { label: "All", ...summary.total }];
+  const [operation, ...labels] = LATENCY_COLUMNS;
   return (
-    <Table columns={["Operation", "Operations", "p50", "p95", "Error rate", "Refused (4xx)", "Failed (5xx)"]}>
+    <Table columns={[operation, ...labels]} stacked>
       {rows.map((row) => (
         <tr key={row.label} className={row.label === "All" ? "font-medium" : undefined}>
           <td className={cell}>{row.label}</td>
-          <td className={cell}>{row.count.toLocaleString("en-US")}</td>
-          <td className={cell}>{formatPercentile(row.p50)}</td>
-          <td className={cell}>{formatPercentile(row.p95)}</td>
-          <td className={cell}>{formatRate(row.errorRate)}</td>
-          <td className={cell}>{row.clientErrors.toLocaleString("en-US")}</td>
-          <td className={cell}>{row.serverErrors.toLocaleString("en-US")}</td>
+          {[
+            row.count.toLocaleString("en-US"),
+            formatPercentile(row.p50),
+            formatPercentile(row.p95),
+            formatRate(row.errorRate),
+            row.clientErrors.toLocaleString("en-US"),
+            row.serverErrors.toLocaleString("en-US"),
+          ].map((value, i) => (
+            <td key={labels[i]} className={cell} data-label={labels[i]}>
+              {value}
+            </td>
+          ))}
         </tr>
       ))}
     </Table>
@@ -177,7 +187,7 @@ function RankedItem({ href, label, operations }: { href: string; label: string; 
       <Link href={href} className="min-w-0 truncate font-medium text-indigo-600 hover:underline" title={label}>
         {label}
       </Link>
-      <span className="shrink-0 text-slate-600">{operations.toLocaleString("en-US")} ops</span>
+      <span className="shrink-0 text-slate-600">{plural(operations, "operation")}</span>
     </li>
   );
 }
@@ -214,8 +224,7 @@ export function TopLists({
         </RankedList>
         {identities.since && (
           <p className="mt-2 text-xs text-slate-500">
-            Counted over the latest {identities.sampled.toLocaleString("en-US")} operations (since{" "}
-            {formatUtc(identities.since)}).
+            Counted over the latest {plural(identities.sampled, "operation")} (since {formatUtc(identities.since)}).
           </p>
         )}
       </div>

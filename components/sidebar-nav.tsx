@@ -1,8 +1,8 @@
 "use client";
-// The console's sidebar: the organization's pages, the current one marked (aria-current).
+// The console's sidebar: the organization's pages, the current one marked (aria-current). On a phone they wrap
+// into rows above the page, every one in sight (a row scrolling sideways hid six of ten, with no sign of them).
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useEffect, useRef } from "react";
 
 export interface NavEntry {
   /** Below the organization: "" is its overview. */
@@ -12,18 +12,6 @@ export interface NavEntry {
 
 export function SidebarNav({ orgSlug, entries }: { orgSlug: string; entries: NavEntry[] }) {
   const pathname = usePathname();
-  const list = useRef<HTMLUListElement>(null);
-  // On a phone the pages are one row that scrolls sideways: the current one is brought into it on every
-  // navigation (the row alone scrolls; `nearest` leaves the page where it is). From md up nothing moves.
-  useEffect(() => {
-    const row = list.current;
-    const currentLink = row?.querySelector<HTMLElement>('[aria-current="page"]');
-    if (!row || !currentLink || row.scrollWidth <= row.clientWidth) return;
-    const left = currentLink.getBoundingClientRect().left - row.getBoundingClientRect().left + row.scrollLeft;
-    if (left < row.scrollLeft || left + currentLink.offsetWidth > row.scrollLeft + row.clientWidth) {
-      row.scrollTo({ left: Math.max(0, left - (row.clientWidth - currentLink.offsetWidth) / 2) });
-    }
-  }, [pathname]);
   const base = `/${orgSlug}`;
   const current = (path: string) => {
     const href = path ? `${base}/${path}` : base;
@@ -31,7 +19,7 @@ export function SidebarNav({ orgSlug, entries }: { orgSlug: string; entries: Nav
   };
   return (
     <nav aria-label="Console" className="text-sm">
-      <ul ref={list} className="flex gap-1 overflow-x-auto pb-1 md:flex-col md:overflow-visible md:pb-0">
+      <ul className="flex flex-wrap gap-1 md:flex-col md:flex-nowrap">
         {entries.map(({ path, label }) => {
           const active = current(path);
           return (

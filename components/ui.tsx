@@ -71,11 +71,14 @@ export function Field({
   label,
   error,
   hint,
+  srOnlyLabel = false,
   children,
 }: {
   label: string;
   error?: string;
   hint?: ReactNode;
+  /** The label for assistive technology only, where the control's placeholder and neighbours say it on screen. */
+  srOnlyLabel?: boolean;
   children: ReactNode;
 }) {
   const messageId = `${useId()}-message`;
@@ -83,9 +86,9 @@ export function Field({
   return (
     <div className="text-sm">
       <label className="block">
-        <span className="font-medium text-slate-700">{label}</span>
+        <span className={srOnlyLabel ? "sr-only" : "font-medium text-slate-700"}>{label}</span>
         <FieldContext value={{ invalid: Boolean(error), describedBy: described ? messageId : undefined }}>
-          <div className="mt-1">{children}</div>
+          <div className={srOnlyLabel ? undefined : "mt-1"}>{children}</div>
         </FieldContext>
       </label>
       {hint && !error && (

@@ -44,7 +44,7 @@ function expectOneDateFormat(dates: { text: string; title: string | null }[], wh
   }
 }
 
-test("at 390 px every console page fits the screen, with the nav strip's current page in view", async ({
+test("at 390 px every console page fits the screen, with every page of the nav in view and its own title", async ({
   page,
   request,
 }) => {
@@ -90,13 +90,27 @@ test("at 390 px every console page fits the screen, with the nav strip's current
         timeout: 5_000,
       })
       .toBeLessThanOrEqual(PHONE.width);
+    // Each page names itself in the tab.
+    await expect(page).toHaveTitle(/^[A-Z][\w ]+ · Memory Gateway$/);
     if (current) {
-      const link = page.getByRole("navigation", { name: "Console" }).locator('[aria-current="page"]');
-      await expect(link).toHaveText(current);
-      // Brought into the strip after the page loads (the strip scrolls; nothing else moves).
-      await expect.poll(async () => (await link.boundingBox())!.x).toBeGreaterThanOrEqual(0);
-      await expectWithinWidth(link, `${name}: the nav strip's current page`);
+      const nav = page.getByRole("navigation", { name: "Console" });
+      await expect(nav.locator('[aria-current="page"]')).toHaveText(current);
+      // Every page of the console in sight: the links wrap into rows, none hidden off the side.
+      const links = nav.getByRole("link");
+      expect(await links.count()).toBeGreaterThanOrEqual(10);
+      for (const link of await links.all())
+        await expectWithinWidth(link, `${name}: the nav's ${await link.innerText()}`);
     }
+    // A stacked table's labels never run over the next line: each label lies within its own cell.
+    const overlaps = await page.locator("table[data-stacked] td[data-label]").evaluateAll(
+      (cells) =>
+        cells.filter((cell) => {
+          const label = getComputedStyle(cell, "::before");
+          const height = parseFloat(label.height) + parseFloat(label.paddingTop);
+          return Number.isFinite(height) && height > cell.getBoundingClientRect().height + 0.5;
+        }).length,
+    );
+    expect(overlaps, `${name}: stacked labels running over`).toBe(0);
     await shoot(page, name, 390);
   }
 });
@@ -109,9 +123,13 @@ test("at 390 px the keys and audit tables are cards with their actions in reach"
   const keyName = `a rather long key name for the phone ${run}`;
   const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
   // A key with long lists, as the issue met it: permissions, a namespace and scopes.
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/${slug}/keys`);
   await page.getByRole("button", { name: "Generate key" }).click();
   const dialog = page.getByRole("dialog");
+  // On a laptop's 800 px the whole dialog is in sight, its button too, without scrolling it.
+  await expect(dialog.getByRole("button", { name: "Generate", exact: true })).toBeInViewport();
+  await expect.poll(() => dialog.evaluate((box) => box.scrollHeight <= box.clientHeight)).toBe(true);
   await dialog.getByLabel("Name", { exact: true }).fill(keyName);
   await dialog.getByRole("checkbox", { name: `narrow-keys-${run}` }).check();
   await dialog.getByLabel("Scopes (optional)").fill("team=sales, region=north-east");
@@ -122,6 +140,8 @@ test("at 390 px the keys and audit tables are cards with their actions in reach"
   await page.goto(`/${slug}/keys`);
   const row = page.getByTestId("key-row").filter({ hasText: keyName });
   await expect(row).toBeVisible();
+  // Who made it is said whole, not cut.
+  await expect(row.getByText(/^Created .* by e2e@example\.com$/)).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   for (const action of ["Edit", "Revoke"]) {
     await expectWithinWidth(row.getByRole("button", { name: action }), `keys: ${action}`);

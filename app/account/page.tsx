@@ -8,10 +8,13 @@ import { deviceName, listConsoleSessions } from "@/lib/auth/console-sessions";
 import { currentSession, landingPath, METHOD_LABELS } from "@/lib/console/session";
 import type { SignInMethod } from "@/lib/auth/console-sessions";
 import { findUser } from "@/lib/orgs/users";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
 
 type Search = Promise<{ linked?: string }>;
+
+export const metadata: Metadata = { title: "Account" };
 
 export default async function AccountPage({ searchParams }: { searchParams: Search }) {
   const session = await currentSession();

@@ -6,10 +6,13 @@ import { SIGN_IN_ERRORS } from "@/lib/auth/sign-in-errors";
 import { currentSession, landingPath } from "@/lib/console/session";
 import { publicUrl } from "@/lib/config";
 import { signUpAllowed } from "@/lib/orgs/sign-up";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
 
 type Search = Promise<{ error?: string; check_email?: string; callbackUrl?: string; method?: string }>;
+
+export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage({ searchParams }: { searchParams: Search }) {
   const search = await searchParams;

@@ -3,8 +3,11 @@ import Link from "next/link";
 import { Notice } from "@/components/ui";
 import { mailConfigured } from "@/lib/auth/mail";
 import { signUpAllowed } from "@/lib/orgs/sign-up";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
+
+export const metadata: Metadata = { title: "Sign up" };
 
 export default function SignUpPage() {
   return (

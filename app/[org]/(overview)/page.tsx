@@ -5,6 +5,9 @@ import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { gettingStarted, operationsSummary, topIdentities, topNamespaces } from "@/lib/activity/overview";
 import { ACTIVITY_CHART_DAYS, dailyOperations } from "@/lib/activity/queries";
 import { memberAccess } from "@/lib/console/session";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Overview" };
 
 export default async function OrganizationOverview({ params }: { params: Promise<{ org: string }> }) {
   const access = await memberAccess((await params).org);

@@ -6,6 +6,9 @@ import { AUDIT_PAGE_SIZE, auditActions, AuditLogQuery, listAuditLog } from "@/li
 import { memberAccess } from "@/lib/console/session";
 import { searchParam as param, type SearchParams } from "@/lib/console/search-params";
 import { listMembers } from "@/lib/orgs/members";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Audit log" };
 
 export default async function AuditLogPage(props: {
   params: Promise<{ org: string }>;

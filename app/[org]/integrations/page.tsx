@@ -18,11 +18,14 @@ import type { ConnectionJson } from "@/lib/integrations/schemas";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 50;
 const MAX_PAGE = 100_000;
 /** How long a pending connection may still complete: its OAuth state's lifetime. */
 const PENDING_LIFETIME_MS = 10 * 60_000;
+
+export const metadata: Metadata = { title: "Integrations" };
 
 export default async function IntegrationsPage(props: {
   params: Promise<{ org: string }>;

@@ -5,6 +5,9 @@ import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { memberAccess } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { listConnections } from "@/lib/oauth/connections";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "API keys" };
 
 export default async function KeysPage(props: {
   params: Promise<{ org: string }>;

@@ -3,6 +3,9 @@ import { activeKeysByCreator } from "@/lib/auth/api-keys/active-keys-by-creator"
 import { mailConfigured } from "@/lib/auth/mail";
 import { requireOrganization } from "@/lib/console/session";
 import { listMembers } from "@/lib/orgs/members";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Members" };
 
 export default async function MembersPage({ params }: { params: Promise<{ org: string }> }) {
   const { membership } = await requireOrganization((await params).org);

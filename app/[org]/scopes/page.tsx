@@ -2,6 +2,9 @@ import { ScopesPanel } from "@/components/scopes-panel";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { memberAccess } from "@/lib/console/session";
 import { scopeUsage } from "@/lib/memory/common/scopes";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Scopes" };
 
 export default async function ScopesPage({ params }: { params: Promise<{ org: string }> }) {
   const access = await memberAccess((await params).org);

@@ -2,6 +2,9 @@ import { SettingsPanel } from "@/components/settings-panel";
 import { getOidcConnection, ssoProviderId } from "@/lib/auth/sso";
 import { publicUrl } from "@/lib/config";
 import { requireOrganization } from "@/lib/console/session";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage({ params }: { params: Promise<{ org: string }> }) {
   const { membership, org } = await requireOrganization((await params).org);

@@ -4,6 +4,7 @@ import { ConsentForm } from "@/components/consent-form";
 import { Notice } from "@/components/ui";
 import { consentMember } from "@/lib/console/consent";
 import { currentSession } from "@/lib/console/session";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
 
@@ -12,6 +13,8 @@ export const dynamic = "force-dynamic";
  * they see which client asks for which namespace, choose read or read and write (no more than their own
  * access), and approve or deny.
  */
+export const metadata: Metadata = { title: "Authorize a client" };
+
 export default async function ConsentPage({ params }: { params: Promise<{ uid: string }> }) {
   const { uid } = await params;
   // An authorization request's id is oidc-provider's (letters, digits, - and _): anything else is none.

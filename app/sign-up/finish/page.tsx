@@ -1,6 +1,7 @@
 import { FinishSignUpForm } from "@/components/finish-sign-up-form";
 import Link from "next/link";
 import { Notice } from "@/components/ui";
+import type { Metadata } from "next";
 
 export const dynamic = "force-dynamic";
 
@@ -8,6 +9,8 @@ type Search = Promise<{ token?: string | string[]; email?: string | string[] }>;
 
 // The finish-sign-up mail's link: the token proves the address, the password asked here proves that
 // whoever holds the address also filled in the sign-up form (lib/orgs/sign-up.ts finishSignUp).
+export const metadata: Metadata = { title: "Finish signing up" };
+
 export default async function FinishSignUpPage({ searchParams }: { searchParams: Search }) {
   const { token, email } = await searchParams;
   const complete = typeof token === "string" && token !== "" && typeof email === "string" && email !== "";

@@ -7,6 +7,9 @@ import { peopleOfIdentities } from "@/lib/activity/identity-people";
 import { memberAccess } from "@/lib/console/session";
 import { issueDetails } from "@/lib/errors";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Identities" };
 
 export default async function IdentitiesPage({
   params,

@@ -17,10 +17,13 @@ import { identityMemories } from "@/lib/memory/forget/identities";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const ACTIVITY_COLUMNS = ["Operation", "Namespace", "API key", "Status", "Latency", "Time"];
 /** The identity's entities shown, the most mentioned first. */
 const TOP_ENTITIES = 20;
+
+export const metadata: Metadata = { title: "Identity" };
 
 export default async function IdentityPage({
   params,

@@ -9,10 +9,13 @@ import { memberAccess } from "@/lib/console/session";
 import { NamespaceSearch } from "@/lib/namespaces/forms";
 import { listNamespacesWithStats } from "@/lib/namespaces/overview";
 import { searchParam, type SearchParams } from "@/lib/console/search-params";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 50;
 const MAX_PAGE = 100_000;
 const COLUMNS = ["Name", "External reference", "Memories", "Grants", "Last activity", "Created", ""];
+
+export const metadata: Metadata = { title: "Namespaces" };
 
 export default async function NamespacesPage(props: {
   params: Promise<{ org: string }>;

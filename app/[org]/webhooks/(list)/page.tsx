@@ -22,9 +22,12 @@ import { memberAccess } from "@/lib/console/session";
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 20;
 const MAX_PAGE = 100_000;
+
+export const metadata: Metadata = { title: "Webhooks" };
 
 export default async function WebhooksPage(props: {
   params: Promise<{ org: string }>;

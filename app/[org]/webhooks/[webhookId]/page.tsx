@@ -27,8 +27,11 @@ import { DELIVERY_STATUSES, WebhookIdParams } from "@/lib/events/webhooks/schema
 import { namespacesForMember } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 25;
+
+export const metadata: Metadata = { title: "Webhook endpoint" };
 
 export default async function WebhookPage(props: {
   params: Promise<{ org: string; webhookId: string }>;

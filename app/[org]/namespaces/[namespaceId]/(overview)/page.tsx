@@ -27,6 +27,9 @@ import { mcpEndpointUrl } from "@/lib/namespaces/mcp-endpoint";
 import { grantCandidates, namespaceGrantees, namespaceOverview, type GranteeRow } from "@/lib/namespaces/overview";
 import { operations } from "@/lib/operations/catalogue";
 import { assertOperationAllowed, runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
+
+export const metadata: Metadata = { title: "Namespace" };
 
 export default async function NamespacePage({ params }: { params: Promise<{ org: string; namespaceId: string }> }) {
   const { org: slug, namespaceId } = await params;

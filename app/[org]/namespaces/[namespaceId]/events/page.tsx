@@ -18,9 +18,12 @@ import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 /** Events shown at once. */
 const WINDOW = 50;
+
+export const metadata: Metadata = { title: "Events" };
 
 export default async function NamespaceEventsPage({
   params,

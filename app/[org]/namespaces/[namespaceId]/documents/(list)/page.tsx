@@ -29,8 +29,11 @@ import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { operationAllowed, runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 20;
+
+export const metadata: Metadata = { title: "Documents" };
 
 export default async function DocumentsPage({
   params,

@@ -28,6 +28,7 @@ import { DocumentIdParams } from "@/lib/documents/schemas";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { operationAllowed, runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const SECONDARY_LINK =
   "rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium text-slate-800 shadow-sm " +
@@ -55,6 +56,8 @@ async function textBlocks(principal: MemberPrincipal, id: string): Promise<Block
     throw error;
   }
 }
+
+export const metadata: Metadata = { title: "Document" };
 
 export default async function DocumentPage({
   params,

@@ -17,6 +17,7 @@ import { ENTITY_KINDS } from "@/lib/memory/common/entity-kinds";
 import { ENTITY_SEARCH_MAX, listEntities, type EntityPage } from "@/lib/memory/entities/list-entities";
 import { NamespaceIdForm } from "@/lib/namespaces/forms";
 import { getNamespace } from "@/lib/namespaces/namespaces";
+import type { Metadata } from "next";
 
 const PAGE_SIZE = 25;
 const COLUMNS = ["Name", "Kind", "Memories", "Last mentioned"];
@@ -33,6 +34,8 @@ function entitiesHref(base: string, filters: Partial<Filters>): string {
   const text = search.toString();
   return text ? `${base}?${text}` : base;
 }
+
+export const metadata: Metadata = { title: "Entities" };
 
 export default async function EntitiesPage({
   params,

@@ -18,8 +18,11 @@ import { entityMemories } from "@/lib/memory/entities/entity-memories";
 import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
+import type { Metadata } from "next";
 
 const MEMORIES_SHOWN = 50;
+
+export const metadata: Metadata = { title: "Entity" };
 
 export default async function EntityPage({
   params,

@@ -26,6 +26,7 @@ import { getNamespace } from "@/lib/namespaces/namespaces";
 import { operations } from "@/lib/operations/catalogue";
 import { runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
+import type { Metadata } from "next";
 
 const NamespaceId = identifier({ min: 1, max: 255 });
 const SEARCH_TOP_K = 20;
@@ -46,6 +47,8 @@ type Listing =
   | { kind: "list"; memories: MemoryView[]; position: ListPosition }
   | { kind: "search"; matches: MatchView[] }
   | { kind: "problem"; messages: string[] };
+
+export const metadata: Metadata = { title: "Memories" };
 
 export default async function MemoryExplorerPage({
   params,

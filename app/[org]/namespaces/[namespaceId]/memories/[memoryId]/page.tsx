@@ -20,11 +20,14 @@ import { operationAllowed, runOperation } from "@/lib/operations/run";
 import { identifier } from "@/lib/validation/strings";
 import type { InferenceState } from "@/lib/memory/common/memory-origin";
 import type { SupersessionJson } from "@/lib/memory/common/validity-fields";
+import type { Metadata } from "next";
 
 /** The latest versions shown; the API's history pages through the rest. */
 const HISTORY_SHOWN = 50;
 
 const Id = identifier({ min: 1, max: 255 });
+
+export const metadata: Metadata = { title: "Memory" };
 
 export default async function MemoryPage({
   params,
