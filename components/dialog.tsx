@@ -32,7 +32,8 @@ export function Dialog({
             onEscapeKeyDown={keepOpen}
             onInteractOutside={keepOpen}
             className={
-              "max-h-full w-full overflow-y-auto rounded-lg bg-white p-6 shadow-xl " + (wide ? "max-w-2xl" : "max-w-lg")
+              "max-h-full w-full overflow-y-auto rounded-lg bg-white shadow-xl " +
+              (wide ? "max-w-2xl p-5" : "max-w-lg p-6")
             }
           >
             <RadixDialog.Title className="break-words text-lg font-semibold">{title}</RadixDialog.Title>

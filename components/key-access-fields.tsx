@@ -8,7 +8,7 @@ import { PERMISSION_LABELS } from "@/lib/auth/permissions";
 import { parseScopeText } from "@/lib/auth/scopes";
 import { createNamespaceForKey } from "@/lib/console/actions/keys";
 import { useActionForm } from "./action-form";
-import { Button, Checkbox, Field, Input, Notice, type FieldErrors } from "./ui";
+import { Button, Checkbox, Field, Input, type FieldErrors } from "./ui";
 
 /** The dialog's state: permissions, the chosen namespaces' ids, the scopes as typed ("team=sales, region=eu"). */
 export interface KeyAccess {
@@ -160,7 +160,7 @@ export function KeyAccessFields(props: {
       <fieldset className="text-sm">
         <legend className="font-medium text-slate-700">Namespaces it may use</legend>
         {namespaces.length > 0 && (
-          <div className="mt-2 grid max-h-28 gap-2 overflow-y-auto sm:grid-cols-3">
+          <div className="mt-2 grid max-h-24 gap-2 overflow-y-auto sm:grid-cols-3">
             {namespaces.map((ns) => (
               <label key={ns.id} className="flex min-w-0 items-center gap-2">
                 <Checkbox
@@ -177,18 +177,17 @@ export function KeyAccessFields(props: {
           </div>
         )}
         {value.namespaceIds.length === 0 && (
-          <div className="mt-2">
-            <Notice>
-              {namespaces.length === 0 ? "There are no namespaces yet. " : "No namespace chosen. "}
-              <strong>This key will reach no namespace</strong> until one is granted to it
-              {value.permissions.includes("NAMESPACE_MANAGE") ? " (or it creates one, which it is granted)" : ""}
-              {props.canCreateNamespace
-                ? ": choose or create one here, or grant one later."
-                : namespaces.length === 0
-                  ? ": ask an owner or admin to grant you a namespace first."
-                  : ": choose one above, or grant one later."}
-            </Notice>
-          </div>
+          // One compact line: the dialog fits a laptop's height with many namespaces listed above it.
+          <p className="mt-2 rounded-md bg-sky-50 px-3 py-1.5 text-xs text-sky-900" role="status">
+            {namespaces.length === 0 ? "There are no namespaces yet. " : "No namespace chosen. "}
+            <strong>This key will reach no namespace</strong> until one is granted to it
+            {value.permissions.includes("NAMESPACE_MANAGE") ? " (or it creates one, which it is granted)" : ""}
+            {props.canCreateNamespace
+              ? ": choose or create one here, or grant one later."
+              : namespaces.length === 0
+                ? ": ask an owner or admin to grant you a namespace first."
+                : ": choose one above, or grant one later."}
+          </p>
         )}
         {props.errors.namespace_ids && (
           <p className="mt-1 text-xs text-rose-600" role="alert">
@@ -210,7 +209,7 @@ export function KeyAccessFields(props: {
         label="Scopes (optional)"
         error={props.errors.scopes ?? conflict}
         hint={
-          "key=value pairs, comma-separated. The key then sees only memories carrying all of them, " +
+          "key=value pairs, comma-separated: the key sees only memories carrying all of them, " +
           "and tags what it remembers with them."
         }
       >
@@ -238,7 +237,7 @@ function NewNamespace(props: { orgSlug: string; onCreated: (ns: { id: string; na
   const busy = form.pending;
   const create = () => form.run();
   return (
-    <div className="mt-3 flex flex-wrap items-start gap-2">
+    <div className="mt-2 flex flex-wrap items-start gap-2">
       <div className="min-w-48 flex-1">
         {/* Named by its label for assistive technology; on screen the placeholder and the button say what it is. */}
         <Field label="New namespace" error={error} srOnlyLabel>

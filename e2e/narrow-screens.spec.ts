@@ -123,6 +123,11 @@ test("at 390 px the keys and audit tables are cards with their actions in reach"
   const keyName = `a rather long key name for the phone ${run}`;
   const slug = await signInOnce(page, "e2e@example.com", "an e2e password");
   // A key with long lists, as the issue met it: permissions, a namespace and scopes.
+  // An organization of many namespaces, as the bootstrap one is by now.
+  for (let i = 0; i < 24; i++) {
+    const made = await request.post("/api/v1/namespaces", { headers, data: { name: `narrow-many-${run}-${i}` } });
+    expect(made.status()).toBe(201);
+  }
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto(`/${slug}/keys`);
   await page.getByRole("button", { name: "Generate key" }).click();
