@@ -295,7 +295,7 @@ describe("URLs", () => {
       ["https://[::1]/", /::1/],
       ["https://169.254.169.254/latest/meta-data/", /metadata/],
       ["https://[::ffff:169.254.169.254]/", /metadata/],
-      ["https://localhost/", /this server/],
+      ["https://localhost/", /localhost: it names this machine/],
       ["https://user:secret@example.com/", /user name or password/],
       ["file:///etc/passwd", /https/],
       ["not a url", /https URL/],

@@ -129,7 +129,7 @@ describe("where an endpoint may point", () => {
       ["https://[::1]/hook", /::1/],
       ["https://169.254.169.254/latest/meta-data/", /metadata/],
       ["https://[::ffff:169.254.169.254]/", /metadata/],
-      ["https://localhost/hook", /this server/],
+      ["https://localhost/hook", /localhost: it names this machine/],
       ["https://user:pw@example.com/hook", /user name or password/],
       ["ftp://example.com/hook", /https/],
     ];

@@ -113,7 +113,7 @@ describe("npm start", { timeout: 300_000 }, () => {
 
   test("the README walk-through works as written", async () => {
     const readme = fs.readFileSync("README.md", "utf8");
-    const block = /<!-- walkthrough[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
+    const block = /<!-- walkthrough:[^>]*-->\s*```bash\n([\s\S]*?)```/.exec(readme)![1];
     const script = block.replaceAll("http://localhost:3000", server.base);
     // The key the reader generates in the console (Full access): every permission, no namespace granted yet.
     const key = await memgw(
