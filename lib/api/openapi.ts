@@ -315,7 +315,8 @@ function notAllowedOperation(path: string, method: string) {
 
 /**
  * The groups of operations in the order a reader needs them (references list them so): what an application
- * calls first, the organization's plumbing after, the 405s of every other method last.
+ * calls first, the organization's plumbing after. The 405s of every other method ("Not allowed") are left out:
+ * a reference lists a declared group even when all its operations are hidden from it.
  */
 const TAGS = [
   ["Memory", "Remember, recall, ask and forget; read, edit and list memories"],
@@ -329,7 +330,6 @@ const TAGS = [
   ["Integrations", "Connections to other services that keep a namespace in sync"],
   ["MCP", "The namespace's endpoint for agents"],
   ["Service", "Health and this document"],
-  ["Not allowed", "Every other method of a path: 405 with Allow, before any key is checked"],
 ] as const;
 
 /** The OpenAPI 3.1 document, generated from the same zod schemas the handlers validate with. */

@@ -160,6 +160,14 @@ describe("an admin manages namespaces and their grants", () => {
     expect(result).toMatchObject({ ok: false, fields: { name: expect.any(String) } });
     expect(await actions.createNamespaceAction(orgA.slug, { name: "x", extra: 1 })).toMatchObject({ ok: false });
     expect(await actions.createNamespaceAction(orgA.slug, "not an object")).toMatchObject({ ok: false });
+    // The keys to grant: a NUL in an id, not a list, more than 100.
+    const count = async () => (await db()).namespace.count({ where: { orgId: orgA.id, name: "bad-keys" } });
+    for (const api_key_ids of [["key_\u0000x"], "key_x", Array.from({ length: 101 }, (_, i) => `key_${i}`)]) {
+      const refused = await actions.createNamespaceAction(orgA.slug, { name: "bad-keys", api_key_ids });
+      expect(refused).toMatchObject({ ok: false });
+      expect(Object.keys((refused as { fields: object }).fields).some((f) => f.startsWith("api_key_ids"))).toBe(true);
+    }
+    expect(await count()).toBe(0);
     const ns = await createAsAdminA("edit-nothing");
     signedInAs(adminA.id);
     expect(await actions.editNamespaceAction(orgA.slug, { namespace_id: ns.id })).toMatchObject({

@@ -378,8 +378,8 @@ describe("npm start", { timeout: 300_000 }, () => {
     }
     const tags = doc.tags.map((tag: { name: string }) => tag.name);
     expect(tags.slice(0, 2)).toEqual(["Memory", "Namespaces"]);
-    expect(tags.at(-1)).toBe("Not allowed");
-    expect(new Set(operations.flatMap((op) => op.tags))).toEqual(new Set(tags));
+    expect(tags).not.toContain("Not allowed");
+    expect(new Set(own.flatMap((op) => op.tags))).toEqual(new Set(tags));
     const refused = operations.filter((op) => op.tags.includes("Not allowed"));
     expect(refused.length).toBeGreaterThan(100);
     expect(refused.every((op) => op["x-scalar-ignore"] === true)).toBe(true);

@@ -102,6 +102,11 @@ async function entitiesOf(namespaceId: string) {
   );
 }
 
+/** `[key, aliases]` of the namespace's entities whose key begins with `prefix`. */
+async function aliasesOf(namespaceId: string, prefix: string) {
+  return (await entitiesOf(namespaceId)).filter((e) => e.key.startsWith(prefix)).map((e) => [e.key, e.aliases]);
+}
+
 async function linkCounts(namespaceId: string) {
   const [row] = await (
     await db()
@@ -187,7 +192,7 @@ describe("storage", () => {
         { content: "Priya booked the meeting room." },
       ],
     });
-    expect((await entitiesOf(ns.id)).filter((e) => e.key.startsWith("priya")).map((e) => [e.key, e.aliases])).toEqual([
+    expect(await aliasesOf(ns.id, "priya")).toEqual([
       ["priya", []],
       ["priya raman", []],
       ["priya shah", []],
@@ -203,7 +208,7 @@ describe("storage", () => {
       scopes: { team: "a" },
     });
     await remember(key, { namespace_id: ns.id, content: "Priya approved the budget.", scopes: { team: "b" } });
-    expect((await entitiesOf(ns.id)).filter((e) => e.key.startsWith("priya")).map((e) => [e.key, e.aliases])).toEqual([
+    expect(await aliasesOf(ns.id, "priya")).toEqual([
       ["priya", []],
       ["priya raman", []],
     ]);
