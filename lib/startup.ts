@@ -252,9 +252,7 @@ export function jobPools(): JobPool[] {
 
 /** Starts the job workers of these pools (the server's unless given); returns what stops them all. */
 export function startJobWorkers(pools: JobPool[] = jobPools()): () => Promise<void> {
-  const stops = pools.flatMap(({ size, runners, perOrg }) =>
-    Array.from({ length: size }, () => startJobWorker(runners, { perOrg })),
-  );
+  const stops = pools.map(({ size, runners, perOrg }) => startJobWorker(runners, { workers: size, perOrg }));
   return async () => {
     await Promise.all(stops.map((stop) => stop()));
   };

@@ -376,9 +376,12 @@ export function startWebhookDelivery(): () => Promise<void> {
   // Several workers: a slow receiver holds one, not the others; and one organization's endpoints hold at most
   // their cap of them (across instances), so that its dead endpoints never delay another organization's.
   const perOrg = setting("WEBHOOK_DELIVERY_WORKERS_PER_ORG");
-  const stops = Array.from({ length: setting("WEBHOOK_DELIVERY_WORKERS") }, () =>
-    startJobWorker(webhookJobRunners, { pollIntervalMs: DELIVERY_POLL_MS, within: onBackgroundConnections, perOrg }),
-  );
+  const stopWorkers = startJobWorker(webhookJobRunners, {
+    workers: setting("WEBHOOK_DELIVERY_WORKERS"),
+    pollIntervalMs: DELIVERY_POLL_MS,
+    within: onBackgroundConnections,
+    perOrg,
+  });
   const sweep = setInterval(() => {
     void (async () => {
       if (await claimScheduledRun("webhook-delivery-sweep", SWEEP_MS)) await queueLeftBehindDeliveries();
@@ -387,6 +390,6 @@ export function startWebhookDelivery(): () => Promise<void> {
   sweep.unref();
   return async () => {
     clearInterval(sweep);
-    await Promise.all(stops.map((stop) => stop()));
+    await stopWorkers();
   };
 }
