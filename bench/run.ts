@@ -3,8 +3,8 @@
 // BENCH_MEMORIES (default 10000; 100000 for the large run), BENCH_DATA_DIR (keeps the latency section's data
 // for the next run), BENCH_REPEAT (runs the latency section that many times, keeping each run's figures),
 // BENCH_IDENTITIES=k (the latency section's memories belong to k identities),
-// BENCH_ONLY=quality|knowledge-update|conversations|entities|latency|tenancy|fairness|console|sync|documents
-// |webhooks|isolation|databases|report
+// BENCH_ONLY=quality|calibration|knowledge-update|conversations|entities|latency|tenancy|fairness|console|sync
+// |documents|webhooks|isolation|databases|report
 // (report: rewrite docs/benchmarks.md from the saved results), BENCH_TENANCY_OTHERS (default 100000: the
 // other organization's memories beside the measured namespaces), BENCH_CONSOLE_DATA_DIR (keeps the console
 // section's 100,000 memories and 1,000,000 activity rows for the next run), BENCH_DATASETS_DIR (default
@@ -23,6 +23,7 @@ import path from "node:path";
 import { closeDatabase } from "@/lib/db";
 import { closeEmbedder } from "@/lib/memory/embeddings";
 import { buildIfNeeded } from "../scripts/build-if-needed.mjs";
+import { calibrationSection, measureCalibration } from "./calibration";
 import { measureConsole } from "./console";
 import { measureDatabases, type DatabasesResult } from "./databases";
 import { measureEntityExtractors } from "./entity-extractors";
@@ -50,7 +51,8 @@ if (only !== "report") {
       only === "fairness" || only === "console" || only === "sync" || only === "documents" || only === "webhooks";
     if (only !== "conversations" && only !== "entities" && only !== "isolation" && only !== "knowledge-update")
       assertDatasetsPresent(datasetsDir, scifactOnly ? ["scifact"] : ["scifact", "msmarco-trecdl-subset"]);
-    if (only === undefined || only === "conversations" || only === "entities") conversationSets(datasetsDir);
+    if (only === undefined || only === "conversations" || only === "entities" || only === "calibration")
+      conversationSets(datasetsDir);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);
@@ -92,6 +94,19 @@ if (only === undefined || only === "quality") {
   await closeDatabase();
   fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
   fs.writeFileSync(path.join(resultsDir, "quality.json"), JSON.stringify({ ...meta, rows: quality }, null, 2) + "\n");
+}
+
+if (only === undefined || only === "calibration") {
+  console.log(
+    "\nWhat a score means (calibration of recall's scores on the judged sets) through lib/ — embedded PGlite:",
+  );
+  process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "memgw-bench-calibration-"));
+  process.env.MEMGW_PROCESS_ROLE = "benchmark";
+  const result = await measureCalibration({ datasetsDir, log: console.log });
+  await closeEmbedder();
+  await closeDatabase();
+  fs.rmSync(process.env.DATA_DIR, { recursive: true, force: true });
+  fs.writeFileSync(path.join(resultsDir, "calibration.json"), JSON.stringify({ ...meta, ...result }, null, 2) + "\n");
 }
 
 if (only === undefined || only === "knowledge-update") {
@@ -305,6 +320,8 @@ function writeReport() {
   if (conv) lines.push(...conversationSection(conv, q));
   const facts = read("knowledge-update.json");
   if (facts) lines.push(...knowledgeUpdateSection(facts));
+  const calibration = read("calibration.json");
+  if (calibration) lines.push(...calibrationSection(calibration));
   // The floor is measured by its own script (bench/relevance-floor.ts), whose page this one points to.
   lines.push(
     "## Relevance floor",

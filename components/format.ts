@@ -43,3 +43,7 @@ export function formatRelative(date: Date | string, now: Date = new Date()): str
 export function plural(count: number, word: string): string {
   return `${count.toLocaleString("en-US")} ${word}${count === 1 ? "" : "s"}`;
 }
+
+/** What a match's score says, for its tooltip (docs/api.md, "What a score means"). */
+export const SCORE_MEANING =
+  "How likely this memory is relevant, 0 to 1: of matches scoring about 0.5, about half were relevant";

@@ -1,7 +1,7 @@
 "use client";
 import { formatScopePairs } from "@/lib/auth/scopes";
 import { DateTime } from "./date-time";
-import { formatUtc } from "./format";
+import { formatUtc, plural } from "./format";
 import { permissionWords } from "./key-access-fields";
 import { Button, Table } from "./ui";
 
@@ -15,6 +15,8 @@ export interface KeyRow {
   namespaces: { id: string; name: string }[];
   /** Granted namespaces this person may not see. */
   hiddenNamespaces: number;
+  /** Namespaces (this person may see) the key asked for lately and was refused, not being granted them. */
+  refusals: { namespaceId: string; namespaceName: string; count: number }[];
   createdBy: string | null;
   createdAt: string;
   lastUsedAt: string | null;
@@ -27,6 +29,27 @@ function namespaceList(key: KeyRow) {
   const names = key.namespaces.map((ns) => ns.name);
   if (key.hiddenNamespaces) names.push(`${key.hiddenNamespaces} more you cannot see`);
   return names.join(", ");
+}
+
+/**
+ * The namespaces a key was refused for want of a grant (a 404 to its caller), with the way to grant them: a key
+ * made before its namespace is the usual case.
+ */
+function RefusalHint({ row, onGrant }: { row: KeyRow; onGrant: (() => void) | null }) {
+  return (
+    <div className="mt-1 max-w-40 rounded bg-amber-50 px-1.5 py-1 text-amber-900" data-testid="key-refusals">
+      {row.refusals.map((r) => (
+        <p key={r.namespaceId} className="[overflow-wrap:anywhere]">
+          Refused {plural(r.count, "time")} on <span className="font-medium">{r.namespaceName}</span>: not granted
+        </p>
+      ))}
+      {onGrant && (
+        <button type="button" className="font-medium underline" onClick={onGrant}>
+          Grant access
+        </button>
+      )}
+    </div>
+  );
 }
 
 /**
@@ -61,6 +84,9 @@ export function KeysTable(props: {
               <div className="max-w-32 truncate" title={namespaceList(key)}>
                 {namespaceList(key) || "none"}
               </div>
+              {!key.revokedAt && key.refusals.length > 0 && (
+                <RefusalHint row={key} onGrant={props.mayChange(key) ? () => props.onEdit(key) : null} />
+              )}
             </td>
             <td className={`${cell} text-xs`} data-label={COLUMNS[3]}>
               <div className="max-w-32 truncate" title={formatScopePairs(key.scopes)}>

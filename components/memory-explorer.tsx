@@ -3,7 +3,7 @@
 // conversation as a transcript, and the breadcrumb back to the namespace.
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { formatUtc } from "./format";
+import { formatUtc, SCORE_MEANING } from "./format";
 import { NamespaceBreadcrumb } from "./namespace-breadcrumb";
 import { Input } from "./ui";
 import type { ExplorerFilters } from "@/lib/console/memory-filters";
@@ -318,7 +318,11 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
     <li className="px-4 py-3" data-testid="match-row" data-memory-id={match.memory_id}>
       <div className="flex items-start gap-3">
         <div className="w-16 shrink-0 text-right">
-          <span className="font-mono text-sm font-semibold text-slate-900" data-testid="match-score">
+          <span
+            className="font-mono text-sm font-semibold text-slate-900"
+            data-testid="match-score"
+            title={SCORE_MEANING}
+          >
             {match.score.toFixed(3)}
           </span>
           <div className="mt-1 h-1.5 rounded bg-slate-100" aria-hidden="true">

@@ -8,6 +8,7 @@ import { tryAsk, tryRecall, tryRemember } from "@/lib/console/actions/try-it";
 import { curlCommand } from "@/lib/console/curl";
 import { useActionForm } from "./action-form";
 import { CopyButton } from "./copy-button";
+import { SCORE_MEANING } from "./format";
 import { Button, Field, Input, Notice, Textarea, type FieldErrors } from "./ui";
 
 interface Props {
@@ -255,7 +256,7 @@ function Score({ value }: { value: number }) {
   return (
     <span
       className="h-fit shrink-0 rounded bg-indigo-50 px-1.5 py-0.5 font-mono text-xs text-indigo-800"
-      title="Relevance score, 0 to 1"
+      title={SCORE_MEANING}
     >
       <span className="sr-only">score </span>
       {value.toFixed(3)}

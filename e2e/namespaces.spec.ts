@@ -77,7 +77,8 @@ test("a key made first reaches a namespace created with it ticked; one left out 
   await page.goto(`/${slug}/keys`);
   const keyName = `made-first-${unique()}`;
   const secret = await generateKey(page, keyName);
-  const other = await generateKey(page, `left-out-${unique()}`);
+  const otherName = `left-out-${unique()}`;
+  const other = await generateKey(page, otherName);
 
   await page.goto(`/${slug}/namespaces?create=1`);
   const dialog = page.getByRole("dialog", { name: "New namespace" });
@@ -101,6 +102,21 @@ test("a key made first reaches a namespace created with it ticked; one left out 
   const refused = await recall(other);
   expect(refused.status()).toBe(404);
   expect((await refused.json()).error.message).toContain("an owner or admin grants a namespace from its page");
+
+  // The keys page says why the key was refused, and grants it from there.
+  await page.goto(`/${slug}/keys`);
+  const row = page.getByTestId("key-row").filter({ hasText: otherName });
+  await expect(row.getByTestId("key-refusals")).toContainText(`Refused 1 time on ${name}: not granted`);
+  await expect(page.getByTestId("key-row").filter({ hasText: keyName }).getByTestId("key-refusals")).toHaveCount(0);
+  await screenshots(page, "keys-refused-for-want-of-a-grant");
+  await row.getByRole("button", { name: "Grant access" }).click();
+  const edit = page.getByRole("dialog", { name: `Edit “${otherName}”` });
+  await edit.getByRole("checkbox", { name }).click();
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit).toHaveCount(0);
+  expect((await recall(other)).status()).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId("key-row").filter({ hasText: otherName }).getByTestId("key-refusals")).toHaveCount(0);
 });
 
 test("create (a duplicate name is the API's 409, inline), search, delete by typing the name", async ({

@@ -24,6 +24,7 @@ import { integrationJobRunners } from "@/lib/integrations/sync";
 import { requeueAbandonedJobs, startJobWorker, type JobRunner } from "@/lib/jobs/queue";
 import { closeEmbedder, embedder, warmUpEmbedder } from "@/lib/memory/embeddings";
 import { entityJobRunners, requestEntityReextraction } from "@/lib/memory/entities/reextract-entities";
+import { requestWordBreakReindex, wordBreakJobRunners } from "@/lib/memory/store/word-break-reindex";
 import { extractionJobRunners } from "@/lib/memory/inference/run-extraction";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { sweepAbandonedParts } from "@/lib/documents/document-originals";
@@ -197,6 +198,9 @@ export async function startGateway(): Promise<void> {
     // Memories whose entities no extractor or an older one found are extracted again, on the job worker.
     if (await requestEntityReextraction())
       lines.push("  Entities: memories from before this extractor are being extracted again in the background.");
+    // Chunks indexed before unspaced scripts were cut into words are indexed again, on the same worker.
+    if (await requestWordBreakReindex())
+      lines.push("  Search: memories in Chinese, Japanese, Thai and like scripts are being indexed again.");
     stopJobWorker = startJobWorkers();
     // Expired memories are deleted for real within a minute, on a worker of their own.
     stopExpirySweeps = startExpirySweeps();
@@ -245,8 +249,12 @@ export function jobPools(): JobPool[] {
     },
     // One organization's sync holds at most one of them: the other is always another's.
     { name: "integration syncs", size: 2, runners: integrationJobRunners, perOrg: 1 },
-    // A single job (no organization's): one worker.
-    { name: "entity re-extraction", size: 1, runners: entityJobRunners },
+    // Jobs of no organization, one at a time: one worker.
+    {
+      name: "entity re-extraction and re-indexing",
+      size: 1,
+      runners: { ...entityJobRunners, ...wordBreakJobRunners },
+    },
   ];
 }
 

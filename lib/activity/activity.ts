@@ -32,6 +32,9 @@ export interface ActivityNote {
   details?: Record<string, unknown>;
 }
 
+/** `details.refused` of a request refused a namespace of its organization its key is not granted. */
+export const REFUSED_UNGRANTED = "no grant";
+
 export interface ActivityEntry extends ActivityNote {
   orgId: string;
   apiKeyId: string;

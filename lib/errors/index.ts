@@ -39,11 +39,25 @@ export const notFound = (what: string) => new NotFoundError(`${what} not found.`
  * or not granted to the key or member, all alike (saying which would tell another organization's ids apart). The
  * message says how a grant is made, since a key made before its namespace is the usual newcomer's case.
  */
-export const namespaceNotFound = (what: string) =>
-  new NotFoundError(
+export const namespaceNotFound = (what: string, ungrantedId?: string) => {
+  const message =
     `${what} not found. A key or member reaches only the namespaces granted to it: an owner or admin grants ` +
-      "a namespace from its page in the console (Permissions).",
-  );
+    "a namespace from its page in the console (Permissions).";
+  return ungrantedId === undefined ? new NotFoundError(message) : new UngrantedNamespaceError(message, ungrantedId);
+};
+
+/**
+ * namespaceNotFound for a namespace of the key's own organization that the key is not granted: the same answer,
+ * and the activity log keeps the namespace (the console's keys page shows the refusals, with the grant to make).
+ */
+export class UngrantedNamespaceError extends NotFoundError {
+  constructor(
+    message: string,
+    readonly namespaceId: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The change would contradict what exists: a duplicate name, the last owner leaving. */
 export class ConflictError extends DomainError {}

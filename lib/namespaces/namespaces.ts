@@ -58,7 +58,11 @@ export async function getNamespace(principal: Principal, id: string) {
 
 async function findVisible(tx: Tx, principal: Principal, id: string) {
   const namespace = await tx.namespace.findFirst({ where: { id, ...namespaceAccess(principal) } });
-  if (!namespace) throw namespaceNotFound(`Namespace ${id}`);
+  if (!namespace)
+    throw namespaceNotFound(
+      `Namespace ${id}`,
+      principal.kind === "api_key" ? await ungrantedNamespaceId(principal.orgId, { id }) : undefined,
+    );
   return namespace;
 }
 
@@ -356,8 +360,18 @@ export async function resolveTarget(
   if (!namespace)
     throw namespaceNotFound(
       `Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`,
+      principal.kind === "api_key" ? await ungrantedNamespaceId(principal.orgId, where) : undefined,
     );
   return namespace;
+}
+
+/** The id of the organization's namespace a key was refused for want of a grant, if it is one of the organization's. */
+async function ungrantedNamespaceId(
+  orgId: string,
+  where: { id?: string; externalReferenceId?: string },
+): Promise<string | undefined> {
+  const prisma = await db();
+  return (await prisma.namespace.findFirst({ where: { ...where, orgId }, select: { id: true } }))?.id;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { z } from "zod";
-import { recordActivity, type ActivityNote } from "@/lib/activity/activity";
+import { recordActivity, REFUSED_UNGRANTED, type ActivityNote } from "@/lib/activity/activity";
 import { missingPermissionMessage } from "@/lib/auth/api-keys/api-key-principal";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
-import { ForbiddenError, InvalidError, invalidRequest } from "@/lib/errors";
+import { ForbiddenError, InvalidError, invalidRequest, UngrantedNamespaceError } from "@/lib/errors";
 import { errorStatus } from "@/lib/http/errors";
 import { FileBody } from "@/lib/http/file-body";
 import { ItemStream, NDJSON } from "@/lib/http/ndjson";
@@ -76,6 +76,10 @@ export async function runOperation<O extends Operation>(
     return { status, data: operation.response.parse(result) as OperationData<O> };
   } catch (error) {
     status = errorStatus(error);
+    if (error instanceof UngrantedNamespaceError) {
+      activity.namespaceId = error.namespaceId;
+      activity.details = { ...activity.details, refused: REFUSED_UNGRANTED };
+    }
     throw error;
   } finally {
     // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.

@@ -371,7 +371,7 @@ async function writeGroup(
   }));
   await tx.memory.createMany({ data: rows });
   // Chunks are dated like their memory (recall's created_at); one statement per run of equal dates.
-  let statement: object[] = [];
+  let statement: ({ content: string } & Record<string, unknown>)[] = [];
   let statementDate: Date | undefined;
   const writeStatement = async () => {
     if (statement.length > 0) await insertChunks(tx, namespace.orgId, namespace.id, model, statementDate!, statement);

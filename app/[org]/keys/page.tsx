@@ -1,5 +1,6 @@
 import { KeysPanel } from "@/components/keys-panel";
 import { McpClientsTable } from "@/components/mcp-clients-table";
+import { ungrantedRefusals } from "@/lib/activity/ungranted-refusals";
 import { listApiKeys } from "@/lib/auth/api-keys/list-api-keys";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import { memberAccess } from "@/lib/console/session";
@@ -18,12 +19,13 @@ export default async function KeysPage(props: {
   const { membership } = access;
   const { scopes, generate } = await props.searchParams;
   const admin = membership.role !== "member";
-  const [keys, namespaces, clients] = await Promise.all([
+  const [keys, namespaces, clients, refusals] = await Promise.all([
     listApiKeys(membership.orgId),
     namespacesForMember(membership.orgId, membership.userId, membership.role),
     listConnections(membership.orgId, admin ? {} : { userId: membership.userId }),
+    ungrantedRefusals(membership.orgId),
   ]);
-  // A member sees the names of the namespaces they may use only, also in other keys' grants.
+  // A member sees the names of the namespaces they may use only, also in other keys' grants and refusals.
   const visible = new Set(namespaces.map((ns) => ns.id));
   return (
     <div className="space-y-8">
@@ -33,6 +35,9 @@ export default async function KeysPage(props: {
           ...key,
           namespaces: key.namespaces.filter((ns) => visible.has(ns.id)),
           hiddenNamespaces: key.namespaces.filter((ns) => !visible.has(ns.id)).length,
+          refusals: refusals
+            .filter((r) => r.apiKeyId === key.id && visible.has(r.namespaceId))
+            .map(({ namespaceId, namespaceName, count }) => ({ namespaceId, namespaceName, count })),
           createdAt: key.createdAt.toISOString(),
           lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
           revokedAt: key.revokedAt?.toISOString() ?? null,

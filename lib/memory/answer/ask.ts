@@ -14,11 +14,12 @@ import { answeringSources, whatChanged } from "./what-changed";
 export const NOTHING_IN_MEMORY = "Nothing in memory answers this question.";
 
 /**
- * Evidence of its own: a word of the question, or the closeness in meaning recall's relevance floor asks for
- * (a neighbouring turn lending a match its share is no answer of its own).
+ * Evidence of its own: a word of the question, the closeness in meaning recall's relevance floor asks for, or
+ * holding the place, person or time the question asks for when recall found nothing else (a neighbouring turn
+ * lending a match its share is no answer of its own).
  */
 function hasEvidence(match: ScoredChunk): boolean {
-  return match.lexical > 0 || match.cosine >= RELEVANCE_FLOOR.minSimilarity;
+  return match.lexical > 0 || match.cosine >= RELEVANCE_FLOOR.minSimilarity || match.holdsAnswer;
 }
 
 /**
@@ -38,7 +39,7 @@ export async function ask(principal: Principal, body: AskBody, activity: Activit
     memory_id: match.memoryId,
     chunk_id: match.chunkId,
     content: match.content,
-    score: match.score,
+    score: match.relevance,
     session_id: match.sessionId,
     position: match.position,
     role: match.role,

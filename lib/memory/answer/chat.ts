@@ -2,7 +2,7 @@ import OpenAI from "openai";
 import { UpstreamError } from "@/lib/errors";
 import { chatModel, openAIClient, openAITimeoutMs } from "@/lib/net/openai-client";
 import type { SourceJson } from "../common/schemas";
-import { dayOf, turnsOf } from "./source-text";
+import { dayOf, turnsOf } from "../text/source-text";
 
 export const ANSWER_INSTRUCTIONS = [
   "You answer questions from the user's memory store, using only the numbered sources given with the question.",

@@ -7,16 +7,18 @@ import {
   LEADING_CONNECTIVE,
   clausesOf,
   ASKS_WHEN_NOW,
-  holdsDate,
+  holdsAnswerTo,
   whenIn,
   personIn,
   placeIn,
   quantityIn,
   questionKind,
-} from "./answer-short";
-import { withAbsoluteDates } from "./relative-dates";
-import { asksWhen, dayOf, turnsOf } from "./source-text";
+  questionWordsOf,
+} from "../text/answer-short";
+import { withAbsoluteDates } from "../text/relative-dates";
+import { asksWhen, dayOf, turnsOf } from "../text/source-text";
 import { TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
+import { withWordBreaks } from "../common/word-breaks";
 
 export const EXTRACTIVE_MODEL = "extractive";
 
@@ -137,14 +139,8 @@ export async function extractiveAnswer(
   // place or a person: the sentence sharing the most words often only speaks about it ("I finally booked my
   // summer trip" before "Portugal, two weeks in Lisbon").
   const kind = questionKind(query, asksWhen(query));
-  const questionWords = wordsOf(query);
-  const holdsAnswer = (s: Sentence) =>
-    kind === "when"
-      ? holdsDate(s.text, s.occurredAt)
-      : kind === "where"
-        ? placeIn(s.text, questionWords) !== null
-        : kind === "who" && personIn(s.text, questionWords) !== null;
-  const top = chosen.find(holdsAnswer) ?? chosen[0];
+  const questionWords = questionWordsOf(query);
+  const top = chosen.find((s) => holdsAnswerTo(kind, s.text, questionWords, s.occurredAt)) ?? chosen[0];
   if (!top) return "";
   // A sentence that starts "She …" or "It …" needs the one before it in its turn to say who or what.
   const before = scored.find(
@@ -224,7 +220,7 @@ async function shortAnswer(
     if (continued && continued.split(/\s+/).length >= MIN_CONTINUATION_WORDS)
       continuation = ` ${cite(capitalized(continued), next.sourceIndex)}`;
   }
-  const questionWords = wordsOf(query);
+  const questionWords = questionWordsOf(query);
   const direct =
     kind === "when"
       ? whenIn(resolved.dates, resolved.text, dayOf(top.occurredAt), ASKS_WHEN_NOW.test(query))
@@ -246,16 +242,6 @@ async function shortAnswer(
   if (!direct) return support + following + continuation;
   // The date, place, person or number alone: the cited source says who said it and how.
   return cite(capitalized(direct), top.sourceIndex);
-}
-
-/** A question's words, lower-cased: what a place or a person in the answer must not be. */
-function wordsOf(query: string): Set<string> {
-  return new Set(
-    query
-      .toLowerCase()
-      .split(/[^\p{L}\p{N}'’-]+/u)
-      .filter(Boolean),
-  );
 }
 
 /** How an answer names who said a turn: the speaker's name, or for the generic roles, who they are. */
@@ -290,7 +276,8 @@ async function weightedTerms(namespaceId: string, texts: string[]): Promise<Map<
   const rows = await (
     await db()
   ).$queryRaw<{ ord: number; terms: Record<string, number> }[]>(
-    Prisma.sql`WITH texts AS (SELECT t.text, t.ord FROM unnest(${texts}::text[]) WITH ORDINALITY AS t(text, ord)),
+    Prisma.sql`WITH texts AS (SELECT t.text, t.ord
+                              FROM unnest(${texts.map(withWordBreaks)}::text[]) WITH ORDINALITY AS t(text, ord)),
           stats AS (SELECT COALESCE(max(chunk_count), 0)::float8 AS n FROM namespace_search_stats
                     WHERE namespace_id = ${namespaceId})
      SELECT texts.ord::int AS ord,

@@ -49,20 +49,25 @@ export async function holdingMatches(
   // A slot's statements found together are one answer: the one that held, scored by the evidence of them all
   // (a question that finds both the old and the new statement is about that slot), with the others kept after it
   // when they are only demoted.
-  const held = new Map<string, { match: ScoredChunk; score: number; after: ScoredChunk[] }>();
+  const held = new Map<string, { match: ScoredChunk; score: number; relevance: number; after: ScoredChunk[] }>();
   const order: string[] = [];
   const slotOf = (match: ScoredChunk) => {
     let entry = held.get(match.memoryId);
     if (!entry) {
-      entry = { match, score: 0, after: [] };
+      entry = { match, score: 0, relevance: 0, after: [] };
       held.set(match.memoryId, entry);
       order.push(match.memoryId);
     }
     return entry;
   };
+  // A slot is as likely relevant as the likeliest of its statements.
+  const add = (slot: { score: number; relevance: number }, match: ScoredChunk) => {
+    slot.score += match.score;
+    slot.relevance = Math.max(slot.relevance, match.relevance);
+  };
   for (const match of matches) {
     if (holds(match)) {
-      slotOf(match).score += match.score;
+      add(slotOf(match), match);
       continue;
     }
     const replacement = chains
@@ -70,19 +75,19 @@ export async function holdingMatches(
       ?.find((row) => holds({ validAt: row.valid_at, invalidAt: row.invalid_at }));
     const kept = view.implied || match.supersessionKind === "inferred";
     if (!replacement) {
-      if (kept) slotOf(match).score += match.score;
+      if (kept) add(slotOf(match), match);
       continue;
     }
     const own = matches.find((m) => m.memoryId === replacement.memory_id);
     const slot = slotOf(own ?? { ...match, ...chunkOf(replacement) });
-    slot.score += match.score;
+    add(slot, match);
     if (kept) slot.after.push(match);
   }
   const ranked = order.map((id) => held.get(id)!).sort((a, b) => b.score - a.score);
   const result: ScoredChunk[] = [];
   const placed = new Set<string>();
-  for (const { match, score, after } of ranked) {
-    for (const one of [{ ...match, score: Math.min(1, score) }, ...after]) {
+  for (const { match, score, relevance, after } of ranked) {
+    for (const one of [{ ...match, score: Math.min(1, score), relevance }, ...after]) {
       if (placed.has(one.memoryId)) continue;
       placed.add(one.memoryId);
       result.push(one);

@@ -11,6 +11,7 @@ import {
   type SearchRequest,
 } from "./search-legs";
 import { notExpiredSql, TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
+import { withWordBreaks } from "../common/word-breaks";
 
 export interface LexicalHit {
   chunk_id: string;
@@ -46,6 +47,8 @@ export interface LexicalResult {
   namespaceChunkCount: number;
   /** Each word of the query with its terms (stemmed lexemes; none for a stop word), in the query's order. */
   queryWords: QueryWord[];
+  /** Each term of the query with its weight (BM25's idf in this namespace; also for a term no chunk has). */
+  termWeights: Record<string, number>;
 }
 
 export interface QueryWord {
@@ -53,10 +56,13 @@ export interface QueryWord {
   lexemes: string[];
 }
 
-/** The query's words as typed, each once (case-insensitively), for telling which of them a match has. */
+/**
+ * The query's words as typed, each once (case-insensitively), for telling which of them a match has; in a script
+ * written without spaces, the words its segmentation finds (word-breaks.ts).
+ */
 export function queryWordList(query: string): string[] {
   const seen = new Set<string>();
-  return (query.match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => {
+  return (withWordBreaks(query).match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).filter((word) => {
     const key = word.toLowerCase();
     if (seen.has(key)) return false;
     seen.add(key);
@@ -183,6 +189,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     skipped_bm25_max: number;
     hits: LexicalHit[];
     query_words: QueryWord[];
+    term_weights: Record<string, number>;
     scope_keys: string[] | null;
     scope_chunk_count: number | null;
     namespace_chunk_count: number;
@@ -191,6 +198,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
      ${scoped ? Prisma.sql`${selectedScopesSql(request)},` : Prisma.empty}
      ${mayHaveCommonTerms ? commonTermsSql() : Prisma.sql`lex AS (${scoredPostings(Prisma.sql`true`, limitSql)})`}
      SELECT (SELECT COALESCE(sum(idf), 0) FROM qt)::float8 AS bm25_max,
+            (SELECT COALESCE(json_object_agg(term, idf), '{}'::json) FROM qt) AS term_weights,
             ${mayHaveCommonTerms ? skippedBm25MaxSql : Prisma.sql`0::float8`} AS skipped_bm25_max,
             ${namespaceChunkCountSql(ns)} AS namespace_chunk_count,
             ${scoped ? Prisma.sql`(SELECT keys FROM selected)` : Prisma.sql`NULL`} AS scope_keys,
@@ -234,5 +242,6 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     selection,
     namespaceChunkCount: row.namespace_chunk_count,
     queryWords: row.query_words,
+    termWeights: row.term_weights,
   };
 }

@@ -10,6 +10,7 @@ import { embedQuery } from "../embeddings";
 import { entityKey } from "../entities/extract-entities";
 import type { EntityRefJson } from "../common/entity-ref";
 import { entitiesOfMemories } from "../entities/match-entities";
+import { withDescendingRelevance } from "./calibration";
 import type { AskBody, ContextTurnJson, MatchJson, RecallBody } from "../common/schemas";
 import { effectiveScopes } from "../common/scopes";
 import { searchChunks, type ScoredChunk, type SearchRequest } from "./search";
@@ -51,7 +52,7 @@ export function matchJson(match: RecalledMatch): MatchJson {
     memory_id: match.memoryId,
     chunk_id: match.chunkId,
     content: match.content,
-    score: match.score,
+    score: match.relevance,
     metadata: match.metadata,
     scopes: match.scopes,
     identity_id: match.identityId,
@@ -115,7 +116,10 @@ export async function recall(
     includeSuperseded: "include_superseded" in body && body.include_superseded === true,
   });
   // After the slots are scored: an identity's statements about others come after its own, whatever their score.
-  const matches = othersLower(body.query, body.identity_id, holding);
+  // Then no score rises down the list, and min_score applies to the scores as published.
+  const matches = withDescendingRelevance(othersLower(body.query, body.identity_id, holding)).filter(
+    (match) => body.min_score === undefined || match.relevance >= body.min_score,
+  );
   const [context, entities] = await timedStage("context", () =>
     Promise.all([
       neighbouringTurns(request, matches, body.context),

@@ -5,6 +5,7 @@ import { embedder } from "../embeddings";
 import type { RelevanceFloor } from "./ranking";
 import type { Metadata } from "../common/schemas";
 import { memoryFilter, TEXT_SEARCH_CONFIG_SQL, vectorParameter, type EntityNamed } from "../common/sql";
+import { withWordBreaks } from "../common/word-breaks";
 
 // The statements of a search as SQL. The two legs are lib/memory/search/lexical-leg.ts (BM25 over the postings)
 // and lib/memory/search/vector-leg.ts (the nearest vectors); here is what they share, and the statements that
@@ -193,7 +194,8 @@ export function bm25Sql(request: SearchRequest) {
        SELECT q.lexeme AS term, COALESCE(t.df, 0)::float8 AS df,
               (${k1}::float8 + 1)
                 * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
-       FROM (SELECT DISTINCT lexeme FROM unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, ${request.query}))) q
+       FROM (SELECT DISTINCT lexeme
+             FROM unnest(to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, ${withWordBreaks(request.query)}))) q
        CROSS JOIN stats
        ${documentFrequency}
      )`;

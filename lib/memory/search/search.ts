@@ -22,10 +22,14 @@ import {
   scopeSelection,
   turnsAt,
   type ChunkRow,
+  type ScopeSelection,
   type SearchMode,
   type SearchRequest,
 } from "./search-legs";
 import { vectorLeg } from "./vector-leg";
+import { relevanceOf, type RelevanceFeatures } from "./calibration";
+import { holdsAnswerTo, questionKind, questionWordsOf } from "../text/answer-short";
+import { asksWhen } from "../text/source-text";
 import {
   exactCandidate,
   type Candidate,
@@ -60,13 +64,23 @@ export interface ScoredChunk {
   invalidAt: Date | null;
   supersededBy: string | null;
   supersessionKind: string | null;
+  /** The ranking score (fused words and meaning, then the steps): orders one query's matches. */
   score: number;
   bm25: number;
   /** BM25 over the best the query could score: the share of the query's weight the chunk matches, 0 to 1. */
   lexical: number;
+  /**
+   * The share of the query's term weight (BM25's idf) the chunk has, each term counted once however often it
+   * occurs: 1 when it has every meaningful word of the query. Unlike `lexical`, a term said once counts in full.
+   */
+  coverage: number;
   cosine: number;
   /** Why it matched, from what the legs found. */
   reasons: MatchReasons;
+  /** How likely the match is relevant, 0 to 1 (calibration.ts): what recall publishes as its `score`. */
+  relevance: number;
+  /** Listed without evidence for holding what a where, who or when question asks for (closestHoldingAnswer). */
+  holdsAnswer: boolean;
 }
 
 export interface MatchReasons {
@@ -100,19 +114,19 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
         : mode === "vector"
           ? Math.max(0, candidate.cosine)
           : fuseScores(lexicalShare(candidate), candidate.cosine, anyLexical);
-    // Published to 6 decimals, and compared with `min_score` as published: a score a caller saw and
-    // sent back as min_score keeps its memory.
+    // To 6 decimals, as the steps after fusion have always seen it (ties keep their order).
     return Math.round(Math.max(0, Math.min(1, fused)) * 1e6) / 1e6;
   };
   const exact = await withBoundsResolved(request, [...candidates.values()], score);
 
   const rows = new Map<string, ChunkRow>(lexical.hits.flatMap((hit) => (hit.row ? [[hit.chunk_id, hit.row]] : [])));
   // Without min_score, the relevance floor (RELEVANCE_FLOOR): a match needs evidence of its own, or a
-  // neighbouring turn's; with it, every match scoring at least min_score. Never one scoring 0.
+  // neighbouring turn's; with it, every match whose relevance (the published score) is at least min_score.
+  // Never one whose ranking score is 0.
   const floor =
     request.minScore === undefined
       ? (request.relevanceFloor ?? RELEVANCE_FLOOR)
-      : { minScore: request.minScore, minSimilarity: -Infinity };
+      : { minScore: 0, minSimilarity: -Infinity };
   // With an entity filter, mentioning the entity is evidence enough: "who is involved?" asked of Priya's memories
   // shares no word with them and may be far from them in meaning, yet they are what it asks about.
   const entityFiltered = (request.entities?.length ?? 0) > 0;
@@ -123,15 +137,22 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
     mode === "hybrid"
       ? await hybridSteps(request, { lexical, vector, exact, rows, score, evident })
       : { best: withNeighbourEvidence(bestPerMemory(exact), 0), entityGains: new Map<string, number>() };
+  const relevance = (c: Ranked) => relevanceOf(candidateFeatures(c, lexical.termWeights));
   const ranked = best
     .filter(
       (c) =>
         (mode !== "fulltext" || c.bm25 > 0) &&
         c.score > 0 &&
-        c.score >= floor.minScore &&
-        (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0),
+        (request.minScore === undefined
+          ? c.score >= floor.minScore && (evident(c) || c.borrowedEvidence || (entityGains.get(c.memoryId) ?? 0) > 0)
+          : relevance(c) >= request.minScore),
     )
     .slice(0, request.topK);
+  const holdingAnswer =
+    ranked.length === 0 && request.minScore === undefined && mode === "hybrid"
+      ? await closestHoldingAnswer(request, best, rows, selection)
+      : undefined;
+  if (holdingAnswer) ranked.push(holdingAnswer);
   const missing = ranked.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
   if (missing.length) {
     const fetched = await timedStage("rows", () => chunkRows(request, selection, missing));
@@ -140,7 +161,42 @@ export async function searchChunks(request: SearchRequest): Promise<ScoredChunk[
   // A memory forgotten between the statements is left out.
   return ranked.flatMap((c) => {
     const row = rows.get(c.chunkId);
-    return row ? [scoredChunk(c, row, lexical.queryWords, lexicalShare(c))] : [];
+    return row ? [scoredChunk(c, row, lexical, lexicalShare(c), c === holdingAnswer)] : [];
+  });
+}
+
+/** How many of the candidates closest in meaning closestHoldingAnswer reads, and how close they must be. */
+const PLAUSIBLE_CANDIDATES = 3;
+const PLAUSIBLE_SIMILARITY = 0.15;
+
+/**
+ * When the relevance floor leaves nothing for a where, who or when question, the candidate closest in meaning
+ * that holds what the question asks for (a place, a person, a time; answer-short.ts holdsAnswerTo), if one of
+ * the PLAUSIBLE_CANDIDATES closest is at PLAUSIBLE_SIMILARITY or more: "Which city does she live in now?" shares
+ * no word with "Maria moved to Lisbon in the spring of 2023", and the local embedder puts it at 0.27, below the
+ * floor and close to unrelated memories (0.24), but it is the only one naming a place. None for other questions.
+ * Reads the rows it lacks (into `rows`): one statement, only then.
+ */
+async function closestHoldingAnswer(
+  request: SearchRequest,
+  candidates: Ranked[],
+  rows: Map<string, ChunkRow>,
+  selection: ScopeSelection | undefined,
+): Promise<Ranked | undefined> {
+  const kind = questionKind(request.query, asksWhen(request.query));
+  if (kind !== "where" && kind !== "who" && kind !== "when") return undefined;
+  const closest = candidates
+    .filter((c) => c.cosineKnown && c.cosine >= PLAUSIBLE_SIMILARITY && c.score > 0)
+    .sort((a, b) => b.cosine - a.cosine)
+    .slice(0, PLAUSIBLE_CANDIDATES);
+  const missing = closest.filter((c) => !rows.has(c.chunkId)).map((c) => c.chunkId);
+  if (missing.length) {
+    for (const [id, row] of await timedStage("rows", () => chunkRows(request, selection, missing))) rows.set(id, row);
+  }
+  const questionWords = questionWordsOf(request.query);
+  return closest.find((c) => {
+    const row = rows.get(c.chunkId);
+    return row !== undefined && holdsAnswerTo(kind, row.content, questionWords, row.occurred_at.toISOString());
   });
 }
 
@@ -163,6 +219,7 @@ async function legCandidates(request: SearchRequest, mode: SearchMode) {
           truncated: false,
           skippedBm25Max: 0,
           queryWords: [],
+          termWeights: {},
           ...(await scopeSelection(request)),
         }
       : await timedStage("lexical", () => lexicalLeg(request, limit));
@@ -305,7 +362,13 @@ async function hybridSteps(
 }
 
 /** A ranked candidate as search returns it, with its row's fields and why it matched. */
-function scoredChunk(c: Ranked, row: ChunkRow, queryWords: LexicalResult["queryWords"], lexical: number): ScoredChunk {
+function scoredChunk(
+  c: Ranked,
+  row: ChunkRow,
+  { queryWords, termWeights }: Pick<LexicalResult, "queryWords" | "termWeights">,
+  lexical: number,
+  holdsAnswer: boolean,
+): ScoredChunk {
   const similarity = c.cosineKnown ? Math.round(Math.max(0, Math.min(1, c.cosine)) * 1e6) / 1e6 : null;
   return {
     chunkId: c.chunkId,
@@ -326,11 +389,29 @@ function scoredChunk(c: Ranked, row: ChunkRow, queryWords: LexicalResult["queryW
     score: c.score,
     bm25: c.bm25,
     lexical,
+    coverage: termCoverage(termWeights, c.terms),
     cosine: c.cosine,
+    relevance: relevanceOf(candidateFeatures(c, termWeights)),
+    holdsAnswer,
     reasons: {
       terms: wordsWithTerms(queryWords, c.terms),
       similarity,
       via: matchVia({ ...c, lexical }),
     },
   };
+}
+
+/** A candidate's relevance features (calibration.ts). */
+function candidateFeatures(c: Ranked, termWeights: Record<string, number>): RelevanceFeatures {
+  return { rankScore: c.score, coverage: termCoverage(termWeights, c.terms) };
+}
+
+/** The share of the query's term weight that `terms` (a chunk's matched terms) carry, 0 to 1. */
+function termCoverage(termWeights: Record<string, number>, terms: string[]): number {
+  let total = 0;
+  for (const weight of Object.values(termWeights)) total += weight;
+  if (total <= 0) return 0;
+  let found = 0;
+  for (const term of new Set(terms)) found += termWeights[term] ?? 0;
+  return Math.min(1, found / total);
 }

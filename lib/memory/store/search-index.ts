@@ -7,6 +7,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { subtractScopeStatistics } from "./deletion";
 import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
 import { TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
+import { withWordBreaks } from "../common/word-breaks";
 
 /** Chunk rows cost far more than memory rows (vector index, postings, statistics): this many per statement. */
 export const CHUNKS_PER_STATEMENT = 32;
@@ -46,7 +47,8 @@ export function chunkFields(memory: {
  * Writes chunks with their BM25 postings and the namespace's term statistics in one statement, each
  * chunk's text tokenized once; chunks with scopes also count toward their scope signature's statistics
  * (what a key with scopes is scored over, lib/memory/search/search.ts). A conversation turn is indexed with who
- * said it: questions name people ("What did Caroline research?") while turns rarely name their speaker.
+ * said it: questions name people ("What did Caroline research?") while turns rarely name their speaker. Text in a
+ * script written without spaces is indexed with spaces between its words (word-breaks.ts).
  */
 export async function insertChunks(
   tx: Tx,
@@ -54,15 +56,61 @@ export async function insertChunks(
   namespaceId: string,
   model: string,
   now: Date,
-  rows: object[],
+  rows: { content: string }[],
 ) {
   await lockNamespaceStatistics(tx, namespaceId);
   await tx.$executeRaw(
-    Prisma.sql`WITH input AS (
-       SELECT u.*, to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, concat_ws(': ', u.role, u.content)) AS tsv,
+    indexStatement(
+      namespaceId,
+      rows,
+      Prisma.sql`INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding,
+                                  embedding_model, term_count, metadata, scopes, scope_key, identity_id, created_at,
+                                  session_id, session_position, role, occurred_at, expires_at, valid_at, invalid_at,
+                                  superseded_by, supersession_kind)
+       SELECT i.id, ${orgId}, ${namespaceId}, i.memory_id, i.position, i.content, i.embedding::vector, ${model},
+              l.term_count, i.metadata, i.scopes, i.scope_key, i.identity_id, ${now.toISOString()}::timestamptz,
+              i.session_id, i.session_position, i.role, i.occurred_at, i.expires_at, i.valid_at, i.invalid_at,
+              i.superseded_by, i.supersession_kind
+       FROM input i JOIN lengths l ON l.id = i.id`,
+    ),
+  );
+}
+
+/**
+ * Indexes chunks again whose postings and statistics were taken back (subtractTermStatistics) and deleted: their
+ * terms read anew from `rows` (`id`, `content`, `role`, `scopes` as stored), their term counts updated, and the
+ * namespace's and scope signature's statistics counting them again. For word-break-reindex.ts.
+ */
+export async function reindexChunks(
+  tx: Tx,
+  namespaceId: string,
+  rows: { id: string; content: string; role: string | null; scopes: unknown }[],
+) {
+  await lockNamespaceStatistics(tx, namespaceId);
+  await tx.$executeRaw(
+    indexStatement(
+      namespaceId,
+      rows,
+      Prisma.sql`UPDATE memory_chunks c SET term_count = l.term_count, needs_word_breaks = false
+       FROM input i JOIN lengths l ON l.id = i.id
+       WHERE c.namespace_id = ${namespaceId} AND c.id = i.id`,
+    ),
+  );
+}
+
+/**
+ * The statement that indexes `rows`: `chunks` writes the chunk rows (from `input` and `lengths`), and the same
+ * statement writes their postings and adds them to the statistics.
+ */
+function indexStatement(namespaceId: string, rows: { content: string }[], chunks: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`WITH input AS (
+       SELECT u.*,
+              to_tsvector(${TEXT_SEARCH_CONFIG_SQL},
+                          concat_ws(': ', u.role, COALESCE(u.indexed_text, u.content))) AS tsv,
               CASE WHEN u.scopes <> '{}'::jsonb THEN md5(u.scopes::text) END AS scope_key
-       FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            AS u(id text, memory_id text, position int, content text, embedding text, metadata jsonb, scopes jsonb,
+       FROM jsonb_to_recordset(${JSON.stringify(rows.map(withIndexedText))}::jsonb)
+            AS u(id text, memory_id text, position int, content text, indexed_text text,
+                 embedding text, metadata jsonb, scopes jsonb,
                  identity_id text, session_id text, session_position int, role text, occurred_at timestamptz,
                  expires_at timestamptz, valid_at timestamptz, invalid_at timestamptz, superseded_by text,
                  supersession_kind text)
@@ -75,15 +123,7 @@ export async function insertChunks(
        FROM input i LEFT JOIN terms t ON t.id = i.id GROUP BY i.id
      ),
      chunks AS (
-       INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding, embedding_model,
-                                  term_count, metadata, scopes, scope_key, identity_id, created_at, session_id,
-                                  session_position, role, occurred_at, expires_at, valid_at, invalid_at,
-                                  superseded_by, supersession_kind)
-       SELECT i.id, ${orgId}, ${namespaceId}, i.memory_id, i.position, i.content, i.embedding::vector, ${model},
-              l.term_count, i.metadata, i.scopes, i.scope_key, i.identity_id, ${now.toISOString()}::timestamptz,
-              i.session_id, i.session_position, i.role, i.occurred_at, i.expires_at, i.valid_at, i.invalid_at,
-              i.superseded_by, i.supersession_kind
-       FROM input i JOIN lengths l ON l.id = i.id
+       ${chunks}
      ),
      postings AS (
        INSERT INTO chunk_terms (namespace_id, term, chunk_id, tf, term_count, scope_key)
@@ -112,8 +152,13 @@ export async function insertChunks(
      )
      INSERT INTO namespace_terms (namespace_id, term, df)
      SELECT ${namespaceId}, lexeme, count(*) FROM terms GROUP BY lexeme
-     ON CONFLICT (namespace_id, term) DO UPDATE SET df = namespace_terms.df + EXCLUDED.df`,
-  );
+     ON CONFLICT (namespace_id, term) DO UPDATE SET df = namespace_terms.df + EXCLUDED.df`;
+}
+
+/** A chunk row with the text its terms are read from, when that is not its content (word-breaks.ts). */
+function withIndexedText<T extends { content: string }>(row: T): T & { indexed_text: string | null } {
+  const indexed = withWordBreaks(row.content);
+  return { ...row, indexed_text: indexed === row.content ? null : indexed };
 }
 
 /**

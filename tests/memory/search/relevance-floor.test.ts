@@ -53,7 +53,8 @@ test("after the only dog memory is forgotten, “dog” recalls nothing; min_sco
   expect(everything.map((m) => m.content).sort()).toEqual([ALLERGY, BAKERY].sort());
   for (const match of everything) {
     expect(match.score).toBeGreaterThan(0);
-    expect(match.match_reasons).toEqual({ terms: [], similarity: match.score, via: "meaning" });
+    expect(match.score).toBeLessThan(0.1);
+    expect(match.match_reasons).toMatchObject({ terms: [], via: "meaning" });
     expect(match.match_reasons.similarity!).toBeLessThan(0.3);
   }
 }, 180_000); // the first test of the file waits for the embedding model to load

@@ -8,9 +8,13 @@ import { withAbsoluteDates } from "./relative-dates";
 export type QuestionKind = "when" | "where" | "who" | "quantity" | "why" | "what";
 
 /** What a question asks for, from its wh-word. */
+/** "Which city …", "What country …": a where-question without "where". */
+const PLACE_ASKED =
+  /\b(?:what|which)\s+(?:city|town|village|country|state|province|region|place|street|neighbou?rhood|island|continent)\b/i;
+
 export function questionKind(question: string, asksWhen: boolean): QuestionKind {
   if (asksWhen) return "when";
-  if (/\bwhere\b/i.test(question)) return "where";
+  if (/\bwhere\b/i.test(question) || PLACE_ASKED.test(question)) return "where";
   if (/\bwho(m|se)?\b/i.test(question)) return "who";
   if (/\bhow\s+(many|much|long|old|often|far)\b/i.test(question)) return "quantity";
   if (/\bwhy\b/i.test(question)) return "why";
@@ -46,6 +50,27 @@ const EXPLICIT_DATE = new RegExp(
     `|(?:in|since|of)\\s+\\d{4})\\b`,
   "i",
 );
+
+/** A question's words, lower-cased: what a place or a person in the answer must not be. */
+export function questionWordsOf(query: string): Set<string> {
+  return new Set(
+    query
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}'’-]+/u)
+      .filter(Boolean),
+  );
+}
+
+/**
+ * Whether a text holds what a question of this kind asks for: a time for
+ * when, a place for where, a person other than those the question names for who; false for other kinds.
+ * `saidOn` is when the text was said (ISO 8601), for a relative date ("yesterday").
+ */
+export function holdsAnswerTo(kind: QuestionKind, text: string, questionWords: Set<string>, saidOn: string): boolean {
+  if (kind === "when") return holdsDate(text, saidOn);
+  if (kind === "where") return placeIn(text, questionWords) !== null;
+  return kind === "who" && personIn(text, questionWords) !== null;
+}
 
 /** Whether a text states a time, relative ("yesterday") or not ("in 2022", "last June"). */
 export function holdsDate(text: string, saidOn: string): boolean {
