@@ -7,7 +7,8 @@
 // weighing the same, which is where the constants in lib/memory/search/calibration.ts come from.
 import { RecallBody } from "@/lib/memory/common/schemas";
 import { recall } from "@/lib/memory/search/recall";
-import { CALIBRATION, relevanceFeatures, type RelevanceFeatures } from "@/lib/memory/search/calibration";
+import { CALIBRATION, relevanceFeatures, relevanceOf, type RelevanceFeatures } from "@/lib/memory/search/calibration";
+import { searchChunks } from "@/lib/memory/search/search";
 import { conversationSets, loadConversation } from "./conversations";
 import { loadDataset } from "./lib/beir";
 import { benchPrincipal, cachedEmbedder, loadIntoNamespace } from "./quality";
@@ -46,17 +47,35 @@ export interface CalibrationResult {
   figures: CalibrationFigures[];
   /** The logistic fit on these samples: weights in the order of CALIBRATION.weights, then the intercept. */
   fitted: { weights: number[]; intercept: number };
+  /** The fit of CALIBRATION.meaningOnly on the vector leg's matches alone (similarity, intercept). */
+  meaningFitted: { weight: number; intercept: number };
+  /** How the scores of CALIBRATION.meaningOnly fare on those matches. */
+  meaningFigures: CalibrationFigures[];
+}
+
+/** A match of the vector leg alone: its similarity and whether it was judged relevant. */
+interface MeaningSample {
+  set: string;
+  similarity: number;
+  relevant: boolean;
 }
 
 const TOP_K = 10;
 const BANDS = 10;
 
-/** The matches recall lists for every judged question, labelled. */
-async function calibrationSamples(datasetsDir: string, log: (line: string) => void): Promise<CalibrationSample[]> {
+/** The matches recall lists for every judged question, labelled; and those of the vector leg alone. */
+async function calibrationSamples(
+  datasetsDir: string,
+  log: (line: string) => void,
+): Promise<{ samples: CalibrationSample[]; meaning: MeaningSample[] }> {
   cachedEmbedder();
   const principal = await benchPrincipal();
   const samples: CalibrationSample[] = [];
+  const meaning: MeaningSample[] = [];
   const sample = async (set: string, namespaceId: string, query: string, isRelevant: (memoryId: string) => boolean) => {
+    const nearest = await searchChunks({ orgId: principal.orgId, namespaceId, query, topK: TOP_K, mode: "vector" });
+    for (const match of nearest)
+      meaning.push({ set, similarity: Math.max(0, match.cosine), relevant: isRelevant(match.memoryId) });
     const { matches } = await recall(principal, RecallBody.parse({ namespace_id: namespaceId, query, top_k: TOP_K }));
     for (const match of matches)
       samples.push({
@@ -101,7 +120,7 @@ async function calibrationSamples(datasetsDir: string, log: (line: string) => vo
     }
     log(`  LoCoMo ${set.name}: ${set.conversations.length} conversations`);
   }
-  return samples;
+  return { samples, meaning };
 }
 
 /** Reliability of `score` over `samples`: ten equal bands of scores. */
@@ -193,7 +212,7 @@ export async function measureCalibration(options: {
   datasetsDir: string;
   log: (line: string) => void;
 }): Promise<CalibrationResult> {
-  const samples = await calibrationSamples(options.datasetsDir, options.log);
+  const { samples, meaning } = await calibrationSamples(options.datasetsDir, options.log);
   const sets = [...new Set(samples.map((s) => s.set))];
   const figures = [...sets, "all"].map((set) =>
     reliability(
@@ -224,7 +243,33 @@ export async function measureCalibration(options: {
       `${fitted.weights.map((w) => w.toFixed(3)).join(", ")}, ${fitted.intercept.toFixed(3)} ` +
       `(in use: ${CALIBRATION.weights.join(", ")}, ${CALIBRATION.intercept})`,
   );
-  return { figures, fitted };
+  const meaningFit = fitLogistic(
+    meaning.map((s) => ({
+      x: [s.similarity],
+      relevant: s.relevant,
+      weight: meaning.length / sets.length / meaning.filter((m) => m.set === s.set).length,
+    })),
+  );
+  const meaningFitted = { weight: meaningFit.weights[0], intercept: meaningFit.intercept };
+  const meaningFigures = [...sets, "all"].map((set) =>
+    reliability(
+      set,
+      meaning
+        .filter((s) => set === "all" || s.set === set)
+        .map((s) => ({
+          score: relevanceOf({ rankScore: 0, coverage: 0, similarity: s.similarity }),
+          relevant: s.relevant,
+        })),
+    ),
+  );
+  const { meaningOnly } = CALIBRATION;
+  options.log(
+    `  the vector leg's matches alone (${meaning.length}): fit (similarity, intercept) ` +
+      `${meaningFitted.weight.toFixed(3)}, ${meaningFitted.intercept.toFixed(3)} ` +
+      `(in use: ${meaningOnly.weight}, ${meaningOnly.intercept}); ECE of the scores in use ` +
+      meaningFigures.map((f) => `${f.set} ${f.ece.toFixed(3)}`).join(", "),
+  );
+  return { figures, fitted, meaningFitted, meaningFigures };
 }
 
 /** The report's section (docs/benchmarks.md): the reliability table of each set and of all of them. */
@@ -233,6 +278,9 @@ export function calibrationSection(result: CalibrationResult & { commit: string;
     const band = f.bands[i];
     return band.matches === 0 ? "–" : `${band.relevant.toFixed(2)} (${band.matches})`;
   };
+  const tableRow = (f: CalibrationFigures) =>
+    `| ${f.set} | ${f.matches} | ${(f.baseRate * 100).toFixed(1)}% | ${f.ece.toFixed(3)} | ` +
+    `${f.brier.toFixed(3)} | ${Array.from({ length: BANDS }, (_, i) => bandOf(f, i)).join(" | ")} |`;
   const bandNames = Array.from(
     { length: BANDS },
     (_, i) => `${(i / BANDS).toFixed(1)}–${((i + 1) / BANDS).toFixed(1)}`,
@@ -252,15 +300,22 @@ export function calibrationSection(result: CalibrationResult & { commit: string;
     "",
     `| set | matches | relevant | ECE | Brier | ${bandNames.join(" | ")} |`,
     `|---|---|---|---|---|${"---|".repeat(BANDS)}`,
-    ...result.figures.map(
-      (f) =>
-        `| ${f.set} | ${f.matches} | ${(f.baseRate * 100).toFixed(1)}% | ${f.ece.toFixed(3)} | ` +
-        `${f.brier.toFixed(3)} | ${Array.from({ length: BANDS }, (_, i) => bandOf(f, i)).join(" | ")} |`,
-    ),
+    ...result.figures.map(tableRow),
     "",
     `A logistic fit on these samples (${CALIBRATION.features.join(", ")}, intercept): ` +
       `${result.fitted.weights.map((w) => w.toFixed(3)).join(", ")}, ${result.fitted.intercept.toFixed(3)}; ` +
       `in use: ${CALIBRATION.weights.join(", ")}, ${CALIBRATION.intercept}.`,
+    "",
+    "A match sharing no word with the query is scored on its similarity alone (these samples hold almost none), " +
+      "by a fit on the top 10 of the vector leg alone for the same questions: " +
+      `${result.meaningFitted.weight.toFixed(3)}, ${result.meaningFitted.intercept.toFixed(3)} (similarity, ` +
+      `intercept; in use: ${CALIBRATION.meaningOnly.weight}, ${CALIBRATION.meaningOnly.intercept}). ` +
+      "The sets disagree far more on what similarity alone means (the local embedder's), so its scores are " +
+      "less calibrated per set:",
+    "",
+    `| set | matches | relevant | ECE | Brier | ${bandNames.join(" | ")} |`,
+    `|---|---|---|---|---|${"---|".repeat(BANDS)}`,
+    ...result.meaningFigures.map(tableRow),
     "",
   ];
 }

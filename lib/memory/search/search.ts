@@ -403,7 +403,11 @@ function scoredChunk(
 
 /** A candidate's relevance features (calibration.ts). */
 function candidateFeatures(c: Ranked, termWeights: Record<string, number>): RelevanceFeatures {
-  return { rankScore: c.score, coverage: termCoverage(termWeights, c.terms) };
+  return {
+    rankScore: c.score,
+    coverage: termCoverage(termWeights, c.terms),
+    similarity: c.cosineKnown ? Math.max(0, Math.min(1, c.cosine)) : 0,
+  };
 }
 
 /** The share of the query's term weight that `terms` (a chunk's matched terms) carry, 0 to 1. */
