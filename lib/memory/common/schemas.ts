@@ -193,7 +193,8 @@ export const RecallBody = z
       .number({ error: "must be a number from 0 to 1" })
       .min(0, "must be a number from 0 to 1")
       .max(1, "must be a number from 0 to 1")
-      .optional(),
+      .optional()
+      .describe("leave out matches scoring less (0.5: the likely answers); instead of the relevance floor"),
     scopes: ScopesInput.optional(),
     identity_id: IdentityId.optional(),
     metadata: Metadata.optional().describe("only memories whose metadata has these exact values"),
@@ -302,7 +303,11 @@ export const MatchSchema = z.object({
   memory_id: z.string(),
   chunk_id: z.string(),
   content: z.string().describe("the matching chunk"),
-  score: z.number().min(0).max(1).describe("0 to 1, higher is better"),
+  score: z
+    .number()
+    .min(0)
+    .max(1)
+    .describe("how likely the memory is relevant, 0 to 1, on one scale for every query; never rising down the list"),
   metadata: z.record(z.string(), z.unknown()),
   scopes: z.record(z.string(), z.string()),
   identity_id: z.string().nullable(),

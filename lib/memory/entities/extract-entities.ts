@@ -10,7 +10,7 @@ import { ENTITY_KINDS, type EntityKind } from "../common/entity-kinds";
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
  * by the maintenance job (lib/memory/entities/reextract-entities.ts), as a change of embedding model re-embeds.
  */
-export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-2";
+export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-3";
 
 export { ENTITY_KINDS, type EntityKind };
 
@@ -94,7 +94,49 @@ export function extractEntities(
       phrase.opensSentence && isCommonWord(phrase.name),
     );
   for (const date of datesIn(text, context.occurredAt)) add("date", date.name, date.key);
+  if (NON_LATIN_LETTER.test(text)) {
+    for (const phrase of context.datesOnly ? [] : otherScriptNames(text))
+      add("other", phrase.name, entityKey(phrase.name), phrase.opensSentence);
+    for (const date of otherScriptDates(text)) add("date", date.name, date.key);
+  }
   return [...found.values()];
+}
+
+/** A letter of a script other than Latin. */
+const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
+/**
+ * A capitalized word of two letters or more, or a run of them, in a cased script other than Latin (Greek, Cyrillic,
+ * Armenian, Georgian…): the English models above read none of these.
+ */
+const OTHER_SCRIPT_NAME = /(?<![\p{L}\p{M}\p{N}])\p{Lu}[\p{Ll}\p{M}]+(?:[ -]\p{Lu}[\p{Ll}\p{M}]+)*(?![\p{L}\p{M}])/gu;
+/** A year standing alone, or a date written the Chinese and Japanese way (2023年5月14日, 2023年5月). */
+const OTHER_SCRIPT_DATE = /(?<!\d)((?:19|20)\d\d)(?:年(?:(\d{1,2})月(?:(\d{1,2})日)?)?)?(?!\d)/gu;
+
+/**
+ * The names of text in cased scripts other than Latin, by their capitals alone (kind "other": nothing here tells a
+ * person from a place); a word opening a sentence is tentative, as in English. Inflected forms are apart
+ * ("Москва", "Москве"). Scripts without capitals (Chinese, Japanese, Thai) give none: that takes a model.
+ */
+function otherScriptNames(text: string): { name: string; opensSentence: boolean }[] {
+  return [...text.matchAll(OTHER_SCRIPT_NAME)]
+    .filter((match) => NON_LATIN_LETTER.test(match[0]))
+    .map((match) => ({
+      name: match[0],
+      opensSentence: /(^|[.!?。！？:;]\s*)$/u.test(text.slice(0, match.index).trimEnd()),
+    }));
+}
+
+/** Dates of text in other scripts that chrono (English) cannot read: a bare year, or 2023年5月(14日). */
+function otherScriptDates(text: string): { name: string; key: string }[] {
+  return [...text.matchAll(OTHER_SCRIPT_DATE)].flatMap(([, year, month, day]) => {
+    if (!month) return [{ name: year, key: year }];
+    const when = new Date(Date.UTC(Number(year), Number(month) - 1, day ? Number(day) : 1));
+    if (Number.isNaN(when.getTime()) || when.getUTCMonth() !== Number(month) - 1) return [];
+    const iso = when.toISOString();
+    return day
+      ? [{ name: DAY.format(when), key: iso.slice(0, 10) }]
+      : [{ name: MONTH.format(when), key: iso.slice(0, 7) }];
+  });
 }
 
 /**

@@ -1378,6 +1378,7 @@ export type components = {
       query: string;
       /** @default 10 */
       top_k?: number;
+      /** @description leave out matches scoring less (0.5: the likely answers); instead of the relevance floor */
       min_score?: number;
       scopes?: components["schemas"]["Scopes"];
       identity_id?: components["schemas"]["IdentityId"];
@@ -1406,7 +1407,7 @@ export type components = {
       chunk_id: string;
       /** @description the matching chunk */
       content: string;
-      /** @description 0 to 1, higher is better */
+      /** @description how likely the memory is relevant, 0 to 1, on one scale for every query; never rising down the list */
       score: number;
       metadata: {
         [key: string]: unknown;
