@@ -61,7 +61,7 @@ async function findVisible(tx: Tx, principal: Principal, id: string) {
   if (!namespace)
     throw namespaceNotFound(
       `Namespace ${id}`,
-      principal.kind === "api_key" ? await ungrantedNamespaceId(principal.orgId, { id }) : undefined,
+      principal.kind === "api_key" ? await ungrantedNamespaceId(tx, principal.orgId, { id }) : undefined,
     );
   return namespace;
 }
@@ -360,18 +360,22 @@ export async function resolveTarget(
   if (!namespace)
     throw namespaceNotFound(
       `Namespace ${target.namespace_id ?? `with external_reference_id ${target.external_reference_id}`}`,
-      principal.kind === "api_key" ? await ungrantedNamespaceId(principal.orgId, where) : undefined,
+      principal.kind === "api_key" ? await ungrantedNamespaceId(prisma, principal.orgId, where) : undefined,
     );
   return namespace;
 }
 
-/** The id of the organization's namespace a key was refused for want of a grant, if it is one of the organization's. */
+/**
+ * The id of the organization's namespace a key was refused for want of a grant, if it is one of the organization's.
+ * Read through the caller's client: inside a transaction, another connection would wait for it (on the embedded
+ * database, its one connection: until the transaction's timeout).
+ */
 async function ungrantedNamespaceId(
+  client: Tx,
   orgId: string,
   where: { id?: string; externalReferenceId?: string },
 ): Promise<string | undefined> {
-  const prisma = await db();
-  return (await prisma.namespace.findFirst({ where: { ...where, orgId }, select: { id: true } }))?.id;
+  return (await client.namespace.findFirst({ where: { ...where, orgId }, select: { id: true } }))?.id;
 }
 
 /**
