@@ -5,12 +5,13 @@ import { z } from "zod";
 import model from "wink-eng-lite-web-model";
 import { scopesContain, type Scopes } from "@/lib/auth/scopes";
 import { ENTITY_KINDS, type EntityKind } from "../common/entity-kinds";
+import { markedNames } from "./marked-names";
 
 /**
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
  * by the maintenance job (lib/memory/entities/reextract-entities.ts), as a change of embedding model re-embeds.
  */
-export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-3";
+export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-4";
 
 export { ENTITY_KINDS, type EntityKind };
 
@@ -97,6 +98,8 @@ export function extractEntities(
   if (NON_LATIN_LETTER.test(text)) {
     for (const phrase of context.datesOnly ? [] : otherScriptNames(text))
       add("other", phrase.name, entityKey(phrase.name), phrase.opensSentence);
+    for (const marked of context.datesOnly ? [] : markedNames(text))
+      add(marked.kind, marked.name, entityKey(marked.name));
     for (const date of otherScriptDates(text)) add("date", date.name, date.key);
   }
   return [...found.values()];
@@ -115,7 +118,8 @@ const OTHER_SCRIPT_DATE = /(?<!\d)((?:19|20)\d\d)(?:年(?:(\d{1,2})月(?:(\d{1,2
 /**
  * The names of text in cased scripts other than Latin, by their capitals alone (kind "other": nothing here tells a
  * person from a place); a word opening a sentence is tentative, as in English. Inflected forms are apart
- * ("Москва", "Москве"). Scripts without capitals (Chinese, Japanese, Thai) give none: that takes a model.
+ * ("Москва", "Москве"). Scripts without capitals (Chinese, Japanese, Korean, Thai) give none here: marked-names.ts
+ * reads their names by the honorific or suffix that marks them.
  */
 function otherScriptNames(text: string): { name: string; opensSentence: boolean }[] {
   return [...text.matchAll(OTHER_SCRIPT_NAME)]

@@ -79,7 +79,7 @@ export interface ScoredChunk {
   reasons: MatchReasons;
   /** How likely the match is relevant, 0 to 1 (calibration.ts): what recall publishes as its `score`. */
   relevance: number;
-  /** Listed without evidence for holding what a where, who or when question asks for (closestHoldingAnswer). */
+  /** Listed without evidence, for holding what a where, who, when or how-many question asks (closestHoldingAnswer). */
   holdsAnswer: boolean;
 }
 
@@ -170,11 +170,14 @@ const PLAUSIBLE_CANDIDATES = 3;
 const PLAUSIBLE_SIMILARITY = 0.15;
 
 /**
- * When the relevance floor leaves nothing for a where, who or when question, the candidate closest in meaning
- * that holds what the question asks for (a place, a person, a time; answer-short.ts holdsAnswerTo), if one of
+ * When the relevance floor leaves nothing for a where, who, when or how-many question, the candidate closest in
+ * meaning that holds what the question asks for (a place, a person, a time, a number; answer-short.ts
+ * holdsAnswerTo), if one of
  * the PLAUSIBLE_CANDIDATES closest is at PLAUSIBLE_SIMILARITY or more: "Which city does she live in now?" shares
  * no word with "Maria moved to Lisbon in the spring of 2023", and the local embedder puts it at 0.27, below the
- * floor and close to unrelated memories (0.24), but it is the only one naming a place. None for other questions.
+ * floor and close to unrelated memories (0.24), but it is the only one naming a place. None for what and why
+ * questions: nothing but closeness would speak for the candidate, and a match on meaning alone at that closeness
+ * is relevant about one time in fourteen (calibration.ts, CALIBRATION.meaningOnly).
  * Reads the rows it lacks (into `rows`): one statement, only then.
  */
 async function closestHoldingAnswer(
@@ -184,7 +187,7 @@ async function closestHoldingAnswer(
   selection: ScopeSelection | undefined,
 ): Promise<Ranked | undefined> {
   const kind = questionKind(request.query, asksWhen(request.query));
-  if (kind !== "where" && kind !== "who" && kind !== "when") return undefined;
+  if (kind === "what" || kind === "why") return undefined;
   const closest = candidates
     .filter((c) => c.cosineKnown && c.cosine >= PLAUSIBLE_SIMILARITY && c.score > 0)
     .sort((a, b) => b.cosine - a.cosine)

@@ -62,13 +62,16 @@ export function questionWordsOf(query: string): Set<string> {
 }
 
 /**
- * Whether a text holds what a question of this kind asks for: a time for
- * when, a place for where, a person other than those the question names for who; false for other kinds.
+ * Whether a text holds what a question of this kind asks for: a time for when, a place for where, a person other
+ * than those the question names for who, a number for how many, much, long, old, often or far; false for what and
+ * why, whose answer has no form to check.
  * `saidOn` is when the text was said (ISO 8601), for a relative date ("yesterday").
  */
 export function holdsAnswerTo(kind: QuestionKind, text: string, questionWords: Set<string>, saidOn: string): boolean {
   if (kind === "when") return holdsDate(text, saidOn);
   if (kind === "where") return placeIn(text, questionWords) !== null;
+  // A year is when, not how many ("moved in 2023" answers no "how many kids").
+  if (kind === "quantity") return quantityIn(text.replace(/\b(?:19|20)\d\d\b/g, " ")) !== null;
   return kind === "who" && personIn(text, questionWords) !== null;
 }
 

@@ -100,6 +100,23 @@ test("a where-question sharing no word with the memory about it finds it; an unr
   expect(asked.status).toBe(200);
   expect(asked.body.data.answer).toMatch(/Lisbon/);
 
-  // Not a where, who or when question: nothing plausible, nothing listed.
+  // Not a where, who, when or how-many question: nothing plausible, nothing listed.
   expect(await recall(key, { namespace_id: ns.id, query: "What is the capital of Australia?" })).toEqual([]);
+});
+
+test("a how-far question sharing no word with the memory about it finds the one holding a number", async () => {
+  const { key } = await createTenant();
+  const ns = await createNamespace(key);
+  const RUN = "Tom ran 42 kilometres last Sunday.";
+  await rememberAll(key, ns.id, [
+    { content: "Maria is raising two daughters and a son on her own." },
+    { content: RUN },
+    { content: "The quarterly report is due at the end of March." },
+    { content: "Our dog Biscuit needs a walk every morning before work." },
+  ]);
+  // The local embedder puts the question at 0.25 from the run: below the floor, and only it holds a distance.
+  const found = await recall(key, { namespace_id: ns.id, query: "How far did he go?" });
+  expect(found.map((m) => m.content)).toEqual([RUN]);
+  expect(found[0].match_reasons).toMatchObject({ terms: [], via: "meaning" });
+  expect(found[0].score).toBeLessThan(0.5);
 });
