@@ -63,6 +63,8 @@ export default defineConfig({
     exclude: [
       ...configDefaults.exclude,
       ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? [...DATABASE_FREE, ...CLIENT_SIDE] : []),
+      // The image and compose files need a Docker engine: `npm run test:containers` runs them alone.
+      ...(process.env.MEMGW_TEST_CONTAINERS === "1" ? [] : ["tests/containers/**"]),
     ],
     environment: "node",
     globalSetup: ["tests/helpers/global-setup.ts"],

@@ -63,10 +63,18 @@ function isBuilt(fingerprint) {
   return fs.readFileSync(fingerprintFile(), "utf8") === fingerprint;
 }
 
-/** Marks the build directory as served by this process until it exits (see buildIfNeeded). */
+/**
+ * Marks the build directory as served by this process until it exits (see buildIfNeeded). A build directory this
+ * process may not write (the container image's, owned by root) is left unmarked: no start can rebuild it either.
+ */
 export function markServing() {
   const marker = path.join(distDir(), `${SERVING_PREFIX}${process.pid}`);
-  fs.writeFileSync(marker, "");
+  try {
+    fs.writeFileSync(marker, "");
+  } catch (error) {
+    if (error.code === "EACCES" || error.code === "EROFS" || error.code === "EPERM") return;
+    throw error;
+  }
   process.on("exit", () => fs.rmSync(marker, { force: true }));
 }
 
