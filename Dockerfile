@@ -35,7 +35,7 @@ COPY . .
 RUN npm run build \
     && mkdir /dist \
     && tar -c --exclude=./node_modules --exclude=./.next/cache --exclude=./packages --exclude=./sdks \
-        --exclude=./examples --exclude=./bench --exclude=./e2e --exclude=./tests --exclude=./vendor \
+        --exclude=./examples --exclude=./bench --exclude=./e2e --exclude=./tests \
         --exclude=./docs --exclude=./native/matmul/build . | tar -x -C /dist
 
 # Production dependencies alone, the native kernels compiled again for them. The manifest here loses its

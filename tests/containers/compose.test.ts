@@ -259,4 +259,16 @@ test("compose.embedded.yaml: the embedded database in one container, a headless 
   });
   expect(recalled.status).toBe(200);
   expect(recalled.body.data[0].content).toBe("The boiler is serviced every October.");
+
+  // The console and the API reference are served from the image as from a checkout (their files are in it).
+  const signIn = await fetch(`${base}/sign-in`);
+  expect(signIn.status).toBe(200);
+  expect(await signIn.text()).toMatch(/Sign in/);
+  const reference = await fetch(`${base}/docs`);
+  expect(reference.status).toBe(200);
+  const script = /<script src="(\/docs\/[^"]+\.js)"/.exec(await reference.text())?.[1];
+  expect(script).toBeDefined();
+  const bundle = await fetch(`${base}${script}`);
+  expect(bundle.status).toBe(200);
+  expect((await bundle.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
 }, 600_000);
