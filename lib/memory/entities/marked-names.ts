@@ -30,7 +30,7 @@ const PERSON_AFTER = new Set([
   "老師",
 ]);
 /** Ends the name of a city, prefecture or province (横浜市, 大阪府, 神奈川県, 广东省). */
-const PLACE_SUFFIX = /^(.{2,})([市県府省])$/u;
+const PLACE_SUFFIX = /^.{2,}[市県府省]$/u;
 const PLACE_SUFFIX_ALONE = new Set(["市", "県", "府", "省"]);
 
 /** Korean: a name of two to four Hangul syllables before 씨 or 님 (민수 씨, 지영님이), but for titles (선생님). */
@@ -71,7 +71,7 @@ export function markedNames(text: string): MarkedName[] {
     } else if (PLACE_SUFFIX_ALONE.has(word)) {
       const stem = words[i - 1];
       if (stem && stem.length >= 2 && HAN_OR_KATAKANA.test(stem)) found.push({ name: stem + word, kind: "place" });
-    } else if (HAN_OR_KATAKANA.test(word) && PLACE_SUFFIX.test(word) && !PLACE_SUFFIX_ALONE.has(word)) {
+    } else if (HAN_OR_KATAKANA.test(word) && PLACE_SUFFIX.test(word)) {
       found.push({ name: word, kind: "place" });
     } else if (THAI_PERSON_BEFORE.has(word) && THAI_WORD.test(words[i + 1] ?? "")) {
       found.push({ name: words[i + 1], kind: "person" });
