@@ -124,7 +124,9 @@ export function createForwardPass(tensorOf, kernel) {
       wide: tokens * widest, // queries, keys and values, then the feed-forward network's hidden layer
       heads: 4 * heads * longest * deepest, // one text's queries, keys, values and context, head by head
       scores: heads * longest * longest,
-      pooled: texts * (width + dimensions), // the means, then the tanh layer's output
+      // The means of the stream and of the last feed-forward network's hidden layer, its output on those, then
+      // the tanh layer's output.
+      pooled: texts * (2 * width + widest + dimensions),
     };
     const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
     const regions = { memory, longest };
@@ -206,8 +208,13 @@ export function createForwardPass(tensorOf, kernel) {
     }
   }
 
-  /** One transformer layer on the residual stream (in place); the first widens it with `widen`. */
-  function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen) {
+  /**
+   * One transformer layer on the residual stream (in place); the first widens it with `widen`. The last
+   * (`last`) stops at its feed-forward network's hidden layer (in `wide`): only the tokens' mean is read after
+   * it, and the network's output projection, being linear, is applied to the mean of the hidden layer instead
+   * (embedTokens). That is one of the layers' eight matrix products on one row a text instead of every token.
+   */
+  function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen, last = false) {
     const { memory, stream, normed, projected, wide } = ws;
     layerNorm(memory, input, tokens, inputWidth, layer.attentionNorm, normed);
     if (widen) dense(memory, input, tokens, widen, stream);
@@ -217,8 +224,26 @@ export function createForwardPass(tensorOf, kernel) {
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
     layerNorm(memory, stream, tokens, width, layer.ffnNorm, normed);
     dense(memory, normed, tokens, layer.ffnIn, wide, true);
+    if (last) return;
     dense(memory, wide, tokens, layer.ffnOut, projected);
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
+  }
+
+  /**
+   * out[text, 0..columns) = the mean of the text's rows of `input` ([tokens, columns]), summed in double
+   * precision as the graph's mean is; zeros for a text of no rows.
+   */
+  function meansOf(input, columns, starts, lengths, out) {
+    const sums = new Float64Array(columns);
+    for (let text = 0; text < starts.length; text++) {
+      sums.fill(0);
+      for (let token = 0; token < lengths[text]; token++) {
+        const row = (starts[text] + token) * columns;
+        for (let j = 0; j < columns; j++) sums[j] += input[row + j];
+      }
+      const count = Math.max(lengths[text], 1);
+      for (let j = 0; j < columns; j++) out[text * columns + j] = Math.fround(sums[j]) / count;
+    }
   }
 
   return function embedTokens(tokenLists) {
@@ -231,7 +256,7 @@ export function createForwardPass(tensorOf, kernel) {
       tokens += length;
     }
     const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1));
-    const { memory, stream, projected, pooled } = ws;
+    const { memory, stream, projected, wide, pooled } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
     for (let text = 0; text < texts; text++)
@@ -246,22 +271,36 @@ export function createForwardPass(tensorOf, kernel) {
         }
       }
 
-    if (tokens > 0) {
-      transformerLayer(ws, tokens, starts, lengths, layers[0], embedded, inputWidth, residual);
-      transformerLayer(ws, tokens, starts, lengths, layers[1], stream, width, undefined);
-    }
+    const last = layers.length - 1;
+    if (tokens > 0)
+      layers.forEach((layer, i) =>
+        transformerLayer(
+          ws,
+          tokens,
+          starts,
+          lengths,
+          layer,
+          i === 0 ? embedded : stream,
+          i === 0 ? inputWidth : width,
+          i === 0 ? residual : undefined,
+          i === last,
+        ),
+      );
 
     // The mean of each text's tokens (a text of no tokens: zeros), then tanh(mean × W + b), L2-normalized.
-    const means = pooled.subarray(0, texts * width);
-    for (let text = 0; text < texts; text++) {
-      const count = Math.max(lengths[text], 1);
-      for (let j = 0; j < width; j++) {
-        let sum = 0;
-        for (let token = 0; token < lengths[text]; token++) sum += stream[(starts[text] + token) * width + j];
-        means[text * width + j] = Math.fround(sum) / count;
-      }
-    }
-    const hidden = pooled.subarray(texts * width, texts * (width + dimensions));
+    // The last layer left its feed-forward network's output out: mean(stream + hidden × W + b) is
+    // mean(stream) + mean(hidden) × W + b, computed on one row a text.
+    const ffnOut = layers[last].ffnOut;
+    const [means, hiddenMeans, ffnMeans, hidden] = [width, ffnOut.k, width, dimensions].map((columns, i, all) => {
+      const from = texts * all.slice(0, i).reduce((sum, size) => sum + size, 0);
+      return pooled.subarray(from, from + texts * columns);
+    });
+    meansOf(stream, width, starts, lengths, means);
+    meansOf(wide, ffnOut.k, starts, lengths, hiddenMeans);
+    dense(memory, hiddenMeans, texts, ffnOut, ffnMeans);
+    for (let text = 0; text < texts; text++)
+      if (lengths[text] > 0)
+        kernel.addInto(memory, means.byteOffset + 4 * text * width, ffnMeans.byteOffset + 4 * text * width, width);
     dense(memory, means, texts, tanh, hidden);
     const vectors = new Float32Array(texts * dimensions);
     for (let text = 0; text < texts; text++) {
