@@ -24,7 +24,7 @@ import {
   residentMiB,
   SCOPE_VALUES,
   SMALL_NAMESPACE,
-  WARM_UP_QUERIES,
+  warmUp,
 } from "./latency";
 import { serverVersion } from "./databases";
 
@@ -173,7 +173,7 @@ async function measureSetup(
       }
       raw.push(await rawEmbedderRate(texts, log));
     }
-    for (const side of served) await warmUp(side);
+    for (const side of served) await warmUpServed(side);
     // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
     // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
     for (let round = 0; round < rounds; round++)
@@ -272,10 +272,8 @@ async function load(side: Served) {
 }
 
 /** Unmeasured recalls (the opening words of memories; the short questions once, marked otherwise). */
-async function warmUp(side: Served) {
-  const stride = Math.max(1, Math.floor(texts.length / WARM_UP_QUERIES));
-  for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES))
-    await call(side, "/recall", { namespace_id: side.namespaceId, query: text.split(/\s+/).slice(0, 8).join(" ") });
+async function warmUpServed(side: Served) {
+  await warmUp(texts, (query) => call(side, "/recall", { namespace_id: side.namespaceId, query }));
   for (const question of shortQuestions)
     await call(side, "/recall", { namespace_id: side.smallNamespaceId, query: `${question} first` });
 }

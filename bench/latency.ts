@@ -25,6 +25,8 @@ export interface LatencyResult {
   identities?: number;
   /** When the data was kept from an earlier run (BENCH_DATA_DIR): when that run loaded it. */
   reusedLoadFrom?: string;
+  /** The unmeasured recalls before the measured ones (WARM_UP_QUERIES); absent in results of before 2026-12-01: 300. */
+  warmUpQueries?: number;
   recall: RecallLatency[];
   /** Scoped recall: see ScopedRecallLatency. */
   scopedRecall?: ScopedRecallLatency;
@@ -103,8 +105,34 @@ export interface RecallLatency {
 /** The memories are spread over these values of the scope `team`; the scoped key sees the first. */
 export const SCOPE_VALUES = ["alpha", "beta", "gamma", "delta"];
 
-/** Recall requests sent before measuring, with queries other than the measured ones. */
-export const WARM_UP_QUERIES = 300;
+/**
+ * Recall requests sent before measuring, with queries other than the measured ones, WARM_UP_CLIENTS at a time.
+ * The server's code is compiled as it runs: over its first 500 recalls its V8 helper threads spent 8 ms of CPU
+ * per recall compiling, over recalls 1,000 to 1,500 1.4 ms, and after 2,000 about 0.5 ms, where they stay; its
+ * main thread went from 9.1 to 6.8 ms. With 300, the first round at 8 clients measured code still compiling.
+ */
+const WARM_UP_QUERIES = 1_500;
+const WARM_UP_CLIENTS = 8;
+/** Then, of each scoped kind of request (measureScoped), this many, on a server already warm. */
+const SCOPED_WARM_UP_QUERIES = 100;
+
+/**
+ * Warms a server up: WARM_UP_QUERIES recalls (the opening eight words of memories spread over `texts`), sent
+ * WARM_UP_CLIENTS at a time through `recall`.
+ */
+export async function warmUp(texts: string[], recall: (query: string) => Promise<unknown>): Promise<void> {
+  const stride = Math.max(1, Math.floor(texts.length / WARM_UP_QUERIES));
+  const queries = texts
+    .filter((_, i) => i % stride === 0)
+    .slice(0, WARM_UP_QUERIES)
+    .map((text) => text.split(/\s+/).slice(0, 8).join(" "));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: WARM_UP_CLIENTS }, async () => {
+      while (next < queries.length) await recall(queries[next++]);
+    }),
+  );
+}
 
 /** `auth;dur=1.52, lexical;dur=2.01` as `{auth: 1.52, lexical: 2.01}`. */
 function stagesOf(header: string | null): Record<string, number> {
@@ -317,10 +345,7 @@ export async function measureLatency(options: {
   async function measureRecall(namespaceId: string) {
     // A server in service has its page cache filled and its code compiled: warm both with queries that are
     // not measured (the opening words of memories), as a restarted server would be after its first minute.
-    const stride = Math.max(1, Math.floor(texts.length / WARM_UP_QUERIES));
-    for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES)) {
-      await call("/recall", { namespace_id: namespaceId, query: text.split(/\s+/).slice(0, 8).join(" ") });
-    }
+    await warmUp(texts, (query) => call("/recall", { namespace_id: namespaceId, query }));
     const stageSamples: { ms: number; stages: Record<string, number> }[] = [];
     const measure = async (
       concurrency: number,
@@ -397,7 +422,16 @@ export async function measureLatency(options: {
         `  SciFact in a namespace of its own beside them: nDCG@10 ${scifactBeside.ndcg10.toFixed(3)}, ` +
           `recall@100 ${scifactBeside.recall100.toFixed(3)}; ${describe(scifactBeside)}`,
       );
-    return { recall, scopedRecall, longStages, shortSmall, scifactBeside, serverRssMiB: residentMiB(server.pid) };
+    const serverRssMiB = residentMiB(server.pid);
+    return {
+      warmUpQueries: WARM_UP_QUERIES,
+      recall,
+      scopedRecall,
+      longStages,
+      shortSmall,
+      scifactBeside,
+      serverRssMiB,
+    };
 
     /**
      * SciFact's documents in a namespace of their own (loaded once into kept data: its id is kept beside the
@@ -490,7 +524,8 @@ export async function measureLatency(options: {
         { name: "keyScoped", as: scopedKey, scopes: undefined, mark: "?!" },
       ] as const;
       // The scoped statements (a scope filter, per-scope statistics) are warmed too, with unmeasured queries.
-      for (const text of texts.filter((_, i) => i % stride === 0).slice(0, WARM_UP_QUERIES / 3)) {
+      const stride = Math.max(1, Math.floor(texts.length / SCOPED_WARM_UP_QUERIES));
+      for (const text of texts.filter((_, i) => i % stride === 0).slice(0, SCOPED_WARM_UP_QUERIES)) {
         const query = text.split(/\s+/).slice(0, 8).join(" ");
         for (const kind of kinds.slice(1))
           await call("/recall", { namespace_id: namespaceId, query, scopes: kind.scopes }, kind.as);

@@ -28,7 +28,7 @@ import { measureConsole } from "./console";
 import { measureDatabases, type DatabasesResult } from "./databases";
 import { measureEntityExtractors } from "./entity-extractors";
 import { measureFairness } from "./fairness";
-import { measureLatency, SCOPE_VALUES, WARM_UP_QUERIES, type LatencyResult, type RecallLatency } from "./latency";
+import { measureLatency, SCOPE_VALUES, type LatencyResult, type RecallLatency } from "./latency";
 import { answerSection, CATEGORIES, conversationSets, measureConversations, type Form } from "./conversations";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
 import { measureQuality } from "./quality";
@@ -338,7 +338,7 @@ function writeReport() {
       `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. ` +
         "Production build (`npm start`), embedded PGlite, over HTTP on loopback; " +
         `${l.chunksPerMemory.toFixed(2)} chunks per memory. ` +
-        `Recall is measured after ${WARM_UP_QUERIES} unmeasured warm-up requests (other queries).`,
+        `Recall is measured after ${l.warmUpQueries ?? 300} unmeasured warm-up requests (other queries).`,
       "",
     );
     lines.push("| measure | value |", "|---|---|");
