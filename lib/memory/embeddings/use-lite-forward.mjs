@@ -114,6 +114,7 @@ export function createForwardPass(tensorOf, kernel) {
     if (layer.qkv.n !== 3 * heads * layer.depth || layer.output.n !== width || layer.ffnOut.n !== width)
       throw new Error("The embedding model's attention layers do not have the shapes this forward pass reads.");
   const dimensions = tanh.n;
+  const finalLayer = layers[layers.length - 1];
 
   /** The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions. */
   function workspace(tokens, texts, longest) {
@@ -124,9 +125,10 @@ export function createForwardPass(tensorOf, kernel) {
       wide: tokens * widest, // queries, keys and values, then the feed-forward network's hidden layer
       heads: 4 * heads * longest * deepest, // one text's queries, keys, values and context, head by head
       scores: heads * longest * longest,
-      // The means of the stream and of the last feed-forward network's hidden layer, its output on those, then
-      // the tanh layer's output.
-      pooled: texts * (2 * width + widest + dimensions),
+      means: texts * width, // each text's mean of the stream, then with the last layer's feed-forward output
+      hiddenMeans: texts * finalLayer.ffnOut.k, // each text's mean of the last feed-forward hidden layer
+      ffnMeans: texts * width, // the last feed-forward network's output on those means
+      hidden: texts * dimensions, // the tanh layer's output
     };
     const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
     const regions = { memory, longest };
@@ -256,7 +258,7 @@ export function createForwardPass(tensorOf, kernel) {
       tokens += length;
     }
     const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1));
-    const { memory, stream, projected, wide, pooled } = ws;
+    const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
     for (let text = 0; text < texts; text++)
@@ -271,33 +273,17 @@ export function createForwardPass(tensorOf, kernel) {
         }
       }
 
-    const last = layers.length - 1;
-    if (tokens > 0)
-      layers.forEach((layer, i) =>
-        transformerLayer(
-          ws,
-          tokens,
-          starts,
-          lengths,
-          layer,
-          i === 0 ? embedded : stream,
-          i === 0 ? inputWidth : width,
-          i === 0 ? residual : undefined,
-          i === last,
-        ),
-      );
+    if (tokens > 0) {
+      transformerLayer(ws, tokens, starts, lengths, layers[0], embedded, inputWidth, residual);
+      transformerLayer(ws, tokens, starts, lengths, finalLayer, stream, width, undefined, true);
+    }
 
     // The mean of each text's tokens (a text of no tokens: zeros), then tanh(mean × W + b), L2-normalized.
     // The last layer left its feed-forward network's output out: mean(stream + hidden × W + b) is
     // mean(stream) + mean(hidden) × W + b, computed on one row a text.
-    const ffnOut = layers[last].ffnOut;
-    const [means, hiddenMeans, ffnMeans, hidden] = [width, ffnOut.k, width, dimensions].map((columns, i, all) => {
-      const from = texts * all.slice(0, i).reduce((sum, size) => sum + size, 0);
-      return pooled.subarray(from, from + texts * columns);
-    });
     meansOf(stream, width, starts, lengths, means);
-    meansOf(wide, ffnOut.k, starts, lengths, hiddenMeans);
-    dense(memory, hiddenMeans, texts, ffnOut, ffnMeans);
+    meansOf(wide, finalLayer.ffnOut.k, starts, lengths, hiddenMeans);
+    dense(memory, hiddenMeans, texts, finalLayer.ffnOut, ffnMeans);
     for (let text = 0; text < texts; text++)
       if (lengths[text] > 0)
         kernel.addInto(memory, means.byteOffset + 4 * text * width, ffnMeans.byteOffset + 4 * text * width, width);
