@@ -39,6 +39,14 @@ const LONGEST_FIRST = [
   "tests/db/database.test.ts",
 ];
 
+// On PostgreSQL an event is held back from the feed and from webhooks while any older transaction of the server
+// is open (lib/events/event-access.ts), another test file's too: one left open for seconds beside them failed
+// their timed deliveries. So in the run on PostgreSQL they wait for the other files to end, then run one at a
+// time (`npm run test:postgres` runs them second, with MEMGW_TEST_PASS=deliveries).
+const DELIVERY_TIMING = ["tests/events/**"];
+const onPostgres = process.env.MEMGW_TEST_DATABASE === "postgres";
+const deliveriesPass = onPostgres && process.env.MEMGW_TEST_PASS === "deliveries";
+
 class LongestFirst extends BaseSequencer {
   async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (file: TestSpecification) => {
@@ -59,10 +67,11 @@ export default defineConfig({
     },
   },
   test: {
-    include: ["tests/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+    include: deliveriesPass ? DELIVERY_TIMING : ["tests/**/*.test.ts", "packages/*/test/**/*.test.ts"],
     exclude: [
       ...configDefaults.exclude,
-      ...(process.env.MEMGW_TEST_DATABASE === "postgres" ? [...DATABASE_FREE, ...CLIENT_SIDE] : []),
+      ...(onPostgres ? [...DATABASE_FREE, ...CLIENT_SIDE] : []),
+      ...(onPostgres && !deliveriesPass ? DELIVERY_TIMING : []),
       // The image and compose files need a Docker engine: `npm run test:containers` runs them alone.
       ...(process.env.MEMGW_TEST_CONTAINERS === "1" ? [] : ["tests/containers/**"]),
     ],
@@ -74,6 +83,7 @@ export default defineConfig({
     // child process, a timer), and vitest's default on two cores is one. Measured on this 2-core machine:
     // the embedded suite takes 656 s with two, 1,139 s with one.
     maxWorkers: 2,
+    fileParallelism: !deliveriesPass,
     sequence: { sequencer: LongestFirst },
     testTimeout: 60_000,
     hookTimeout: 600_000,

@@ -13,6 +13,7 @@ import { enqueueJob, runClaimedJob, startJobWorker } from "@/lib/jobs/queue";
 import { api } from "../helpers/api";
 import { createNamespace, createTenant } from "../helpers/fixtures";
 import { onPostgres } from "../helpers/postgres";
+import { settled, settledThenDelivered } from "../helpers/settled";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 let receiver: Receiver;
@@ -141,12 +142,10 @@ test.runIf(onPostgres())(
       await new Promise((resolve) => setTimeout(resolve, 1_500));
       expect(receiver.messages.filter((m) => m.data.namespace_id === namespace.id)).toEqual([]);
       await other.query("COMMIT");
-      await vi.waitFor(
-        () =>
-          expect(
-            receiver.messages.filter((m) => m.data.namespace_id === namespace.id).map((m) => m.data.data.memory_id),
-          ).toEqual([written.body.data.id]),
-        { timeout: 5_000 },
+      await settledThenDelivered(() =>
+        expect(
+          receiver.messages.filter((m) => m.data.namespace_id === namespace.id).map((m) => m.data.data.memory_id),
+        ).toEqual([written.body.data.id]),
       );
     } finally {
       await other.end();
@@ -177,6 +176,8 @@ test.runIf(onPostgres())(
     let stopWorker: (() => Promise<void>) | undefined;
     try {
       const first = await remember("A fact written before the other transaction began.");
+      // Held back by no other test file's transaction either: only the second waits, for this test's own.
+      await settled();
       await other.query("BEGIN");
       await other.query("SELECT txid_current()");
       const second = await remember("A fact written while it is open.");
@@ -184,7 +185,7 @@ test.runIf(onPostgres())(
       stopWorker = startJobWorker(webhookJobRunners, { pollIntervalMs: 60_000 });
       await vi.waitFor(() => expect(delivered()).toEqual([first]), { timeout: 5_000 });
       await other.query("COMMIT");
-      await vi.waitFor(() => expect(delivered()).toEqual([first, second]), { timeout: 5_000 });
+      await settledThenDelivered(() => expect(delivered()).toEqual([first, second]));
     } finally {
       await other.end();
       await stopWorker?.();

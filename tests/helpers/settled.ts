@@ -1,4 +1,6 @@
+import { vi } from "vitest";
 import { db } from "@/lib/db";
+import { SETTLE_WAIT_MAX_MS } from "@/lib/events/webhooks/deliver";
 
 /**
  * Waits until every transaction open now has ended: the event feed and webhook deliveries hold back what
@@ -16,4 +18,15 @@ export async function settled(timeoutMs = 30_000): Promise<void> {
     if (Date.now() > deadline) throw new Error(`A transaction older than ${now} is still open.`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * Waits for every transaction open now to end (settled), then for `assertion` to pass within `timeoutMs` more
+ * than the longest a delivery run waits before looking again at held-back events (SETTLE_WAIT_MAX_MS). On
+ * PostgreSQL another test file's transaction, open when the events were written, holds their delivery back
+ * (lib/events/webhooks/deliver.ts); a bare 5 s wait failed when one stayed open for seconds.
+ */
+export async function settledThenDelivered(assertion: () => void, timeoutMs = 5_000): Promise<void> {
+  await settled();
+  await vi.waitFor(assertion, { timeout: timeoutMs + SETTLE_WAIT_MAX_MS });
 }

@@ -102,8 +102,9 @@ export async function deliverPending(endpointId: string, orgId: string | null): 
  * hours then costs each endpoint with held-back deliveries a run every 5 s, not four a second.
  */
 export function settleWaitMs(since: Date): number {
-  return Math.min(Math.max(WEBHOOK_GATHER_MS, (Date.now() - since.getTime()) / 8), 5_000);
+  return Math.min(Math.max(WEBHOOK_GATHER_MS, (Date.now() - since.getTime()) / 8), SETTLE_WAIT_MAX_MS);
 }
+export const SETTLE_WAIT_MAX_MS = 5_000;
 const UNSETTLED = "Waiting for transactions older than pending events to end.";
 
 const KEY_ENDED = "The API key that made this endpoint has expired or was revoked.";
