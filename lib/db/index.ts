@@ -57,9 +57,10 @@ export interface Database {
   beforeClose(task: () => Promise<void>): void;
   /**
    * Runs `task` while no other process sharing the database runs one (instances starting together: one
-   * bootstraps, the others then find it done). The embedded database has one process.
+   * bootstraps, the others then find it done); with `scope`, one of that scope (another scope's task runs
+   * meanwhile). The embedded database has one process.
    */
-  oneAtATime<T>(task: () => Promise<T>): Promise<T>;
+  oneAtATime<T>(task: () => Promise<T>, scope?: string): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -195,12 +196,14 @@ async function openPostgres(url: string): Promise<Database> {
     columnBytes: (sql, params) => copyColumnBytes(poolFor(), sql, params),
     beforeClose: closing.add,
     // A session lock on a connection of its own (through a pooler, on PostgreSQL itself).
-    async oneAtATime(task) {
+    async oneAtATime(task, scope) {
       const client = new pg.Client({ connectionString: directUrl ?? url });
       client.on("error", connectionLost);
       await client.connect();
       try {
-        await client.query("SELECT pg_advisory_lock($1)", [ONE_AT_A_TIME_LOCK_KEY]);
+        // A scope's lock is of the two-key kind, which never meets the one-key lock of the unscoped task.
+        if (scope === undefined) await client.query("SELECT pg_advisory_lock($1)", [ONE_AT_A_TIME_LOCK_KEY]);
+        else await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [ONE_AT_A_TIME_LOCK_KEY, scope]);
         return await task();
       } finally {
         await client.end();

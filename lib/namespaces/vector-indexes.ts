@@ -1,4 +1,4 @@
-import { getDatabase } from "@/lib/db";
+import { getDatabase, type Database } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 
 // One HNSW index of memory chunks per namespace past a size (lib/memory's EXACT_VECTOR_SCAN_LIMIT chunks),
@@ -65,8 +65,14 @@ export function ensureNamespaceVectorIndex(namespaceId: string, beyondChunks: nu
 
 async function buildIfNeeded(namespaceId: string, beyondChunks: number) {
   if (indexed.has(namespaceId)) return;
-  const name = vectorIndexName(namespaceId);
   const database = await getDatabase();
+  // One instance at a time per namespace, each looking again once it may: two instances that both found the
+  // index invalid repaired it one after the other, and the second dropped the index the first had just built.
+  await database.oneAtATime(() => buildUnlessBuilt(database, namespaceId, beyondChunks), `vector index ${namespaceId}`);
+}
+
+async function buildUnlessBuilt(database: Database, namespaceId: string, beyondChunks: number) {
+  const name = vectorIndexName(namespaceId);
   // An index is there only once it is valid: a CREATE INDEX CONCURRENTLY that was interrupted (its server
   // or its instance stopped, a cancel) leaves an INVALID index that no search uses and every write still
   // maintains. One that another instance is building right now is left to it.

@@ -6,6 +6,7 @@ import { runDueJobs } from "@/lib/jobs/queue";
 import { extractionJobRunners } from "@/lib/memory/inference/run-extraction";
 import { api } from "../../helpers/api";
 import { createNamespace, createTenant } from "../../helpers/fixtures";
+import { settled } from "../../helpers/settled";
 import { startOpenAIServer, type RecordedRequest } from "../../helpers/openai-server";
 
 type Reply = { status?: number; json?: unknown; hang?: boolean; headers?: Record<string, string> };
@@ -180,7 +181,9 @@ describe("infer: true", () => {
     expect(ids).toContain(lisbonId);
     expect(ids).not.toContain(porto!.id);
 
-    // The feed tells of both extractions and of the model's supersession.
+    // The feed tells of both extractions and of the model's supersession, once they are settled (on PostgreSQL
+    // another test file's older transaction holds them back: lib/events/event-access.ts).
+    await settled();
     const events = await api("GET", `/events?namespace_id=${ns.id}&limit=100`, { key });
     const types = events.body.data.events.map((e: { type: string; data: Record<string, unknown> }) => [e.type, e.data]);
     expect(types).toContainEqual([
@@ -260,6 +263,7 @@ describe("infer: true", () => {
     expect(failed.content).toBe("Ana got a cat.");
     expect(failed.inference).toMatchObject({ status: "failed", facts: [] });
     expect(failed.inference!.error).toMatch(/answered wrongly twice.*was not JSON/);
+    await settled();
     const events = await api("GET", `/events?namespace_id=${ns.id}&limit=100`, { key });
     expect(events.body.data.events).toContainEqual(
       expect.objectContaining({
