@@ -66,17 +66,33 @@ export function ensureNamespaceVectorIndex(namespaceId: string, beyondChunks: nu
 async function buildIfNeeded(namespaceId: string, beyondChunks: number) {
   if (indexed.has(namespaceId)) return;
   const database = await getDatabase();
-  // One instance at a time per namespace, each looking again once it may: two instances that both found the
-  // index invalid repaired it one after the other, and the second dropped the index the first had just built.
-  await database.oneAtATime(() => buildUnlessBuilt(database, namespaceId, beyondChunks), `vector index ${namespaceId}`);
+  if ((await nextStep(database, namespaceId, beyondChunks)) === "leave") return;
+  // A build or a repair, one instance at a time per namespace, looking again once it may: two instances that
+  // both found the index invalid repaired it one after the other, and the second dropped the index the first had
+  // just built. (Only then: every write to a small namespace comes here, and the lock takes a connection.)
+  await database.oneAtATime(async () => {
+    const step = await nextStep(database, namespaceId, beyondChunks);
+    if (step === "leave") return;
+    const ddl = indexDdl(namespaceId, database.kind === "postgres");
+    if (step === "repair") {
+      console.warn(
+        `[memgw] the vector index of namespace ${namespaceId} is invalid (an interrupted build): rebuilding it.`,
+      );
+      await database.prisma.$executeRaw(ddl.drop);
+    }
+    await database.prisma.$executeRaw(ddl.create);
+    indexed.add(namespaceId);
+  }, `vector index ${namespaceId}`);
 }
 
-async function buildUnlessBuilt(database: Database, namespaceId: string, beyondChunks: number) {
-  const name = vectorIndexName(namespaceId);
-  // An index is there only once it is valid: a CREATE INDEX CONCURRENTLY that was interrupted (its server
-  // or its instance stopped, a cancel) leaves an INVALID index that no search uses and every write still
-  // maintains. One that another instance is building right now is left to it.
-  const quoted = `"${name}"`;
+/**
+ * What the namespace's index needs now: "leave" it (valid, which marks it indexed here; being built by another
+ * instance; or not due, the namespace holding no more than `beyondChunks` chunks), "build" it, or "repair" it.
+ * An index is there only once it is valid: a CREATE INDEX CONCURRENTLY that was interrupted (its server or its
+ * instance stopped, a cancel) leaves an INVALID index that no search uses and every write still maintains.
+ */
+async function nextStep(database: Database, namespaceId: string, beyondChunks: number) {
+  const quoted = `"${vectorIndexName(namespaceId)}"`;
   const [state] = await database.prisma.$queryRaw<
     { chunks: number; present: boolean; valid: boolean | null; building: boolean }[]
   >(
@@ -90,18 +106,10 @@ async function buildUnlessBuilt(database: Database, namespaceId: string, beyondC
   );
   if (state.present && state.valid) {
     indexed.add(namespaceId);
-    return;
+    return "leave";
   }
-  if (state.building || state.chunks <= beyondChunks) return;
-  const ddl = indexDdl(namespaceId, database.kind === "postgres");
-  if (state.present) {
-    console.warn(
-      `[memgw] the vector index of namespace ${namespaceId} is invalid (an interrupted build): rebuilding it.`,
-    );
-    await database.prisma.$executeRaw(ddl.drop);
-  }
-  await database.prisma.$executeRaw(ddl.create);
-  indexed.add(namespaceId);
+  if (state.building || state.chunks <= beyondChunks) return "leave";
+  return state.present ? "repair" : "build";
 }
 
 /** Drops a deleted namespace's index (after the deletion committed: on PostgreSQL, concurrently). */
