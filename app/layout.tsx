@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { HydrationMark } from "@/components/hydration-mark";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -11,7 +12,10 @@ export const metadata: Metadata = {
 export default function RootLayout({ children }: { children: React.ReactNode }) {
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        {children}
+        <HydrationMark />
+      </body>
     </html>
   );
 }

@@ -7,6 +7,8 @@ import { expect, type Page } from "@playwright/test";
 const BLOCKING = new Set(["serious", "critical"]);
 
 export async function expectAccessible(page: Page, name: string) {
+  // A button disabled until React owns the page changes colour when it does (components/hydration-mark.tsx).
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated !== undefined);
   // A colour caught halfway through a transition (a button going from pending to hovered) is neither the
   // colour before nor the one after; axe judges the page as it settles.
   await page.evaluate(() =>
