@@ -82,7 +82,8 @@ export function createForwardPass(tensorOf, kernel) {
     const [k, n] = shape.slice(-2);
     if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
       throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
-    return { k, n, packed: kernel.pack(new Float32Array(weights).buffer, 0, k, n, false) };
+    const buffer = new Float32Array(weights).buffer;
+    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), halves: kernel.packHalf(buffer, 0, k, n, false) };
   }
 
   // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
@@ -140,9 +141,15 @@ export function createForwardPass(tensorOf, kernel) {
     return regions;
   }
 
-  /** out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into `memory`. */
-  function dense(memory, input, rows, weight, output, relu = false) {
-    kernel.matMulPacked(memory, input.byteOffset, 1, rows, weight.k, output.byteOffset, weight.n, false, weight.packed);
+  /**
+   * out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into the workspace's memory,
+   * the weights read as halves for a call that asks for them (ws.halves).
+   */
+  function dense(ws, input, rows, weight, output, relu = false) {
+    const { memory } = ws;
+    const [from, to, { k, n }] = [input.byteOffset, output.byteOffset, weight];
+    if (ws.halves) kernel.matMulPackedHalf(memory, from, 1, rows, k, to, n, false, weight.halves);
+    else kernel.matMulPacked(memory, from, 1, rows, k, to, n, false, weight.packed);
     kernel.addBias(memory, output.byteOffset, rows, weight.n, weight.bias, relu);
   }
 
@@ -219,15 +226,15 @@ export function createForwardPass(tensorOf, kernel) {
   function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen, last = false) {
     const { memory, stream, normed, projected, wide } = ws;
     layerNorm(memory, input, tokens, inputWidth, layer.attentionNorm, normed);
-    if (widen) dense(memory, input, tokens, widen, stream);
-    dense(memory, normed, tokens, layer.qkv, wide);
+    if (widen) dense(ws, input, tokens, widen, stream);
+    dense(ws, normed, tokens, layer.qkv, wide);
     attend(ws, starts, lengths, layer);
-    dense(memory, normed, tokens, layer.output, projected);
+    dense(ws, normed, tokens, layer.output, projected);
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
     layerNorm(memory, stream, tokens, width, layer.ffnNorm, normed);
-    dense(memory, normed, tokens, layer.ffnIn, wide, true);
+    dense(ws, normed, tokens, layer.ffnIn, wide, true);
     if (last) return;
-    dense(memory, wide, tokens, layer.ffnOut, projected);
+    dense(ws, wide, tokens, layer.ffnOut, projected);
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
   }
 
@@ -248,7 +255,7 @@ export function createForwardPass(tensorOf, kernel) {
     }
   }
 
-  return function embedTokens(tokenLists) {
+  return function embedTokens(tokenLists, { halves = false } = {}) {
     const texts = tokenLists.length;
     const lengths = tokenLists.map((tokens) => Math.min(tokens.length, maxTokens));
     const starts = [];
@@ -257,7 +264,7 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1));
+    const ws = { ...workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1)), halves };
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
@@ -283,11 +290,11 @@ export function createForwardPass(tensorOf, kernel) {
     // mean(stream) + mean(hidden) × W + b, computed on one row a text.
     meansOf(stream, width, starts, lengths, means);
     meansOf(wide, finalLayer.ffnOut.k, starts, lengths, hiddenMeans);
-    dense(memory, hiddenMeans, texts, finalLayer.ffnOut, ffnMeans);
+    dense(ws, hiddenMeans, texts, finalLayer.ffnOut, ffnMeans);
     for (let text = 0; text < texts; text++)
       if (lengths[text] > 0)
         kernel.addInto(memory, means.byteOffset + 4 * text * width, ffnMeans.byteOffset + 4 * text * width, width);
-    dense(memory, means, texts, tanh, hidden);
+    dense(ws, means, texts, tanh, hidden);
     const vectors = new Float32Array(texts * dimensions);
     for (let text = 0; text < texts; text++) {
       const at = text * dimensions;

@@ -9,7 +9,19 @@ import { chooseKernels } from "@/lib/memory/embeddings/native-kernels.mjs";
 interface MatMulKernel {
   instructionSet: string;
   pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
+  packHalf(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
   matMulPacked(
+    memory: ArrayBuffer,
+    aOffset: number,
+    batch: number,
+    m: number,
+    k: number,
+    outOffset: number,
+    n: number,
+    transposeA: boolean,
+    packed: ArrayBuffer,
+  ): void;
+  matMulPackedHalf(
     memory: ArrayBuffer,
     aOffset: number,
     batch: number,
@@ -79,7 +91,7 @@ const runnableHere =
   process.platform === "linux"
     ? [
         process.arch === "x64" && cpuFlags.has("avx512f") && "avx512",
-        process.arch === "x64" && cpuFlags.has("avx2") && cpuFlags.has("fma") && "avx2",
+        process.arch === "x64" && cpuFlags.has("avx2") && cpuFlags.has("fma") && cpuFlags.has("f16c") && "avx2",
         "portable",
       ].filter((name): name is string => Boolean(name))
     : (addon?.runnableInstructionSets ?? ["portable"]);
@@ -248,6 +260,65 @@ describe("the native matrix products", () => {
       },
     );
 
+    test.each(shapes)(
+      "with the weights packed as halves, an [m = %i, k = %i] × [k, n = %i] product is the definition's within " +
+        "half precision's rounding of each weight",
+      (m, k, n) => {
+        for (const transposeA of [false, true])
+          for (const transposeB of [false, true]) {
+            const a = random(m * k, m + k + 1);
+            const b = random(k * n, k + n + 1);
+            const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 8));
+            const [aOffset, bOffset, outOffset] = [0, 4 * m * k, 4 * (m * k + k * n)];
+            new Float32Array(memory, aOffset, m * k).set(a);
+            new Float32Array(memory, bOffset, k * n).set(b);
+            const guard = new Float32Array(memory, outOffset + 4 * m * n, 8).fill(42);
+            const packed = kernel().packHalf(memory, bOffset, k, n, transposeB);
+            expect(packed.byteLength).toBe(kernel().pack(memory, bOffset, k, n, transposeB).byteLength / 2);
+            kernel().matMulPackedHalf(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+            const out = new Float32Array(memory, outOffset, m * n);
+            const exact = reference(a, b, m, k, n, transposeA, transposeB);
+            // Each weight is off by at most 2^-11 of itself (|b| ≤ 1 here: no subnormal half), each sum by
+            // at most 2^-11 of the sum of its terms' magnitudes, and float32 sums add their own rounding.
+            const magnitudes = reference(a.map(Math.abs), b.map(Math.abs), m, k, n, transposeA, transposeB);
+            for (let i = 0; i < m * n; i++)
+              expect(Math.abs(out[i] - exact[i])).toBeLessThanOrEqual(magnitudes[i] * 2 ** -11 + 1e-5 * (1 + k));
+            expect([...guard]).toEqual(Array(8).fill(42));
+          }
+      },
+    );
+
+    test("halves round to nearest (ties to even), overflow to infinity, and keep subnormals and NaN", () => {
+      const cases: [number, number][] = [
+        [1, 1],
+        [1 + 2 ** -11, 1], // halfway between 1 and the next half: to the even one
+        [1 + 3 * 2 ** -11, 1 + 2 ** -9],
+        [1 + 2 ** -11 + 2 ** -20, 1 + 2 ** -10], // past halfway
+        [-0.1, -0.0999755859375],
+        [65504, 65504],
+        [65519.99, 65504],
+        [65520, Infinity],
+        [-1e10, -Infinity],
+        [2 ** -14, 2 ** -14], // the smallest normal half
+        [2 ** -24, 2 ** -24], // the smallest subnormal
+        [2 ** -25, 0], // halfway to it: to the even one, zero
+        [3 * 2 ** -26, 2 ** -24],
+        [5 * 2 ** -25, 2 * 2 ** -24], // 2.5 steps: to 2
+        [-(2 ** -30), 0], // -0 as a half; a product's sum starts at +0
+        [-0, 0],
+        [-Infinity, -Infinity],
+        [Number.NaN, Number.NaN],
+      ];
+      // k = 1 and a = [1]: each output is its weight as a half, widened back.
+      const n = cases.length;
+      const memory = new ArrayBuffer(4 * (1 + n + n));
+      new Float32Array(memory, 0, 1)[0] = 1;
+      new Float32Array(memory, 4, n).set(cases.map(([value]) => value));
+      kernel().matMulPackedHalf(memory, 0, 1, 1, 1, 4 * (1 + n), n, false, kernel().packHalf(memory, 4, 1, n, false));
+      const out = [...new Float32Array(memory, 4 * (1 + n), n)];
+      expect(out.map((value, i) => [cases[i][0], value])).toEqual(cases.map(([value, half]) => [value, half]));
+    });
+
     test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
       const [batch, m, k, n] = [4, 6, 10, 12];
       const a = random(batch * m * k, 1);
@@ -283,6 +354,15 @@ describe("the native matrix products", () => {
       expect(() => kernel().matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow(
         "packed matrix of another shape",
       );
+      // As for floats, the length stands for the shape: halves of another length are refused.
+      const halves = kernel().packHalf(memory, 0, 4, 4, false);
+      expect(() => kernel().matMulPacked(memory, 0, 1, 1, 4, 0, 4, false, halves)).toThrow(
+        "packed matrix of another shape",
+      );
+      expect(() => kernel().matMulPackedHalf(memory, 0, 1, 1, 4, 0, 4, false, packed)).toThrow(
+        "packed matrix of another shape",
+      );
+      expect(() => kernel().packHalf(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
       expect(() => kernel().batchMatMul(memory, -4, 0, 0, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
       expect(() => kernel().batchMatMul(memory, 0, 0, 4 * 128, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
       const yes = "yes" as unknown as boolean;
@@ -298,11 +378,14 @@ describe("the native matrix products", () => {
         const memory = new ArrayBuffer(16384);
         const huge = 2 ** 62 + 1024; // × 4 bytes = 2^64 + 4096, 4096 once it wraps around
         const packed = kernel.pack(memory, 0, 1, 1, false);
+        const halves = kernel.packHalf(memory, 0, 1, 1, false);
         const calls = {
           m: () => kernel.batchMatMul(memory, 0, 0, 0, 1, 1, huge, 1, 1, false, false),
           batch: () => kernel.batchMatMul(memory, 0, 0, 0, huge, 1, 1, 1, 1, false, false),
           packedBatch: () => kernel.matMulPacked(memory, 0, huge, 1, 1, 0, 1, false, packed),
           packedK: () => kernel.pack(memory, 0, huge, 1, false),
+          halvesBatch: () => kernel.matMulPackedHalf(memory, 0, huge, 1, 1, 0, 1, false, halves),
+          halvesK: () => kernel.packHalf(memory, 0, huge, 1, false),
         };
         for (const [what, call] of Object.entries(calls)) {
           try { call(); console.log(what, "taken"); } catch (error) { console.log(what, error.name, error.message); }
@@ -311,7 +394,7 @@ describe("the native matrix products", () => {
       expect({ signal: run.signal, stderr: run.stderr, stdout: run.stdout }).toEqual({
         signal: null,
         stderr: "",
-        stdout: ["m", "batch", "packedBatch", "packedK"]
+        stdout: ["m", "batch", "packedBatch", "packedK", "halvesBatch", "halvesK"]
           .map((what) => `${what} RangeError matrix outside memory\n`)
           .join(""),
       });
@@ -404,14 +487,14 @@ describe("the native matrix products", () => {
       Array.from({ length: 90 }, (_, i) => `item ${i}, reviewed`).join("; "),
     ];
 
-    async function embedWith(kernels: string | undefined, someTexts = texts) {
+    async function embedWith(kernels: string | undefined, someTexts = texts, priority: "ingest" | "query" = "ingest") {
       // A worker takes its environment when it starts.
       if (kernels === undefined) delete process.env.LOCAL_EMBEDDING_KERNELS;
       else process.env.LOCAL_EMBEDDING_KERNELS = kernels;
       const pool = new LocalEmbeddingProvider(1);
       try {
         await pool.ready();
-        return { kernels: pool.kernels, vectors: await pool.embed(someTexts, "ingest") };
+        return { kernels: pool.kernels, vectors: await pool.embed(someTexts, priority) };
       } finally {
         await pool.close();
       }
@@ -443,6 +526,27 @@ describe("the native matrix products", () => {
         expectSameVectors(native.vectors, await wasm());
         const [alone] = (await embedWith("native", [texts[2]])).vectors;
         expectSameVectors([alone], [native.vectors[2]]);
+      },
+    );
+
+    test(
+      "a query's vector, its products on the weights as halves, is the memory's vector of the same text " +
+        "within 1e-3 a component and 1e-5 of cosine; with WASM they are the same",
+      async () => {
+        const memories = (await embedWith(undefined)).vectors;
+        const queries = await embedWith(undefined, texts, "query");
+        expect(queries.kernels).toBe(`native ${runnableHere[0]}`);
+        for (const [i, query] of queries.vectors.entries()) {
+          const memory = memories[i];
+          expect(Math.max(...query.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-3);
+          expect(query.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-5);
+          expect(Math.hypot(...query)).toBeCloseTo(1, 6);
+        }
+        // Not the floats' products: the halves are read (a few components differ in the fifth decimal).
+        expect(queries.vectors.some((query, i) => query.some((v, j) => Math.abs(v - memories[i][j]) > 1e-6))).toBe(
+          true,
+        );
+        expect((await embedWith("wasm", texts, "query")).vectors).toEqual(await wasm());
       },
     );
 
