@@ -70,24 +70,6 @@ uint16_t toHalf(float value) {
   return (uint16_t)(sign | (half + (rest > 0x1000u || (rest == 0x1000u && (half & 1)))));
 }
 
-float fromHalf(uint16_t half) {
-  const uint32_t sign = (uint32_t)(half & 0x8000u) << 16;
-  const uint32_t exponent = (half >> 10) & 0x1Fu, mantissa = half & 0x3FFu;
-  uint32_t bits;
-  if (exponent == 0x1F) {
-    bits = sign | 0x7F800000u | (mantissa << 13);
-  } else if (exponent != 0) {
-    bits = sign | ((exponent + 112) << 23) | (mantissa << 13);
-  } else {
-    const float subnormal = (float)mantissa * 5.9604644775390625e-8f;  // 2^-24
-    std::memcpy(&bits, &subnormal, 4);
-    bits |= sign;
-  }
-  float value;
-  std::memcpy(&value, &bits, 4);
-  return value;
-}
-
 // A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
 // the whole depth k.
 using Block = void (*)(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width);
@@ -190,20 +172,6 @@ void blockPortable(const float* a, int64_t lda, const float* panel, int64_t k, f
     for (int j = 0; j < width; ++j) c[r * ldc + j] = acc[r][j];
 }
 
-// Over halves, each step's 32 weights widened first.
-template <int ROWS>
-void blockPortable(const float* a, int64_t lda, const uint16_t* panel, int64_t k, float* c, int64_t ldc, int width) {
-  float acc[ROWS][kPanel] = {}, weights[kPanel];
-  int64_t p = 0;
-  do {
-    for (int j = 0; j < kPanel; ++j) weights[j] = fromHalf(panel[p * kPanel + j]);
-    for (int r = 0; r < ROWS; ++r)
-      for (int j = 0; j < kPanel; ++j) acc[r][j] += a[r * lda + p] * weights[j];
-  } while (++p < k);
-  for (int r = 0; r < ROWS; ++r)
-    for (int j = 0; j < width; ++j) c[r * ldc + j] = acc[r][j];
-}
-
 bool anyCpu() { return true; }
 
 struct Kernel {
@@ -211,9 +179,11 @@ struct Kernel {
   // Whether this CPU, and its operating system, runs the kernel's instructions.
   bool (*cpuRuns)();
   int rowsPerBlock;
-  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; halfBlocks the same over halves.
+  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; halfBlocks the same over halves, for a
+  // kernel whose instructions widen halves (none otherwise).
   Block blocks[9];
   HalfBlock halfBlocks[9];
+  bool readsHalves() const { return halfBlocks[1] != nullptr; }
 };
 
 // A kernel's blocks of 1 to `rows` rows (at most 8) over panels of `Weight`.
@@ -229,7 +199,8 @@ const Kernel kKernels[] = {
     {"avx512", cpuRunsAvx512, 8, BLOCKS(blockAvx512, float, 8), BLOCKS(blockAvx512, uint16_t, 8)},
     {"avx2", cpuRunsAvx2, 6, BLOCKS(blockAvx2, float, 6), BLOCKS(blockAvx2, uint16_t, 6)},
 #endif
-    {"portable", anyCpu, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {nullptr, blockPortable<1>, blockPortable<2>}},
+    // Widening halves in software cost a query's products 8 times the floats' time: it reads floats only.
+    {"portable", anyCpu, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {}},
 };
 
 // c[m, n] = a[m, k] x b, b packed (as floats, or as halves by packHalf) and read by `blocks`.
@@ -521,22 +492,23 @@ napi_value stringOf(napi_env env, const char* text) {
   return value;
 }
 
-// { instructionSet, pack, packHalf, matMulPacked, matMulPackedHalf, batchMatMul } with the products computed by `kernel`, and the
-// elementwise steps addBias, addInto and layerNorm.
+// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, packHalf and
+// matMulPackedHalf where its instructions widen halves, and the elementwise steps addBias, addInto and layerNorm.
 napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
   void* data = const_cast<Kernel*>(&kernel);
   const napi_property_descriptor properties[] = {
       {"instructionSet", nullptr, nullptr, nullptr, nullptr, stringOf(env, kernel.name), napi_enumerable, nullptr},
       {"pack", nullptr, Pack<false>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"packHalf", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"matMulPacked", nullptr, MatMulPacked<false>, nullptr, nullptr, nullptr, napi_enumerable, data},
-      {"matMulPackedHalf", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"addBias", nullptr, AddBias, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"addInto", nullptr, AddInto, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"layerNorm", nullptr, LayerNorm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"packHalf", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPackedHalf", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
   };
-  napi_define_properties(env, object, sizeof properties / sizeof properties[0], properties);
+  const size_t count = sizeof properties / sizeof properties[0];
+  napi_define_properties(env, object, kernel.readsHalves() ? count : count - 2, properties);
   return object;
 }
 

@@ -40,7 +40,7 @@ function chooseRuntime() {
   const { addon, description } = chooseKernels(process.env.LOCAL_EMBEDDING_KERNELS, loadAddon);
   if (!addon) return { runModel: runGraph, kernels: description };
   // An addon built from an older native/matmul (an install not rebuilt since) lacks the elementwise steps.
-  if (typeof addon.layerNorm !== "function" || typeof addon.matMulPackedHalf !== "function")
+  if (typeof addon.layerNorm !== "function")
     return { runModel: runGraph, kernels: "wasm: the native addon is out of date (npm rebuild memgw-native-matmul)" };
   const tensorOf = (name) => {
     const tensor = model.model.weights[name]?.[0];

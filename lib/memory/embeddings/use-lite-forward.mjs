@@ -60,9 +60,12 @@ const MODEL = {
 /**
  * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
  * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
- * weight matrices once here. Answers `embedTokens(tokenLists)`: for texts given as token ids (each at most
- * the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
- * another in one Float32Array. Throws at creation when the model lacks a tensor or has another shape.
+ * weight matrices once here. Answers `embedTokens(tokenLists, { halves })`: for texts given as token ids (each
+ * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
+ * another in one Float32Array. With `halves` (a query's few rows, whose products wait on the weights coming
+ * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
+ * where the kernel's instructions widen them: the vectors move by about 1e-7 of cosine. Throws at creation when
+ * the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
   const values = (name) => tensorOf(name).values;
@@ -76,6 +79,9 @@ export function createForwardPass(tensorOf, kernel) {
   const maxTokens = scalar(MODEL.maxTokens);
   const l2Epsilon = scalar(MODEL.l2Epsilon);
 
+  // A kernel whose instructions widen halves (not the portable one) also gets the weights packed as halves.
+  const readsHalves = typeof kernel.matMulPackedHalf === "function";
+
   /** A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon. */
   function matrix(name) {
     const { values: weights, shape } = tensorOf(name);
@@ -83,7 +89,8 @@ export function createForwardPass(tensorOf, kernel) {
     if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
       throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
     const buffer = new Float32Array(weights).buffer;
-    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), halves: kernel.packHalf(buffer, 0, k, n, false) };
+    const halves = readsHalves ? kernel.packHalf(buffer, 0, k, n, false) : undefined;
+    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), halves };
   }
 
   // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
@@ -143,7 +150,7 @@ export function createForwardPass(tensorOf, kernel) {
 
   /**
    * out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into the workspace's memory,
-   * the weights read as halves for a call that asks for them (ws.halves).
+   * the weights read as halves for a call that asks for them (ws.halves, where the kernel reads halves).
    */
   function dense(ws, input, rows, weight, output, relu = false) {
     const { memory } = ws;
@@ -264,7 +271,7 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = { ...workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1)), halves };
+    const ws = { ...workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1)), halves: halves && readsHalves };
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
