@@ -1,7 +1,7 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
 // widest layer for a 30-token text), then embedding p50 (wall and CPU time) of a query (its products on the
-// weights as halves, as recall runs them, and as floats) and of a batch of 32 passages, with
+// weights as fp16, as recall runs them, and as floats) and of a batch of 32 passages, with
 // LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass written out, on the addon) and to wasm (the
 // model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES (default 200): queries per setting.
 import { createRequire } from "node:module";
@@ -65,8 +65,8 @@ async function latencies(setting) {
     worker.once("error", reject);
     worker.on("message", (message) => message.ready && resolve(message));
   });
-  // A query's products read the weights as halves, as the server's recalls ask (`halves`); ingestion's as floats.
-  const embed = (id, texts, halves = false) =>
+  // A query's products read the weights as fp16, as the server's recalls ask (`fp16`); ingestion's as floats.
+  const embed = (id, texts, fp16 = false) =>
     new Promise((resolve) => {
       const onMessage = (message) => {
         if (message.id !== id) return;
@@ -74,16 +74,16 @@ async function latencies(setting) {
         resolve();
       };
       worker.on("message", onMessage);
-      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], halves });
+      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], fp16 });
     });
   // The process's CPU time is the worker's: this thread only waits meanwhile.
-  const measure = async (count, texts, halves = false) => {
+  const measure = async (count, texts, fp16 = false) => {
     const wall = [];
     const cpu = [];
     for (let i = 0; i < count; i++) {
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      await embed(100000 + i, texts(i), halves);
+      await embed(100000 + i, texts(i), fp16);
       const used = process.cpuUsage(cpuStart);
       cpu.push((used.user + used.system) / 1000);
       wall.push(performance.now() - start);

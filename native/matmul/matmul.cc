@@ -47,9 +47,9 @@ void pack(const float* b, bool transposed, int64_t k, int64_t n, float* packed) 
   }
 }
 
-// IEEE half precision, round to nearest even (overflow to infinity, small values to subnormals or zero): the
-// packed copy of the weights a query's product reads. A query is a few rows, so its products wait on the weights
-// coming from memory rather than on arithmetic; read as halves, they are half the bytes.
+// IEEE half precision (fp16), round to nearest even (overflow to infinity, small values to subnormals or zero): the
+// packed copy of the weights a query's products read. A query is a few rows, so its products wait on the weights
+// coming from memory rather than on arithmetic; as fp16 they are half the bytes.
 uint16_t toHalf(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
@@ -73,13 +73,16 @@ uint16_t toHalf(float value) {
 // A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
 // the whole depth k.
 using Block = void (*)(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width);
-// The same over a panel of halves.
-using HalfBlock = void (*)(const float* a, int64_t lda, const uint16_t* panel, int64_t k, float* c, int64_t ldc,
+// The same over a panel of fp16 weights.
+using Fp16Block = void (*)(const float* a, int64_t lda, const uint16_t* panel, int64_t k, float* c, int64_t ldc,
                            int width);
 
 #if defined(__x86_64__)
-__attribute__((target("avx512f"))) inline __m512 load16Avx512(const float* from) { return _mm512_loadu_ps(from); }
-__attribute__((target("avx512f"))) inline __m512 load16Avx512(const uint16_t* from) {
+// Sixteen weights as floats. Inlined always: on its own, the function would carry AVX-512 outside a block.
+__attribute__((target("avx512f"), always_inline)) inline __m512 load16Avx512(const float* from) {
+  return _mm512_loadu_ps(from);
+}
+__attribute__((target("avx512f"), always_inline)) inline __m512 load16Avx512(const uint16_t* from) {
   return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
 }
 
@@ -107,8 +110,12 @@ __attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda,
 
 // AVX2 has 16 vector registers: 6 rows by 16 columns keep 12 sums in them, with room for the panel's
 // values. A half panel is one cache line a step, read once for the 6 rows.
-__attribute__((target("avx2,fma,f16c"))) inline __m256 load8Avx2(const float* from) { return _mm256_loadu_ps(from); }
-__attribute__((target("avx2,fma,f16c"))) inline __m256 load8Avx2(const uint16_t* from) {
+// Eight weights as floats. F16C is enabled for the blocks over fp16 weights; the compiler emits its instructions
+// only for those conversions, so the blocks over floats run on an AVX2 CPU without it.
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline __m256 load8Avx2(const float* from) {
+  return _mm256_loadu_ps(from);
+}
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline __m256 load8Avx2(const uint16_t* from) {
   return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from)));
 }
 
@@ -153,8 +160,10 @@ bool cpuRunsAvx512() {
 
 bool cpuRunsAvx2() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+
+bool cpuRunsAvx2Fp16() { return cpuRunsAvx2() && __builtin_cpu_supports("f16c"); }
 #endif
 
 // Plain C++, compiled for the architecture's baseline (SSE2 on x86-64, NEON on aarch64) and vectorized
@@ -176,34 +185,33 @@ bool anyCpu() { return true; }
 
 struct Kernel {
   const char* name;
-  // Whether this CPU, and its operating system, runs the kernel's instructions.
+  // Whether this CPU, and its operating system, runs the kernel's instructions; and those of its blocks over
+  // fp16 weights (none for a kernel without them).
   bool (*cpuRuns)();
+  bool (*cpuRunsFp16)();
   int rowsPerBlock;
-  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; halfBlocks the same over halves, for a
-  // kernel whose instructions widen halves (none otherwise).
+  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; fp16Blocks the same over fp16 weights.
   Block blocks[9];
-  HalfBlock halfBlocks[9];
-  bool readsHalves() const { return halfBlocks[1] != nullptr; }
+  Fp16Block fp16Blocks[9];
+  bool readsFp16() const { return cpuRunsFp16 != nullptr && cpuRunsFp16(); }
 };
 
-// A kernel's blocks of 1 to `rows` rows (at most 8) over panels of `Weight`.
-#define BLOCKS(block, Weight, rows)                                                                          \
-  {                                                                                                          \
-    nullptr, block<1, Weight>, block<2, Weight>, block<3, Weight>, block<4, Weight>, block<5, Weight>,       \
-        block<6, Weight>, rows > 6 ? block<7, Weight> : nullptr, rows > 7 ? block<8, Weight> : nullptr       \
-  }
+// The blocks of 1 to 6, or 8, rows over panels of `Weight`, from blocks[1] (blocks[0] is never called).
+#define BLOCKS_6(block, Weight) \
+  nullptr, block<1, Weight>, block<2, Weight>, block<3, Weight>, block<4, Weight>, block<5, Weight>, block<6, Weight>
+#define BLOCKS_8(block, Weight) BLOCKS_6(block, Weight), block<7, Weight>, block<8, Weight>
 
 // Best first.
 const Kernel kKernels[] = {
 #if defined(__x86_64__)
-    {"avx512", cpuRunsAvx512, 8, BLOCKS(blockAvx512, float, 8), BLOCKS(blockAvx512, uint16_t, 8)},
-    {"avx2", cpuRunsAvx2, 6, BLOCKS(blockAvx2, float, 6), BLOCKS(blockAvx2, uint16_t, 6)},
+    {"avx512", cpuRunsAvx512, cpuRunsAvx512, 8, {BLOCKS_8(blockAvx512, float)}, {BLOCKS_8(blockAvx512, uint16_t)}},
+    {"avx2", cpuRunsAvx2, cpuRunsAvx2Fp16, 6, {BLOCKS_6(blockAvx2, float)}, {BLOCKS_6(blockAvx2, uint16_t)}},
 #endif
-    // Widening halves in software cost a query's products 8 times the floats' time: it reads floats only.
-    {"portable", anyCpu, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {}},
+    // Widening fp16 weights in software cost a query's products 8 times the floats' time: floats only.
+    {"portable", anyCpu, nullptr, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {}},
 };
 
-// c[m, n] = a[m, k] x b, b packed (as floats, or as halves by packHalf) and read by `blocks`.
+// c[m, n] = a[m, k] x b, b packed (as floats, or as fp16 by packFp16) and read by `blocks`.
 template <typename Weight, typename Blocks>
 void gemm(const Kernel& kernel, const Blocks& blocks, const float* a, const Weight* packed, float* c, int64_t m,
           int64_t k, int64_t n) {
@@ -282,9 +290,19 @@ const float* leftMatrix(const uint8_t* memory, int64_t offset, int64_t index, in
   return scratch.data();
 }
 
+// The bytes of a [k, n] matrix packed ([panelsOf(n)][k][32] floats, or fp16 values); -1 when a size is not
+// positive or the product overflows (no length then equals it).
+template <bool fp16>
+int64_t packedBytes(int64_t k, int64_t n) {
+  int64_t bytes = fp16 ? sizeof(uint16_t) : sizeof(float);
+  for (const int64_t size : {n > 0 ? panelsOf(n) : 0, k, (int64_t)kPanel})
+    if (size <= 0 || __builtin_mul_overflow(bytes, size, &bytes)) return -1;
+  return bytes;
+}
+
 // pack(memory, offset, k, n, transposed) -> ArrayBuffer: b ([k, n], or [n, k] when transposed) packed; with
-// `halves` (packHalf), each weight rounded to half precision, in half the bytes.
-template <bool halves>
+// `fp16` (packFp16), each weight rounded to half precision, in half the bytes.
+template <bool fp16>
 napi_value Pack(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   uint8_t* memory;
@@ -298,15 +316,14 @@ napi_value Pack(napi_env env, napi_callback_info info) {
   const int64_t count = panelsOf(n) * k * kPanel;
   void* packed = nullptr;
   napi_value result;
-  if (napi_create_arraybuffer(env, (halves ? sizeof(uint16_t) : sizeof(float)) * count, &packed, &result) !=
-      napi_ok) {
+  if (napi_create_arraybuffer(env, packedBytes<fp16>(k, n), &packed, &result) != napi_ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (!pending) napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
     return nullptr;
   }
   const float* b = reinterpret_cast<const float*>(memory + offset);
-  if (!halves) {
+  if (!fp16) {
     pack(b, transposed, k, n, static_cast<float*>(packed));
     return result;
   }
@@ -323,9 +340,9 @@ napi_value Pack(napi_env env, napi_callback_info info) {
 }
 
 // matMulPacked(memory, aOffset, batch, m, k, outOffset, n, transposeA, packedB): for each of `batch`
-// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack(); with `halves`
-// (matMulPackedHalf), b packed by packHalf(). The sums are in float either way.
-template <bool halves>
+// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack(); with `fp16`
+// (matMulPackedFp16), b packed by packFp16(). The sums are in float either way.
+template <bool fp16>
 napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   napi_value argv[9];
   uint8_t* memory;
@@ -344,8 +361,12 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   }
   if (!inside(env, aOffset, bytesOf({batch, m, k}), length) || !inside(env, outOffset, bytesOf({batch, m, n}), length))
     return nullptr;
-  if ((int64_t)packedLength != (int64_t)(halves ? sizeof(uint16_t) : sizeof(float)) * panelsOf(n) * k * kPanel) {
+  if ((int64_t)packedLength != packedBytes<fp16>(k, n)) {
     napi_throw_range_error(env, nullptr, "packed matrix of another shape");
+    return nullptr;
+  }
+  if (fp16 && !kernel->readsFp16()) {  // not offered then (kernelObject): never a null block
+    napi_throw_error(env, nullptr, "this kernel has no products on fp16 weights");
     return nullptr;
   }
   try {
@@ -353,8 +374,8 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
     for (int64_t index = 0; index < batch; ++index) {
       const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
       float* out = reinterpret_cast<float*>(memory + outOffset) + index * m * n;
-      if constexpr (halves)
-        gemm(*kernel, kernel->halfBlocks, a, static_cast<const uint16_t*>(packed), out, m, k, n);
+      if constexpr (fp16)
+        gemm(*kernel, kernel->fp16Blocks, a, static_cast<const uint16_t*>(packed), out, m, k, n);
       else
         gemm(*kernel, kernel->blocks, a, static_cast<const float*>(packed), out, m, k, n);
     }
@@ -492,8 +513,8 @@ napi_value stringOf(napi_env env, const char* text) {
   return value;
 }
 
-// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, packHalf and
-// matMulPackedHalf where its instructions widen halves, and the elementwise steps addBias, addInto and layerNorm.
+// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, packFp16 and
+// matMulPackedFp16 where this CPU runs its blocks over fp16 weights, and the elementwise steps addBias, addInto and layerNorm.
 napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
   void* data = const_cast<Kernel*>(&kernel);
   const napi_property_descriptor properties[] = {
@@ -504,11 +525,11 @@ napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
       {"addBias", nullptr, AddBias, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"addInto", nullptr, AddInto, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"layerNorm", nullptr, LayerNorm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"packHalf", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"matMulPackedHalf", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
+      {"packFp16", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPackedFp16", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
   };
   const size_t count = sizeof properties / sizeof properties[0];
-  napi_define_properties(env, object, kernel.readsHalves() ? count : count - 2, properties);
+  napi_define_properties(env, object, kernel.readsFp16() ? count : count - 2, properties);
   return object;
 }
 

@@ -81,10 +81,10 @@ function embed(texts, options) {
 
 // The pool may hand over the next job before this one ends: run them one after another, in order.
 let previous = Promise.resolve();
-parentPort.on("message", ({ id, texts, halves }) => {
+parentPort.on("message", ({ id, texts, fp16 }) => {
   previous = previous.then(async () => {
     try {
-      const vectors = await embed(texts, { halves: halves === true });
+      const vectors = await embed(texts, { fp16: fp16 === true });
       parentPort.postMessage({ id, vectors }, [vectors.buffer]);
     } catch (error) {
       parentPort.postMessage({ id, error: String(error?.message ?? error) });
@@ -93,4 +93,5 @@ parentPort.on("message", ({ id, texts, halves }) => {
 });
 // The first run warms the model (the compiler, and the graph's first execution): not on a user's request.
 await embed(["warm up"]);
+await embed(["warm up"], { fp16: true });
 parentPort.postMessage({ ready: true, kernels });

@@ -180,8 +180,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         const job = query ?? this.ingestion.shift(fits);
         if (!job) break;
         entry.inFlight.push(job);
-        // A query's few rows wait on the weights coming from memory: read as halves, they are half the bytes.
-        entry.worker.postMessage({ id: job.id, texts: job.texts, halves: job.priority === "query" });
+        // A query's few rows wait on the weights coming from memory: read as fp16, they are half the bytes.
+        entry.worker.postMessage({ id: job.id, texts: job.texts, fp16: job.priority === "query" });
       }
     }
   }

@@ -60,12 +60,12 @@ const MODEL = {
 /**
  * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
  * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
- * weight matrices once here. Answers `embedTokens(tokenLists, { halves })`: for texts given as token ids (each
+ * weight matrices once here. Answers `embedTokens(tokenLists, { fp16 })`: for texts given as token ids (each
  * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
- * another in one Float32Array. With `halves` (a query's few rows, whose products wait on the weights coming
+ * another in one Float32Array. With `fp16` (a query's few rows, whose products wait on the weights coming
  * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
- * where the kernel's instructions widen them: the vectors move by about 1e-7 of cosine. Throws at creation when
- * the model lacks a tensor or has another shape.
+ * where the kernel runs that: a vector moves by less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
+ * Throws at creation when the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
   const values = (name) => tensorOf(name).values;
@@ -79,8 +79,8 @@ export function createForwardPass(tensorOf, kernel) {
   const maxTokens = scalar(MODEL.maxTokens);
   const l2Epsilon = scalar(MODEL.l2Epsilon);
 
-  // A kernel whose instructions widen halves (not the portable one) also gets the weights packed as halves.
-  const readsHalves = typeof kernel.matMulPackedHalf === "function";
+  // A kernel that runs products on fp16 weights here (not the portable one) gets a copy of the weights so.
+  const readsFp16 = typeof kernel.matMulPackedFp16 === "function";
 
   /** A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon. */
   function matrix(name) {
@@ -89,8 +89,8 @@ export function createForwardPass(tensorOf, kernel) {
     if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
       throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
     const buffer = new Float32Array(weights).buffer;
-    const halves = readsHalves ? kernel.packHalf(buffer, 0, k, n, false) : undefined;
-    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), halves };
+    const fp16 = readsFp16 ? kernel.packFp16(buffer, 0, k, n, false) : undefined;
+    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), fp16 };
   }
 
   // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
@@ -124,8 +124,11 @@ export function createForwardPass(tensorOf, kernel) {
   const dimensions = tanh.n;
   const finalLayer = layers[layers.length - 1];
 
-  /** The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions. */
-  function workspace(tokens, texts, longest) {
+  /**
+   * The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions;
+   * and whether its products read the weights as fp16.
+   */
+  function workspace(tokens, texts, longest, fp16) {
     const sizes = {
       stream: tokens * width, // the residual stream
       normed: tokens * width, // a layer norm's output, then the attention's context
@@ -139,7 +142,7 @@ export function createForwardPass(tensorOf, kernel) {
       hidden: texts * dimensions, // the tanh layer's output
     };
     const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
-    const regions = { memory, longest };
+    const regions = { memory, longest, fp16 };
     let offset = 0;
     for (const [name, size] of Object.entries(sizes)) {
       regions[name] = new Float32Array(memory, offset, size);
@@ -150,14 +153,15 @@ export function createForwardPass(tensorOf, kernel) {
 
   /**
    * out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into the workspace's memory,
-   * the weights read as halves for a call that asks for them (ws.halves, where the kernel reads halves).
+   * the weights read as fp16 in a call that asks for it (ws.fp16).
    */
   function dense(ws, input, rows, weight, output, relu = false) {
     const { memory } = ws;
-    const [from, to, { k, n }] = [input.byteOffset, output.byteOffset, weight];
-    if (ws.halves) kernel.matMulPackedHalf(memory, from, 1, rows, k, to, n, false, weight.halves);
-    else kernel.matMulPacked(memory, from, 1, rows, k, to, n, false, weight.packed);
-    kernel.addBias(memory, output.byteOffset, rows, weight.n, weight.bias, relu);
+    const { k, n } = weight;
+    if (ws.fp16)
+      kernel.matMulPackedFp16(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.fp16);
+    else kernel.matMulPacked(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.packed);
+    kernel.addBias(memory, output.byteOffset, rows, n, weight.bias, relu);
   }
 
   /** Layer normalization of each row of `input` ([rows, columns]) into `output`, as the graph computes it. */
@@ -262,7 +266,7 @@ export function createForwardPass(tensorOf, kernel) {
     }
   }
 
-  return function embedTokens(tokenLists, { halves = false } = {}) {
+  return function embedTokens(tokenLists, { fp16 = false } = {}) {
     const texts = tokenLists.length;
     const lengths = tokenLists.map((tokens) => Math.min(tokens.length, maxTokens));
     const starts = [];
@@ -271,7 +275,7 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = { ...workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1)), halves: halves && readsHalves };
+    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1), fp16 && readsFp16);
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
