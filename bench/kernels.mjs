@@ -1,9 +1,10 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
-// widest layer for a 30-token text), then embedding p50 (wall and CPU time) of a query (its products on the
-// weights as fp16, as recall runs them, and as floats) and of a batch of 32 passages, with
-// LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass written out, on the addon) and to wasm (the
-// model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES (default 200): queries per setting.
+// widest layer for a 30-token text); the same product on fp16 weights against floats, by rows; then
+// embedding p50 (wall and CPU time) of a query (its products on the weights as fp16, as recall runs them, and
+// as floats) and of a batch of 32 passages, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass
+// written out, on the addon) and to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES
+// (default 200): queries per setting.
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -36,6 +37,31 @@ for (const name of addon.runnableInstructionSets) {
   cpuSeconds(multiply, 100);
   const seconds = Array.from({ length: 7 }, () => cpuSeconds(multiply, 300)).sort((a, b) => a - b)[3];
   console.log(`  ${name.padEnd(8)} ${((2 * m * k * n) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
+}
+
+// Where fp16 weights stop paying (FP16_MAX_ROWS in lib/memory/embeddings/use-lite-forward.mjs): the widest
+// product again, with as many rows as a call has tokens, on the floats and on fp16 weights.
+console.log(`\n[m×${k}]·[${k}×${n}] product, fp16 weights against floats, by rows m (CPU time, median of 5):`);
+for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
+  const space = new ArrayBuffer(4 * (rows * k + k * n + rows * n));
+  const filled = new Float32Array(space);
+  for (let i = 0; i < filled.length; i++) filled[i] = Math.sin(i) / 2;
+  const figures = [];
+  for (const name of addon.runnableInstructionSets) {
+    const kernel = addon.kernel(name);
+    if (!kernel.matMulPackedFp16) continue;
+    const [floats, halves] = [kernel.pack(space, 4 * rows * k, k, n, false), kernel.packFp16(space, 4 * rows * k, k, n, false)];
+    const output = 4 * (rows * k + k * n);
+    const onFloats = () => kernel.matMulPacked(space, 0, 1, rows, k, output, n, false, floats);
+    const onHalves = () => kernel.matMulPackedFp16(space, 0, 1, rows, k, output, n, false, halves);
+    const repeats = Math.max(20, Math.round(3000 / rows));
+    const median = (run) => Array.from({ length: 5 }, () => cpuSeconds(run, repeats)).sort((a, b) => a - b)[2];
+    cpuSeconds(onFloats, repeats);
+    cpuSeconds(onHalves, repeats);
+    const [a, b] = [median(onFloats), median(onHalves)];
+    figures.push(`${name} ${(a * 1e6).toFixed(0)} → ${(b * 1e6).toFixed(0)} µs (${((b / a - 1) * 100).toFixed(0)}%)`);
+  }
+  if (figures.length) console.log(`  m = ${String(rows).padStart(3)}   ${figures.join("   ")}`);
 }
 
 const queries = [

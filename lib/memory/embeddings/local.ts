@@ -180,7 +180,8 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         const job = query ?? this.ingestion.shift(fits);
         if (!job) break;
         entry.inFlight.push(job);
-        // A query's few rows wait on the weights coming from memory: read as fp16, they are half the bytes.
+        // A question's few rows wait on the weights coming from memory: a query may read them as fp16, half the
+        // bytes (the forward pass does so only for a call of few tokens, FP16_MAX_ROWS in use-lite-forward.mjs).
         entry.worker.postMessage({ id: job.id, texts: job.texts, fp16: job.priority === "query" });
       }
     }

@@ -58,13 +58,22 @@ const MODEL = {
 };
 
 /**
+ * The most tokens (rows of each product) for which a call asking for fp16 weights gets them. A product of a few
+ * rows waits on its weights' bytes and fp16 halves them (one row: −40 to −65% of the time on AVX2 and AVX-512);
+ * by about 32 rows arithmetic bounds it, and widening the halves then costs as much as it saves, or a few percent
+ * more (`node bench/kernels.mjs`, "fp16 weights against floats, by rows"). A single question is 5–30 tokens; the
+ * extractive answer's question and sentences together, or many queued questions, are more.
+ */
+export const FP16_MAX_ROWS = 32;
+
+/**
  * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
  * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
  * weight matrices once here. Answers `embedTokens(tokenLists, { fp16 })`: for texts given as token ids (each
  * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
  * another in one Float32Array. With `fp16` (a query's few rows, whose products wait on the weights coming
  * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
- * where the kernel runs that: a vector moves by less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
+ * where the kernel runs that and the call has at most FP16_MAX_ROWS tokens: a vector moves by less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
  * Throws at creation when the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
@@ -275,7 +284,12 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1), fp16 && readsFp16);
+    const ws = workspace(
+      Math.max(tokens, 1),
+      texts,
+      Math.max(...lengths, 1),
+      fp16 && readsFp16 && tokens <= FP16_MAX_ROWS,
+    );
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);

@@ -542,17 +542,25 @@ describe("the native matrix products", () => {
       Array.from({ length: 90 }, (_, i) => `item ${i}, reviewed`).join("; "),
     ];
 
-    async function embedWith(kernels: string | undefined, someTexts = texts, priority: "ingest" | "query" = "ingest") {
+    /** Each job's vectors, embedded one job after another by one worker with this kernel setting. */
+    async function embedJobsWith(kernels: string | undefined, jobs: string[][], priority: "ingest" | "query") {
       // A worker takes its environment when it starts.
       if (kernels === undefined) delete process.env.LOCAL_EMBEDDING_KERNELS;
       else process.env.LOCAL_EMBEDDING_KERNELS = kernels;
       const pool = new LocalEmbeddingProvider(1);
       try {
         await pool.ready();
-        return { kernels: pool.kernels, vectors: await pool.embed(someTexts, priority) };
+        const vectors: number[][][] = [];
+        for (const job of jobs) vectors.push(await pool.embed(job, priority));
+        return { kernels: pool.kernels, vectors };
       } finally {
         await pool.close();
       }
+    }
+
+    async function embedWith(kernels: string | undefined, someTexts = texts, priority: "ingest" | "query" = "ingest") {
+      const { kernels: description, vectors } = await embedJobsWith(kernels, [someTexts], priority);
+      return { kernels: description, vectors: vectors[0] };
     }
 
     function expectSameVectors(actual: number[][], expected: number[][]) {
@@ -585,22 +593,32 @@ describe("the native matrix products", () => {
     );
 
     test(
-      "a query's vector, its products on fp16 weights, is the memory's vector of the same text " +
-        "within 1e-3 a component and 1e-5 of cosine; with WASM they are the same",
+      "a question's vector, its products on fp16 weights, is the memory's vector of the same text within 1e-3 " +
+        "a component and 1e-5 of cosine; a query of more tokens than FP16_MAX_ROWS, and any with WASM, is the same",
       async () => {
         const memories = (await embedWith(undefined)).vectors;
-        const queries = await embedWith(undefined, texts, "query");
-        expect(queries.kernels).toBe(`native ${runnableHere[0]}`);
-        for (const [i, query] of queries.vectors.entries()) {
-          const memory = memories[i];
-          expect(Math.max(...query.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-3);
-          expect(query.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-5);
-          expect(Math.hypot(...query)).toBeCloseTo(1, 6);
+        // Each a question alone, as a recall embeds it (each under FP16_MAX_ROWS tokens).
+        const short = [0, 1, 3, 4];
+        const questions = await embedJobsWith(
+          undefined,
+          short.map((i) => [texts[i]]),
+          "query",
+        );
+        expect(questions.kernels).toBe(`native ${runnableHere[0]}`);
+        for (const [index, [question]] of questions.vectors.entries()) {
+          const memory = memories[short[index]];
+          expect(Math.max(...question.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-3);
+          expect(question.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-5);
+          expect(Math.hypot(...question)).toBeCloseTo(1, 6);
         }
         // Not the floats' products where the kernel reads fp16 (a few components differ past 1e-6).
-        expect(queries.vectors.some((query, i) => query.some((v, j) => Math.abs(v - memories[i][j]) > 1e-6))).toBe(
-          runsFp16Here(runnableHere[0]),
-        );
+        expect(
+          questions.vectors.some(([question], index) =>
+            question.some((v, j) => Math.abs(v - memories[short[index]][j]) > 1e-6),
+          ),
+        ).toBe(runsFp16Here(runnableHere[0]));
+        // All the texts together are hundreds of tokens: the floats' products, the memories' vectors exactly.
+        expect((await embedWith(undefined, texts, "query")).vectors).toEqual(memories);
         expect((await embedWith("wasm", texts, "query")).vectors).toEqual(await wasm());
       },
     );
