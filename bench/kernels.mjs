@@ -50,7 +50,10 @@ for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
   for (const name of addon.runnableInstructionSets) {
     const kernel = addon.kernel(name);
     if (!kernel.matMulPackedFp16) continue;
-    const [floats, halves] = [kernel.pack(space, 4 * rows * k, k, n, false), kernel.packFp16(space, 4 * rows * k, k, n, false)];
+    const [floats, halves] = [
+      kernel.pack(space, 4 * rows * k, k, n, false),
+      kernel.packFp16(space, 4 * rows * k, k, n, false),
+    ];
     const output = 4 * (rows * k + k * n);
     const onFloats = () => kernel.matMulPacked(space, 0, 1, rows, k, output, n, false, floats);
     const onHalves = () => kernel.matMulPackedFp16(space, 0, 1, rows, k, output, n, false, halves);
