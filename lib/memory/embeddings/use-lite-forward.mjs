@@ -73,7 +73,8 @@ export const FP16_MAX_ROWS = 32;
  * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
  * another in one Float32Array. With `fp16` (a query's few rows, whose products wait on the weights coming
  * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
- * where the kernel runs that and the call has at most FP16_MAX_ROWS tokens: a vector moves by less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
+ * where the kernel runs that and the call has at most FP16_MAX_ROWS tokens: a vector moves by less than 1e-6 of
+ * cosine (SciFact's 300 queries: 6e-7 at most).
  * Throws at creation when the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
