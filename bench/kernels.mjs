@@ -1,8 +1,10 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
-// widest layer for a 30-token text), then embedding p50 (wall and CPU time) of a query and of a batch of
-// 32 passages with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass written out, on the addon) and
-// to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES (default 200): queries per setting.
+// widest layer for a 30-token text); the same product on fp16 weights against floats, by rows; then
+// embedding p50 (wall and CPU time) of a query (its products on the weights as fp16, as recall runs them, and
+// as floats) and of a batch of 32 passages, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass
+// written out, on the addon) and to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES
+// (default 200): queries per setting.
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -37,6 +39,34 @@ for (const name of addon.runnableInstructionSets) {
   console.log(`  ${name.padEnd(8)} ${((2 * m * k * n) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
 }
 
+// Where fp16 weights stop paying (FP16_MAX_ROWS in lib/memory/embeddings/use-lite-forward.mjs): the widest
+// product again, with as many rows as a call has tokens, on the floats and on fp16 weights.
+console.log(`\n[m×${k}]·[${k}×${n}] product, fp16 weights against floats, by rows m (CPU time, median of 5):`);
+for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
+  const space = new ArrayBuffer(4 * (rows * k + k * n + rows * n));
+  const filled = new Float32Array(space);
+  for (let i = 0; i < filled.length; i++) filled[i] = Math.sin(i) / 2;
+  const figures = [];
+  for (const name of addon.runnableInstructionSets) {
+    const kernel = addon.kernel(name);
+    if (!kernel.matMulPackedFp16) continue;
+    const [floats, halves] = [
+      kernel.pack(space, 4 * rows * k, k, n, false),
+      kernel.packFp16(space, 4 * rows * k, k, n, false),
+    ];
+    const output = 4 * (rows * k + k * n);
+    const onFloats = () => kernel.matMulPacked(space, 0, 1, rows, k, output, n, false, floats);
+    const onHalves = () => kernel.matMulPackedFp16(space, 0, 1, rows, k, output, n, false, halves);
+    const repeats = Math.max(20, Math.round(3000 / rows));
+    const median = (run) => Array.from({ length: 5 }, () => cpuSeconds(run, repeats)).sort((a, b) => a - b)[2];
+    cpuSeconds(onFloats, repeats);
+    cpuSeconds(onHalves, repeats);
+    const [a, b] = [median(onFloats), median(onHalves)];
+    figures.push(`${name} ${(a * 1e6).toFixed(0)} → ${(b * 1e6).toFixed(0)} µs (${((b / a - 1) * 100).toFixed(0)}%)`);
+  }
+  if (figures.length) console.log(`  m = ${String(rows).padStart(3)}   ${figures.join("   ")}`);
+}
+
 const queries = [
   "What does Dana prefer for meetings?",
   "when was the Berlin invoice paid",
@@ -64,7 +94,8 @@ async function latencies(setting) {
     worker.once("error", reject);
     worker.on("message", (message) => message.ready && resolve(message));
   });
-  const embed = (id, texts) =>
+  // A query's products read the weights as fp16, as the server's recalls ask (`fp16`); ingestion's as floats.
+  const embed = (id, texts, fp16 = false) =>
     new Promise((resolve) => {
       const onMessage = (message) => {
         if (message.id !== id) return;
@@ -72,16 +103,16 @@ async function latencies(setting) {
         resolve();
       };
       worker.on("message", onMessage);
-      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts] });
+      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], fp16 });
     });
   // The process's CPU time is the worker's: this thread only waits meanwhile.
-  const measure = async (count, texts) => {
+  const measure = async (count, texts, fp16 = false) => {
     const wall = [];
     const cpu = [];
     for (let i = 0; i < count; i++) {
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      await embed(100000 + i, texts(i));
+      await embed(100000 + i, texts(i), fp16);
       const used = process.cpuUsage(cpuStart);
       cpu.push((used.user + used.system) / 1000);
       wall.push(performance.now() - start);
@@ -89,18 +120,21 @@ async function latencies(setting) {
     const p50 = (times) => times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
     return { wall: p50(wall), cpu: p50(cpu) };
   };
-  for (let i = 0; i < 20; i++) await embed(i, queries[i % queries.length]);
-  const query = await measure(queryCount, (i) => queries[i % queries.length]);
+  for (let i = 0; i < 20; i++) await embed(i, queries[i % queries.length], true);
+  const query = await measure(queryCount, (i) => queries[i % queries.length], true);
+  const queryFloats = await measure(queryCount, (i) => queries[i % queries.length]);
   await embed(-1, passages);
   const batch = await measure(10, () => passages);
   await worker.terminate();
-  return { kernels: ready.kernels, query, batch };
+  return { kernels: ready.kernels, query, queryFloats, batch };
 }
 
 console.log(`\nEmbedding, p50 of wall and CPU time: ${queryCount} queries one at a time; 10 batches of 32 passages:`);
 const ms = (value) => `${value.toFixed(1).padStart(6)} ms`;
 for (const setting of [...addon.runnableInstructionSets, "wasm"]) {
-  const { kernels, query, batch } = await latencies(setting);
-  const queryFigures = `query: wall ${ms(query.wall)}, CPU ${ms(query.cpu)}`;
+  const { kernels, query, queryFloats, batch } = await latencies(setting);
+  const queryFigures =
+    `query: wall ${ms(query.wall)}, CPU ${ms(query.cpu)}` +
+    (setting === "wasm" ? "" : ` (weights as floats: CPU ${ms(queryFloats.cpu)})`);
   console.log(`  ${kernels.padEnd(16)} ${queryFigures}   batch: wall ${ms(batch.wall)}, CPU ${ms(batch.cpu)}`);
 }

@@ -47,19 +47,53 @@ void pack(const float* b, bool transposed, int64_t k, int64_t n, float* packed) 
   }
 }
 
+// IEEE half precision (fp16), round to nearest even (overflow to infinity, small values to subnormals or zero): the
+// packed copy of the weights a query's products read. A query is a few rows, so its products wait on the weights
+// coming from memory rather than on arithmetic; as fp16 they are half the bytes.
+uint16_t toHalf(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  const uint32_t sign = (bits >> 16) & 0x8000u;
+  const uint32_t magnitude = bits & 0x7FFFFFFFu;
+  if (magnitude >= 0x7F800000u) return (uint16_t)(sign | 0x7C00u | (magnitude > 0x7F800000u ? 0x200u : 0));
+  if (magnitude >= 0x477FF000u) return (uint16_t)(sign | 0x7C00u);  // rounds past 65504
+  if (magnitude < 0x38800000u) {                                     // below 2^-14: a subnormal half, or zero
+    if (magnitude < 0x33000000u) return (uint16_t)sign;
+    const uint32_t mantissa = (magnitude & 0x7FFFFFu) | 0x800000u;
+    const int shift = 126 - (int)(magnitude >> 23);  // 14 to 24
+    const uint32_t half = mantissa >> shift;
+    const uint32_t rest = mantissa & ((1u << shift) - 1), midpoint = 1u << (shift - 1);
+    return (uint16_t)(sign | (half + (rest > midpoint || (rest == midpoint && (half & 1)))));
+  }
+  const uint32_t rebased = magnitude - 0x38000000u;  // the exponent's bias from 127 to 15
+  const uint32_t half = rebased >> 13, rest = rebased & 0x1FFFu;
+  return (uint16_t)(sign | (half + (rest > 0x1000u || (rest == 0x1000u && (half & 1)))));
+}
+
 // A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
 // the whole depth k.
 using Block = void (*)(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width);
+// The same over a panel of fp16 weights.
+using Fp16Block = void (*)(const float* a, int64_t lda, const uint16_t* panel, int64_t k, float* c, int64_t ldc,
+                           int width);
 
 #if defined(__x86_64__)
-template <int ROWS>
-__attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda, const float* panel, int64_t k,
+// Sixteen weights as floats. Inlined always: on its own, the function would carry AVX-512 outside a block.
+__attribute__((target("avx512f"), always_inline)) inline __m512 load16Avx512(const float* from) {
+  return _mm512_loadu_ps(from);
+}
+__attribute__((target("avx512f"), always_inline)) inline __m512 load16Avx512(const uint16_t* from) {
+  return _mm512_cvtph_ps(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(from)));
+}
+
+template <int ROWS, typename Weight>
+__attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda, const Weight* panel, int64_t k,
                                                     float* c, int64_t ldc, int width) {
   __m512 acc[ROWS][2];
   for (int r = 0; r < ROWS; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
   for (int64_t p = 0; p < k; ++p) {
-    const __m512 b0 = _mm512_loadu_ps(panel + p * kPanel);
-    const __m512 b1 = _mm512_loadu_ps(panel + p * kPanel + 16);
+    const __m512 b0 = load16Avx512(panel + p * kPanel);
+    const __m512 b1 = load16Avx512(panel + p * kPanel + 16);
     for (int r = 0; r < ROWS; ++r) {
       const __m512 av = _mm512_set1_ps(a[r * lda + p]);
       acc[r][0] = _mm512_fmadd_ps(av, b0, acc[r][0]);
@@ -76,17 +110,26 @@ __attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda,
 
 // AVX2 has 16 vector registers: 6 rows by 16 columns keep 12 sums in them, with room for the panel's
 // values. A half panel is one cache line a step, read once for the 6 rows.
-template <int ROWS>
-__attribute__((target("avx2,fma"))) void halfBlockAvx2(const float* a, int64_t lda, const float* half, int64_t k,
-                                                       float* c, int64_t ldc, int columns) {
+// Eight weights as floats. F16C is enabled for the blocks over fp16 weights; the compiler emits its instructions
+// only for those conversions, so the blocks over floats run on an AVX2 CPU without it.
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline __m256 load8Avx2(const float* from) {
+  return _mm256_loadu_ps(from);
+}
+__attribute__((target("avx2,fma,f16c"), always_inline)) inline __m256 load8Avx2(const uint16_t* from) {
+  return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(from)));
+}
+
+template <int ROWS, typename Weight>
+__attribute__((target("avx2,fma,f16c"))) void halfBlockAvx2(const float* a, int64_t lda, const Weight* half,
+                                                            int64_t k, float* c, int64_t ldc, int columns) {
   __m256 acc[ROWS][2];
   for (int r = 0; r < ROWS; ++r) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
   // k > 0: written as do-while, GCC -O3 keeps the sums in registers; a for loop has it also store
   // them to the stack at every step, which halves the speed.
   int64_t p = 0;
   do {
-    const __m256 b0 = _mm256_loadu_ps(half + p * kPanel);
-    const __m256 b1 = _mm256_loadu_ps(half + p * kPanel + 8);
+    const __m256 b0 = load8Avx2(half + p * kPanel);
+    const __m256 b1 = load8Avx2(half + p * kPanel + 8);
     for (int r = 0; r < ROWS; ++r) {
       const __m256 av = _mm256_broadcast_ss(a + r * lda + p);
       acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
@@ -103,9 +146,9 @@ __attribute__((target("avx2,fma"))) void halfBlockAvx2(const float* a, int64_t l
   }
 }
 
-template <int ROWS>
-__attribute__((target("avx2,fma"))) void blockAvx2(const float* a, int64_t lda, const float* panel, int64_t k,
-                                                   float* c, int64_t ldc, int width) {
+template <int ROWS, typename Weight>
+__attribute__((target("avx2,fma,f16c"))) void blockAvx2(const float* a, int64_t lda, const Weight* panel, int64_t k,
+                                                        float* c, int64_t ldc, int width) {
   halfBlockAvx2<ROWS>(a, lda, panel, k, c, ldc, width < 16 ? width : 16);
   if (width > 16) halfBlockAvx2<ROWS>(a, lda, panel + 16, k, c + 16, ldc, width - 16);
 }
@@ -119,6 +162,8 @@ bool cpuRunsAvx2() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 }
+
+bool cpuRunsAvx2Fp16() { return cpuRunsAvx2() && __builtin_cpu_supports("f16c"); }
 #endif
 
 // Plain C++, compiled for the architecture's baseline (SSE2 on x86-64, NEON on aarch64) and vectorized
@@ -140,33 +185,42 @@ bool anyCpu() { return true; }
 
 struct Kernel {
   const char* name;
-  // Whether this CPU, and its operating system, runs the kernel's instructions.
+  // Whether this CPU, and its operating system, runs the kernel's instructions; and those of its blocks over
+  // fp16 weights (none for a kernel without them).
   bool (*cpuRuns)();
+  bool (*cpuRunsFp16)();
   int rowsPerBlock;
-  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock.
+  // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; fp16Blocks the same over fp16 weights.
   Block blocks[9];
+  Fp16Block fp16Blocks[9];
+  bool readsFp16() const { return cpuRunsFp16 != nullptr && cpuRunsFp16(); }
 };
+
+// The blocks of 1 to 6, or 8, rows over panels of `Weight`, from blocks[1] (blocks[0] is never called).
+#define BLOCKS_6(block, Weight) \
+  nullptr, block<1, Weight>, block<2, Weight>, block<3, Weight>, block<4, Weight>, block<5, Weight>, block<6, Weight>
+#define BLOCKS_8(block, Weight) BLOCKS_6(block, Weight), block<7, Weight>, block<8, Weight>
 
 // Best first.
 const Kernel kKernels[] = {
 #if defined(__x86_64__)
-    {"avx512", cpuRunsAvx512, 8,
-     {nullptr, blockAvx512<1>, blockAvx512<2>, blockAvx512<3>, blockAvx512<4>, blockAvx512<5>, blockAvx512<6>,
-      blockAvx512<7>, blockAvx512<8>}},
-    {"avx2", cpuRunsAvx2, 6,
-     {nullptr, blockAvx2<1>, blockAvx2<2>, blockAvx2<3>, blockAvx2<4>, blockAvx2<5>, blockAvx2<6>}},
+    {"avx512", cpuRunsAvx512, cpuRunsAvx512, 8, {BLOCKS_8(blockAvx512, float)}, {BLOCKS_8(blockAvx512, uint16_t)}},
+    {"avx2", cpuRunsAvx2, cpuRunsAvx2Fp16, 6, {BLOCKS_6(blockAvx2, float)}, {BLOCKS_6(blockAvx2, uint16_t)}},
 #endif
-    {"portable", anyCpu, 2, {nullptr, blockPortable<1>, blockPortable<2>}},
+    // Widening fp16 weights in software cost a query's products 8 times the floats' time: floats only.
+    {"portable", anyCpu, nullptr, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {}},
 };
 
-// c[m, n] = a[m, k] x b, b packed.
-void gemm(const Kernel& kernel, const float* a, const float* packed, float* c, int64_t m, int64_t k, int64_t n) {
+// c[m, n] = a[m, k] x b, b packed (as floats, or as fp16 by packFp16) and read by `blocks`.
+template <typename Weight, typename Blocks>
+void gemm(const Kernel& kernel, const Blocks& blocks, const float* a, const Weight* packed, float* c, int64_t m,
+          int64_t k, int64_t n) {
   for (int64_t panel = 0; panel < panelsOf(n); ++panel) {
     const int64_t column = panel * kPanel;
     const int width = (int)(n - column < kPanel ? n - column : kPanel);
     for (int64_t row = 0; row < m; row += kernel.rowsPerBlock) {
       const int rows = (int)(m - row < kernel.rowsPerBlock ? m - row : kernel.rowsPerBlock);
-      kernel.blocks[rows](a + row * k, k, packed + panel * k * kPanel, k, c + row * n + column, n, width);
+      blocks[rows](a + row * k, k, packed + panel * k * kPanel, k, c + row * n + column, n, width);
     }
   }
 }
@@ -236,7 +290,19 @@ const float* leftMatrix(const uint8_t* memory, int64_t offset, int64_t index, in
   return scratch.data();
 }
 
-// pack(memory, offset, k, n, transposed) -> ArrayBuffer: b ([k, n], or [n, k] when transposed) packed.
+// The bytes of a [k, n] matrix packed ([panelsOf(n)][k][32] floats, or fp16 values); -1 when a size is not
+// positive or the product overflows (no length then equals it).
+template <bool fp16>
+int64_t packedBytes(int64_t k, int64_t n) {
+  int64_t bytes = fp16 ? sizeof(uint16_t) : sizeof(float);
+  for (const int64_t size : {n > 0 ? panelsOf(n) : 0, k, (int64_t)kPanel})
+    if (size <= 0 || __builtin_mul_overflow(bytes, size, &bytes)) return -1;
+  return bytes;
+}
+
+// pack(memory, offset, k, n, transposed) -> ArrayBuffer: b ([k, n], or [n, k] when transposed) packed; with
+// `fp16` (packFp16), each weight rounded to half precision, in half the bytes.
+template <bool fp16>
 napi_value Pack(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   uint8_t* memory;
@@ -247,20 +313,36 @@ napi_value Pack(napi_env env, napi_callback_info info) {
     return nullptr;
   const int64_t offset = v[0], k = v[1], n = v[2];
   if (!inside(env, offset, bytesOf({k, n}), length)) return nullptr;
+  const int64_t count = panelsOf(n) * k * kPanel;
   void* packed = nullptr;
   napi_value result;
-  if (napi_create_arraybuffer(env, sizeof(float) * panelsOf(n) * k * kPanel, &packed, &result) != napi_ok) {
+  if (napi_create_arraybuffer(env, packedBytes<fp16>(k, n), &packed, &result) != napi_ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (!pending) napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
     return nullptr;
   }
-  pack(reinterpret_cast<const float*>(memory + offset), transposed, k, n, static_cast<float*>(packed));
+  const float* b = reinterpret_cast<const float*>(memory + offset);
+  if (!fp16) {
+    pack(b, transposed, k, n, static_cast<float*>(packed));
+    return result;
+  }
+  try {
+    std::vector<float> floats(count);
+    pack(b, transposed, k, n, floats.data());
+    uint16_t* out = static_cast<uint16_t*>(packed);
+    for (int64_t i = 0; i < count; ++i) out[i] = toHalf(floats[i]);
+  } catch (const std::bad_alloc&) {
+    napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
+    return nullptr;
+  }
   return result;
 }
 
 // matMulPacked(memory, aOffset, batch, m, k, outOffset, n, transposeA, packedB): for each of `batch`
-// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack().
+// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack(); with `fp16`
+// (matMulPackedFp16), b packed by packFp16(). The sums are in float either way.
+template <bool fp16>
 napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   napi_value argv[9];
   uint8_t* memory;
@@ -279,8 +361,12 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   }
   if (!inside(env, aOffset, bytesOf({batch, m, k}), length) || !inside(env, outOffset, bytesOf({batch, m, n}), length))
     return nullptr;
-  if ((int64_t)packedLength != (int64_t)sizeof(float) * panelsOf(n) * k * kPanel) {
+  if ((int64_t)packedLength != packedBytes<fp16>(k, n)) {
     napi_throw_range_error(env, nullptr, "packed matrix of another shape");
+    return nullptr;
+  }
+  if (fp16 && !kernel->readsFp16()) {  // not offered then (kernelObject): never a null block
+    napi_throw_error(env, nullptr, "this kernel has no products on fp16 weights");
     return nullptr;
   }
   try {
@@ -288,7 +374,10 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
     for (int64_t index = 0; index < batch; ++index) {
       const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
       float* out = reinterpret_cast<float*>(memory + outOffset) + index * m * n;
-      gemm(*kernel, a, static_cast<const float*>(packed), out, m, k, n);
+      if constexpr (fp16)
+        gemm(*kernel, kernel->fp16Blocks, a, static_cast<const uint16_t*>(packed), out, m, k, n);
+      else
+        gemm(*kernel, kernel->blocks, a, static_cast<const float*>(packed), out, m, k, n);
     }
   } catch (const std::bad_alloc&) {
     napi_throw_range_error(env, nullptr, "no memory for the transposed matrix");
@@ -320,7 +409,7 @@ napi_value BatchMatMul(napi_env env, napi_callback_info info) {
       const float* b = reinterpret_cast<const float*>(memory + bOffset) + (batchB == 1 ? 0 : index) * k * n;
       if (index == 0 || batchB != 1) pack(b, transposeB, k, n, packed.data());
       const float* a = leftMatrix(memory, aOffset, batchA == 1 ? 0 : index, m, k, transposeA, scratch);
-      gemm(*kernel, a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+      gemm(*kernel, kernel->blocks, a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
     }
   } catch (const std::bad_alloc&) {
     napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
@@ -424,20 +513,23 @@ napi_value stringOf(napi_env env, const char* text) {
   return value;
 }
 
-// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, and the
-// elementwise steps addBias, addInto and layerNorm.
+// { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, packFp16 and
+// matMulPackedFp16 where this CPU runs its blocks over fp16 weights, and the elementwise steps addBias, addInto and layerNorm.
 napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
   void* data = const_cast<Kernel*>(&kernel);
   const napi_property_descriptor properties[] = {
       {"instructionSet", nullptr, nullptr, nullptr, nullptr, stringOf(env, kernel.name), napi_enumerable, nullptr},
-      {"pack", nullptr, Pack, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"matMulPacked", nullptr, MatMulPacked, nullptr, nullptr, nullptr, napi_enumerable, data},
+      {"pack", nullptr, Pack<false>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPacked", nullptr, MatMulPacked<false>, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"addBias", nullptr, AddBias, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"addInto", nullptr, AddInto, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"layerNorm", nullptr, LayerNorm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"packFp16", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPackedFp16", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
   };
-  napi_define_properties(env, object, sizeof properties / sizeof properties[0], properties);
+  const size_t count = sizeof properties / sizeof properties[0];
+  napi_define_properties(env, object, kernel.readsFp16() ? count : count - 2, properties);
   return object;
 }
 

@@ -49,7 +49,7 @@ function chooseRuntime() {
     return { values: tensor.dataSync().slice(), shape: tensor.shape };
   };
   const forward = createForwardPass(tensorOf, addon);
-  return { runModel: async (encodings) => forward(encodings), kernels: description };
+  return { runModel: async (encodings, options) => forward(encodings, options), kernels: description };
 }
 
 /** The model's own graph on TensorFlow.js (the WASM kernels), for the encodings of a batch of texts. */
@@ -72,16 +72,19 @@ async function runGraph(encodings) {
  * What `model.embed` does, less two costs: tokens past those the model reads, and a JavaScript array
  * per vector (the batch's vectors come back as one Float32Array, moved to the pool without a copy).
  */
-function embed(texts) {
-  return runModel(texts.map((text) => model.tokenizer.encode(text).slice(0, MODEL_MAX_TOKENS)));
+function embed(texts, options) {
+  return runModel(
+    texts.map((text) => model.tokenizer.encode(text).slice(0, MODEL_MAX_TOKENS)),
+    options,
+  );
 }
 
 // The pool may hand over the next job before this one ends: run them one after another, in order.
 let previous = Promise.resolve();
-parentPort.on("message", ({ id, texts }) => {
+parentPort.on("message", ({ id, texts, fp16 }) => {
   previous = previous.then(async () => {
     try {
-      const vectors = await embed(texts);
+      const vectors = await embed(texts, { fp16: fp16 === true });
       parentPort.postMessage({ id, vectors }, [vectors.buffer]);
     } catch (error) {
       parentPort.postMessage({ id, error: String(error?.message ?? error) });
@@ -90,4 +93,5 @@ parentPort.on("message", ({ id, texts }) => {
 });
 // The first run warms the model (the compiler, and the graph's first execution): not on a user's request.
 await embed(["warm up"]);
+await embed(["warm up"], { fp16: true });
 parentPort.postMessage({ ready: true, kernels });

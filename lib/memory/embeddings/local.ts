@@ -180,7 +180,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         const job = query ?? this.ingestion.shift(fits);
         if (!job) break;
         entry.inFlight.push(job);
-        entry.worker.postMessage({ id: job.id, texts: job.texts });
+        // A question's few rows wait on the weights coming from memory: a query may read them as fp16, half the
+        // bytes (the forward pass does so only for a call of few tokens, FP16_MAX_ROWS in use-lite-forward.mjs).
+        entry.worker.postMessage({ id: job.id, texts: job.texts, fp16: job.priority === "query" });
       }
     }
   }

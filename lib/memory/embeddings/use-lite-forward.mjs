@@ -58,11 +58,24 @@ const MODEL = {
 };
 
 /**
+ * The most tokens (rows of each product) for which a call asking for fp16 weights gets them. A product of a few
+ * rows waits on its weights' bytes and fp16 halves them (one row: −40 to −65% of the time on AVX2 and AVX-512);
+ * by about 32 rows arithmetic bounds it, and widening the halves then costs as much as it saves, or a few percent
+ * more (`node bench/kernels.mjs`, "fp16 weights against floats, by rows"). A single question is 5–30 tokens; the
+ * extractive answer's question and sentences together, or many queued questions, are more.
+ */
+export const FP16_MAX_ROWS = 32;
+
+/**
  * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
  * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
- * weight matrices once here. Answers `embedTokens(tokenLists)`: for texts given as token ids (each at most
- * the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
- * another in one Float32Array. Throws at creation when the model lacks a tensor or has another shape.
+ * weight matrices once here. Answers `embedTokens(tokenLists, { fp16 })`: for texts given as token ids (each
+ * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
+ * another in one Float32Array. With `fp16` (a query's few rows, whose products wait on the weights coming
+ * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
+ * where the kernel runs that and the call has at most FP16_MAX_ROWS tokens: a vector moves by less than 1e-6 of
+ * cosine (SciFact's 300 queries: 6e-7 at most).
+ * Throws at creation when the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
   const values = (name) => tensorOf(name).values;
@@ -76,13 +89,18 @@ export function createForwardPass(tensorOf, kernel) {
   const maxTokens = scalar(MODEL.maxTokens);
   const l2Epsilon = scalar(MODEL.l2Epsilon);
 
+  // A kernel that runs products on fp16 weights here (not the portable one) gets a copy of the weights so.
+  const readsFp16 = typeof kernel.matMulPackedFp16 === "function";
+
   /** A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon. */
   function matrix(name) {
     const { values: weights, shape } = tensorOf(name);
     const [k, n] = shape.slice(-2);
     if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
       throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
-    return { k, n, packed: kernel.pack(new Float32Array(weights).buffer, 0, k, n, false) };
+    const buffer = new Float32Array(weights).buffer;
+    const fp16 = readsFp16 ? kernel.packFp16(buffer, 0, k, n, false) : undefined;
+    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), fp16 };
   }
 
   // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
@@ -116,8 +134,11 @@ export function createForwardPass(tensorOf, kernel) {
   const dimensions = tanh.n;
   const finalLayer = layers[layers.length - 1];
 
-  /** The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions. */
-  function workspace(tokens, texts, longest) {
+  /**
+   * The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions;
+   * and whether its products read the weights as fp16.
+   */
+  function workspace(tokens, texts, longest, fp16) {
     const sizes = {
       stream: tokens * width, // the residual stream
       normed: tokens * width, // a layer norm's output, then the attention's context
@@ -131,7 +152,7 @@ export function createForwardPass(tensorOf, kernel) {
       hidden: texts * dimensions, // the tanh layer's output
     };
     const memory = new ArrayBuffer(4 * Object.values(sizes).reduce((sum, size) => sum + size, 0));
-    const regions = { memory, longest };
+    const regions = { memory, longest, fp16 };
     let offset = 0;
     for (const [name, size] of Object.entries(sizes)) {
       regions[name] = new Float32Array(memory, offset, size);
@@ -140,10 +161,17 @@ export function createForwardPass(tensorOf, kernel) {
     return regions;
   }
 
-  /** out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into `memory`. */
-  function dense(memory, input, rows, weight, output, relu = false) {
-    kernel.matMulPacked(memory, input.byteOffset, 1, rows, weight.k, output.byteOffset, weight.n, false, weight.packed);
-    kernel.addBias(memory, output.byteOffset, rows, weight.n, weight.bias, relu);
+  /**
+   * out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into the workspace's memory,
+   * the weights read as fp16 in a call that asks for it (ws.fp16).
+   */
+  function dense(ws, input, rows, weight, output, relu = false) {
+    const { memory } = ws;
+    const { k, n } = weight;
+    if (ws.fp16)
+      kernel.matMulPackedFp16(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.fp16);
+    else kernel.matMulPacked(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.packed);
+    kernel.addBias(memory, output.byteOffset, rows, n, weight.bias, relu);
   }
 
   /** Layer normalization of each row of `input` ([rows, columns]) into `output`, as the graph computes it. */
@@ -219,15 +247,15 @@ export function createForwardPass(tensorOf, kernel) {
   function transformerLayer(ws, tokens, starts, lengths, layer, input, inputWidth, widen, last = false) {
     const { memory, stream, normed, projected, wide } = ws;
     layerNorm(memory, input, tokens, inputWidth, layer.attentionNorm, normed);
-    if (widen) dense(memory, input, tokens, widen, stream);
-    dense(memory, normed, tokens, layer.qkv, wide);
+    if (widen) dense(ws, input, tokens, widen, stream);
+    dense(ws, normed, tokens, layer.qkv, wide);
     attend(ws, starts, lengths, layer);
-    dense(memory, normed, tokens, layer.output, projected);
+    dense(ws, normed, tokens, layer.output, projected);
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
     layerNorm(memory, stream, tokens, width, layer.ffnNorm, normed);
-    dense(memory, normed, tokens, layer.ffnIn, wide, true);
+    dense(ws, normed, tokens, layer.ffnIn, wide, true);
     if (last) return;
-    dense(memory, wide, tokens, layer.ffnOut, projected);
+    dense(ws, wide, tokens, layer.ffnOut, projected);
     kernel.addInto(memory, stream.byteOffset, projected.byteOffset, tokens * width);
   }
 
@@ -248,7 +276,7 @@ export function createForwardPass(tensorOf, kernel) {
     }
   }
 
-  return function embedTokens(tokenLists) {
+  return function embedTokens(tokenLists, { fp16 = false } = {}) {
     const texts = tokenLists.length;
     const lengths = tokenLists.map((tokens) => Math.min(tokens.length, maxTokens));
     const starts = [];
@@ -257,7 +285,12 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1));
+    const ws = workspace(
+      Math.max(tokens, 1),
+      texts,
+      Math.max(...lengths, 1),
+      fp16 && readsFp16 && tokens <= FP16_MAX_ROWS,
+    );
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);
@@ -283,11 +316,11 @@ export function createForwardPass(tensorOf, kernel) {
     // mean(stream) + mean(hidden) × W + b, computed on one row a text.
     meansOf(stream, width, starts, lengths, means);
     meansOf(wide, finalLayer.ffnOut.k, starts, lengths, hiddenMeans);
-    dense(memory, hiddenMeans, texts, finalLayer.ffnOut, ffnMeans);
+    dense(ws, hiddenMeans, texts, finalLayer.ffnOut, ffnMeans);
     for (let text = 0; text < texts; text++)
       if (lengths[text] > 0)
         kernel.addInto(memory, means.byteOffset + 4 * text * width, ffnMeans.byteOffset + 4 * text * width, width);
-    dense(memory, means, texts, tanh, hidden);
+    dense(ws, means, texts, tanh, hidden);
     const vectors = new Float32Array(texts * dimensions);
     for (let text = 0; text < texts; text++) {
       const at = text * dimensions;

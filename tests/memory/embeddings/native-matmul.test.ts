@@ -9,7 +9,20 @@ import { chooseKernels } from "@/lib/memory/embeddings/native-kernels.mjs";
 interface MatMulKernel {
   instructionSet: string;
   pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
+  /** Where this CPU runs the kernel's blocks over fp16 weights (not the portable kernel's). */
+  packFp16?(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
   matMulPacked(
+    memory: ArrayBuffer,
+    aOffset: number,
+    batch: number,
+    m: number,
+    k: number,
+    outOffset: number,
+    n: number,
+    transposeA: boolean,
+    packed: ArrayBuffer,
+  ): void;
+  matMulPackedFp16?(
     memory: ArrayBuffer,
     aOffset: number,
     batch: number,
@@ -83,6 +96,15 @@ const runnableHere =
         "portable",
       ].filter((name): name is string => Boolean(name))
     : (addon?.runnableInstructionSets ?? ["portable"]);
+
+/**
+ * Whether this machine runs the kernel's blocks over fp16 weights (AVX2's need F16C; judged as runnableHere is).
+ * The portable kernel has none: widened in software, a query's products took 8 times the floats' time.
+ */
+function runsFp16Here(kernel: string) {
+  if (process.platform !== "linux") return Boolean(addon?.kernel(kernel).matMulPackedFp16);
+  return kernel === "avx512" || (kernel === "avx2" && cpuFlags.has("f16c"));
+}
 
 /** The product by definition: a is [m, k] ([k, m] when transposed), b is [k, n] ([n, k] when transposed). */
 function reference(
@@ -248,6 +270,105 @@ describe("the native matrix products", () => {
       },
     );
 
+    const readsFp16 = runsFp16Here(name);
+    test.runIf(!readsFp16)("has no products on fp16 weights", () => {
+      expect(kernel().packFp16).toBeUndefined();
+      expect(kernel().matMulPackedFp16).toBeUndefined();
+    });
+
+    /** Each value rounded to fp16 and widened back, by the kernel: k = 1 and a = [1]. */
+    function roundedToFp16(values: Float32Array) {
+      const memory = new ArrayBuffer(4 * (1 + 2 * values.length));
+      new Float32Array(memory, 0, 1)[0] = 1;
+      new Float32Array(memory, 4, values.length).set(values);
+      const packed = kernel().packFp16!(memory, 4, 1, values.length, false);
+      kernel().matMulPackedFp16!(memory, 0, 1, 1, 1, 4 * (1 + values.length), values.length, false, packed);
+      return new Float32Array(memory, 4 * (1 + values.length), values.length);
+    }
+
+    // Every row count from 1 to two blocks and more (remainders of the 8- and 6-row blocks), and the shapes above.
+    const fp16Shapes = [...Array.from({ length: 17 }, (_, i) => [i + 1, 33, 70]), ...shapes];
+    test.runIf(readsFp16)(
+      "on fp16 weights, a product is the floats' product on those weights rounded, to the bit, in every shape",
+      () => {
+        for (const [m, k, n] of fp16Shapes)
+          for (const transposeA of [false, true])
+            for (const transposeB of [false, true]) {
+              const a = random(m * k, m + k + 1);
+              const b = random(k * n, k + n + 1);
+              // Offsets that are not 16-byte aligned; a guard after the output.
+              const memory = new ArrayBuffer(4 * (2 * m * k + 2 * k * n + 2 * m * n + 8) + 8);
+              const [aOffset, bOffset, roundedOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
+              const [outOffset, expectedOffset] = [
+                roundedOffset + 4 * k * n + 4,
+                roundedOffset + 4 * (k * n + m * n) + 4,
+              ];
+              new Float32Array(memory, aOffset, m * k).set(a);
+              new Float32Array(memory, bOffset, k * n).set(b);
+              new Float32Array(memory, roundedOffset, k * n).set(roundedToFp16(b));
+              new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+              const guard = new Float32Array(memory, expectedOffset + 4 * m * n, 8).fill(42);
+              const packed = kernel().packFp16!(memory, bOffset, k, n, transposeB);
+              expect(packed.byteLength).toBe(kernel().pack(memory, bOffset, k, n, transposeB).byteLength / 2);
+              kernel().matMulPackedFp16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+              const floats = kernel().pack(memory, roundedOffset, k, n, transposeB);
+              kernel().matMulPacked(memory, aOffset, 1, m, k, expectedOffset, n, transposeA, floats);
+              const out = new Float32Array(memory, outOffset, m * n);
+              expect([...out], `[${m}, ${k}] × [${k}, ${n}]`).toEqual([
+                ...new Float32Array(memory, expectedOffset, m * n),
+              ]);
+              // Rounded, not floats' products: the weights moved (by up to 2^-11 of each; none of these is exact).
+              const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
+              expect(out.some((value, i) => value !== floatsProduct[i])).toBe(true);
+              expect([...guard]).toEqual(Array(8).fill(42));
+            }
+      },
+    );
+
+    test.runIf(readsFp16)(
+      "fp16 rounds to nearest (ties to even), overflows to infinity, keeps subnormals and NaN",
+      () => {
+        const cases: [number, number][] = [
+          [1, 1],
+          [1 + 2 ** -11, 1], // halfway between 1 and the next fp16 value: to the even one
+          [1 + 3 * 2 ** -11, 1 + 2 ** -9],
+          [1 + 2 ** -11 + 2 ** -20, 1 + 2 ** -10], // past halfway
+          [-0.1, -0.0999755859375],
+          [65504, 65504],
+          [65519.99, 65504],
+          [65520, Infinity],
+          [-1e10, -Infinity],
+          [2 ** -14, 2 ** -14], // the smallest normal fp16 value
+          [2 ** -24, 2 ** -24], // the smallest subnormal
+          [2 ** -25, 0], // halfway to it: to the even one, zero
+          [3 * 2 ** -26, 2 ** -24],
+          [5 * 2 ** -25, 2 * 2 ** -24], // 2.5 steps: to 2
+          [-(2 ** -30), 0], // -0 as fp16; a product's sum starts at +0
+          [-0, 0],
+          [-Infinity, -Infinity],
+          [Number.NaN, Number.NaN],
+        ];
+        // k = 1 and a = [1]: each output is its weight as fp16, widened back.
+        const n = cases.length;
+        const memory = new ArrayBuffer(4 * (1 + n + n));
+        new Float32Array(memory, 0, 1)[0] = 1;
+        new Float32Array(memory, 4, n).set(cases.map(([value]) => value));
+        kernel().matMulPackedFp16!(
+          memory,
+          0,
+          1,
+          1,
+          1,
+          4 * (1 + n),
+          n,
+          false,
+          kernel().packFp16!(memory, 4, 1, n, false),
+        );
+        const out = [...new Float32Array(memory, 4 * (1 + n), n)];
+        expect(out.map((value, i) => [cases[i][0], value])).toEqual(cases.map(([value, half]) => [value, half]));
+      },
+    );
+
     test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
       const [batch, m, k, n] = [4, 6, 10, 12];
       const a = random(batch * m * k, 1);
@@ -283,6 +404,17 @@ describe("the native matrix products", () => {
       expect(() => kernel().matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow(
         "packed matrix of another shape",
       );
+      if (readsFp16) {
+        // As for floats, the length stands for the shape: fp16 weights of another length are refused.
+        const fp16 = kernel().packFp16!(memory, 0, 4, 4, false);
+        expect(() => kernel().matMulPacked(memory, 0, 1, 1, 4, 0, 4, false, fp16)).toThrow(
+          "packed matrix of another shape",
+        );
+        expect(() => kernel().matMulPackedFp16!(memory, 0, 1, 1, 4, 0, 4, false, packed)).toThrow(
+          "packed matrix of another shape",
+        );
+        expect(() => kernel().packFp16!(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
+      }
       expect(() => kernel().batchMatMul(memory, -4, 0, 0, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
       expect(() => kernel().batchMatMul(memory, 0, 0, 4 * 128, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
       const yes = "yes" as unknown as boolean;
@@ -304,6 +436,11 @@ describe("the native matrix products", () => {
           packedBatch: () => kernel.matMulPacked(memory, 0, huge, 1, 1, 0, 1, false, packed),
           packedK: () => kernel.pack(memory, 0, huge, 1, false),
         };
+        if (kernel.packFp16) {
+          const fp16 = kernel.packFp16(memory, 0, 1, 1, false);
+          calls.fp16Batch = () => kernel.matMulPackedFp16(memory, 0, huge, 1, 1, 0, 1, false, fp16);
+          calls.fp16K = () => kernel.packFp16(memory, 0, huge, 1, false);
+        }
         for (const [what, call] of Object.entries(calls)) {
           try { call(); console.log(what, "taken"); } catch (error) { console.log(what, error.name, error.message); }
         }`;
@@ -311,7 +448,7 @@ describe("the native matrix products", () => {
       expect({ signal: run.signal, stderr: run.stderr, stdout: run.stdout }).toEqual({
         signal: null,
         stderr: "",
-        stdout: ["m", "batch", "packedBatch", "packedK"]
+        stdout: ["m", "batch", "packedBatch", "packedK", ...(readsFp16 ? ["fp16Batch", "fp16K"] : [])]
           .map((what) => `${what} RangeError matrix outside memory\n`)
           .join(""),
       });
@@ -404,17 +541,25 @@ describe("the native matrix products", () => {
       Array.from({ length: 90 }, (_, i) => `item ${i}, reviewed`).join("; "),
     ];
 
-    async function embedWith(kernels: string | undefined, someTexts = texts) {
+    /** Each job's vectors, embedded one job after another by one worker with this kernel setting. */
+    async function embedJobsWith(kernels: string | undefined, jobs: string[][], priority: "ingest" | "query") {
       // A worker takes its environment when it starts.
       if (kernels === undefined) delete process.env.LOCAL_EMBEDDING_KERNELS;
       else process.env.LOCAL_EMBEDDING_KERNELS = kernels;
       const pool = new LocalEmbeddingProvider(1);
       try {
         await pool.ready();
-        return { kernels: pool.kernels, vectors: await pool.embed(someTexts, "ingest") };
+        const vectors: number[][][] = [];
+        for (const job of jobs) vectors.push(await pool.embed(job, priority));
+        return { kernels: pool.kernels, vectors };
       } finally {
         await pool.close();
       }
+    }
+
+    async function embedWith(kernels: string | undefined, someTexts = texts, priority: "ingest" | "query" = "ingest") {
+      const { kernels: description, vectors } = await embedJobsWith(kernels, [someTexts], priority);
+      return { kernels: description, vectors: vectors[0] };
     }
 
     function expectSameVectors(actual: number[][], expected: number[][]) {
@@ -443,6 +588,37 @@ describe("the native matrix products", () => {
         expectSameVectors(native.vectors, await wasm());
         const [alone] = (await embedWith("native", [texts[2]])).vectors;
         expectSameVectors([alone], [native.vectors[2]]);
+      },
+    );
+
+    test(
+      "a question's vector, its products on fp16 weights, is the memory's vector of the same text within 1e-3 " +
+        "a component and 1e-5 of cosine; a query of more tokens than FP16_MAX_ROWS, and any with WASM, is the same",
+      async () => {
+        const memories = (await embedWith(undefined)).vectors;
+        // Each a question alone, as a recall embeds it (each under FP16_MAX_ROWS tokens).
+        const short = [0, 1, 3, 4];
+        const questions = await embedJobsWith(
+          undefined,
+          short.map((i) => [texts[i]]),
+          "query",
+        );
+        expect(questions.kernels).toBe(`native ${runnableHere[0]}`);
+        for (const [index, [question]] of questions.vectors.entries()) {
+          const memory = memories[short[index]];
+          expect(Math.max(...question.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-3);
+          expect(question.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-5);
+          expect(Math.hypot(...question)).toBeCloseTo(1, 6);
+        }
+        // Not the floats' products where the kernel reads fp16 (a few components differ past 1e-6).
+        expect(
+          questions.vectors.some(([question], index) =>
+            question.some((v, j) => Math.abs(v - memories[short[index]][j]) > 1e-6),
+          ),
+        ).toBe(runsFp16Here(runnableHere[0]));
+        // All the texts together are hundreds of tokens: the floats' products, the memories' vectors exactly.
+        expect((await embedWith(undefined, texts, "query")).vectors).toEqual(memories);
+        expect((await embedWith("wasm", texts, "query")).vectors).toEqual(await wasm());
       },
     );
 
