@@ -26,16 +26,28 @@ function cpuSeconds(run, repeats) {
 }
 
 const [m, k, n] = [30, 512, 1536];
-const memory = new ArrayBuffer(4 * (m * k + k * n + m * n));
-const values = new Float32Array(memory);
-for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) / 2;
+
+/** The median of `runs` timings of `repeats` calls each, after one warming timing. */
+function medianCpuSeconds(run, runs, repeats) {
+  cpuSeconds(run, repeats);
+  return Array.from({ length: runs }, () => cpuSeconds(run, repeats)).sort((a, b) => a - b)[Math.floor(runs / 2)];
+}
+
+/** One buffer holding a [rows×k] left matrix, the [k×n] weights after it, then the [rows×n] output. */
+function productSpace(rows) {
+  const space = new ArrayBuffer(4 * (rows * k + k * n + rows * n));
+  const values = new Float32Array(space);
+  for (let i = 0; i < values.length; i++) values[i] = Math.sin(i) / 2;
+  return space;
+}
+
+const memory = productSpace(m);
 console.log(`\n[${m}×${k}]·[${k}×${n}] product, median of 7 runs of 300:`);
 for (const name of addon.runnableInstructionSets) {
   const kernel = addon.kernel(name);
   const packed = kernel.pack(memory, 4 * m * k, k, n, false);
   const multiply = () => kernel.matMulPacked(memory, 0, 1, m, k, 4 * (m * k + k * n), n, false, packed);
-  cpuSeconds(multiply, 100);
-  const seconds = Array.from({ length: 7 }, () => cpuSeconds(multiply, 300)).sort((a, b) => a - b)[3];
+  const seconds = medianCpuSeconds(multiply, 7, 300);
   console.log(`  ${name.padEnd(8)} ${((2 * m * k * n) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
 }
 
@@ -43,9 +55,7 @@ for (const name of addon.runnableInstructionSets) {
 // product again, with as many rows as a call has tokens, on the floats and on fp16 weights.
 console.log(`\n[m×${k}]·[${k}×${n}] product, fp16 weights against floats, by rows m (CPU time, median of 5):`);
 for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
-  const space = new ArrayBuffer(4 * (rows * k + k * n + rows * n));
-  const filled = new Float32Array(space);
-  for (let i = 0; i < filled.length; i++) filled[i] = Math.sin(i) / 2;
+  const space = productSpace(rows);
   const figures = [];
   for (const name of addon.runnableInstructionSets) {
     const kernel = addon.kernel(name);
@@ -58,10 +68,7 @@ for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
     const onFloats = () => kernel.matMulPacked(space, 0, 1, rows, k, output, n, false, floats);
     const onHalves = () => kernel.matMulPackedFp16(space, 0, 1, rows, k, output, n, false, halves);
     const repeats = Math.max(20, Math.round(3000 / rows));
-    const median = (run) => Array.from({ length: 5 }, () => cpuSeconds(run, repeats)).sort((a, b) => a - b)[2];
-    cpuSeconds(onFloats, repeats);
-    cpuSeconds(onHalves, repeats);
-    const [a, b] = [median(onFloats), median(onHalves)];
+    const [a, b] = [medianCpuSeconds(onFloats, 5, repeats), medianCpuSeconds(onHalves, 5, repeats)];
     figures.push(`${name} ${(a * 1e6).toFixed(0)} → ${(b * 1e6).toFixed(0)} µs (${((b / a - 1) * 100).toFixed(0)}%)`);
   }
   if (figures.length) console.log(`  m = ${String(rows).padStart(3)}   ${figures.join("   ")}`);

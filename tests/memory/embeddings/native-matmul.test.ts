@@ -6,33 +6,26 @@ import { afterEach, describe, expect, test } from "vitest";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { chooseKernels } from "@/lib/memory/embeddings/native-kernels.mjs";
 
+type Pack = (memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean) => ArrayBuffer;
+type PackedProduct = (
+  memory: ArrayBuffer,
+  aOffset: number,
+  batch: number,
+  m: number,
+  k: number,
+  outOffset: number,
+  n: number,
+  transposeA: boolean,
+  packed: ArrayBuffer,
+) => void;
+
 interface MatMulKernel {
   instructionSet: string;
-  pack(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
+  pack: Pack;
+  matMulPacked: PackedProduct;
   /** Where this CPU runs the kernel's blocks over fp16 weights (not the portable kernel's). */
-  packFp16?(memory: ArrayBuffer, offset: number, k: number, n: number, transposed: boolean): ArrayBuffer;
-  matMulPacked(
-    memory: ArrayBuffer,
-    aOffset: number,
-    batch: number,
-    m: number,
-    k: number,
-    outOffset: number,
-    n: number,
-    transposeA: boolean,
-    packed: ArrayBuffer,
-  ): void;
-  matMulPackedFp16?(
-    memory: ArrayBuffer,
-    aOffset: number,
-    batch: number,
-    m: number,
-    k: number,
-    outOffset: number,
-    n: number,
-    transposeA: boolean,
-    packed: ArrayBuffer,
-  ): void;
+  packFp16?: Pack;
+  matMulPackedFp16?: PackedProduct;
   batchMatMul(
     memory: ArrayBuffer,
     aOffset: number,
@@ -348,23 +341,7 @@ describe("the native matrix products", () => {
           [-Infinity, -Infinity],
           [Number.NaN, Number.NaN],
         ];
-        // k = 1 and a = [1]: each output is its weight as fp16, widened back.
-        const n = cases.length;
-        const memory = new ArrayBuffer(4 * (1 + n + n));
-        new Float32Array(memory, 0, 1)[0] = 1;
-        new Float32Array(memory, 4, n).set(cases.map(([value]) => value));
-        kernel().matMulPackedFp16!(
-          memory,
-          0,
-          1,
-          1,
-          1,
-          4 * (1 + n),
-          n,
-          false,
-          kernel().packFp16!(memory, 4, 1, n, false),
-        );
-        const out = [...new Float32Array(memory, 4 * (1 + n), n)];
+        const out = [...roundedToFp16(Float32Array.from(cases, ([value]) => value))];
         expect(out.map((value, i) => [cases[i][0], value])).toEqual(cases.map(([value, half]) => [value, half]));
       },
     );
