@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { hitsThatCanRank } from "@/lib/memory/search/ranking";
 import { searchChunks } from "@/lib/memory/search/search";
-import { lexicalLeg } from "@/lib/memory/search/lexical-leg";
+import { lexicalLeg, termSpreadSettled } from "@/lib/memory/search/lexical-leg";
 import { embedQuery } from "@/lib/memory/embeddings";
 import { createNamespace, createTenant } from "../../helpers/fixtures";
 import { rememberAll } from "../../helpers/memory";
@@ -101,6 +101,47 @@ test("the cosine is looked up only for lexical hits scoring at least half the to
   // Fewer memories than top_k: every hit.
   expect(hitsThatCanRank(result, 10)).toEqual(["c1", "c2", "c3", "c4", "c5", "c6"]);
 });
+
+test(
+  "a namespace past the common-term threshold with no term that common is searched through every term, " +
+    "until writes may have made one common",
+  async () => {
+    const { org, key } = await createTenant();
+    const ns = await createNamespace(key);
+    // 40 notes, each with a word of its own; "zebra" in 10, "river" in 20: no term in more than the 30 chunks a
+    // common term needs here (as set below).
+    const note = (i: number, river: boolean) => ({
+      content: `note${i}${i < 10 ? " zebra" : ""}${river ? " river" : ""}`,
+    });
+    await rememberAll(
+      key,
+      ns.id,
+      Array.from({ length: 40 }, (_, i) => note(i, i % 2 === 0)),
+    );
+    const request = { orgId: org.id, namespaceId: ns.id, mode: "fulltext" as const, topK: 5, commonTermMinChunks: 30 };
+    const skipping = { ...request, query: "zebra river" };
+    // Unknown yet: the common-terms statement; no term is common, nothing is skipped.
+    expect((await lexicalLeg(skipping, 5)).skippedBm25Max).toBe(0);
+    await termSpreadSettled(ns.id);
+    // 20 more notes, 16 with "river" (36 chunks): no measurement since, but the bound (20 + 20 added) is past 30.
+    await rememberAll(
+      key,
+      ns.id,
+      Array.from({ length: 20 }, (_, i) => note(40 + i, i < 16)),
+    );
+    // The search that sees the new count still ran the simple statement; the next one may skip "river".
+    await lexicalLeg(skipping, 5);
+    expect((await lexicalLeg(skipping, 5)).skippedBm25Max).toBeGreaterThan(0);
+    await termSpreadSettled(ns.id);
+    expect((await lexicalLeg(skipping, 5)).skippedBm25Max).toBeGreaterThan(0);
+    // Every term read or the common one skipped, the same results.
+    const scores = (results: Awaited<ReturnType<typeof searchChunks>>) =>
+      results.map((m) => [m.memoryId, m.score.toFixed(9)]);
+    expect(scores(await searchChunks(skipping))).toEqual(
+      scores(await searchChunks({ ...skipping, commonTermMinChunks: undefined })),
+    );
+  },
+);
 
 test("a common query term is not read through when rarer ones find enough chunks, and scores the same", async () => {
   const { org, key } = await createTenant();
