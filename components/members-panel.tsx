@@ -283,7 +283,7 @@ function RemoveDialog(props: {
           >
             {member.keys.map((key) => (
               <li key={key.id} className="flex flex-wrap items-baseline justify-between gap-x-4 px-3 py-2">
-                <span className="break-all font-medium text-slate-800">{key.name}</span>
+                <span className="wrap-anywhere font-medium text-slate-800">{key.name}</span>
                 <code className="text-xs text-slate-500">{key.display}</code>
               </li>
             ))}

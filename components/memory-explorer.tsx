@@ -130,7 +130,7 @@ function Chip({ children, tone = "slate" }: { children: ReactNode; tone?: "slate
     amber: "bg-amber-50 text-amber-800",
   }[tone];
   return (
-    <span className={`inline-block max-w-full break-all rounded px-1.5 py-0.5 text-xs ${styles}`}>{children}</span>
+    <span className={`inline-block max-w-full wrap-anywhere rounded px-1.5 py-0.5 text-xs ${styles}`}>{children}</span>
   );
 }
 
@@ -253,7 +253,7 @@ export function ConversationGroup({
   return (
     <li className="bg-slate-50/60" data-testid="conversation-group" data-session-id={sessionId}>
       <div className={GROUP_HEADER}>
-        <span className="min-w-0 break-all text-xs font-medium text-slate-600">
+        <span className="min-w-0 wrap-anywhere text-xs font-medium text-slate-600">
           Conversation <span className="font-mono">{sessionId}</span>
         </span>
         <Link href={href} className="text-xs text-indigo-600 hover:underline">
@@ -292,7 +292,7 @@ export function ConversationTranscript({
             data-position={turn.position ?? undefined}
           >
             <div className="mb-1 flex flex-wrap items-baseline gap-x-3 gap-y-0.5 text-xs text-slate-600">
-              <span className="break-all text-sm font-semibold text-slate-900" data-testid="transcript-speaker">
+              <span className="wrap-anywhere text-sm font-semibold text-slate-900" data-testid="transcript-speaker">
                 {turn.role ?? "unknown speaker"}
               </span>
               <time dateTime={turn.occurred_at}>{formatUtc(turn.occurred_at)}</time>
@@ -346,7 +346,7 @@ export function MatchCard({ match, href }: { match: MatchView; href: string }) {
           <MemoryTags identityId={match.identity_id} scopes={match.scopes} />
           <div className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-500">
             <time dateTime={match.created_at}>{formatUtc(match.created_at)}</time>
-            {match.session_id && <span className="break-all">conversation {match.session_id}</span>}
+            {match.session_id && <span className="wrap-anywhere">conversation {match.session_id}</span>}
             <span className="break-all font-mono">{match.memory_id}</span>
           </div>
         </div>

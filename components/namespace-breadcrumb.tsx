@@ -24,7 +24,7 @@ export function NamespaceBreadcrumb({
           </Link>
         </li>
         <li aria-hidden="true">/</li>
-        <li className="min-w-0 break-all">
+        <li className="min-w-0 wrap-anywhere">
           <Link href={`/${orgSlug}/namespaces/${namespace.id}`} className={LINK}>
             {namespace.name}
           </Link>

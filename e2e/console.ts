@@ -1,5 +1,5 @@
 // Steps the console tests share.
-import { expect, type Cookie, type Page } from "@playwright/test";
+import { expect, type Cookie, type Locator, type Page } from "@playwright/test";
 import { nextFinishLinkTo } from "./mail";
 
 // Next.js's route announcer is an alert too: the page's own are inside <main>.
@@ -86,6 +86,37 @@ export async function expectNoSidewaysScroll(page: Page, what = "the page") {
   await expect
     .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), { message: what })
     .toBeLessThanOrEqual(0);
+}
+
+/**
+ * The words inside `within` split across lines where they would have fit on one (as `break-all` splits any word
+ * at a line's end); a word longer than its box may break, and code (ids, URLs in monospace) is left out.
+ */
+export async function needlesslyBrokenWords(within: Locator): Promise<string[]> {
+  return within.evaluate((root) => {
+    const split: string[] = [];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentElement!;
+      if (parent.closest("code, kbd, pre, .font-mono")) continue;
+      // The width a line of it has: its block's content box (a stacked table's cell keeps its label in its padding).
+      const block = parent.closest("dd, p, li, td, div");
+      let box = Infinity;
+      if (block) {
+        const { paddingLeft, paddingRight } = getComputedStyle(block);
+        box = block.clientWidth - parseFloat(paddingLeft) - parseFloat(paddingRight);
+      }
+      for (const word of node.textContent!.matchAll(/\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const lines = [...range.getClientRects()].filter((rect) => rect.width > 0);
+        const width = lines.reduce((sum, rect) => sum + rect.width, 0);
+        if (new Set(lines.map((rect) => Math.round(rect.top))).size > 1 && width <= box) split.push(word[0]);
+      }
+    }
+    return split;
+  });
 }
 
 /**

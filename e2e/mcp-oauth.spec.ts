@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
 import { CLIENT_REDIRECT_URI, MemoryOAuthClient } from "../tests/helpers/oauth-client";
-import { expectNoSidewaysScroll, openPage, unique } from "./console";
+import { expectNoSidewaysScroll, needlesslyBrokenWords, openPage, unique } from "./console";
 import { expectAccessible } from "./axe";
 
 /** At 1280 and 390 px when E2E_SHOTS_DIR asks for pictures; the page never scrolls sideways on a phone. */
@@ -64,6 +64,8 @@ test("an MCP client connects with the endpoint URL alone: consent in the console
   await page.screenshot({ path: "test-results/screenshots/consent-1280.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page, "the consent page");
+  // A name breaks only where it would not fit on a line of its own.
+  expect(await needlesslyBrokenWords(page.getByTestId("consent-details"))).toEqual([]);
   await page.screenshot({ path: "test-results/screenshots/consent-390.png", fullPage: true });
   await page.setViewportSize({ width: 1280, height: 720 });
   await page.getByRole("button", { name: "Approve" }).click();

@@ -4,7 +4,7 @@
 // photographed at 390 px, and the keys, audit and identities pages at 1280 px too.
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { E2E_API_KEY } from "../playwright.config";
-import { signInOnce, unique } from "./console";
+import { needlesslyBrokenWords, signInOnce, unique } from "./console";
 
 const headers = { authorization: `Bearer ${E2E_API_KEY}` };
 const SHOTS = process.env.E2E_SHOTS_DIR;
@@ -111,6 +111,7 @@ test("at 390 px every console page fits the screen, with every page of the nav i
         }).length,
     );
     expect(overlaps, `${name}: stacked labels running over`).toBe(0);
+    expect.soft(await needlesslyBrokenWords(page.getByRole("main")), `${name}: words split across lines`).toEqual([]);
     await shoot(page, name, 390);
   }
 });

@@ -43,10 +43,13 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
           <h1 className="mt-2 text-2xl font-bold" data-testid="consent-title">
             Connect {state.pending.client.name} to {state.namespace.name}?
           </h1>
-          <dl className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm">
+          <dl
+            data-testid="consent-details"
+            className="mt-6 space-y-2 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
+          >
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Client</dt>
-              <dd className="break-all">
+              <dd className="wrap-anywhere">
                 <span className="font-medium">{state.pending.client.name}</span>{" "}
                 <span className="text-slate-500">(the name it gave itself)</span>
               </dd>
@@ -57,15 +60,15 @@ export default async function ConsentPage({ params }: { params: Promise<{ uid: s
             </div>
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Namespace</dt>
-              <dd className="break-all font-medium">{state.namespace.name}</dd>
+              <dd className="wrap-anywhere font-medium">{state.namespace.name}</dd>
             </div>
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Organization</dt>
-              <dd className="break-all">{state.organization.name}</dd>
+              <dd className="wrap-anywhere">{state.organization.name}</dd>
             </div>
             <div className="flex gap-2">
               <dt className="w-32 shrink-0 text-slate-500">Signed in as</dt>
-              <dd className="break-all">{session.user?.email}</dd>
+              <dd className="wrap-anywhere">{session.user?.email}</dd>
             </div>
           </dl>
           <p className="mt-4 text-sm text-slate-600">

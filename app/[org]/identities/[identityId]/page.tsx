@@ -265,7 +265,7 @@ export default async function IdentityPage({
                       {memory.preview}
                     </Link>
                     <p className="mt-1 text-xs text-slate-500">
-                      <span className="break-all">{memory.namespaceName}</span>
+                      <span className="wrap-anywhere">{memory.namespaceName}</span>
                       {" · "}
                       <UtcTime value={memory.createdAt} />
                       {" · "}

@@ -201,7 +201,7 @@ export default async function MemoryPage({
               <div className="mb-1 flex flex-wrap gap-x-3 gap-y-1 text-xs text-slate-600">
                 <span className="font-semibold text-slate-900">Version {version.version}</span>
                 <time dateTime={version.changed_at}>{formatUtc(version.changed_at)}</time>
-                <span className="break-all">{authorLabel(version.changed_by)}</span>
+                <span className="wrap-anywhere">{authorLabel(version.changed_by)}</span>
                 <span>
                   {version.changed_fields.length
                     ? `changed ${version.changed_fields.join(", ")}`
