@@ -108,7 +108,9 @@ const ROWS_PER_TOP_K = 2;
  * - A namespace of no more chunks than the threshold needs no measurement: no df exceeds its chunk count.
  * - Otherwise the largest df is read off the request path (the namespace's terms, with its chunk count in one
  *   snapshot), when the bound below passes the threshold, and again at most every TERM_SPREAD_MEASURED_EVERY_MS
- *   (a churn of deletes and writes can raise a df at one chunk count). Unmeasured: the common-terms statement.
+ *   (a churn of deletes and writes can raise a df at one chunk count); a namespace found with a common term, only
+ *   once it holds fewer chunks than then (a large namespace's scan, every few minutes, would hold the embedded
+ *   database's one connection). Unmeasured: the common-terms statement.
  * - Between measurements a df grows by at most the chunks added since: the bound is the measured largest df plus
  *   that growth.
  */
@@ -152,6 +154,9 @@ function noteChunkCount(namespaceId: string, chunks: number, commonMinChunks: nu
     return;
   }
   if (spread.measuring) return;
+  // Measured with a common term, the namespace keeps the common-terms statement, right for any namespace: only a
+  // net loss of chunks (deletes) may have taken its common terms away and is worth another scan of its terms.
+  if (spread.largestDf > commonMinChunks && chunks >= spread.measuredChunks) return;
   const since = Date.now() - spread.measuredAt;
   // Writes since a measurement that found no common term may have made one (NaN compares false: unmeasured).
   const crossed = largestDfBound(spread) > commonMinChunks && spread.largestDf <= commonMinChunks;
