@@ -32,6 +32,8 @@ const KEY = "mgw_benchmarkKey00000000000000000000000000";
 const BATCH = 100;
 /** Queries measured on one build before the other's turn. */
 const SLICE = 49;
+/** Memories loaded into one build before the other's turn. */
+const LOAD_SLICE = 500;
 const root = path.resolve(import.meta.dirname, "..");
 
 /** A build to measure: its checkout and how it is named in the table. */
@@ -131,8 +133,8 @@ fs.writeFileSync(
 );
 
 /**
- * Loads the memories into each build's database (one build after the other, the raw embedder measured before,
- * between and after), then warms both up and measures them in turn, round by round. PostgreSQL's two instances
+ * Loads the memories into each build's database, LOAD_SLICE at a time in turn (the raw embedder measured before,
+ * halfway and after), then warms both up and measures them in turn, round by round. PostgreSQL's two instances
  * recall from what the one instance loaded (no load figure).
  */
 async function measureSetup(
@@ -164,14 +166,15 @@ async function measureSetup(
         },
       };
       served.push(side);
-      const kept = setup === "PostgreSQL, two instances" ? loadedOnPostgres.get(i) : undefined;
-      if (kept) Object.assign(side, kept);
-      else {
-        await load(side);
-        const { namespaceId, smallNamespaceId } = side;
-        if (setup === "PostgreSQL, one instance") loadedOnPostgres.set(i, { namespaceId, smallNamespaceId });
-      }
-      raw.push(await rawEmbedderRate(texts, log));
+    }
+    if (setup === "PostgreSQL, two instances")
+      served.forEach((side, i) => Object.assign(side, loadedOnPostgres.get(i)));
+    else {
+      await loadInTurns(served, raw);
+      if (setup === "PostgreSQL, one instance")
+        served.forEach(({ namespaceId, smallNamespaceId }, i) =>
+          loadedOnPostgres.set(i, { namespaceId, smallNamespaceId }),
+        );
     }
     for (const side of served) await warmUpServed(side);
     // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
@@ -200,8 +203,8 @@ async function measureSetup(
     for (const side of served) for (const server of side.servers) await server.stop();
   }
   const rawEmbedderPerSecond = raw.reduce((a, b) => a + b, 0) / raw.length;
-  // Each build's load is set against the mean of the raw embedder's rates measured just before and after it.
-  served.forEach((side, i) => (side.tally.rememberPerSecond /= (raw[i] + raw[i + 1]) / 2));
+  // Both loads took turns through the same stretch of time: each is set against the mean of the raw embedder's.
+  for (const side of served) side.tally.rememberPerSecond /= rawEmbedderPerSecond;
   return {
     setup,
     rawEmbedderPerSecond,
@@ -242,33 +245,52 @@ async function call(side: Served, urlPath: string, body: unknown) {
   return json.data;
 }
 
-/** The memories in batches, two requests in flight (as the latency section loads them), and the small namespace. */
-async function load(side: Served) {
-  side.namespaceId = (await call(side, "/namespaces", { name: "bench" })).id;
-  const started = performance.now();
-  let next = 0;
+/**
+ * The memories loaded into every build, LOAD_SLICE at a time, one build then the other, the order alternating
+ * (each slice in batches, two requests in flight, as the latency section loads them); the raw embedder's rate
+ * measured halfway and after, into `raw`. Then each build's small namespace.
+ */
+async function loadInTurns(served: Served[], raw: number[]) {
+  for (const side of served) side.namespaceId = (await call(side, "/namespaces", { name: "bench" })).id;
+  const seconds = served.map(() => 0);
+  for (let from = 0; from < texts.length; from += LOAD_SLICE) {
+    const order = (from / LOAD_SLICE) % 2 === 0 ? served : [...served].reverse();
+    for (const side of order) {
+      const started = performance.now();
+      await remember(side, side.namespaceId, from, Math.min(from + LOAD_SLICE, texts.length), true);
+      seconds[served.indexOf(side)] += (performance.now() - started) / 1000;
+    }
+    if (from < texts.length / 2 && from + LOAD_SLICE >= texts.length / 2) raw.push(await rawEmbedderRate(texts, log));
+  }
+  raw.push(await rawEmbedderRate(texts, log));
+  served.forEach((side, i) => {
+    side.tally.rememberPerSecond = texts.length / seconds[i];
+    log(`  ${side.build.label}: remember ${side.tally.rememberPerSecond.toFixed(1)} memories/s`);
+  });
+  for (const side of served) {
+    side.smallNamespaceId = (await call(side, "/namespaces", { name: "bench-small" })).id;
+    await remember(side, side.smallNamespaceId, 0, SMALL_NAMESPACE, false);
+  }
+  // Let the background VACUUM ANALYZE of the postings settle.
+  await new Promise((r) => setTimeout(r, 2000));
+}
+
+/** texts[start, end) into the namespace in batches, two requests in flight; each with a team scope if `scoped`. */
+async function remember(side: Served, namespaceId: string, start: number, end: number, scoped: boolean) {
+  let next = start;
   await Promise.all(
     [0, 1].map(async () => {
-      while (next * BATCH < texts.length) {
-        const start = next++ * BATCH;
-        const batch = texts.slice(start, start + BATCH).map((content, i) => ({
+      while (next < end) {
+        const from = next;
+        next = Math.min(next + BATCH, end);
+        const batch = texts.slice(from, next).map((content, i) => ({
           content,
-          scopes: { team: SCOPE_VALUES[(start + i) % SCOPE_VALUES.length] },
+          ...(scoped && { scopes: { team: SCOPE_VALUES[(from + i) % SCOPE_VALUES.length] } }),
         }));
-        await call(side, "/remember", { namespace_id: side.namespaceId, memories: batch });
+        await call(side, "/remember", { namespace_id: namespaceId, memories: batch });
       }
     }),
   );
-  side.tally.rememberPerSecond = texts.length / ((performance.now() - started) / 1000);
-  log(`  ${side.build.label}: remember ${side.tally.rememberPerSecond.toFixed(1)} memories/s`);
-  side.smallNamespaceId = (await call(side, "/namespaces", { name: "bench-small" })).id;
-  for (let i = 0; i < SMALL_NAMESPACE; i += BATCH)
-    await call(side, "/remember", {
-      namespace_id: side.smallNamespaceId,
-      memories: texts.slice(i, Math.min(i + BATCH, SMALL_NAMESPACE)).map((content) => ({ content })),
-    });
-  // Let the background VACUUM ANALYZE of the postings settle.
-  await new Promise((r) => setTimeout(r, 2000));
 }
 
 /** Unmeasured recalls (the opening words of memories; the short questions once, marked otherwise). */

@@ -545,8 +545,8 @@ function writeReport() {
       "",
       `${compared.date}; ${compared.machine.cpu}, ${compared.machine.cores} cores. ` +
         "`npm run bench:compare <commit>`: the latency section's load and recalls on both builds in one run " +
-        "(production builds over HTTP on loopback), the builds taking turns every 49 queries, every query embedded " +
-        "anew; CPU per recall is the servers' threads " +
+        "(production builds over HTTP on loopback), the builds taking turns every 500 memories of the load and " +
+        "every 49 queries, every query embedded anew; CPU per recall is the servers' threads " +
         "(and PostgreSQL's processes on this machine) over the measured recalls.",
       ...compared.report,
       "",
