@@ -90,7 +90,8 @@ export async function expectNoSidewaysScroll(page: Page, what = "the page") {
 
 /**
  * The words inside `within` split across lines where they would have fit on one (as `break-all` splits any word
- * at a line's end); a word longer than its box may break, and code (ids, URLs in monospace) is left out.
+ * at a line's end); a word longer than its box may break, "nina-7u402b" after its hyphen, and code (ids, URLs in
+ * monospace) is left out.
  */
 export async function needlesslyBrokenWords(within: Locator): Promise<string[]> {
   return within.evaluate((root) => {
@@ -106,7 +107,8 @@ export async function needlesslyBrokenWords(within: Locator): Promise<string[]> 
         const { paddingLeft, paddingRight } = getComputedStyle(block);
         box = block.clientWidth - parseFloat(paddingLeft) - parseFloat(paddingRight);
       }
-      for (const word of node.textContent!.matchAll(/\S+/g)) {
+      // A word: up to a space, or up to and with a hyphen, dash or slash, where a line may break anyway.
+      for (const word of node.textContent!.matchAll(/[^\s–—/-]+[–—/-]?/g)) {
         const range = document.createRange();
         range.setStart(node, word.index);
         range.setEnd(node, word.index + word[0].length);
