@@ -1,4 +1,5 @@
 import { setting } from "@/lib/config";
+import { RecentlyUsed } from "../common/recently-used";
 import { LocalEmbeddingProvider } from "./local";
 import { OpenAIEmbeddingProvider } from "./openai";
 import type { EmbeddingProvider } from "./provider";
@@ -25,22 +26,16 @@ export function embedder(): EmbeddingProvider {
  * kept per organization all the same, so that how fast a recall answers never tells one organization
  * what another asked.
  */
-const QUERY_CACHE_SIZE = 2_000;
-const queryCache = new Map<string, Promise<number[]>>();
+const queryCache = new RecentlyUsed<string, Promise<number[]>>(2_000);
 
 /** The embedding of one query, from the cache when the organization asked the same text of this model lately. */
 export function embedQuery(orgId: string, text: string): Promise<number[]> {
   const provider = embedder();
   const key = `${orgId}\0${provider.model}\0${text}`;
   const cached = queryCache.get(key);
-  if (cached) {
-    queryCache.delete(key);
-    queryCache.set(key, cached);
-    return cached;
-  }
+  if (cached) return cached;
   const vector = provider.embed([text], "query").then(([embedded]) => embedded);
   queryCache.set(key, vector);
-  if (queryCache.size > QUERY_CACHE_SIZE) queryCache.delete(queryCache.keys().next().value!);
   // A failure is not kept: the next request tries again.
   vector.catch(() => queryCache.get(key) === vector && queryCache.delete(key));
   return vector;

@@ -160,7 +160,11 @@ export async function scopeSelection(
   return { selection, namespaceChunkCount: row.namespace_chunk_count };
 }
 
-/** The BM25 statistics CTEs (`stats`, and `qt`: the query's terms with their idf) and one posting's BM25 term. */
+/**
+ * The BM25 statistics CTEs (`stats`, and `qt`: the query's terms with their idf, each with its `bit`, a bit string
+ * as long as the query has terms with only the term's own bit set, the `ordinal`-th from the left) and one
+ * posting's BM25 term.
+ */
 export function bm25Sql(request: SearchRequest) {
   const ns = request.namespaceId;
   const k1 = request.bm25?.k1 ?? BM25.k1;
@@ -191,7 +195,8 @@ export function bm25Sql(request: SearchRequest) {
      -- Every meaningful query term counts toward the best possible score, also one no chunk has.
      -- idf carries the (k1 + 1) factor of BM25.
      qt AS MATERIALIZED (
-       SELECT q.lexeme AS term, COALESCE(t.df, 0)::float8 AS df,
+       SELECT q.lexeme AS term, COALESCE(t.df, 0)::float8 AS df, row_number() OVER () - 1 AS ordinal,
+              set_bit(repeat('0', (count(*) OVER ())::int)::varbit, (row_number() OVER () - 1)::int, 1) AS bit,
               (${k1}::float8 + 1)
                 * ln(1 + (stats.n - COALESCE(t.df, 0)::float8 + 0.5) / (COALESCE(t.df, 0)::float8 + 0.5)) AS idf
        FROM (SELECT DISTINCT lexeme

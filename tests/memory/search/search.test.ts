@@ -173,3 +173,32 @@ test("a common query term is not read through when rarer ones find enough chunks
   expect(found.some((m) => m.content.startsWith("The river, the river"))).toBe(true);
   expect(scores(found)).toEqual(scores(await searchChunks({ ...fewRarer, topK: 61, commonTermMinChunks: undefined })));
 });
+
+test("each match names the query's words it has, from the lexical leg's term bits, in both its statements", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // A question of 40 words: the terms a chunk has travel as one bit per term, past any integer's width.
+  const words = Array.from({ length: 40 }, (_, i) => `quill${i}x`);
+  await rememberAll(key, ns.id, [
+    { content: `A ledger: ${words[2]} and ${words[35]}, then ${words[39]}.` },
+    { content: `A diary: ${words[0]} only.` },
+    ...Array.from({ length: 6 }, (_, i) => ({ content: `Margin note ${i}: ${words[35]} common here.` })),
+  ]);
+  const query = words.join(" ");
+  const request = { orgId: org.id, namespaceId: ns.id, query, mode: "fulltext" as const, topK: 10 };
+  const termsByContent = (hits: Awaited<ReturnType<typeof searchChunks>>) =>
+    Object.fromEntries(hits.map((m) => [m.content.split(":")[0], m.reasons.terms]));
+  // With "quill35x" in 7 of 8 chunks common past 4 (the common-terms statement), and read through (the other).
+  for (const commonTermMinChunks of [4, undefined]) {
+    const found = termsByContent(await searchChunks({ ...request, commonTermMinChunks }));
+    expect(found["A ledger"]).toEqual([words[2], words[35], words[39]]);
+    expect(found["A diary"]).toEqual([words[0]]);
+    expect(found["Margin note 3"]).toEqual([words[35]]);
+  }
+  // Cut at 2: the rarer terms find the ledger and the diary, and the common term's bits are OR-ed in after.
+  const cut = await lexicalLeg({ ...request, commonTermMinChunks: 4 }, 2);
+  expect(cut.skippedBm25Max).toBeGreaterThan(0);
+  const termsOf = (content: string) => cut.hits.find((h) => h.row?.content.startsWith(content))?.terms.toSorted();
+  expect(termsOf("A ledger")).toEqual([words[2], words[35], words[39]].sort());
+  expect(termsOf("A diary")).toEqual([words[0]]);
+});
