@@ -174,7 +174,7 @@ test("a common query term is not read through when rarer ones find enough chunks
   expect(scores(found)).toEqual(scores(await searchChunks({ ...fewRarer, topK: 61, commonTermMinChunks: undefined })));
 });
 
-test("each match names the query's words it has, from the lexical leg's term bits, in both its statements", async () => {
+test("each match names the query's words it has, from the lexical leg's term bits, in both statements", async () => {
   const { org, key } = await createTenant();
   const ns = await createNamespace(key);
   // A question of 40 words: the terms a chunk has travel as one bit per term, past any integer's width.
