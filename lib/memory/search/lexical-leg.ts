@@ -79,6 +79,27 @@ export function queryWordList(query: string): string[] {
   });
 }
 
+/** A lexical hit's row as the statement sends it: the columns the hit does not carry, timestamps as JSON's text. */
+type HitRowRest = Omit<ChunkRow, "id" | "memory_id" | "session_id" | "session_position" | "role" | TimestampColumn> &
+  Record<TimestampColumn, string> & { invalid_at: string | null };
+type TimestampColumn = "occurred_at" | "created_at" | "valid_at" | "invalid_at";
+
+/** The ChunkRow of `hit`: its own columns, and the rest as the statement sent them. */
+function rowOfHit(hit: Omit<LexicalHit, "terms" | "row">, rest: HitRowRest): ChunkRow {
+  return {
+    ...rest,
+    id: hit.chunk_id,
+    memory_id: hit.memory_id,
+    session_id: hit.session_id,
+    session_position: hit.session_position,
+    role: hit.role,
+    occurred_at: new Date(rest.occurred_at),
+    created_at: new Date(rest.created_at),
+    valid_at: new Date(rest.valid_at),
+    invalid_at: rest.invalid_at === null ? null : new Date(rest.invalid_at),
+  };
+}
+
 /** The terms whose bits are set in `bits` (qt's `bit` strings OR-ed, as text: `0110`), `terms` in qt's order. */
 function termsOfBits(terms: string[], bits: string): string[] {
   const set: string[] = [];
@@ -285,7 +306,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
   const [row] = await queryRows<{
     bm25_max: number;
     skipped_bm25_max: number;
-    hits: (Omit<LexicalHit, "terms"> & { terms: string })[];
+    hits: (Omit<LexicalHit, "terms" | "row"> & { terms: string; row: HitRowRest | null })[];
     query_terms: string[];
     query_words: QueryWord[];
     term_weights: Record<string, number>;
@@ -310,12 +331,12 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
             COALESCE((SELECT json_agg(json_build_object('chunk_id', lex.chunk_id, 'bm25', lex.bm25, 'terms', lex.terms,
                         'memory_id', m.memory_id, 'session_id', m.session_id, 'session_position', m.session_position,
                         'role', m.role,
+                        -- The row's other columns (rowOfHit): repeating the hit's cost 0.15 ms of a recall.
                         'row', CASE WHEN lex.rank <= ${ROWS_PER_TOP_K * request.topK}::int THEN json_build_object(
-                          'id', m.id, 'memory_id', m.memory_id, 'content', m.content, 'metadata', m.metadata,
-                          'scopes', m.scopes, 'identity_id', m.identity_id, 'session_id', m.session_id,
-                          'session_position', m.session_position, 'role', m.role, 'occurred_at', m.occurred_at,
-                          'created_at', m.created_at, 'valid_at', m.valid_at, 'invalid_at', m.invalid_at,
-                          'superseded_by', m.superseded_by, 'supersession_kind', m.supersession_kind) END)
+                          'content', m.content, 'metadata', m.metadata, 'scopes', m.scopes,
+                          'identity_id', m.identity_id, 'occurred_at', m.occurred_at, 'created_at', m.created_at,
+                          'valid_at', m.valid_at, 'invalid_at', m.invalid_at, 'superseded_by', m.superseded_by,
+                          'supersession_kind', m.supersession_kind) END)
                       ORDER BY lex.bm25 DESC)
                       -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
                       -- is left out here.
@@ -324,14 +345,11 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
                      '[]'::json) AS hits`,
   );
   noteChunkCount(request.namespaceId, row.namespace_chunk_count, commonMinChunks);
-  const hits = row.hits.map((hit) => ({ ...hit, terms: termsOfBits(row.query_terms, hit.terms) }));
-  for (const hit of hits) {
-    if (!hit.row) continue;
-    hit.row.created_at = new Date(hit.row.created_at);
-    hit.row.occurred_at = new Date(hit.row.occurred_at);
-    hit.row.valid_at = new Date(hit.row.valid_at);
-    if (hit.row.invalid_at !== null) hit.row.invalid_at = new Date(hit.row.invalid_at);
-  }
+  const hits = row.hits.map(({ terms, row: rest, ...hit }) => ({
+    ...hit,
+    terms: termsOfBits(row.query_terms, terms),
+    row: rest && rowOfHit(hit, rest),
+  }));
   const read = new Map(row.query_words.map(({ word, lexemes }) => [word, lexemes]));
   for (const [word, lexemes] of read) wordLexemes.set(wordKey(word), lexemes);
   const selection = row.scope_keys ? { keys: row.scope_keys, chunkCount: Number(row.scope_chunk_count) } : undefined;
