@@ -83,9 +83,14 @@ async function until(check: () => boolean, what: string, ms = 60_000) {
 
 async function crashDuringDelivery(env: Record<string, string>) {
   let server: RunningServer | undefined;
+  // The server is killed once both have happened: the receiver holds the message, and the remember's answer has
+  // arrived (deliveries may begin before that answer is written). Deliveries keep the memories' order, so none
+  // after the held one is sent meanwhile.
+  let receiverHolds!: () => void;
+  const held = new Promise<void>((resolve) => (receiverHolds = resolve));
   const receiver = await startReceiver((count) => {
     if (count !== KILL_AT) return "answer";
-    process.kill(server!.pid, "SIGKILL");
+    receiverHolds();
     return "kill";
   });
   const port = await freePort();
@@ -133,6 +138,8 @@ async function crashDuringDelivery(env: Record<string, string>) {
   expect(remember.status).toBe(201);
   memoryIds.push(...remember.body.data.map((memory: { id: string }) => memory.id));
 
+  await held;
+  process.kill(server.pid, "SIGKILL");
   await server.exited;
   expect(receiver.requests.length).toBe(KILL_AT);
   server = await start();

@@ -38,12 +38,15 @@ async function until<T>(check: () => Promise<T | undefined>, what: string, ms = 
 async function crashDuringExtraction(env: Record<string, string>) {
   let server: RunningServer | undefined;
   let calls = 0;
+  // The server is killed once both have happened: the model holds the first request, and the remember's answer has
+  // arrived (a job worker may take the job before that answer is written, most often on PostgreSQL).
+  let modelHolds!: () => void;
+  const held = new Promise<void>((resolve) => (modelHolds = resolve));
   const openai = await startOpenAIServer({
     chat: () => {
       calls += 1;
       if (calls === 1) {
-        // The model holds the first request; the server dies waiting for it.
-        process.kill(server!.pid, "SIGKILL");
+        modelHolds();
         return { hang: true };
       }
       const answer = {
@@ -105,6 +108,8 @@ async function crashDuringExtraction(env: Record<string, string>) {
   });
   expect(written.status).toBe(201);
   expect(written.body.data.inference.status).toBe("queued");
+  await held;
+  process.kill(server.pid, "SIGKILL");
   await server.exited;
   expect(calls).toBe(1);
 
