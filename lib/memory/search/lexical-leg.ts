@@ -244,9 +244,11 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
     : Prisma.empty;
   const limitSql = Prisma.sql`${limit}::int`;
   /**
-   * The chunks with the query's terms that pass `termCondition`, by their BM25 over those terms, best first. The
-   * terms a chunk has are the OR of their bits (qt): an array of their text, built for every chunk that has one
-   * of them before the limit, cost the embedded database 0.4 ms of a SciFact recall's 5.
+   * The chunks with the query's terms that pass `termCondition`, by their BM25 over those terms, best first; equal
+   * scores (common among short chunks) by chunk id in byte order, the same on every database, so a cut keeps the
+   * same chunks on every run. The terms a chunk has are the OR of their bits (qt): an array of their text, built
+   * for every chunk that has one of them before the limit, cost the embedded database 0.4 ms of a SciFact
+   * recall's 5.
    */
   const scoredPostings = (termCondition: Prisma.Sql, limitOf: Prisma.Sql) =>
     Prisma.sql`SELECT p.chunk_id, sum(${bm25Term}) AS bm25, bit_or(qt.bit) AS terms
@@ -256,7 +258,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
      CROSS JOIN stats
      WHERE ${termCondition}
      GROUP BY p.chunk_id
-     ORDER BY bm25 DESC
+     ORDER BY bm25 DESC, p.chunk_id COLLATE "C"
      LIMIT ${limitOf}`;
   const commonMinChunks = request.commonTermMinChunks ?? COMMON_TERM_MIN_CHUNKS;
   const commonTermsSql = () => {
@@ -292,7 +294,7 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
          CROSS JOIN stats
          WHERE (SELECT yes FROM skipped)
        ) later ON true
-       ORDER BY bm25 DESC
+       ORDER BY bm25 DESC, f.chunk_id COLLATE "C"
        LIMIT ${limitSql}
      )`;
   };
@@ -337,10 +339,10 @@ export async function lexicalLeg(request: SearchRequest, limit: number): Promise
                           'identity_id', m.identity_id, 'occurred_at', m.occurred_at, 'created_at', m.created_at,
                           'valid_at', m.valid_at, 'invalid_at', m.invalid_at, 'superseded_by', m.superseded_by,
                           'supersession_kind', m.supersession_kind) END)
-                      ORDER BY lex.bm25 DESC)
+                      ORDER BY lex.rank)
                       -- Postings do not know expiry: a memory expired but not yet swept (a minute at most)
                       -- is left out here.
-                      FROM (SELECT *, row_number() OVER (ORDER BY bm25 DESC) AS rank FROM lex) lex
+                      FROM (SELECT *, row_number() OVER (ORDER BY bm25 DESC, chunk_id COLLATE "C") AS rank FROM lex) lex
                       JOIN memory_chunks m ON m.id = lex.chunk_id AND ${Prisma.raw(notExpiredSql("m"))}),
                      '[]'::json) AS hits`,
   );

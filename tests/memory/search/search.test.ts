@@ -202,3 +202,24 @@ test("each match names the query's words it has, from the lexical leg's term bit
   expect(termsOf("A ledger")).toEqual([words[2], words[35], words[39]].sort());
   expect(termsOf("A diary")).toEqual([words[0]]);
 });
+
+test("of chunks with equal BM25, a lexical leg cut short keeps those of lowest id, in both statements", async () => {
+  const { org, key } = await createTenant();
+  const ns = await createNamespace(key);
+  // Thirty notes of one length with the query's two words: one score for all of them.
+  await rememberAll(
+    key,
+    ns.id,
+    Array.from({ length: 30 }, (_, i) => ({ content: `Crate ${i + 10}: harbor crane lifted.` })),
+  );
+  const request = { orgId: org.id, namespaceId: ns.id, query: "harbor crane", mode: "fulltext" as const, topK: 5 };
+  for (const commonTermMinChunks of [4, undefined]) {
+    const every = await lexicalLeg({ ...request, commonTermMinChunks }, 50);
+    expect(every.hits).toHaveLength(30);
+    expect(new Set(every.hits.map((hit) => hit.bm25.toFixed(9))).size).toBe(1);
+    const ids = every.hits.map((hit) => hit.chunk_id);
+    expect(ids).toEqual(ids.toSorted());
+    const cut = await lexicalLeg({ ...request, commonTermMinChunks }, 7);
+    expect(cut.hits.map((hit) => hit.chunk_id)).toEqual(ids.slice(0, 7));
+  }
+});
