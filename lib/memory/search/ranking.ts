@@ -1,4 +1,6 @@
-// How candidates are scored and ranked: pure functions of what the legs found.
+// How candidates are scored and ranked: pure functions of what the legs found. A step copies a memory with its
+// new values (`{ ...m, score }`); search hands the steps memories that already have every field a step sets
+// (search-steps.ts, rankedCandidate), since in V8 a copy that adds a field is 20 to 50 times slower.
 
 /** Scale of memories sharing no meaningful word with the query while others do: ranked after those, by similarity. */
 export const SEMANTIC_ONLY_SCALE = 0.05;

@@ -34,15 +34,13 @@ import {
   exactCandidate,
   type Candidate,
   type Ranked,
+  rankedCandidate,
   withEntitySteps,
   withFeedbackStep,
   withTellingTurnsFirst,
 } from "./search-steps";
 
 export type { SearchMode, SearchRequest } from "./search-legs";
-
-/** A candidate with its fused score. */
-type Scored = Candidate & { score: number };
 
 /** The best this many times top_k memories lend their neighbouring turns evidence (NEIGHBOUR_SHARE). */
 const NEIGHBOUR_REACH = 2;
@@ -284,8 +282,8 @@ async function withBoundsResolved(
   request: SearchRequest,
   candidates: Candidate[],
   score: (candidate: Candidate) => number,
-): Promise<Scored[]> {
-  const exact = candidates.filter((c) => c.bm25Exact).map((c) => ({ ...c, score: score(c) }));
+): Promise<Ranked[]> {
+  const exact = candidates.filter((c) => c.bm25Exact).map((c) => rankedCandidate(c, score(c)));
   const bounded = candidates.filter((c) => !c.bm25Exact);
   if (!bounded.length) return exact;
   const threshold = bestPerMemory(exact)[request.topK - 1]?.score ?? -1;
@@ -301,7 +299,7 @@ async function withBoundsResolved(
   for (const contender of contenders) {
     const found = bm25.get(contender.chunkId);
     const resolved = { ...contender, bm25: found?.bm25 ?? 0, terms: found?.terms ?? [], bm25Exact: true };
-    exact.push({ ...resolved, score: score(resolved) });
+    exact.push(rankedCandidate(resolved, score(resolved)));
   }
   return exact;
 }
@@ -316,7 +314,7 @@ async function hybridSteps(
   found: {
     lexical: LexicalResult;
     vector: number[] | undefined;
-    exact: Scored[];
+    exact: Ranked[];
     rows: Map<string, ChunkRow>;
     score: (candidate: Candidate) => number;
     evident: (candidate: Candidate) => boolean;
@@ -338,7 +336,7 @@ async function hybridSteps(
       for (const turn of turns) {
         rows.set(turn.id, turn);
         const neighbour = exactCandidate(turn);
-        exact.push({ ...neighbour, score: score(neighbour) });
+        exact.push(rankedCandidate(neighbour, score(neighbour)));
       }
     }
     best = withNeighbourEvidence(bestPerMemory(exact), neighbourShare, found.evident);
