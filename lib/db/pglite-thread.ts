@@ -13,7 +13,7 @@ import {
   PARSE_COMPLETE,
   statementError,
   textRows,
-  withBinaryResults,
+  bindMessage,
 } from "./wire-messages";
 
 // Taken at run time, out of the bundler's sight (as lib/memory/embeddings/local.ts does): the worker is the
@@ -180,7 +180,7 @@ export class PGliteThread implements PGliteSession {
     const executed = await this.exchange(
       joined([
         ...this.closingLetGo(),
-        protocol.serialize.bind({ statement, values }),
+        bindMessage(statement, values),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),
@@ -359,9 +359,7 @@ export class PGliteThread implements PGliteSession {
       joined([
         ...this.closingLetGo(),
         ...(parsing ? [protocol.serialize.parse({ name: statement, text: query })] : []),
-        binary
-          ? withBinaryResults(protocol.serialize.bind({ statement, values: params.map(textParameter) }))
-          : protocol.serialize.bind({ statement, values: params.map(textParameter) }),
+        bindMessage(statement, params.map(textParameter), binary),
         protocol.serialize.describe({ type: "P" }),
         protocol.serialize.execute({}),
         protocol.serialize.sync(),

@@ -13,18 +13,45 @@ export const ROW_DESCRIPTION = "T".charCodeAt(0);
 
 const utf8 = new TextDecoder();
 
+const BIND = "B".charCodeAt(0);
+
 /**
- * A Bind message asking for every result column in binary format. PGlite's serializer has a `binary` option, but
- * writes its format code where the number of codes goes (PostgreSQL then reads one code more than was sent:
- * "insufficient data left in message"); a Bind without it ends in that number, 0 (all text): it becomes 1 code, 1.
+ * A Bind message of the unnamed portal to `statement` (a prepared statement's name), with `values` as its
+ * parameters (text, bytes sent in binary format, or null), asking for the result columns in text format, or with
+ * `binaryResults` all in binary. The bytes PGlite's `protocol.serialize.bind` writes, in a sixth of its time: it
+ * took 30 µs a statement on the main thread (its Writer's private fields are WeakMap lookups, compiled down, and
+ * TextEncoder's `encode` costs 2 µs a string; Buffer's `write` puts the text in place). PGlite's serializer
+ * also has a `binary` option, but writes its format code where the number of codes goes (PostgreSQL then reads
+ * one code more than was sent: "insufficient data left in message").
  */
-export function withBinaryResults(bind: Uint8Array): Uint8Array {
-  const message = new Uint8Array(bind.length + 2);
-  message.set(bind);
-  const view = new DataView(message.buffer);
-  view.setInt32(1, view.getInt32(1) + 2);
-  view.setInt16(bind.length - 2, 1);
-  view.setInt16(bind.length, 1);
+export function bindMessage(
+  statement: string,
+  values: readonly (string | Uint8Array | null)[],
+  binaryResults = false,
+): Uint8Array {
+  const byteLength = (value: string | Uint8Array | null) =>
+    value === null ? 0 : typeof value === "string" ? Buffer.byteLength(value) : value.length;
+  // The length (4), the portal's name ("" and its NUL), the statement's name and its NUL, the parameters' format
+  // codes (2 + 2 each), their values (2 + 4 each with their bytes), the result columns' format codes (2 [+ 2]).
+  let length = 4 + 1 + Buffer.byteLength(statement) + 1 + 2 + 2 * values.length + 2 + 2 + (binaryResults ? 2 : 0);
+  for (const value of values) length += 4 + byteLength(value);
+  // Its own memory, zeroed (the NULs and the format codes of text are zeros): it may be transferred.
+  const message = Buffer.alloc(1 + length);
+  message[0] = BIND;
+  message.writeInt32BE(length, 1);
+  let at = 6 + message.write(statement, 6) + 1; // after the type, the length, the portal's NUL, the name's NUL
+  at = message.writeInt16BE(values.length, at);
+  for (const value of values) at = message.writeInt16BE(value instanceof Uint8Array ? 1 : 0, at);
+  at = message.writeInt16BE(values.length, at);
+  for (const value of values) {
+    at = message.writeInt32BE(value === null ? -1 : byteLength(value), at);
+    if (typeof value === "string") at += message.write(value, at);
+    else if (value !== null) {
+      message.set(value, at);
+      at += value.length;
+    }
+  }
+  if (binaryResults) message.writeInt16BE(1, message.writeInt16BE(1, at));
   return message;
 }
 
