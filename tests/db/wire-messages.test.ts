@@ -11,6 +11,8 @@ const values = [
   new Uint8Array([0, 1, 254, 255]),
   "x".repeat(70_000),
   '{"a","b\\"c"}',
+  // Written as given: PostgreSQL refuses a NUL in text with an error naming it (below), as with PGlite's bytes.
+  "nul\u0000inside",
 ];
 
 test("a Bind message has the bytes PGlite's serializer writes, for text, null, empty, non-ASCII and bytes", () => {
@@ -42,4 +44,5 @@ test("the embedded database reads the parameters as sent: text, nulls, non-ASCII
     ["plain", null, "Zoë met 李雷 in Kraków 🚲", new Uint8Array([0, 1, 254, 255]), "x".repeat(70_000)],
   );
   expect(row).toEqual({ a: "plain", b: null, c: "Zoë met 李雷 in Kraków 🚲", d: "0001feff", e: 70_000 });
+  await expect(database.queryRows(`SELECT $1::text AS a`, ["nul\u0000inside"])).rejects.toThrow(/0x00/);
 });
