@@ -1,17 +1,17 @@
 import * as chrono from "chrono-node";
 import nlp from "compromise";
-import winkNLP from "wink-nlp";
 import { z } from "zod";
-import model from "wink-eng-lite-web-model";
 import { scopesContain, type Scopes } from "@/lib/auth/scopes";
 import { ENTITY_KINDS, type EntityKind } from "../common/entity-kinds";
 import { markedNames } from "./marked-names";
+import { partsOfSpeech } from "./pos-tags";
+import { RecentlyUsed } from "../common/recently-used";
 
 /**
  * Raised whenever what extractEntities finds changes: memories extracted by an older version are extracted again
  * by the maintenance job (lib/memory/entities/reextract-entities.ts), as a change of embedding model re-embeds.
  */
-export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-4";
+export const ENTITY_EXTRACTOR_VERSION = "wink-compromise-chrono-5";
 
 export { ENTITY_KINDS, type EntityKind };
 
@@ -29,12 +29,6 @@ export interface ExtractedEntity {
    */
   tentative: boolean;
 }
-
-// wink's English "lite" model tags parts of speech well and fast (0.3 ms a turn on the LoCoMo development
-// conversations) but names no people, places or organizations; compromise's lexicon tells those apart on the
-// proper-noun phrases wink finds, where running it on the whole text costs ten times as much (docs/entities.md).
-const wink = winkNLP(model);
-const its = wink.its;
 
 const DAY = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", day: "numeric", month: "long", year: "numeric" });
 const MONTH = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "long", year: "numeric" });
@@ -67,11 +61,14 @@ const NOT_A_NAME =
  * speaker of a conversation turn is one of its entities. Offline and deterministic: the same text, time and
  * speaker always give the same entities. With `datesOnly`, only the dates (as they would be found with the names):
  * the names' tagging is nine tenths of the time (compromise and wink), and a query about dates alone has no use
- * for them.
+ * for them. With `orgId` (the organization whose text it is), the tags of its phrases are kept for its next
+ * texts (phraseTags).
  */
 export function extractEntities(
   text: string,
-  context: { occurredAt: Date; speaker?: string | null; datesOnly?: boolean } = { occurredAt: new Date() },
+  context: { occurredAt: Date; speaker?: string | null; datesOnly?: boolean; orgId?: string } = {
+    occurredAt: new Date(),
+  },
 ): ExtractedEntity[] {
   const found = new Map<string, ExtractedEntity>();
   const add = (kind: EntityKind, name: string, key: string, tentative = false) => {
@@ -89,10 +86,10 @@ export function extractEntities(
     add("person", context.speaker.trim(), entityKey(context.speaker));
   for (const phrase of context.datesOnly ? [] : properNounPhrases(text))
     add(
-      kindOf(phrase.name, phrase.before),
+      kindOf(phrase.name, phrase.before, context.orgId),
       phrase.name,
       entityKey(phrase.name),
-      phrase.opensSentence && isCommonWord(phrase.name),
+      phrase.opensSentence && isCommonWord(phrase.name, context.orgId),
     );
   for (const date of datesIn(text, context.occurredAt)) add("date", date.name, date.key);
   if (NON_LATIN_LETTER.test(text)) {
@@ -192,20 +189,56 @@ const LEXICON = new Set(
  * "Check this out", "Talk soon"): one word, not an acronym, that compromise's lexicon knows in lower case and
  * reads as no name. A word it does not know ("Okonkwo", "Kigali") stays a name.
  */
-function isCommonWord(phrase: string): boolean {
+function isCommonWord(phrase: string, orgId: string | undefined): boolean {
   if (phrase.includes(" ") || /^[\p{Lu}\p{N}]{2,}$/u.test(phrase)) return false;
   const word = phrase.toLowerCase();
-  return LEXICON.has(word) && !nlp(word).has("(#ProperNoun|#Person|#Place|#Organization)");
+  if (!LEXICON.has(word)) return false;
+  const tags = tagsOf(word, orgId);
+  return !(tags.properNoun || tags.person || tags.place || tags.organization);
 }
 
+/** What compromise's tagger says of a phrase read alone. */
+interface PhraseTags {
+  organization: boolean;
+  place: boolean;
+  person: boolean;
+  properNoun: boolean;
+}
+
+/**
+ * compromise's tags of phrases, by organization and phrase: tagging a phrase was half of extractEntities' time
+ * (1.8 ms of a SciFact abstract's 3.4), depends on the phrase alone, and a namespace's names recur. Kept per
+ * organization, as the lexical leg's word terms are, so that how fast a write answers never tells one organization
+ * which names another has written; without an organization, nothing is kept.
+ */
+const phraseTags = new RecentlyUsed<string, PhraseTags>(20_000);
+
+function tagsOf(phrase: string, orgId: string | undefined): PhraseTags {
+  const key = orgId === undefined ? undefined : `${orgId}\0${phrase}`;
+  const known = key === undefined ? undefined : phraseTags.get(key);
+  if (known) return known;
+  const doc = nlp(phrase);
+  const tags = {
+    organization: doc.has("#Organization"),
+    place: doc.has("#Place"),
+    person: doc.has("#Person"),
+    properNoun: doc.has("#ProperNoun"),
+  };
+  if (key !== undefined) phraseTags.set(key, tags);
+  return tags;
+}
+
+/**
+ * The proper-noun phrases of the text, by wink's English "lite" model (pos-tags.ts), which tags parts of speech
+ * well and fast (0.3 ms a turn on the LoCoMo development conversations) but names no people, places or
+ * organizations: compromise's lexicon tells those apart on the phrases found here (kindOf), where running it on
+ * the whole text costs ten times as much (docs/entities.md).
+ */
 function properNounPhrases(text: string): { name: string; before: string; opensSentence: boolean }[] {
   const phrases: { name: string; before: string; opensSentence: boolean }[] = [];
-  const doc = wink.readDoc(text);
+  const { values, tags } = partsOfSpeech(text);
   let words: string[] = [];
   let start = -1;
-  const tokens = doc.tokens();
-  const values = tokens.out() as string[];
-  const tags = tokens.out(its.pos) as string[];
   const flush = (end: number) => {
     // Leading and trailing words that are no part of a name are dropped ("Hey Jon" → "Jon").
     while (words.length && NOT_A_NAME.test(words[0])) {
@@ -235,14 +268,14 @@ function properNounPhrases(text: string): { name: string; before: string; opensS
   return phrases.filter((p) => /\p{L}/u.test(p.name));
 }
 
-function kindOf(name: string, before: string): EntityKind {
-  const doc = nlp(name);
-  if (doc.has("#Organization")) return "organization";
-  if (doc.has("#Place")) return "place";
+function kindOf(name: string, before: string, orgId: string | undefined): EntityKind {
+  const tags = tagsOf(name, orgId);
+  if (tags.organization) return "organization";
+  if (tags.place) return "place";
   const last = name.split(" ").at(-1) ?? "";
   for (const [pattern, kind] of KIND_BY_LAST_WORD) if (pattern.test(last)) return kind;
   if (WORK_CUE.test(before) && name.includes(" ")) return "work";
-  if (doc.has("#Person")) return "person";
+  if (tags.person) return "person";
   return "other";
 }
 

@@ -40,7 +40,7 @@ export async function linkEntities(tx: Tx, orgId: string, namespaceId: string, m
   await lockNamespaceStatistics(tx, namespaceId);
   const extracted = confirmedEntities(
     memories.map((memory) => ({
-      entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role }),
+      entities: extractEntities(memory.content, { occurredAt: memory.occurredAt, speaker: memory.role, orgId }),
       scopes: memory.scopes,
     })),
   );

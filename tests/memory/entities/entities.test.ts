@@ -72,6 +72,24 @@ describe("extraction, offline", () => {
     expect(found("That sounds great!", "assistant")).toEqual([]);
   });
 
+  test("what a text names does not depend on what the process read before (another organization's text included)", () => {
+    const probe = "Lunch at Okonkwo's Grill with Dana.";
+    const first = found(probe);
+    expect(first).toEqual(expect.arrayContaining(["person:Dana"]));
+    // wink-nlp learns a word it lacks from any text: once it had met "Okonkwo's" whole, it read the probe's
+    // "Okonkwo's Grill" as one name instead of "Okonkwo" and "Grill".
+    found("We ate at Okonkwo's.");
+    expect(found(probe)).toEqual(first);
+    // Read again and again, words it lacks are forgotten after each text, not kept.
+    for (let i = 0; i < 50; i++) found(`Visited Qwzx${i}'s. Then Qwzx${i}'s place.`);
+    expect(found(probe)).toEqual(first);
+    // An organization's phrases' tags, kept for its next texts, find the same.
+    const written = { occurredAt: MAY_8, orgId: "org_entities_test" };
+    const alone = extractEntities(probe, { occurredAt: MAY_8 });
+    expect(extractEntities(probe, written)).toEqual(alone);
+    expect(extractEntities(probe, written)).toEqual(alone);
+  });
+
   test("possessives, case and quotes share one key", () => {
     expect(entityKey("Mel's")).toBe("mel");
     expect(entityKey("MEL’S")).toBe("mel");
