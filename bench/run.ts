@@ -537,12 +537,17 @@ function writeReport() {
   if (hooksOnPostgres) lines.push(...webhooksSection(hooksOnPostgres));
   const d: (DatabasesResult & typeof meta) | undefined = read("databases.json");
   if (d) lines.push(...databasesSection(d));
-  const compared: { date: string; machine: { cpu: string; cores: number }; report: string[] } | undefined =
-    read("compare.json");
-  if (compared?.report)
+  // compare.json is the latest run; a run kept beside it (compare-<what>.json, renamed by hand) follows it.
+  const comparisons = fs
+    .readdirSync(resultsDir)
+    .filter((file) => /^compare(-[\w.-]+)?\.json$/.test(file))
+    .sort((a, b) => (a === "compare.json" ? -1 : b === "compare.json" ? 1 : a.localeCompare(b)));
+  if (comparisons.length) lines.push("## Two commits side by side", "");
+  for (const file of comparisons) {
+    const compared: { date: string; machine: { cpu: string; cores: number }; report?: string[] } = read(file);
+    if (!compared.report) continue;
+    if (file !== "compare.json") lines.push(`### An earlier run kept: bench/results/${file}`, "");
     lines.push(
-      "## Two commits side by side",
-      "",
       `${compared.date}; ${compared.machine.cpu}, ${compared.machine.cores} cores. ` +
         "`npm run bench:compare <commit>`: the latency section's load and recalls on both builds in one run " +
         "(production builds over HTTP on loopback), the builds taking turns every 500 memories of the load and " +
@@ -551,6 +556,7 @@ function writeReport() {
       ...compared.report,
       "",
     );
+  }
   fs.mkdirSync(path.join(root, "docs"), { recursive: true });
   fs.writeFileSync(path.join(root, "docs/benchmarks.md"), lines.join("\n"));
   console.log("\n" + lines.join("\n"));
