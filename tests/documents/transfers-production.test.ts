@@ -12,11 +12,11 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
-import { memgw } from "../helpers/cli";
+import { organizationKeyByCli } from "../helpers/cli";
 import { newDataDir } from "../helpers/embedded-template";
 import { createTestDatabase, onPostgres } from "../helpers/postgres";
 import type { ScratchDatabase } from "../helpers/postgres-databases";
-import { freePort, startServer, type RunningServer } from "../helpers/server";
+import { freePort, startServer, type RunningServer, serverApi } from "../helpers/server";
 import { rssGrowth } from "../helpers/tree-rss";
 
 // The same build directory as the other files that start the production server (builds take turns).
@@ -31,14 +31,8 @@ let databaseEnv: Record<string, string>;
 let namespaceA: string;
 let other: { key: string; namespace: string };
 
-async function api(method: string, route: string, key: string, body?: unknown) {
-  const response = await fetch(`${server.base}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, headers: response.headers, body: await response.json() };
-}
+/** The API of this file's server (serverApi). */
+const api = (method: string, route: string, key: string, body?: unknown) => serverApi(server, method, route, key, body);
 
 /** POST /documents as a multipart form, as a client sends a file. */
 async function upload(key: string, namespaceId: string, bytes: Uint8Array, name: string) {
@@ -122,25 +116,14 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   namespaceA = created.body.data.id;
   // Another organization, with a memory to recall.
-  const org = await memgw(["org", "create", "--name", "Quiet Inc"], databaseEnv);
-  expect(org.code, org.stderr).toBe(0);
-  const key = await memgw(
-    [
-      "key",
-      "create",
-      "--org",
-      org.json.id,
-      "--name",
-      "quiet",
-      "--permissions",
-      "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
-    ],
+  const key = await organizationKeyByCli(
+    { org: "Quiet Inc", key: "quiet" },
+    "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
     databaseEnv,
   );
-  expect(key.code, key.stderr).toBe(0);
-  const namespace = await api("POST", "/namespaces", key.json.secret, { name: "quiet" });
+  const namespace = await api("POST", "/namespaces", key.secret, { name: "quiet" });
   expect(namespace.status).toBe(201);
-  other = { key: key.json.secret, namespace: namespace.body.data.id };
+  other = { key: key.secret, namespace: namespace.body.data.id };
   const remembered = await api("POST", "/remember", other.key, {
     namespace_id: other.namespace,
     content: "The quiet team meets on Tuesdays at nine.",

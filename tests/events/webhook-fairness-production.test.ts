@@ -8,11 +8,11 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
-import { memgw } from "../helpers/cli";
+import { organizationKeyByCli } from "../helpers/cli";
 import { newDataDir } from "../helpers/embedded-template";
 import { createTestDatabase, onPostgres } from "../helpers/postgres";
 import type { ScratchDatabase } from "../helpers/postgres-databases";
-import { freePort, startServer, type RunningServer } from "../helpers/server";
+import { freePort, startServer, type RunningServer, serverApi } from "../helpers/server";
 import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
 
 // The same build directory as the other files that start the production server (builds take turns).
@@ -29,14 +29,8 @@ const dead = { url: "", held: 0, mostHeld: 0, received: 0 };
 const sockets = new Set<Socket>();
 let deadServer: http.Server;
 
-async function api(method: string, route: string, key: string, body?: unknown) {
-  const response = await fetch(`${server.base}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+/** The API of this file's server (serverApi). */
+const api = (method: string, route: string, key: string, body?: unknown) => serverApi(server, method, route, key, body);
 
 async function addEndpoint(key: string, url: string) {
   const created = await api("POST", "/webhooks", key, { url, event_types: ["memory.created"] });
@@ -89,23 +83,13 @@ beforeAll(async () => {
   const namespaceA = await api("POST", "/namespaces", a.key, { name: "hanging" });
   expect(namespaceA.status).toBe(201);
   a.namespace = namespaceA.body.data.id;
-  const org = await memgw(["org", "create", "--name", "Healthy Inc"], databaseEnv);
-  expect(org.code, org.stderr).toBe(0);
-  const key = await memgw(
-    [
-      "key",
-      "create",
-      "--org",
-      org.json.id,
-      "--name",
-      "healthy",
-      "--permissions",
+  b.key = (
+    await organizationKeyByCli(
+      { org: "Healthy Inc", key: "healthy" },
       "NAMESPACE_WRITE,NAMESPACE_MANAGE,WEBHOOK_MANAGE",
-    ],
-    databaseEnv,
-  );
-  expect(key.code, key.stderr).toBe(0);
-  b.key = key.json.secret;
+      databaseEnv,
+    )
+  ).secret;
   const namespaceB = await api("POST", "/namespaces", b.key, { name: "healthy" });
   expect(namespaceB.status).toBe(201);
   b.namespace = namespaceB.body.data.id;

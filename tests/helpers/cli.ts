@@ -31,3 +31,22 @@ export function memgw(args: string[], env: Record<string, string | undefined> = 
     });
   });
 }
+
+/**
+ * A new organization and an API key of it with `permissions` (comma-separated), made by the CLI as an operator
+ * would (`memgw org create`, `memgw key create`) against the database `env` names; fails the test if either fails.
+ */
+export async function organizationKeyByCli(
+  names: { org: string; key: string },
+  permissions: string,
+  env: Record<string, string | undefined>,
+): Promise<{ orgId: string; secret: string }> {
+  const org = await memgw(["org", "create", "--name", names.org], env);
+  if (org.code !== 0) throw new Error(`memgw org create failed: ${org.stderr}`);
+  const key = await memgw(
+    ["key", "create", "--org", org.json.id, "--name", names.key, "--permissions", permissions],
+    env,
+  );
+  if (key.code !== 0) throw new Error(`memgw key create failed: ${key.stderr}`);
+  return { orgId: org.json.id, secret: key.json.secret };
+}

@@ -92,3 +92,16 @@ function killIfAlive(pid: number) {
     // already gone
   }
 }
+
+/**
+ * One call of a running server's API (`/api/v1` + `route`) with an API key, as a client sends it (a JSON body when
+ * given): the status, headers and parsed JSON body of the answer.
+ */
+export async function serverApi(server: { base: string }, method: string, route: string, key: string, body?: unknown) {
+  const response = await fetch(`${server.base}/api/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, headers: response.headers, body: await response.json() };
+}

@@ -7,12 +7,12 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { DOCUMENT_JOB_KIND } from "@/lib/documents/ingestion-job";
-import { memgw } from "../helpers/cli";
+import { organizationKeyByCli } from "../helpers/cli";
 import { newDataDir } from "../helpers/embedded-template";
 import { scannedPdf } from "../helpers/pdf";
 import { createTestDatabase, onPostgres } from "../helpers/postgres";
 import type { ScratchDatabase } from "../helpers/postgres-databases";
-import { freePort, startServer, type RunningServer } from "../helpers/server";
+import { freePort, startServer, type RunningServer, serverApi } from "../helpers/server";
 
 // The same build directory as the other files that start the production server (builds take turns).
 process.env.MEMGW_DIST_DIR = ".next-test-server";
@@ -26,15 +26,6 @@ let keyB: string;
 let namespaceA: string;
 let namespaceB: string;
 const cleanups: (() => Promise<void>)[] = [];
-
-async function api(server: RunningServer, method: string, route: string, key: string, body?: unknown) {
-  const response = await fetch(`${server.base}/api/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
 
 /** POST /documents as a multipart form, as a client sends a file; the document's id. */
 async function upload(server: RunningServer, key: string, namespaceId: string, file: Uint8Array, name: string) {
@@ -71,17 +62,14 @@ beforeAll(async () => {
       MEMGW_INIT_API_KEY: KEY_A,
     });
   /** B's organization and key, made by the CLI (`npx memgw`); its secret. */
-  const organizationB = async () => {
-    const org = await memgw(["org", "create", "--name", "Notes Inc"], databaseEnv);
-    expect(org.code, org.stderr).toBe(0);
-    const permissions = "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE";
-    const key = await memgw(
-      ["key", "create", "--org", org.json.id, "--name", "notes", "--permissions", permissions],
-      databaseEnv,
-    );
-    expect(key.code, key.stderr).toBe(0);
-    return key.json.secret as string;
-  };
+  const organizationB = async () =>
+    (
+      await organizationKeyByCli(
+        { org: "Notes Inc", key: "notes" },
+        "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
+        databaseEnv,
+      )
+    ).secret;
   if (database) {
     // Both servers start at once (one bootstraps, the other waits for it), and meanwhile the CLI makes B (the
     // database is migrated already).
@@ -93,10 +81,10 @@ beforeAll(async () => {
     keyB = await organizationB();
   }
   const server = servers[0];
-  const created = await api(server, "POST", "/namespaces", KEY_A, { name: "scans" });
+  const created = await serverApi(server, "POST", "/namespaces", KEY_A, { name: "scans" });
   expect(created.status).toBe(201);
   namespaceA = created.body.data.id;
-  const namespace = await api(server, "POST", "/namespaces", keyB, { name: "notes" });
+  const namespace = await serverApi(server, "POST", "/namespaces", keyB, { name: "notes" });
   expect(namespace.status).toBe(201);
   namespaceB = namespace.body.data.id;
 }, 900_000);
@@ -140,7 +128,9 @@ test("B's small document is ready within seconds while A's scanned PDFs wait for
   for (let i = 0; i < SCANS; i++)
     scans.push(await upload(servers[i % servers.length], KEY_A, namespaceA, scan, `scan-${i}.pdf`));
   const statusesOfA = () =>
-    Promise.all(scans.map(async (id) => (await api(a, "GET", `/documents/${id}`, KEY_A)).body.data.status as string));
+    Promise.all(
+      scans.map(async (id) => (await serverApi(a, "GET", `/documents/${id}`, KEY_A)).body.data.status as string),
+    );
   for (const waiting = Date.now(); !(await statusesOfA()).includes("processing");) {
     expect(Date.now() - waiting, "A's scans being read").toBeLessThan(30_000);
     await sampleRunningOfA();
@@ -154,7 +144,7 @@ test("B's small document is ready within seconds while A's scanned PDFs wait for
 
   let statusB = "queued";
   while (statusB !== "ready" && statusB !== "failed" && Date.now() - started < READY_WITHIN_MS) {
-    statusB = (await api(b, "GET", `/documents/${noteId}`, keyB)).body.data.status;
+    statusB = (await serverApi(b, "GET", `/documents/${noteId}`, keyB)).body.data.status;
     await sampleRunningOfA();
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

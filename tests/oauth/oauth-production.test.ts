@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { buildIfNeeded } from "../../scripts/build-if-needed.mjs";
 import { memgw } from "../helpers/cli";
 import { mcpToolsListStatus } from "../helpers/mcp-request";
-import { freePort, startServer, type RunningServer } from "../helpers/server";
+import { freePort, startServer, type RunningServer, serverApi } from "../helpers/server";
 import { newDataDir } from "../helpers/embedded-template";
 
 // The same build directory as tests/startup/server.test.ts (builds take turns), never a developer's .next.
@@ -71,14 +71,8 @@ async function signIn(into: Browser, email: string, password: string) {
   });
 }
 
-async function api(method: string, urlPath: string, key: string, body?: unknown) {
-  const response = await fetch(`${server.base}/api/v1${urlPath}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  return { status: response.status, body: await response.json() };
-}
+/** The API of this file's server (serverApi). */
+const api = (method: string, route: string, key: string, body?: unknown) => serverApi(server, method, route, key, body);
 
 /** Whether a token opens the namespace's MCP endpoint: the status of its `tools/list`. */
 function toolsListStatus(token: string) {
