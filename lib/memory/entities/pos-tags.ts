@@ -10,7 +10,10 @@
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 
-/** The learned words kept (unreachable) before the instance is made anew: about 100 B each, and 0.1 s to make. */
+/**
+ * The learned words kept (unreachable) before the instance is made anew: about 100 B each, and 0.1 s to make. SciFact
+ * and MS MARCO texts teach 8.5 words each, so it is made anew about every 23,000 texts.
+ */
 const FORGOTTEN_WORDS_MAX = 200_000;
 
 /** What winkNLP keeps of its words: `hash` (word → index) is what its tokenizer consults; `list` by index. */
@@ -29,9 +32,8 @@ interface Reader {
 }
 
 function isWordFeature(value: unknown): value is WordFeature {
-  if (typeof value !== "object" || value === null) return false;
-  const { hash, list } = value as Partial<WordFeature>;
-  return typeof hash === "object" && hash !== null && Array.isArray(list);
+  if (typeof value !== "object" || value === null || !("hash" in value) || !("list" in value)) return false;
+  return typeof value.hash === "object" && value.hash !== null && Array.isArray(value.list);
 }
 
 /** The lexeme feature of the core model winkNLP loaded (model.core() gives each call a model of its own). */

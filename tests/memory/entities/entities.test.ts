@@ -80,7 +80,7 @@ describe("extraction, offline", () => {
     // "Okonkwo's Grill" as one name instead of "Okonkwo" and "Grill".
     found("We ate at Okonkwo's.");
     expect(found(probe)).toEqual(first);
-    // Read again and again, words it lacks are forgotten after each text, not kept.
+    // Nor after many texts of words it lacks, each forgotten in turn.
     for (let i = 0; i < 50; i++) found(`Visited Qwzx${i}'s. Then Qwzx${i}'s place.`);
     expect(found(probe)).toEqual(first);
     // An organization's phrases' tags, kept for its next texts, find the same.
