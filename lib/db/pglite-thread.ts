@@ -174,6 +174,9 @@ export class PGliteThread implements PGliteSession {
     const { statement, dataTypeIDs } = await this.describedStatement(key, query, options);
     const values = params.map((param, i) => {
       if (param === null || param === undefined) return null;
+      // Bytes go in binary format, as node-postgres sends them on PostgreSQL: a bytea as it is, and a vector as
+      // vectorParameter writes it (lib/memory/common/sql.ts), which as text was 10 KB to write and to parse.
+      if (param instanceof Uint8Array) return param;
       const serialize = options?.serializers?.[dataTypeIDs[i]] ?? this.serializers[dataTypeIDs[i]];
       return serialize ? serialize(param) : String(param);
     });

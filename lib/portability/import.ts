@@ -22,7 +22,6 @@ import { contentHash } from "@/lib/memory/write/memory-fields";
 import { linkEntities } from "@/lib/memory/entities/link-entities";
 import { chunkFields, insertChunks } from "@/lib/memory/store/search-index";
 import { noteSearchGrowth } from "@/lib/memory/search/search-maintenance";
-import { vectorLiteral } from "@/lib/memory/common/sql";
 import { crashPoint, WriteIntent } from "@/lib/memory/store/write-intents";
 import { type ImportTarget, type Spool, validateLines } from "./import-lines";
 import { linkReplacements } from "@/lib/memory/validity/supersession";
@@ -371,7 +370,7 @@ async function writeGroup(
   }));
   await tx.memory.createMany({ data: rows });
   // Chunks are dated like their memory (recall's created_at); one statement per run of equal dates.
-  let statement: ({ content: string } & Record<string, unknown>)[] = [];
+  let statement: Parameters<typeof insertChunks>[5] = [];
   let statementDate: Date | undefined;
   const writeStatement = async () => {
     if (statement.length > 0) await insertChunks(tx, namespace.orgId, namespace.id, model, statementDate!, statement);
@@ -390,7 +389,7 @@ async function writeGroup(
         position,
         content,
         ...chunkFields(row),
-        embedding: vectorLiteral(memory.vectors![position]),
+        embedding: memory.vectors![position],
       });
     }
   }

@@ -6,7 +6,7 @@ import {
   namespaceIdLiteral,
   vectorIndexName,
 } from "@/lib/namespaces/vector-indexes";
-import { vectorLiteral, vectorParameter } from "@/lib/memory/common/sql";
+import { vectorParameter } from "@/lib/memory/common/sql";
 import { searchChunks } from "@/lib/memory/search/search";
 import { api } from "../helpers/api";
 import { createNamespace, createTenant } from "../helpers/fixtures";
@@ -99,6 +99,9 @@ test("an index name or literal is made only of a namespace id: anything else is 
   }
 });
 
+/** A vector in pgvector's text form. */
+const vectorLiteral = (vector: number[]) => `[${vector.join(",")}]`;
+
 test("a vector sent in pgvector's binary format is the vector its text gives, element for element", async () => {
   const vectors = [
     Array.from({ length: 512 }, (_, i) => Math.fround(Math.sin(i * 1.7) / 7)),
@@ -113,6 +116,11 @@ test("a vector sent in pgvector's binary format is the vector its text gives, el
     );
     expect(row.binary).toBe(row.text);
     expect(row.distance).toBe(0);
+    // Through Prisma too (remember writes its chunks' vectors so, inside its transactions).
+    const [viaPrisma] = await (
+      await db()
+    ).$queryRaw<{ binary: string }[]>(Prisma.sql`SELECT ${vectorParameter(vector)}::vector::text AS binary`);
+    expect(viaPrisma.binary).toBe(row.text);
   }
   // What pgvector refuses in text it refuses in binary.
   await expect(queryRows(Prisma.sql`SELECT ${vectorParameter([1, Number.NaN])}::vector AS v`)).rejects.toThrow(/NaN/);

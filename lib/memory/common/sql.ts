@@ -7,14 +7,10 @@ export const TEXT_SEARCH_CONFIG = "english";
 /** TEXT_SEARCH_CONFIG as SQL, a quoted literal in the statement (`to_tsvector(${TEXT_SEARCH_CONFIG_SQL}, …)`). */
 export const TEXT_SEARCH_CONFIG_SQL = Prisma.raw(`'${TEXT_SEARCH_CONFIG}'`);
 
-export function vectorLiteral(vector: number[]): string {
-  return `[${vector.join(",")}]`;
-}
-
 /**
  * A vector as a statement parameter in pgvector's binary format (vector_recv: int16 dimensions, int16 0, then
- * each element as a big-endian float4), for `${vectorParameter(v)}::vector` in a statement sent by queryRows
- * (both drivers send bytes in binary format). The same vector as vectorLiteral's text, which for a query's
+ * each element as a big-endian float4), for `${vectorParameter(v)}::vector` in a statement sent by queryRows or
+ * through Prisma (both drivers send bytes in binary format). The same vector as the text `[0.1,…]`, which for
  * 512 dimensions was 10 KB to format on the main thread and to parse element by element in the database.
  * Throws a RangeError past pgvector's 16,000 dimensions.
  */

@@ -2,7 +2,7 @@ import { notFound } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { embedder } from "./";
-import { vectorLiteral } from "../common/sql";
+import { vectorParameter } from "../common/sql";
 
 const CHUNKS_PER_ROUND = 64;
 
@@ -29,10 +29,10 @@ export async function reembedNamespace(namespaceId: string, onProgress?: (done: 
       "ingest",
       { orgId: namespace.orgId },
     );
-    const embedded = JSON.stringify(chunks.map((c, i) => ({ id: c.id, embedding: vectorLiteral(vectors[i]) })));
+    const embedded = Prisma.join(chunks.map((c, i) => Prisma.sql`(${c.id}, ${vectorParameter(vectors[i])}::vector)`));
     await prisma.$executeRaw(
-      Prisma.sql`UPDATE memory_chunks c SET embedding = u.embedding::vector, embedding_model = ${provider.model}
-       FROM jsonb_to_recordset(${embedded}::jsonb) AS u(id text, embedding text)
+      Prisma.sql`UPDATE memory_chunks c SET embedding = u.embedding, embedding_model = ${provider.model}
+       FROM (VALUES ${embedded}) AS u(id, embedding)
        WHERE c.id = u.id AND c.org_id = ${namespace.orgId} AND c.namespace_id = ${namespace.id}`,
     );
     done += chunks.length;

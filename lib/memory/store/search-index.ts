@@ -6,7 +6,7 @@ import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { subtractScopeStatistics } from "./deletion";
 import { lockNamespaceStatistics } from "@/lib/namespaces/statistics-lock";
-import { TEXT_SEARCH_CONFIG_SQL } from "../common/sql";
+import { TEXT_SEARCH_CONFIG_SQL, vectorParameter } from "../common/sql";
 import { withWordBreaks } from "../common/word-breaks";
 
 /** Chunk rows cost far more than memory rows (vector index, postings, statistics): this many per statement. */
@@ -56,22 +56,25 @@ export async function insertChunks(
   namespaceId: string,
   model: string,
   now: Date,
-  rows: { content: string }[],
+  rows: ({ id: string; content: string; embedding: number[] } & Record<string, unknown>)[],
 ) {
   await lockNamespaceStatistics(tx, namespaceId);
+  // The vectors go as parameters in pgvector's binary format, beside the rows' JSON: as text in it, each was
+  // 10 KB to write on the server's thread and to parse in the database, a quarter of this statement's time there.
+  const vectors = Prisma.join(rows.map((row) => Prisma.sql`(${row.id}, ${vectorParameter(row.embedding)}::vector)`));
   await tx.$executeRaw(
     indexStatement(
       namespaceId,
-      rows,
+      rows.map(({ embedding: _embedding, ...row }) => row),
       Prisma.sql`INSERT INTO memory_chunks (id, org_id, namespace_id, memory_id, position, content, embedding,
                                   embedding_model, term_count, metadata, scopes, scope_key, identity_id, created_at,
                                   session_id, session_position, role, occurred_at, expires_at, valid_at, invalid_at,
                                   superseded_by, supersession_kind)
-       SELECT i.id, ${orgId}, ${namespaceId}, i.memory_id, i.position, i.content, i.embedding::vector, ${model},
+       SELECT i.id, ${orgId}, ${namespaceId}, i.memory_id, i.position, i.content, v.embedding, ${model},
               l.term_count, i.metadata, i.scopes, i.scope_key, i.identity_id, ${now.toISOString()}::timestamptz,
               i.session_id, i.session_position, i.role, i.occurred_at, i.expires_at, i.valid_at, i.invalid_at,
               i.superseded_by, i.supersession_kind
-       FROM input i JOIN lengths l ON l.id = i.id`,
+       FROM input i JOIN lengths l ON l.id = i.id JOIN (VALUES ${vectors}) AS v(id, embedding) ON v.id = i.id`,
     ),
   );
 }
@@ -109,8 +112,7 @@ function indexStatement(namespaceId: string, rows: { content: string }[], chunks
                           concat_ws(': ', u.role, COALESCE(u.indexed_text, u.content))) AS tsv,
               CASE WHEN u.scopes <> '{}'::jsonb THEN md5(u.scopes::text) END AS scope_key
        FROM jsonb_to_recordset(${JSON.stringify(rows.map(withIndexedText))}::jsonb)
-            AS u(id text, memory_id text, position int, content text, indexed_text text,
-                 embedding text, metadata jsonb, scopes jsonb,
+            AS u(id text, memory_id text, position int, content text, indexed_text text, metadata jsonb, scopes jsonb,
                  identity_id text, session_id text, session_position int, role text, occurred_at timestamptz,
                  expires_at timestamptz, valid_at timestamptz, invalid_at timestamptz, superseded_by text,
                  supersession_kind text)

@@ -1,7 +1,7 @@
 import type { Scopes } from "@/lib/auth/scopes";
 import type { Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { notExpiredSql, vectorLiteral } from "../common/sql";
+import { notExpiredSql, vectorParameter } from "../common/sql";
 import { isOneOffEvent, isStatement, saysItChanged, statementSubject } from "./statements";
 import { closeMemories, lockSlot, type Closing } from "./supersession";
 
@@ -49,9 +49,10 @@ interface Candidate {
 export async function inferSupersession(tx: Tx, orgId: string, memory: NewStatement): Promise<Closing[]> {
   if (!isStatement(memory.content)) return [];
   await lockSlot(tx, memory.namespaceId, `identity\u001f${memory.identityId}`);
+  const vector = vectorParameter(memory.vector);
   const candidates = await tx.$queryRaw<Candidate[]>(
     Prisma.sql`SELECT m.id, m.content, m.valid_at,
-                      (1 - (c.embedding <=> ${vectorLiteral(memory.vector)}::vector))::float8 AS similarity
+                      (1 - (c.embedding <=> ${vector}::vector))::float8 AS similarity
                FROM memories m
                JOIN memory_chunks c ON c.memory_id = m.id AND c.org_id = ${orgId} AND c.position = 0
                WHERE m.org_id = ${orgId} AND m.namespace_id = ${memory.namespaceId}
@@ -59,7 +60,7 @@ export async function inferSupersession(tx: Tx, orgId: string, memory: NewStatem
                  AND m.id <> ${memory.id} AND m.invalid_at IS NULL AND m.fact_key IS NULL
                  AND m.session_id IS NULL AND m.document_id IS NULL AND m.chunk_count = 1
                  AND ${Prisma.raw(notExpiredSql("m"))}
-               ORDER BY c.embedding <=> ${vectorLiteral(memory.vector)}::vector
+               ORDER BY c.embedding <=> ${vector}::vector
                LIMIT ${CANDIDATES}`,
   );
   const subject = statementSubject(memory.content);

@@ -16,7 +16,6 @@ import type { Target } from "@/lib/validation/target";
 import { linkEntities } from "../entities/link-entities";
 import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks } from "../store/search-index";
 import { noteSearchGrowth } from "../search/search-maintenance";
-import { vectorLiteral } from "../common/sql";
 import { canonicalJson } from "@/lib/http/canonical-json";
 import {
   awaitFinishedWrites,
@@ -328,7 +327,7 @@ async function writeMemories(
       ...chunkFields({ ...memory, sessionId: session?.id ?? null, sessionPosition: session?.position ?? null }),
     }));
   });
-  const rows = chunkRows.map((row, i) => ({ ...row, embedding: vectorLiteral(vectors[i]) }));
+  const rows = chunkRows.map((row, i) => ({ ...row, embedding: vectors[i] }));
   for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
     await insertChunks(tx, principal.orgId, namespaceId, model, now, rows.slice(i, i + CHUNKS_PER_STATEMENT));
   }

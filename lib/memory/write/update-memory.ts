@@ -18,7 +18,6 @@ import { memoryJson, type Metadata } from "../common/schemas";
 import { effectiveScopes } from "../common/scopes";
 import { chunkFields, CHUNKS_PER_STATEMENT, insertChunks, moveChunkScopes } from "../store/search-index";
 import { noteSearchGrowth } from "../search/search-maintenance";
-import { vectorLiteral } from "../common/sql";
 import { crashPoint } from "../store/write-intents";
 import { patchValidity, validityChanged, type ValidityChanges } from "../validity/patch-validity";
 import { canonicalJson } from "@/lib/http/canonical-json";
@@ -148,7 +147,7 @@ export async function updateMemory(
           position,
           content,
           ...chunkFields(row),
-          embedding: vectorLiteral(vectors[position]),
+          embedding: vectors[position],
         }));
         for (let i = 0; i < rows.length; i += CHUNKS_PER_STATEMENT) {
           const statement = rows.slice(i, i + CHUNKS_PER_STATEMENT);
