@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setTimeout } from "node:timers/promises";
 import type { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
@@ -202,8 +203,20 @@ async function openPostgres(url: string): Promise<Database> {
       await client.connect();
       try {
         // A scope's lock is of the two-key kind, which never meets the one-key lock of the unscoped task.
-        if (scope === undefined) await client.query("SELECT pg_advisory_lock($1)", [ONE_AT_A_TIME_LOCK_KEY]);
-        else await client.query("SELECT pg_advisory_lock($1, hashtext($2))", [ONE_AT_A_TIME_LOCK_KEY, scope]);
+        const attempt =
+          scope === undefined
+            ? { text: "SELECT pg_try_advisory_lock($1) AS held", values: [ONE_AT_A_TIME_LOCK_KEY] }
+            : {
+                text: "SELECT pg_try_advisory_lock($1, hashtext($2)) AS held",
+                values: [ONE_AT_A_TIME_LOCK_KEY, scope],
+              };
+        // Asked again and again rather than waited for: a statement waiting for the lock holds a snapshot, and a
+        // CREATE INDEX CONCURRENTLY run by the holder waits for every older snapshot to end, so the holder's
+        // build and the waiter would wait for each other for ever (two instances repairing one index did).
+        for (let pause = 10; !(await client.query<{ held: boolean }>(attempt)).rows[0].held;) {
+          await setTimeout(pause);
+          pause = Math.min(pause * 2, 250);
+        }
         return await task();
       } finally {
         await client.end();

@@ -1,6 +1,7 @@
 // The DATABASE_URL path: node-postgres and @prisma/adapter-pg, with a normal pool, on the PostgreSQL server
 // of TEST_DATABASE_URL (skipped without one).
 import fs from "node:fs";
+import pg from "pg";
 import { expect } from "vitest";
 import { dataDir } from "@/lib/config";
 import { db, getDatabase, queryRows } from "@/lib/db";
@@ -138,4 +139,30 @@ postgresTest("the MCP clients' authorization server keeps its state in PostgreSQ
   expect(row?.id).toMatch(/^[0-9a-f]{64}$/);
   const { DatabaseAdapter } = await import("@/lib/oauth/adapter");
   expect(await new DatabaseAdapter("Client").find(clientId)).toMatchObject({ client_name: "pg agent" });
+});
+
+postgresTest("a task run one at a time builds an index concurrently while another waits its turn", async () => {
+  const database = await getDatabase();
+  const builder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await builder.connect();
+  // Without it, a build that waited for ever (as two instances repairing one vector index did) would only show
+  // as the test's time running out.
+  await builder.query("SET lock_timeout = '10s'");
+  await builder.query("CREATE TABLE one_at_a_time_probe (id int)");
+  const order: string[] = [];
+  let second: Promise<void> | undefined;
+  try {
+    await database.oneAtATime(async () => {
+      second = database.oneAtATime(async () => void order.push("second"), "probe");
+      // The other task has asked for its turn by now (as an instance started together with this one).
+      await new Promise((resume) => setTimeout(resume, 300));
+      await builder.query("CREATE INDEX CONCURRENTLY one_at_a_time_probe_id ON one_at_a_time_probe (id)");
+      order.push("first");
+    }, "probe");
+    await second;
+    expect(order).toEqual(["first", "second"]);
+  } finally {
+    await builder.query("DROP TABLE one_at_a_time_probe");
+    await builder.end();
+  }
 });
