@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { recordActivity, REFUSED_UNGRANTED, type ActivityNote } from "@/lib/activity/activity";
+import { REFUSED_UNGRANTED, startActivity, type ActivityNote } from "@/lib/activity/activity";
 import { missingPermissionMessage } from "@/lib/auth/api-keys/api-key-principal";
 import { assertNamespaceWideAllowed, assertPermission, type Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db";
@@ -42,7 +42,7 @@ export interface OperationResult<Data = unknown> {
  * (ForbiddenError), parses path, query and body with its schemas (InvalidError with `details[].field`
  * like `body.memories.3.content`), runs its function, passes the result through the response schema (so
  * internal columns cannot leak) and, for memory operations, writes the activity row (refusals included,
- * with the status they are answered with), readable once it returns.
+ * with the status they are answered with), readable through activityWritten once it returns.
  */
 export async function runOperation<O extends Operation>(
   operation: O,
@@ -51,6 +51,8 @@ export async function runOperation<O extends Operation>(
   started = performance.now(),
 ): Promise<OperationResult<OperationData<O>>> {
   const activity: ActivityNote = {};
+  // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
+  const recorder = operation.activity && principal.kind === "api_key" ? startActivity() : undefined;
   let status = 500;
   try {
     assertOperationAllowed(operation, principal);
@@ -82,13 +84,12 @@ export async function runOperation<O extends Operation>(
     }
     throw error;
   } finally {
-    // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
-    if (operation.activity && principal.kind === "api_key") {
+    if (recorder && operation.activity && principal.kind === "api_key") {
       // Once the answer is out, its activity row must be there for the console (or another instance) to
-      // read. The embedded database runs statements in the order they are sent, so any later read sees it
-      // without the answer waiting for the write; a PostgreSQL pool gives no such order, so there it waits.
-      // A failed write never fails the operation it records.
-      const written = recordActivity({
+      // read. The embedded database runs statements in the order they are sent, and its readers first write
+      // the rows held (activityWritten), so the answer does not wait for its row; a PostgreSQL pool gives no
+      // such order, so there it waits. A failed write never fails the operation it records.
+      const entry = {
         ...activity,
         ...(input.transport && { details: { ...activity.details, transport: input.transport } }),
         orgId: principal.orgId,
@@ -96,8 +97,16 @@ export async function runOperation<O extends Operation>(
         operation: operation.activity,
         status,
         latencyMs: performance.now() - started,
-      }).catch((error) => console.error("[memgw] activity log write failed:", error));
-      if ((await getDatabase()).kind === "postgres") await written;
+      };
+      // A database given up fails the write below, which is logged; the row is recorded all the same.
+      const answerWaits = await getDatabase().then(
+        (database) => database.kind === "postgres",
+        () => false,
+      );
+      const written = recorder
+        .record(entry, { hold: !answerWaits })
+        .catch((error) => console.error("[memgw] activity log write failed:", error));
+      if (answerWaits) await written;
     }
   }
 }

@@ -1,11 +1,12 @@
 import { expect, test } from "vitest";
-import { recordActivity } from "@/lib/activity/activity";
+import { activityWritten, startActivity, type ActivityEntry } from "@/lib/activity/activity";
 import { operationsSummary } from "@/lib/activity/overview";
 import { ROLE_PERMISSIONS } from "@/lib/auth/permissions";
 import type { MemberPrincipal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { api } from "../helpers/api";
+import { onPostgres } from "../helpers/postgres";
 import { createKey, createNamespace, createTenant } from "../helpers/fixtures";
 
 test("each memory operation writes an activity row: operation, namespace, key, identity, status, latency", async () => {
@@ -63,7 +64,7 @@ test("rows answered while an activity write is in flight are written together af
     details: { matches: i },
   }));
   // All at once, as answers of concurrent requests: the first is written at once, the others queue behind it.
-  const written = entries.map((entry) => recordActivity(entry));
+  const written = entries.map((entry) => startActivity().record(entry, { hold: false }));
   // A reader waits for what was answered before it, written or queued.
   const owner: MemberPrincipal = {
     kind: "member",
@@ -103,16 +104,60 @@ test("a row the table refuses, written together with others, costs none of them 
     status: 200,
     latencyMs: 1,
   });
+  const record = (activity: ActivityEntry) => startActivity().record(activity, { hold: false });
   const written = [
-    recordActivity(entry(org.id, keyId, "first")),
+    record(entry(org.id, keyId, "first")),
     // A text column takes no U+0000: this row's insert fails, in whichever batch it goes.
-    recordActivity(entry(org.id, keyId, "bad\u0000id")),
-    recordActivity(entry(org.id, keyId, "second")),
-    recordActivity(entry(other.org.id, other.keyId, "another organization's")),
+    record(entry(org.id, keyId, "bad\u0000id")),
+    record(entry(org.id, keyId, "second")),
+    record(entry(other.org.id, other.keyId, "another organization's")),
   ];
   const settled = await Promise.allSettled(written);
   expect(settled.map((result) => result.status)).toEqual(["fulfilled", "rejected", "fulfilled", "fulfilled"]);
   const prisma = await db();
   const rows = await prisma.activityLog.findMany({ where: { orgId: { in: [org.id, other.org.id] } } });
   expect(rows.map((row) => row.identityId).sort()).toEqual(["another organization's", "first", "second"]);
+});
+
+test("rows answered while other operations are under way wait; a reader or the last one writes them", async () => {
+  const { org, keyId } = await createTenant();
+  const prisma = await db();
+  const count = () => prisma.activityLog.count({ where: { orgId: org.id } });
+  const entry = (latencyMs: number): ActivityEntry => ({
+    orgId: org.id,
+    apiKeyId: keyId,
+    operation: "recall",
+    status: 200,
+    latencyMs,
+  });
+  // Three operations under way; two end while the third still runs: their rows wait.
+  const [first, second, third] = [startActivity(), startActivity(), startActivity()];
+  const written = [first.record(entry(1), { hold: true }), second.record(entry(2), { hold: true })];
+  expect(await count()).toBe(0);
+  // A reader writes what is held and waits for it.
+  await activityWritten();
+  expect(await count()).toBe(2);
+  await Promise.all(written);
+
+  // Held again, then written by their timer although the third is still under way.
+  const held = [startActivity().record(entry(3), { hold: true }), startActivity().record(entry(4), { hold: true })];
+  expect(await count()).toBe(2);
+  await Promise.all(held);
+  expect(await count()).toBe(4);
+
+  // The last operation under way writes its row and those held, at once: on the embedded database, which runs
+  // statements in the order they are sent, a read after its answer finds them.
+  const fourth = startActivity();
+  const beforeLast = fourth.record(entry(5), { hold: true });
+  const last = third.record(entry(6), { hold: true });
+  if (onPostgres()) await Promise.all([beforeLast, last]);
+  const rows = await prisma.activityLog.findMany({ where: { orgId: org.id }, orderBy: { latencyMs: "asc" } });
+  expect(rows.map((row) => row.latencyMs)).toEqual([1, 2, 3, 4, 5, 6]);
+  await Promise.all([beforeLast, last]);
+  // Without `hold` (PostgreSQL, where the answer waits for its row) nothing waits.
+  const other = startActivity();
+  await startActivity().record(entry(7), { hold: false });
+  expect(await count()).toBe(7);
+  await other.record(entry(8), { hold: false });
+  expect(() => other.record(entry(9), { hold: false })).toThrow("recorded once");
 });
