@@ -52,7 +52,10 @@ export async function runOperation<O extends Operation>(
 ): Promise<OperationResult<OperationData<O>>> {
   const activity: ActivityNote = {};
   // The activity log is the API's and MCP's traffic per key; what people do in the console is audited.
-  const recorder = operation.activity && principal.kind === "api_key" ? startActivity() : undefined;
+  const logged =
+    operation.activity && principal.kind === "api_key"
+      ? { recorder: startActivity(), operation: operation.activity, apiKeyId: principal.keyId }
+      : undefined;
   let status = 500;
   try {
     assertOperationAllowed(operation, principal);
@@ -84,7 +87,7 @@ export async function runOperation<O extends Operation>(
     }
     throw error;
   } finally {
-    if (recorder && operation.activity && principal.kind === "api_key") {
+    if (logged) {
       // Once the answer is out, its activity row must be there for the console (or another instance) to
       // read. The embedded database runs statements in the order they are sent, and its readers first write
       // the rows held (activityWritten), so the answer does not wait for its row; a PostgreSQL pool gives no
@@ -93,8 +96,8 @@ export async function runOperation<O extends Operation>(
         ...activity,
         ...(input.transport && { details: { ...activity.details, transport: input.transport } }),
         orgId: principal.orgId,
-        apiKeyId: principal.keyId,
-        operation: operation.activity,
+        apiKeyId: logged.apiKeyId,
+        operation: logged.operation,
         status,
         latencyMs: performance.now() - started,
       };
@@ -103,7 +106,7 @@ export async function runOperation<O extends Operation>(
         (database) => database.kind === "postgres",
         () => false,
       );
-      const written = recorder
+      const written = logged.recorder
         .record(entry, { hold: !answerWaits })
         .catch((error) => console.error("[memgw] activity log write failed:", error));
       if (answerWaits) await written;

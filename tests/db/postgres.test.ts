@@ -154,8 +154,18 @@ postgresTest("a task run one at a time builds an index concurrently while anothe
   try {
     await database.oneAtATime(async () => {
       second = database.oneAtATime(async () => void order.push("second"), "probe");
-      // The other task has asked for its turn by now (as an instance started together with this one).
-      await new Promise((resume) => setTimeout(resume, 300));
+      // Once the other task has asked for its turn (as an instance started together with this one would): its
+      // connection and this task's have both sent an advisory lock's statement.
+      const asking = async () =>
+        (
+          await builder.query(
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = current_database() AND query LIKE 'SELECT pg_%advisory_lock%'`,
+          )
+        ).rows[0].n;
+      for (let attempt = 0; attempt < 100 && (await asking()) < 2; attempt += 1)
+        await new Promise((resume) => setTimeout(resume, 50));
+      expect(await asking()).toBe(2);
       await builder.query("CREATE INDEX CONCURRENTLY one_at_a_time_probe_id ON one_at_a_time_probe (id)");
       order.push("first");
     }, "probe");
