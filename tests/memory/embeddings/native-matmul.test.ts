@@ -612,6 +612,15 @@ describe("the native matrix products", () => {
       expect(Math.max(...emptyLast.map((v, i) => Math.abs(v - okFirst[i])))).toBeGreaterThan(0.01);
     });
 
+    // A worker keeps its largest call's workspace and runs every later call in it: what a call leaves there
+    // must not reach the next one's vectors.
+    test("a worker's vectors after a larger call are those of a worker that ran nothing before", async () => {
+      const later = [[texts[3], "", texts[0]], [...texts].reverse(), [texts[4]]];
+      const afterLarger = await embedJobsWith(undefined, [texts, ...later], "ingest");
+      for (const [i, job] of later.entries())
+        expect(afterLarger.vectors[i + 1]).toEqual((await embedWith(undefined, job)).vectors);
+    });
+
     test.each(runnableHere)(
       "LOCAL_EMBEDDING_KERNELS=%s runs that kernel, with the WASM kernels' vectors",
       async (name) => {
