@@ -300,6 +300,14 @@ export function createGatewayServer(handle, { isTrustedProxy = () => false, dire
     });
   });
 
+  // A kept-alive connection stays open 65 s idle, not Node's 5 s. A client or proxy that sends on a pooled connection
+  // just as the server closes it gets "other side closed" or a reset (ECONNRESET) instead of an answer, and clients
+  // (undici keeps the Keep-Alive hint's timeout less a second) or load balancers (commonly 60 s idle) that keep a
+  // connection longer than the server, or whose own timer runs late on a busy event loop, meet that race. At 5 s the
+  // test suite met it in almost every full run: a remember sent a few seconds into an upload storm, by a client whose
+  // event loop was busy sending the uploads, on the connection its previous call had left idle.
+  server.keepAliveTimeout = 65_000;
+
   server.on("clientError", (error, socket) => {
     // Mid-response (a pipelined request after one being answered), a reply would corrupt the stream.
     if (error.code === "ECONNRESET" || !socket.writable || socket._httpMessage?._headerSent) return socket.destroy();

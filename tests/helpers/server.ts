@@ -97,10 +97,9 @@ function killIfAlive(pid: number) {
  * One call of a running server's API (`/api/v1` + `route`) with an API key, as a client sends it (a JSON body when
  * given): the status, headers and parsed JSON body of the answer. A call whose pooled connection was closed or reset
  * before any answer came (undici's UND_ERR_SOCKET, "other side closed", or ECONNRESET) is sent once more on a new
- * one, as a client's retry would, with a warning: seen under the whole suite's load only, never alone, on a
- * connection idle since an earlier step. The reset came about 5 s after the call, as the server's keep-alive timeout
- * would reset a connection whose call it had not read: twice in about six full runs, in the upload storm of
- * transfers-production.test.ts, and in no run of that storm alone (the cause is not found).
+ * one, as a client's retry would, with a warning. Both were seen under the whole suite's load only, on a connection
+ * idle since an earlier step, when the server closed idle connections after 5 s (Node's default; now 65 s, see
+ * scripts/http-server.mjs): a client busy enough to send late reuses one as the server closes it.
  */
 export async function serverApi(server: { base: string }, method: string, route: string, key: string, body?: unknown) {
   const send = () =>

@@ -299,6 +299,28 @@ describe("npm start", { timeout: 300_000 }, () => {
     expect((await fetch(`${server.base}/api/v1/health`)).status).toBe(200);
   });
 
+  test("a kept-alive connection left idle for 6 s still carries the next request (Node's default closed it at 5 s)", async () => {
+    const socket = net.connect(port, "127.0.0.1");
+    const errors: Error[] = [];
+    let closed = false;
+    let received = "";
+    socket.on("error", (error) => errors.push(error)).on("close", () => (closed = true));
+    socket.setEncoding("utf8").on("data", (chunk) => (received += chunk));
+    const request = "GET /api/v1/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: keep-alive\r\n\r\n";
+    socket.write(request);
+    await vi.waitFor(() => expect(received).toMatch(/\}$/), { timeout: 10_000 });
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(received).toMatch(/\r\nkeep-alive: timeout=65\r\n/i);
+    received = "";
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(closed).toBe(false);
+    socket.write(request);
+    await vi.waitFor(() => expect(received).toMatch(/\}$/), { timeout: 10_000 });
+    expect(received).toMatch(/^HTTP\/1\.1 200 /);
+    expect(errors).toEqual([]);
+    socket.destroy();
+  });
+
   test("a memory whose client goes away halfway through its body is not stored; the server carries on", async () => {
     const key = INIT.MEMGW_INIT_API_KEY;
     const namespace = (await call("POST", "/namespaces", { key, body: { name: "cut-off" } })).body.data.id;
