@@ -333,7 +333,7 @@ function jobWorker(
   let stopped = false;
   let running: Promise<void> = Promise.resolve();
   let busy = false;
-  /** Woken while busy: something was queued during the job. */
+  /** Woken while busy: something was queued during the claim or the job, which this turn may not have seen. */
   let wokenWhileBusy = false;
   let lastCleanup = 0;
   const wake = () => {
@@ -345,18 +345,19 @@ function jobWorker(
     busy = true;
     running = within(async () => {
       try {
-        while (!stopped) {
-          wokenWhileBusy = false;
-          const job = await claimJob(kinds, { perOrg });
-          if (!job) break;
-          if (job.moreDue) wakeJobWorkers(job.kind, 1);
-          await run(job);
-          // Claiming again finds nothing unless more were due or were queued meanwhile (the poll finds the rest).
-          if (!job.moreDue && !wokenWhileBusy) break;
-        }
         if (Date.now() - lastCleanup > 3_600_000) {
           lastCleanup = Date.now();
           await deleteOldFailedJobs();
+        }
+        while (!stopped) {
+          wokenWhileBusy = false;
+          const job = await claimJob(kinds, { perOrg });
+          if (job?.moreDue) wakeJobWorkers(job.kind, 1);
+          if (job) await run(job);
+          // Claiming again finds nothing unless more were due or were queued meanwhile (the poll finds the rest).
+          // A wake-up during a claim that found nothing counts too: the job it was for may have committed after
+          // the claim's snapshot, and every write after it leaves the waking to that one (record-events.ts).
+          if (!job?.moreDue && !wokenWhileBusy) break;
         }
       } catch (error) {
         console.error("[memgw] the job worker failed (it tries again):", error);
