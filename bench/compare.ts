@@ -5,7 +5,9 @@
 // directory (kept for the next run), given this checkout's node_modules when its package files are the same
 // (hard links) when its lock file is the same (`npm install` otherwise) and built.
 //
-// Settings: BENCH_MEMORIES (default 3000), BENCH_COMPARE_ROUNDS (default 3: each round asks every query at
+// The recalls are measured in two legs on the same data, each build's servers started first in one (ORDERS).
+//
+// Settings: BENCH_MEMORIES (default 3000), BENCH_COMPARE_ROUNDS (default 3 a leg: each round asks every query at
 // concurrency 1 and 8, 49 of them of one build, then of the other, the order alternating), BENCH_DATABASE_URL
 // (a PostgreSQL server with pgvector and a role that may create databases: the same on PostgreSQL, one
 // instance and two instances per build), BENCH_DATASETS_DIR. Prints one table per database setup; the figures
@@ -58,6 +60,21 @@ interface Tally {
 
 type Setup = "embedded" | "PostgreSQL, one instance" | "PostgreSQL, two instances";
 
+/**
+ * The legs of a setup, each with its own servers on the same data: the builds in the order given, then the other
+ * way round. Started, warmed up and left idle in a fixed order, the build started second measured 8% to 21%
+ * faster at 8 clients in four runs of two different builds on this VM, whichever build it was (every thread of the
+ * first server used 3–5% more CPU for the same recalls); the same build on both sides gave 1.4%. Each build is
+ * first in one leg: the figures are over both, and each leg's recall rate is shown beside them.
+ */
+const ORDERS = [false, true] as const;
+
+/** One leg's recall rate at 8 clients, by build (in the builds' order). */
+interface Leg {
+  firstStarted: string;
+  recall8PerSecond: number[];
+}
+
 /** A build served in one setup: its servers (requests alternate between them), its namespaces and its tally. */
 interface Served {
   build: Build;
@@ -86,7 +103,12 @@ const shortQuestions = msmarco.queries.map((q) => q.text).filter((text) => text.
 
 /** The namespaces each build (by index) loaded on PostgreSQL with one instance: the two instances recall from them. */
 const loadedOnPostgres = new Map<number, Pick<Served, "namespaceId" | "smallNamespaceId">>();
-const results: { setup: Setup; rawEmbedderPerSecond: number; builds: { label: string; tally: Tally }[] }[] = [];
+const results: {
+  setup: Setup;
+  rawEmbedderPerSecond: number;
+  builds: { label: string; tally: Tally }[];
+  legs: Leg[];
+}[] = [];
 {
   const dirs = builds.map(() => fs.mkdtempSync(path.join(os.tmpdir(), "memgw-compare-data-")));
   try {
@@ -134,8 +156,9 @@ fs.writeFileSync(
 
 /**
  * Loads the memories into each build's database, LOAD_SLICE at a time in turn (the raw embedder measured before,
- * halfway and after), then warms both up and measures them in turn, round by round. PostgreSQL's two instances
- * recall from what the one instance loaded (no load figure).
+ * halfway and after), then measures the builds in two legs (ORDERS): in each, both builds' servers are started,
+ * warmed up and measured in turn, round by round, the leg's first build started and warmed up first. PostgreSQL's
+ * two instances recall from what the one instance loaded (no load figure).
  */
 async function measureSetup(
   setup: Setup,
@@ -143,64 +166,79 @@ async function measureSetup(
   instances: 1 | 2,
 ): Promise<(typeof results)[number]> {
   log(`\n${setup}:`);
-  const served: Served[] = [];
+  const served: Served[] = builds.map((build) => ({
+    build,
+    servers: [],
+    databaseThreads: [],
+    namespaceId: "",
+    smallNamespaceId: "",
+    turn: 0,
+    tally: {
+      rememberPerSecond: 0,
+      latencies: { 1: [], 8: [] },
+      seconds: { 1: 0, 8: 0 },
+      cpu: { 1: zeroCpu(), 8: zeroCpu() },
+      short: [],
+      rssMiB: 0,
+    },
+  }));
   const raw: number[] = [await rawEmbedderRate(texts, log)];
-  try {
-    for (const [i, build] of builds.entries()) {
-      const servers: RunningServer[] = [];
-      for (let n = 0; n < instances; n++) servers.push(await serve(build, databaseOf(i)));
-      const side: Served = {
-        build,
-        servers,
-        databaseThreads: servers.map((s) => Number(/its own thread: (\d+)/.exec(s.output())?.[1]) || undefined),
-        namespaceId: "",
-        smallNamespaceId: "",
-        turn: 0,
-        tally: {
-          rememberPerSecond: 0,
-          latencies: { 1: [], 8: [] },
-          seconds: { 1: 0, 8: 0 },
-          cpu: { 1: zeroCpu(), 8: zeroCpu() },
-          short: [],
-          rssMiB: 0,
-        },
-      };
-      served.push(side);
-    }
-    if (setup === "PostgreSQL, two instances")
-      served.forEach((side, i) => Object.assign(side, loadedOnPostgres.get(i)));
-    else {
-      await loadInTurns(served, raw);
-      if (setup === "PostgreSQL, one instance")
-        served.forEach(({ namespaceId, smallNamespaceId }, i) =>
-          loadedOnPostgres.set(i, { namespaceId, smallNamespaceId }),
+  const legs: Leg[] = [];
+  for (const [leg, reversed] of ORDERS.entries()) {
+    const order = reversed ? [...served].reverse() : served;
+    const before = served.map(({ tally }) => ({ requests: tally.latencies[8].length, seconds: tally.seconds[8] }));
+    try {
+      for (const side of order) {
+        side.servers = [];
+        for (let n = 0; n < instances; n++)
+          side.servers.push(await serve(side.build, databaseOf(builds.indexOf(side.build))));
+        side.databaseThreads = side.servers.map(
+          (s) => Number(/its own thread: (\d+)/.exec(s.output())?.[1]) || undefined,
         );
-    }
-    for (const side of served) await warmUpServed(side);
-    // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
-    // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
-    for (let round = 0; round < rounds; round++)
-      for (let from = 0; from < queries.length; from += SLICE) {
-        const order = (round + from / SLICE) % 2 === 0 ? served : [...served].reverse();
-        for (const concurrency of [1, 8] as const) {
-          // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per
-          // round and concurrency.
-          const mark = "?".repeat(2 * round + (concurrency === 1 ? 1 : 2));
-          const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
-          for (const side of order) await measureRecalls(side, concurrency, asked);
+      }
+      if (leg > 0) log(`  leg ${leg + 1}: ${order.map((side) => side.build.label).join(" started first, then ")}`);
+      else if (setup === "PostgreSQL, two instances")
+        served.forEach((side, i) => Object.assign(side, loadedOnPostgres.get(i)));
+      else {
+        await loadInTurns(served, raw);
+        if (setup === "PostgreSQL, one instance")
+          served.forEach(({ namespaceId, smallNamespaceId }, i) =>
+            loadedOnPostgres.set(i, { namespaceId, smallNamespaceId }),
+          );
+      }
+      for (const side of order) await warmUpServed(side);
+      // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
+      // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
+      for (let round = 0; round < rounds; round++)
+        for (let from = 0; from < queries.length; from += SLICE) {
+          const turns = (round + from / SLICE) % 2 === 0 ? order : [...order].reverse();
+          for (const concurrency of [1, 8] as const) {
+            // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per
+            // leg, round and concurrency.
+            const mark = "?".repeat(2 * (leg * rounds + round) + (concurrency === 1 ? 1 : 2));
+            const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
+            for (const side of turns) await measureRecalls(side, concurrency, asked);
+          }
         }
-      }
-    // Short questions on the small namespace, one build then the other, question by question.
-    for (const [i, question] of shortQuestions.entries())
-      for (const side of i % 2 === 0 ? served : [...served].reverse()) {
-        const started = performance.now();
-        await call(side, "/recall", { namespace_id: side.smallNamespaceId, query: `${question};`, top_k: 10 });
-        side.tally.short.push(performance.now() - started);
-      }
-    for (const side of served)
-      side.tally.rssMiB = side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0);
-  } finally {
-    for (const side of served) for (const server of side.servers) await server.stop();
+      // Short questions on the small namespace, one build then the other, question by question.
+      for (const [i, question] of shortQuestions.entries())
+        for (const side of i % 2 === 0 ? order : [...order].reverse()) {
+          const started = performance.now();
+          const query = `${question};${";".repeat(leg)}`;
+          await call(side, "/recall", { namespace_id: side.smallNamespaceId, query, top_k: 10 });
+          side.tally.short.push(performance.now() - started);
+        }
+      for (const side of order)
+        side.tally.rssMiB += side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0) / ORDERS.length;
+    } finally {
+      for (const side of order) for (const server of side.servers) await server.stop();
+    }
+    legs.push({
+      firstStarted: order[0].build.label,
+      recall8PerSecond: served.map(
+        ({ tally }, i) => (tally.latencies[8].length - before[i].requests) / (tally.seconds[8] - before[i].seconds),
+      ),
+    });
   }
   const rawEmbedderPerSecond = raw.reduce((a, b) => a + b, 0) / raw.length;
   // Both loads took turns through the same stretch of time: each is set against the mean of the raw embedder's.
@@ -209,6 +247,7 @@ async function measureSetup(
     setup,
     rawEmbedderPerSecond,
     builds: served.map((side) => ({ label: side.build.label, tally: side.tally })),
+    legs,
   };
 }
 
@@ -415,6 +454,12 @@ function tableOf(result: (typeof results)[number]): string[] {
       other.recall8.perSecond.toFixed(1),
       ratio(base.recall8.perSecond, other.recall8.perSecond),
     ],
+    ...result.legs.map(({ firstStarted, recall8PerSecond: [a, b] }): [string, string, string, string] => [
+      `… in the leg with ${firstStarted} started first`,
+      a.toFixed(1),
+      b.toFixed(1),
+      ratio(a, b),
+    ]),
     [
       "recall, 8 clients, ÷ raw embedder's memories/s",
       (base.recall8.perSecond / raw).toFixed(2),
@@ -460,7 +505,8 @@ function tableOf(result: (typeof results)[number]): string[] {
   ];
   return [
     "",
-    `${result.setup}: ${memories} memories, ${rounds} rounds of ${queries.length} queries per concurrency, ` +
+    `${result.setup}: ${memories} memories, ${ORDERS.length} legs (each build started first in one) of ${rounds} ` +
+      `rounds of ${queries.length} queries per concurrency, ` +
       `raw embedder ${raw.toFixed(1)} memories/s (mean of the run)`,
     "",
     `| | ${result.builds[0].label} | ${result.builds[1].label} | second ÷ first |`,
