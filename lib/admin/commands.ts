@@ -1,20 +1,15 @@
 import { z } from "zod";
 import { InvalidError, issueDetails } from "@/lib/errors";
-import { createApiKey } from "@/lib/auth/api-keys/create-api-key";
-import { revokeApiKey } from "@/lib/auth/api-keys/revoke-api-key";
 import { Permission, ROLES } from "@/lib/auth/permissions";
 import { parseScopePairs, Scopes } from "@/lib/auth/scopes";
 import { KeyName } from "@/lib/auth/schemas";
-import { SYSTEM_ACTOR } from "@/lib/audit/audit";
-import { exportNamespaceForOperator } from "@/lib/portability/export";
-import { importNamespaceForOperator } from "@/lib/portability/import";
-import { reextractEntitiesForOperator } from "@/lib/memory/entities/reextract-entities";
-import { reembedNamespace } from "@/lib/memory/embeddings/reembed";
-import { addMember } from "@/lib/orgs/members";
-import { createOrganization, findOrganization, OrganizationName } from "@/lib/orgs/organizations";
-import { createUser, Email, findUser, Password } from "@/lib/orgs/users";
-import { PersonName } from "@/lib/orgs/schemas";
+import { Email, OrganizationName, Password, PersonName } from "@/lib/orgs/schemas";
 import { identifier } from "@/lib/validation/strings";
+
+// The operations are imported by the command that runs them, not here: the CLI reads this module for every
+// command, usage error and `--help`, and the operations bring the database driver, Prisma and the language
+// models (2.4 s of module loading before the CLI answered `--help`). A command sent to the server that owns
+// the data directory runs there, and the CLI never loads them.
 
 // Flags may repeat (`--grant a --grant b`); the command line hands them over as a string or a list.
 const repeated = z
@@ -60,6 +55,11 @@ interface AdminCommand<Args extends z.ZodType> {
   input?: "ndjson";
   /** The command answers NDJSON (an ItemStream): the CLI writes it to `--out FILE` or its standard output. */
   output?: "ndjson";
+  /**
+   * The command reads or writes whole namespaces: run by the CLI itself, it opens the embedded database with the
+   * full page cache (PGLITE_CACHE_MB); the others open it with CLI_CACHE_MB (cli.ts).
+   */
+  bulk?: true;
   run(args: z.infer<Args>, input: AsyncIterable<Uint8Array>): Promise<unknown>;
 }
 
@@ -71,6 +71,10 @@ export const adminCommands = {
     usage: "org create --name NAME",
     args: z.strictObject({ name: OrganizationName }),
     async run({ name }) {
+      const [{ createOrganization }, { SYSTEM_ACTOR }] = await Promise.all([
+        import("@/lib/orgs/organizations"),
+        import("@/lib/audit/audit"),
+      ]);
       const org = await createOrganization(name, SYSTEM_ACTOR);
       return { id: org.id, name: org.name, slug: org.slug, created_at: org.createdAt.toISOString() };
     },
@@ -79,6 +83,7 @@ export const adminCommands = {
     usage: "user create --email EMAIL --password PASSWORD [--name NAME]",
     args: z.strictObject({ email: Email, password: Password, name: PersonName.optional() }),
     async run(args) {
+      const { createUser } = await import("@/lib/orgs/users");
       const user = await createUser(args);
       return { id: user.id, email: user.email, name: user.name, created_at: user.createdAt.toISOString() };
     },
@@ -87,6 +92,12 @@ export const adminCommands = {
     usage: `member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role ${ROLES.join("|")}`,
     args: z.strictObject({ org: Reference, user: Reference, role: z.enum(ROLES) }),
     async run(args) {
+      const [{ findOrganization }, { findUser }, { addMember }, { SYSTEM_ACTOR }] = await Promise.all([
+        import("@/lib/orgs/organizations"),
+        import("@/lib/orgs/users"),
+        import("@/lib/orgs/members"),
+        import("@/lib/audit/audit"),
+      ]);
       const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
       const membership = await addMember({ orgId: org.id, userId: user.id, role: args.role }, SYSTEM_ACTOR);
       return {
@@ -111,6 +122,11 @@ export const adminCommands = {
       scope: ScopePairs.optional(),
     }),
     async run(args) {
+      const [{ findOrganization }, { createApiKey }, { SYSTEM_ACTOR }] = await Promise.all([
+        import("@/lib/orgs/organizations"),
+        import("@/lib/auth/api-keys/create-api-key"),
+        import("@/lib/audit/audit"),
+      ]);
       const org = await findOrganization(args.org);
       const { key, secret, namespaceIds } = await createApiKey(
         { orgId: org.id, name: args.name, permissions: args.permissions, scopes: args.scope, namespaceIds: args.grant },
@@ -132,31 +148,42 @@ export const adminCommands = {
   }),
   reembed: command({
     usage: "reembed --namespace NAMESPACE_ID",
+    bulk: true,
     args: z.strictObject({ namespace: Reference }),
-    run: ({ namespace }) => reembedNamespace(namespace),
+    run: async ({ namespace }) => (await import("@/lib/memory/embeddings/reembed")).reembedNamespace(namespace),
   }),
   "entities reextract": command({
     usage: "entities reextract [--namespace NAMESPACE_ID]",
+    bulk: true,
     args: z.strictObject({ namespace: Reference.optional() }),
-    run: ({ namespace }) => reextractEntitiesForOperator(namespace),
+    run: async ({ namespace }) =>
+      (await import("@/lib/memory/entities/reextract-entities")).reextractEntitiesForOperator(namespace),
   }),
   export: command({
     usage: "export --namespace NAMESPACE_ID [--vectors] [--out FILE]",
+    bulk: true,
     args: z.strictObject({ namespace: Reference, vectors: Switch }),
     switches: ["vectors"],
     output: "ndjson",
-    run: ({ namespace, vectors }) => exportNamespaceForOperator(namespace, { includeVectors: vectors }),
+    run: async ({ namespace, vectors }) =>
+      (await import("@/lib/portability/export")).exportNamespaceForOperator(namespace, { includeVectors: vectors }),
   }),
   import: command({
     usage: "import --namespace NAMESPACE_ID [--in FILE]",
+    bulk: true,
     args: z.strictObject({ namespace: Reference }),
     input: "ndjson",
-    run: ({ namespace }, input) => importNamespaceForOperator(namespace, input),
+    run: async ({ namespace }, input) =>
+      (await import("@/lib/portability/import")).importNamespaceForOperator(namespace, input),
   }),
   "key revoke": command({
     usage: "key revoke --id KEY_ID",
     args: z.strictObject({ id: Reference }),
     async run({ id }) {
+      const [{ revokeApiKey }, { SYSTEM_ACTOR }] = await Promise.all([
+        import("@/lib/auth/api-keys/revoke-api-key"),
+        import("@/lib/audit/audit"),
+      ]);
       const key = await revokeApiKey(id, SYSTEM_ACTOR);
       return { id: key.id, name: key.name, revoked_at: key.revokedAt!.toISOString() };
     },
@@ -178,6 +205,11 @@ export const ADMIN_SWITCHES = new Set(
 export function streamsOf(name: AdminCommandName): { input?: "ndjson"; output?: "ndjson" } {
   const { input, output } = adminCommands[name] as AdminCommand<z.ZodType>;
   return { input, output };
+}
+
+/** Whether the command reads or writes whole namespaces (see AdminCommand's `bulk`). */
+export function isBulk(name: AdminCommandName): boolean {
+  return (adminCommands[name] as AdminCommand<z.ZodType>).bulk === true;
 }
 
 /**
