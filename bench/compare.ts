@@ -144,6 +144,7 @@ fs.writeFileSync(
     {
       date: new Date().toISOString(),
       memories,
+      legs: ORDERS.length,
       rounds,
       machine: { cpu: os.cpus()[0]?.model.trim(), cores: os.cpus().length },
       report,
@@ -155,10 +156,12 @@ fs.writeFileSync(
 );
 
 /**
- * Loads the memories into each build's database, LOAD_SLICE at a time in turn (the raw embedder measured before,
- * halfway and after), then measures the builds in two legs (ORDERS): in each, both builds' servers are started,
- * warmed up and measured in turn, round by round, the leg's first build started and warmed up first. PostgreSQL's
- * two instances recall from what the one instance loaded (no load figure).
+ * Measures the builds in two legs (ORDERS) on the same data: in each, both builds' servers are started, warmed up
+ * and measured in turn, round by round, the leg's first build started and warmed up first. In the first, once its
+ * servers are up, the memories are loaded into each build's database, LOAD_SLICE at a time in turn (the raw
+ * embedder measured before, halfway and after); PostgreSQL's two instances recall from what the one instance
+ * loaded (no load figure). The second leg's servers are new processes on that data: rates compare within a leg,
+ * not across legs.
  */
 async function measureSetup(
   setup: Setup,
@@ -196,16 +199,8 @@ async function measureSetup(
           (s) => Number(/its own thread: (\d+)/.exec(s.output())?.[1]) || undefined,
         );
       }
-      if (leg > 0) log(`  leg ${leg + 1}: ${order.map((side) => side.build.label).join(" started first, then ")}`);
-      else if (setup === "PostgreSQL, two instances")
-        served.forEach((side, i) => Object.assign(side, loadedOnPostgres.get(i)));
-      else {
-        await loadInTurns(served, raw);
-        if (setup === "PostgreSQL, one instance")
-          served.forEach(({ namespaceId, smallNamespaceId }, i) =>
-            loadedOnPostgres.set(i, { namespaceId, smallNamespaceId }),
-          );
-      }
+      log(`  leg ${leg + 1}: ${order.map((side) => side.build.label).join(" started first, then ")}`);
+      if (leg === 0) await loadOnce(setup, served, raw);
       for (const side of order) await warmUpServed(side);
       // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
       // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
@@ -213,9 +208,9 @@ async function measureSetup(
         for (let from = 0; from < queries.length; from += SLICE) {
           const turns = (round + from / SLICE) % 2 === 0 ? order : [...order].reverse();
           for (const concurrency of [1, 8] as const) {
-            // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per
-            // leg, round and concurrency.
-            const mark = "?".repeat(2 * (leg * rounds + round) + (concurrency === 1 ? 1 : 2));
+            // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per round
+            // and concurrency. Each leg's servers are new processes, their caches empty: both legs ask the same.
+            const mark = "?".repeat(2 * round + (concurrency === 1 ? 1 : 2));
             const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
             for (const side of turns) await measureRecalls(side, concurrency, asked);
           }
@@ -224,12 +219,13 @@ async function measureSetup(
       for (const [i, question] of shortQuestions.entries())
         for (const side of i % 2 === 0 ? order : [...order].reverse()) {
           const started = performance.now();
-          const query = `${question};${";".repeat(leg)}`;
-          await call(side, "/recall", { namespace_id: side.smallNamespaceId, query, top_k: 10 });
+          await call(side, "/recall", { namespace_id: side.smallNamespaceId, query: `${question};`, top_k: 10 });
           side.tally.short.push(performance.now() - started);
         }
-      for (const side of order)
-        side.tally.rssMiB += side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0) / ORDERS.length;
+      // After the load and the recalls, as before there were legs: the second leg's servers did not load.
+      if (leg === 0)
+        for (const side of order)
+          side.tally.rssMiB = side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0);
     } finally {
       for (const side of order) for (const server of side.servers) await server.stop();
     }
@@ -249,6 +245,19 @@ async function measureSetup(
     builds: served.map((side) => ({ label: side.build.label, tally: side.tally })),
     legs,
   };
+}
+
+/** The first leg's data: loaded in turns, or, for PostgreSQL's two instances, the one instance's namespaces. */
+async function loadOnce(setup: Setup, served: Served[], raw: number[]) {
+  if (setup === "PostgreSQL, two instances") {
+    served.forEach((side, i) => Object.assign(side, loadedOnPostgres.get(i)));
+    return;
+  }
+  await loadInTurns(served, raw);
+  if (setup === "PostgreSQL, one instance")
+    served.forEach(({ namespaceId, smallNamespaceId }, i) =>
+      loadedOnPostgres.set(i, { namespaceId, smallNamespaceId }),
+    );
 }
 
 async function serve(build: Build, database: Record<string, string>): Promise<RunningServer> {
@@ -454,11 +463,11 @@ function tableOf(result: (typeof results)[number]): string[] {
       other.recall8.perSecond.toFixed(1),
       ratio(base.recall8.perSecond, other.recall8.perSecond),
     ],
-    ...result.legs.map(({ firstStarted, recall8PerSecond: [a, b] }): [string, string, string, string] => [
-      `… in the leg with ${firstStarted} started first`,
-      a.toFixed(1),
-      b.toFixed(1),
-      ratio(a, b),
+    ...result.legs.map((leg, i): [string, string, string, string] => [
+      `… in leg ${i + 1} (${leg.firstStarted} started first)`,
+      leg.recall8PerSecond[0].toFixed(1),
+      leg.recall8PerSecond[1].toFixed(1),
+      ratio(leg.recall8PerSecond[0], leg.recall8PerSecond[1]),
     ]),
     [
       "recall, 8 clients, ÷ raw embedder's memories/s",

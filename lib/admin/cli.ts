@@ -3,10 +3,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { checkSettings, dataDir, databaseUrl, nameProcessRole } from "@/lib/config";
+import { checkSettings, dataDir, databaseUrl, defaultSetting, nameProcessRole } from "@/lib/config";
 import { DataDirInUseError, liveLockOwner } from "@/lib/db/lock";
 import { DomainError, UnavailableError } from "@/lib/errors";
 import { describeError } from "@/lib/http/errors";
+import { closeEmbedder } from "@/lib/memory/embeddings/embedder-state";
 import { ItemStream } from "@/lib/http/ndjson";
 import {
   ADMIN_SWITCHES,
@@ -36,8 +37,10 @@ class UsageError extends Error {}
 
 /**
  * The page cache (MB) a command that touches a few rows opens the embedded database with, unless PGLITE_CACHE_MB
- * says otherwise: PGlite fills its whole cache as it starts, and the server's 512 MB took 2.5 s of a 5 s
- * `memgw org create`, against 0.9 s for 64 MB.
+ * is set: PGlite fills its whole cache as it starts, and the server's 512 MB took 2.5 s of a 5 s
+ * `memgw org create`, against 0.9 s for 64 MB. Whatever else such a process does with the database runs with it
+ * too, only slower: the migrations of an upgrade, and the commands of other `memgw` processes it carries out while
+ * it holds the data directory (bulk ones among them).
  */
 const CLI_CACHE_MB = 64;
 
@@ -148,9 +151,7 @@ async function execute(command: AdminCommandName, args: Record<string, unknown>,
 
 async function runHere(command: AdminCommandName, args: Record<string, unknown>, io: CommandIo) {
   nameProcessRole("cli");
-  // While this process holds the data directory it also carries out other `memgw` processes' commands, bulk ones
-  // among them: with the small cache they run, only slower.
-  if (!isBulk(command)) process.env.PGLITE_CACHE_MB ??= String(CLI_CACHE_MB);
+  if (!isBulk(command)) defaultSetting("PGLITE_CACHE_MB", String(CLI_CACHE_MB));
   // Imported here, not at the top: only a command run in this process needs the database (see commands.ts).
   const { closeDatabase, getDatabase } = await import("@/lib/db");
   // While it holds the data directory, commands of other `memgw` processes are carried out here too.
@@ -162,7 +163,7 @@ async function runHere(command: AdminCommandName, args: Record<string, unknown>,
   } finally {
     await closeDatabase();
     // Export names, and import uses, the embedding model: its worker threads must not keep the CLI running.
-    await (await import("@/lib/memory/embeddings")).closeEmbedder();
+    await closeEmbedder();
   }
 }
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { InvalidError, issueDetails } from "@/lib/errors";
+import { SYSTEM_ACTOR } from "@/lib/audit/actor";
 import { Permission, ROLES } from "@/lib/auth/permissions";
 import { parseScopePairs, Scopes } from "@/lib/auth/scopes";
 import { KeyName } from "@/lib/auth/schemas";
@@ -57,7 +58,8 @@ interface AdminCommand<Args extends z.ZodType> {
   output?: "ndjson";
   /**
    * The command reads or writes whole namespaces: run by the CLI itself, it opens the embedded database with the
-   * full page cache (PGLITE_CACHE_MB); the others open it with CLI_CACHE_MB (cli.ts).
+   * full page cache (PGLITE_CACHE_MB); the others open it with CLI_CACHE_MB (cli.ts). PGLITE_CACHE_MB's description
+   * (lib/config/settings.ts) names these commands.
    */
   bulk?: true;
   run(args: z.infer<Args>, input: AsyncIterable<Uint8Array>): Promise<unknown>;
@@ -71,10 +73,7 @@ export const adminCommands = {
     usage: "org create --name NAME",
     args: z.strictObject({ name: OrganizationName }),
     async run({ name }) {
-      const [{ createOrganization }, { SYSTEM_ACTOR }] = await Promise.all([
-        import("@/lib/orgs/organizations"),
-        import("@/lib/audit/audit"),
-      ]);
+      const { createOrganization } = await import("@/lib/orgs/organizations");
       const org = await createOrganization(name, SYSTEM_ACTOR);
       return { id: org.id, name: org.name, slug: org.slug, created_at: org.createdAt.toISOString() };
     },
@@ -92,11 +91,10 @@ export const adminCommands = {
     usage: `member add --org ORG_ID_OR_SLUG --user USER_ID_OR_EMAIL --role ${ROLES.join("|")}`,
     args: z.strictObject({ org: Reference, user: Reference, role: z.enum(ROLES) }),
     async run(args) {
-      const [{ findOrganization }, { findUser }, { addMember }, { SYSTEM_ACTOR }] = await Promise.all([
+      const [{ findOrganization }, { findUser }, { addMember }] = await Promise.all([
         import("@/lib/orgs/organizations"),
         import("@/lib/orgs/users"),
         import("@/lib/orgs/members"),
-        import("@/lib/audit/audit"),
       ]);
       const [org, user] = [await findOrganization(args.org), await findUser(args.user)];
       const membership = await addMember({ orgId: org.id, userId: user.id, role: args.role }, SYSTEM_ACTOR);
@@ -122,10 +120,9 @@ export const adminCommands = {
       scope: ScopePairs.optional(),
     }),
     async run(args) {
-      const [{ findOrganization }, { createApiKey }, { SYSTEM_ACTOR }] = await Promise.all([
+      const [{ findOrganization }, { createApiKey }] = await Promise.all([
         import("@/lib/orgs/organizations"),
         import("@/lib/auth/api-keys/create-api-key"),
-        import("@/lib/audit/audit"),
       ]);
       const org = await findOrganization(args.org);
       const { key, secret, namespaceIds } = await createApiKey(
@@ -180,10 +177,7 @@ export const adminCommands = {
     usage: "key revoke --id KEY_ID",
     args: z.strictObject({ id: Reference }),
     async run({ id }) {
-      const [{ revokeApiKey }, { SYSTEM_ACTOR }] = await Promise.all([
-        import("@/lib/auth/api-keys/revoke-api-key"),
-        import("@/lib/audit/audit"),
-      ]);
+      const { revokeApiKey } = await import("@/lib/auth/api-keys/revoke-api-key");
       const key = await revokeApiKey(id, SYSTEM_ACTOR);
       return { id: key.id, name: key.name, revoked_at: key.revokedAt!.toISOString() };
     },
@@ -201,15 +195,20 @@ export const ADMIN_SWITCHES = new Set(
   Object.values(adminCommands).flatMap((definition: AdminCommand<z.ZodType>) => definition.switches ?? []),
 );
 
+/** A command's definition, its arguments' type widened: each command's own is its `args` schema's. */
+function definitionOf(name: AdminCommandName): AdminCommand<z.ZodType> {
+  return adminCommands[name] as AdminCommand<z.ZodType>;
+}
+
 /** Whether the command reads or writes NDJSON (and so is carried out with its input and output streamed). */
 export function streamsOf(name: AdminCommandName): { input?: "ndjson"; output?: "ndjson" } {
-  const { input, output } = adminCommands[name] as AdminCommand<z.ZodType>;
+  const { input, output } = definitionOf(name);
   return { input, output };
 }
 
 /** Whether the command reads or writes whole namespaces (see AdminCommand's `bulk`). */
 export function isBulk(name: AdminCommandName): boolean {
-  return (adminCommands[name] as AdminCommand<z.ZodType>).bulk === true;
+  return definitionOf(name).bulk === true;
 }
 
 /**
@@ -222,8 +221,7 @@ export async function runAdminCommand(
   input: AsyncIterable<Uint8Array> = noInput(),
 ): Promise<unknown> {
   if (!isAdminCommand(name)) throw new InvalidError(`Unknown command "${name}". Run \`npx memgw --help\`.`);
-  const definition = adminCommands[name] as AdminCommand<z.ZodType>;
-  return definition.run(parseAdminArgs(name, rawArgs), input);
+  return definitionOf(name).run(parseAdminArgs(name, rawArgs), input);
 }
 
 /**
@@ -231,7 +229,7 @@ export async function runAdminCommand(
  * calls it before it opens the database, so a mistyped command is refused at once.
  */
 export function parseAdminArgs(name: AdminCommandName, rawArgs: Record<string, unknown>): unknown {
-  const definition = adminCommands[name] as AdminCommand<z.ZodType>;
+  const definition = definitionOf(name);
   const parsed = definition.args.safeParse(rawArgs);
   if (parsed.success) return parsed.data;
   const details = issueDetails(parsed.error.issues);

@@ -3,10 +3,10 @@ import { db, type Tx } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { newId } from "@/lib/ids";
 
-/** Who made a change: an API key, a console user, or the operator at the command line. */
-export type Actor = { type: "api_key"; id: string } | { type: "user"; id: string } | { type: "system" };
+import { SYSTEM_ACTOR, type Actor } from "./actor";
 
-export const SYSTEM_ACTOR: Actor = { type: "system" };
+// In a module of their own, which the CLI's commands import without the database driver this one brings.
+export { SYSTEM_ACTOR, type Actor } from "./actor";
 
 export interface AuditEntry {
   orgId: string;

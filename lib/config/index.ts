@@ -129,6 +129,14 @@ export function databasePooling(): { pooled: boolean; directUrl?: string } {
   return { pooled: setting("DATABASE_POOLER") === "transaction", directUrl: setting("DATABASE_DIRECT_URL") };
 }
 
+/**
+ * Gives this process `value` for a setting its environment leaves unset (absent or blank, as `setting` reads
+ * them): the CLI's smaller page cache for a command of a few rows. The value is checked when the setting is read.
+ */
+export function defaultSetting(name: SettingName, value: string): void {
+  if (present(process.env[name]) === undefined) process.env[name] = value;
+}
+
 /** The project directory: the CLI sets it so that `npx memgw` finds the same data from any working directory. */
 export function projectRoot(): string {
   return setting("MEMGW_ROOT") || process.cwd();

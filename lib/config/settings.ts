@@ -150,8 +150,8 @@ export const SETTINGS = {
     unit: "megabytes",
     description:
       "page cache of the embedded database. 10,000 memories need about 220 MB of it to recall from memory alone. " +
-      "Unset, a `memgw` command other than reembed, entities reextract, export and import opens the database with " +
-      "64 MB: PGlite fills its cache as it starts, and 512 MB took 1.6 s longer",
+      "Unset, a `memgw` command of a few rows (all but reembed, entities reextract, export and import, which read " +
+      "or write whole namespaces) opens the database with 64 MB: PGlite fills its cache as it starts",
   }),
   MEMGW_SERVER_TIMING: flag(["1", "0"], {
     fallback: false,

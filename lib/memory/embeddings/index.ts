@@ -1,15 +1,11 @@
 import { setting } from "@/lib/config";
-import { RecentlyUsed } from "../common/recently-used";
+import { embedderHolder as holder, queryCache } from "./embedder-state";
 import { LocalEmbeddingProvider } from "./local";
 import { OpenAIEmbeddingProvider } from "./openai";
 import type { EmbeddingProvider } from "./provider";
 
 export type { EmbeddingPriority, EmbeddingProvider, EmbeddingRequester } from "./provider";
-
-const holder = globalThis as typeof globalThis & {
-  __memgwEmbedder?: EmbeddingProvider;
-  __memgwEmbedderReady?: boolean;
-};
+export { closeEmbedder } from "./embedder-state";
 
 /** The process's embedding provider (EMBEDDING_PROVIDER: `local`, the default, or `openai`), loaded once. */
 export function embedder(): EmbeddingProvider {
@@ -19,14 +15,6 @@ export function embedder(): EmbeddingProvider {
   }
   return holder.__memgwEmbedder;
 }
-
-/**
- * Query embeddings kept, most recently used last: agents ask the same questions again, and an embedding
- * is most of what a short recall waits for. A vector depends only on the model and the exact text; it is
- * kept per organization all the same, so that how fast a recall answers never tells one organization
- * what another asked.
- */
-const queryCache = new RecentlyUsed<string, Promise<number[]>>(2_000);
 
 /** The embedding of one query, from the cache when the organization asked the same text of this model lately. */
 export function embedQuery(orgId: string, text: string): Promise<number[]> {
@@ -51,12 +39,4 @@ export async function warmUpEmbedder(): Promise<void> {
 
 export function embedderReady(): boolean {
   return holder.__memgwEmbedderReady === true;
-}
-
-export async function closeEmbedder(): Promise<void> {
-  const provider = holder.__memgwEmbedder;
-  holder.__memgwEmbedder = undefined;
-  holder.__memgwEmbedderReady = false;
-  queryCache.clear();
-  await provider?.close();
 }
