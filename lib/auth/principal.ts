@@ -1,5 +1,5 @@
 import { ForbiddenError } from "@/lib/errors";
-import type { Actor } from "@/lib/audit/audit";
+import { SYSTEM_ACTOR, type Actor } from "@/lib/audit/actor";
 import type { Role } from "@/lib/generated/prisma/enums";
 import type { ApiKeyPrincipal } from "./api-keys/api-key-principal";
 import { namespacesOfMember, PERMISSION_LABELS, ROLE_PERMISSIONS, type Permission } from "./permissions";
@@ -103,8 +103,7 @@ export function memberPrincipal(member: { orgId: string; userId: string; role: R
 
 export function actorOf(principal: Principal): Actor {
   if (principal.kind === "member") return { type: "user", id: principal.userId };
-  // A literal, not SYSTEM_ACTOR: client components import this module, and lib/audit brings the database driver.
-  if (isBackgroundWork(principal)) return { type: "system" };
+  if (isBackgroundWork(principal)) return SYSTEM_ACTOR;
   return { type: "api_key", id: principal.keyId };
 }
 
