@@ -62,10 +62,10 @@ type Setup = "embedded" | "PostgreSQL, one instance" | "PostgreSQL, two instance
 
 /**
  * The legs of a setup, each with its own servers on the same data: the builds in the order given, then the other
- * way round. Started, warmed up and left idle in a fixed order, the build started second measured 8% to 21%
- * faster at 8 clients in four runs of two different builds on this VM, whichever build it was (every thread of the
- * first server used 3–5% more CPU for the same recalls); the same build on both sides gave 1.4%. Each build is
- * first in one leg: the figures are over both, and each leg's recall rate is shown beside them.
+ * way round. Started, warmed up and left idle in a fixed order, two builds with the same recall code measured 5%
+ * apart to 21% apart at 8 clients on this VM (every thread of the slower server used 3–5% more CPU for the same
+ * recalls), most often in favour of the build started second, once of the first. Each build is first in one leg:
+ * the figures are over both, and each leg's recall rate is shown beside them (how far they differ is the noise).
  */
 const ORDERS = [false, true] as const;
 
