@@ -3,6 +3,7 @@ import path from "node:path";
 import { afterEach, describe, expect, test, vi } from "vitest";
 import {
   checkSettings,
+  defaultSetting,
   INTEGRATION_SETTINGS_PREFIXES,
   publicUrl,
   setting,
@@ -29,6 +30,18 @@ describe("reading a setting", () => {
       expect(setting("SMTP_URL", env)).toBeUndefined();
       expect(setting("GITHUB_AUTH_URL", env)).toBe("https://github.com/login/oauth/authorize");
     }
+  });
+
+  test("a process's default (the CLI's page cache) fills an unset or blank setting, never one the operator set", () => {
+    vi.stubEnv("PGLITE_CACHE_MB", undefined);
+    defaultSetting("PGLITE_CACHE_MB", "64");
+    expect(setting("PGLITE_CACHE_MB")).toBe(64);
+    vi.stubEnv("PGLITE_CACHE_MB", " ");
+    defaultSetting("PGLITE_CACHE_MB", "64");
+    expect(setting("PGLITE_CACHE_MB")).toBe(64);
+    vi.stubEnv("PGLITE_CACHE_MB", "1024");
+    defaultSetting("PGLITE_CACHE_MB", "64");
+    expect(setting("PGLITE_CACHE_MB")).toBe(1024);
   });
 
   test("a value is parsed to its type", () => {
