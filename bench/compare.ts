@@ -18,6 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
+import { BENCH_CLIENT, embeddingsReady, sendJson } from "./lib/api-client";
 import { percentile } from "./lib/percentile";
 import {
   latencyWorkload,
@@ -146,6 +147,7 @@ fs.writeFileSync(
       memories,
       legs: ORDERS.length,
       rounds,
+      client: BENCH_CLIENT,
       machine: { cpu: os.cpus()[0]?.model.trim(), cores: os.cpus().length },
       report,
       results: results.map((r) => ({ ...r, builds: r.builds.map((b) => ({ label: b.label, ...summary(b.tally) })) })),
@@ -275,22 +277,17 @@ async function serve(build: Build, database: Record<string, string>): Promise<Ru
     },
     { checkout: build.dir },
   );
-  while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
-    await new Promise((r) => setTimeout(r, 200));
+  await embeddingsReady(server.base);
   return server;
 }
 
 /** POST to one of the build's servers (in turn); the envelope's data. */
 async function call(side: Served, urlPath: string, body: unknown) {
   const server = side.servers[side.turn++ % side.servers.length];
-  const response = await fetch(`${server.base}/api/v1${urlPath}`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = await response.json();
-  if (!response.ok) throw new Error(`${side.build.label} ${urlPath}: ${response.status} ${JSON.stringify(json)}`);
-  return json.data;
+  const answer = await sendJson(`${server.base}/api/v1${urlPath}`, KEY, body);
+  if (answer.status >= 300)
+    throw new Error(`${side.build.label} ${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
+  return JSON.parse(answer.text).data;
 }
 
 /**

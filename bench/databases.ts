@@ -8,6 +8,7 @@ import path from "node:path";
 import { createScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { latencyWorkload, type RecallLatency } from "./latency";
+import { embeddingsReady, sendJson } from "./lib/api-client";
 import { percentile } from "./lib/percentile";
 
 export interface DatabaseSetupResult {
@@ -47,8 +48,7 @@ export async function measureDatabases(options: {
   };
   const start = async (extra: Record<string, string>) => {
     const server = await startServer({ ...env, ...extra, PORT: String(await freePort()) });
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
-      await new Promise((r) => setTimeout(r, 200));
+    await embeddingsReady(server.base);
     return server;
   };
   const version = await serverVersion(options.postgresUrl);
@@ -93,14 +93,9 @@ export async function measureDatabases(options: {
     const call = async (urlPath: string, body: unknown) => {
       const server = servers[turn++ % servers.length];
       const started = performance.now();
-      const response = await fetch(`${server.base}/api/v1${urlPath}`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const json = await response.json();
-      if (!response.ok) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(json)}`);
-      return { data: json.data, ms: performance.now() - started };
+      const answer = await sendJson(`${server.base}/api/v1${urlPath}`, KEY, body);
+      if (answer.status >= 300) throw new Error(`${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
+      return { data: JSON.parse(answer.text).data, ms: performance.now() - started };
     };
     let namespaceId = loaded;
     let rememberPerSecond: number | undefined;

@@ -3,10 +3,10 @@
 // organization sends single memories one after another; their latency is what is measured.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { freePort, startServer } from "../tests/helpers/server";
+import { apiCaller, embeddingsReady } from "./lib/api-client";
 import { loadDataset } from "./lib/beir";
 import { percentile } from "./lib/percentile";
 
@@ -75,30 +75,8 @@ export async function measureFairness(options: {
       "NAMESPACE_READ,NAMESPACE_WRITE,NAMESPACE_MANAGE",
     ]).secret;
 
-    // node:http rather than fetch: fetch gives up on a response that takes over 300 s,
-    // as the batch may on a busy machine.
-    const call = (key: string, urlPath: string, body: unknown) =>
-      new Promise<any>((resolve, reject) => {
-        const request = http.request(`${server.base}/api/v1${urlPath}`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        });
-        request.on("error", reject);
-        request.on("response", (response) => {
-          let text = "";
-          response.setEncoding("utf8");
-          response.on("data", (part) => (text += part));
-          response.on("end", () => {
-            const json = JSON.parse(text);
-            if ((response.statusCode ?? 500) >= 300)
-              reject(new Error(`${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
-            else resolve(json.data);
-          });
-        });
-        request.end(JSON.stringify(body));
-      });
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
-      await new Promise((r) => setTimeout(r, 200));
+    const call = (key: string, urlPath: string, body: unknown) => apiCaller(server.base, key)("POST", urlPath, body);
+    await embeddingsReady(server.base);
     const bulkNamespace = await call(bulkKey, "/namespaces", { name: "import" });
     const chatNamespace = await call(otherKey, "/namespaces", { name: "chat" });
     // One unmeasured remember each, so that neither pays for first-use compilation in the measure.

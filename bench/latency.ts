@@ -7,6 +7,7 @@ import path from "node:path";
 import { LocalEmbeddingProvider } from "@/lib/memory/embeddings/local";
 import { freePort, startServer } from "../tests/helpers/server";
 import { loadDataset, ndcgAt, recallAt } from "./lib/beir";
+import { BENCH_CLIENT, embeddingsReady, sendJson } from "./lib/api-client";
 import { percentile } from "./lib/percentile";
 
 export interface LatencyResult {
@@ -27,6 +28,8 @@ export interface LatencyResult {
   reusedLoadFrom?: string;
   /** The unmeasured recalls before the measured ones (WARM_UP_QUERIES); absent in results of before 2026-12-01: 300. */
   warmUpQueries?: number;
+  /** How the client sent its requests (BENCH_CLIENT); absent in results of before 2026-12-03: fetch. */
+  client?: string;
   recall: RecallLatency[];
   /** Scoped recall: see ScopedRecallLatency. */
   scopedRecall?: ScopedRecallLatency;
@@ -135,9 +138,9 @@ export async function warmUp(texts: string[], recall: (query: string) => Promise
 }
 
 /** `auth;dur=1.52, lexical;dur=2.01` as `{auth: 1.52, lexical: 2.01}`. */
-function stagesOf(header: string | null): Record<string, number> {
+function stagesOf(header: string | string[] | undefined): Record<string, number> {
   const stages: Record<string, number> = {};
-  for (const part of (header ?? "").split(",")) {
+  for (const part of [header ?? []].flat().join(",").split(",")) {
     const [name, ...params] = part.trim().split(";");
     const duration = params.find((param) => param.trim().startsWith("dur="));
     if (name && duration) stages[name] = Number(duration.trim().slice(4));
@@ -258,22 +261,17 @@ export async function measureLatency(options: {
   });
   const timedCall = async (urlPath: string, body: unknown, as = key) => {
     const started = performance.now();
-    const response = await fetch(`${server.base}/api/v1${urlPath}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${as}`, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = await response.json();
+    const answer = await sendJson(`${server.base}/api/v1${urlPath}`, as, body);
+    const json = JSON.parse(answer.text);
     const ms = performance.now() - started;
-    if (!response.ok) throw new Error(`${urlPath}: ${response.status} ${JSON.stringify(json)}`);
-    return { data: json.data, ms, stages: stagesOf(response.headers.get("server-timing")) };
+    if (answer.status >= 300) throw new Error(`${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
+    return { data: json.data, ms, stages: stagesOf(answer.headers["server-timing"]) };
   };
   const call = async (urlPath: string, body: unknown, as = key) => (await timedCall(urlPath, body, as)).data;
   // The start-up line names the embedded database's thread: its CPU is told apart from the main thread's.
   const databaseThread = Number(/its own thread: (\d+)/.exec(server.output())?.[1]) || undefined;
   try {
-    while ((await (await fetch(`${server.base}/api/v1/health`)).json()).data.embeddings !== "ready")
-      await new Promise((r) => setTimeout(r, 200));
+    await embeddingsReady(server.base);
     const loadedFile = path.join(dataDir, "bench-loaded.json");
     if (reuse) {
       const previous = JSON.parse(fs.readFileSync(loadedFile, "utf8"));
@@ -425,6 +423,7 @@ export async function measureLatency(options: {
     const serverRssMiB = residentMiB(server.pid);
     return {
       warmUpQueries: WARM_UP_QUERIES,
+      client: BENCH_CLIENT,
       recall,
       scopedRecall,
       longStages,

@@ -336,8 +336,8 @@ function writeReport() {
       `## Latency and throughput, ${l.memories} memories${l.run > 1 ? `, run ${l.run}` : ""}`,
       "",
       `Commit ${l.commit}, ${l.date}; ${l.machine.cpu}, ${l.machine.cores} cores, ${l.machine.memoryGiB} GiB. ` +
-        "Production build (`npm start`), embedded PGlite, over HTTP on loopback; " +
-        `${l.chunksPerMemory.toFixed(2)} chunks per memory. ` +
+        "Production build (`npm start`), embedded PGlite, over HTTP on loopback " +
+        `(the client: ${l.client ?? "fetch"}); ${l.chunksPerMemory.toFixed(2)} chunks per memory. ` +
         `Recall is measured after ${l.warmUpQueries ?? 300} unmeasured warm-up requests (other queries).`,
       "",
     );
@@ -544,13 +544,15 @@ function writeReport() {
     .sort((a, b) => (a === "compare.json" ? -1 : b === "compare.json" ? 1 : a.localeCompare(b)));
   if (comparisons.length) lines.push("## Two commits side by side", "");
   for (const file of comparisons) {
-    const compared: { date: string; machine: { cpu: string; cores: number }; report?: string[] } = read(file);
+    const compared: { date: string; machine: { cpu: string; cores: number }; report?: string[]; client?: string } =
+      read(file);
     if (!compared.report) continue;
     if (file !== "compare.json") lines.push(`### An earlier run kept: bench/results/${file}`, "");
     lines.push(
       `${compared.date}; ${compared.machine.cpu}, ${compared.machine.cores} cores. ` +
         "`npm run bench:compare <commit>`: the latency section's load and recalls on both builds in one run " +
-        "(production builds over HTTP on loopback), the builds taking turns every 500 memories of the load and " +
+        `(production builds over HTTP on loopback; the client: ${compared.client ?? "fetch"}), ` +
+        "the builds taking turns every 500 memories of the load and " +
         "every 49 queries, every query embedded anew; CPU per recall is the servers' threads " +
         "(and PostgreSQL's processes on this machine) over the measured recalls.",
       ...compared.report,

@@ -28,29 +28,54 @@ export function figuresRow(f: RecallFigures) {
 }
 
 /**
- * `call(method, path, body)` → the envelope's data, for a key of the server at `base`. node:http rather than
- * fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine).
+ * The benchmarks' connections, kept open between calls as a client library keeps them (Node's default agent does
+ * too; this one says so where the figures depend on it).
  */
-export function apiCaller(base: string, apiKey: string) {
-  return (method: string, urlPath: string, body?: unknown) =>
-    new Promise<any>((resolve, reject) => {
-      const request = http.request(`${base}/api/v1${urlPath}`, {
-        method,
-        headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
-      });
-      request.on("error", reject);
-      request.on("response", (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (part) => (text += part));
-        response.on("end", () => {
-          if ((response.statusCode ?? 500) >= 300)
-            reject(new Error(`${method} ${urlPath}: ${response.statusCode} ${text.slice(0, 500)}`));
-          else resolve(JSON.parse(text).data);
-        });
-      });
-      request.end(body === undefined ? undefined : JSON.stringify(body));
+const keptAlive = new http.Agent({ keepAlive: true });
+
+/** How the benchmarks' client sends, as results record it (`client`); results without it were sent with fetch. */
+export const BENCH_CLIENT = "node:http on kept-alive connections";
+
+export interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  /** The body, decoded as UTF-8. */
+  text: string;
+}
+
+/**
+ * POSTs (or `method`s) `body` as JSON to `url` with the API key, over node:http on kept-alive connections, and
+ * resolves with the whole answer, whatever its status; rejects only when no answer came (a refused or cut connection).
+ * node:http rather than fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine),
+ * and the benchmark's client shares the two cores with the server it measures: at 8 clients fetch cost this process
+ * 1.8–2.1 ms of CPU a recall, node:http 0.7–0.85 ms (bench/client-cost.ts; docs/decisions.md, Benchmarks).
+ */
+export function sendJson(url: string, apiKey: string, body?: unknown, method = "POST"): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method,
+      agent: keptAlive,
+      headers: { authorization: `Bearer ${apiKey}`, "content-type": "application/json" },
     });
+    request.on("error", reject);
+    request.on("response", (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (part) => (text += part));
+      response.on("end", () => resolve({ status: response.statusCode ?? 500, headers: response.headers, text }));
+      response.on("error", reject);
+    });
+    request.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+/** `call(method, path, body)` → the envelope's data, for a key of the server at `base` (sendJson). */
+export function apiCaller(base: string, apiKey: string) {
+  return async (method: string, urlPath: string, body?: unknown) => {
+    const answer = await sendJson(`${base}/api/v1${urlPath}`, apiKey, body, method);
+    if (answer.status >= 300) throw new Error(`${method} ${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
+    return JSON.parse(answer.text).data;
+  };
 }
 
 /** Waits until the server's embedder has loaded (its first recalls would otherwise measure that). */
