@@ -28,10 +28,11 @@ export function figuresRow(f: RecallFigures) {
 }
 
 /**
- * The benchmarks' connections, kept open between calls as a client library keeps them (Node's default agent does
- * too; this one says so where the figures depend on it).
+ * The benchmarks' connections, kept open between calls as a client library keeps them. An idle one is closed after
+ * 5 s (as Node's default agent does), well before the server's 65 s: a call on a connection the server is closing
+ * meets a reset instead of an answer (scripts/http-server.mjs, keepAliveTimeout).
  */
-const keptAlive = new http.Agent({ keepAlive: true });
+const keptAlive = new http.Agent({ keepAlive: true, timeout: 5_000 });
 
 /** How the benchmarks' client sends, as results record it (`client`); results without it were sent with fetch. */
 export const BENCH_CLIENT = "node:http on kept-alive connections";
@@ -45,7 +46,8 @@ export interface Answer {
 
 /**
  * POSTs (or `method`s) `body` as JSON to `url` with the API key, over node:http on kept-alive connections, and
- * resolves with the whole answer, whatever its status; rejects only when no answer came (a refused or cut connection).
+ * resolves with the whole answer, whatever its status; rejects when no whole answer came (a refused connection, or
+ * one cut before the answer's end).
  * node:http rather than fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine),
  * and the benchmark's client shares the two cores with the server it measures: at 8 clients fetch cost this process
  * 1.8–2.1 ms of CPU a recall, node:http 0.7–0.85 ms (bench/client-cost.ts; docs/decisions.md, Benchmarks).
