@@ -50,7 +50,7 @@ export interface Answer {
  * one cut before the answer's end).
  * node:http rather than fetch: fetch gives up on a response that takes over 300 s (a batch may, on a busy machine),
  * and the benchmark's client shares the two cores with the server it measures: at 8 clients fetch cost this process
- * 1.8–2.1 ms of CPU a recall, node:http 0.7–0.85 ms (bench/client-cost.ts; docs/decisions.md, Benchmarks).
+ * 1.2–2.1 ms of CPU a recall, node:http 0.6–0.86 ms (bench/client-cost.ts; docs/decisions.md, Benchmarks).
  */
 export function sendJson(url: string, apiKey: string, body?: unknown, method = "POST"): Promise<Answer> {
   return new Promise((resolve, reject) => {
