@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { freePort, startServer } from "../tests/helpers/server";
 import { latencyWorkload, processCpuMs, warmUp } from "./latency";
-import { embeddingsReady, sendJson } from "./lib/api-client";
+import { dataOf, embeddingsReady, sendJson } from "./lib/api-client";
 import { datasetsDir } from "./lib/beir";
 
 const dataDir = process.argv[2];
@@ -46,11 +46,7 @@ const clients: Record<string, Send> = {
     if (!response.ok) throw new Error(`recall: ${response.status} ${await response.text()}`);
     return (await response.json()).data;
   },
-  "node:http": async (body) => {
-    const answer = await sendJson(url, KEY, body);
-    if (answer.status >= 300) throw new Error(`recall: ${answer.status} ${answer.text}`);
-    return JSON.parse(answer.text).data;
-  },
+  "node:http": async (body) => dataOf(await sendJson(url, KEY, body), "recall"),
 };
 
 async function measure(send: Send, asked: string[]) {

@@ -18,7 +18,7 @@ import os from "node:os";
 import path from "node:path";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { assertDatasetsPresent, datasetsDir as configuredDatasetsDir } from "./lib/beir";
-import { BENCH_CLIENT, embeddingsReady, sendJson } from "./lib/api-client";
+import { BENCH_CLIENT, dataOf, embeddingsReady, sendJson } from "./lib/api-client";
 import { percentile } from "./lib/percentile";
 import {
   latencyWorkload,
@@ -284,10 +284,7 @@ async function serve(build: Build, database: Record<string, string>): Promise<Ru
 /** POST to one of the build's servers (in turn); the envelope's data. */
 async function call(side: Served, urlPath: string, body: unknown) {
   const server = side.servers[side.turn++ % side.servers.length];
-  const answer = await sendJson(`${server.base}/api/v1${urlPath}`, KEY, body);
-  if (answer.status >= 300)
-    throw new Error(`${side.build.label} ${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
-  return JSON.parse(answer.text).data;
+  return dataOf(await sendJson(`${server.base}/api/v1${urlPath}`, KEY, body), `${side.build.label} ${urlPath}`);
 }
 
 /**

@@ -8,7 +8,7 @@ import path from "node:path";
 import { createScratchDatabase } from "../tests/helpers/postgres-databases";
 import { freePort, startServer, type RunningServer } from "../tests/helpers/server";
 import { latencyWorkload, type RecallLatency } from "./latency";
-import { embeddingsReady, sendJson } from "./lib/api-client";
+import { dataOf, embeddingsReady, sendJson } from "./lib/api-client";
 import { percentile } from "./lib/percentile";
 
 export interface DatabaseSetupResult {
@@ -94,8 +94,7 @@ export async function measureDatabases(options: {
       const server = servers[turn++ % servers.length];
       const started = performance.now();
       const answer = await sendJson(`${server.base}/api/v1${urlPath}`, KEY, body);
-      if (answer.status >= 300) throw new Error(`${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
-      return { data: JSON.parse(answer.text).data, ms: performance.now() - started };
+      return { data: dataOf(answer, urlPath), ms: performance.now() - started };
     };
     let namespaceId = loaded;
     let rememberPerSecond: number | undefined;

@@ -71,13 +71,19 @@ export function sendJson(url: string, apiKey: string, body?: unknown, method = "
   });
 }
 
-/** `call(method, path, body)` → the envelope's data, for a key of the server at `base` (sendJson). */
+/**
+ * An answer's envelope data; for a status of 300 or more, an error naming `what` (the call), the status and the
+ * body's first 500 characters, before anything is parsed (an error body need not be JSON).
+ */
+export function dataOf(answer: Answer, what: string): any {
+  if (answer.status >= 300) throw new Error(`${what}: ${answer.status} ${answer.text.slice(0, 500)}`);
+  return JSON.parse(answer.text).data;
+}
+
+/** `call(method, path, body)` → the envelope's data, for a key of the server at `base` (sendJson, dataOf). */
 export function apiCaller(base: string, apiKey: string) {
-  return async (method: string, urlPath: string, body?: unknown) => {
-    const answer = await sendJson(`${base}/api/v1${urlPath}`, apiKey, body, method);
-    if (answer.status >= 300) throw new Error(`${method} ${urlPath}: ${answer.status} ${answer.text.slice(0, 500)}`);
-    return JSON.parse(answer.text).data;
-  };
+  return async (method: string, urlPath: string, body?: unknown) =>
+    dataOf(await sendJson(`${base}/api/v1${urlPath}`, apiKey, body, method), `${method} ${urlPath}`);
 }
 
 /** Waits until the server's embedder has loaded (its first recalls would otherwise measure that). */
