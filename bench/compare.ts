@@ -22,6 +22,7 @@ import { BENCH_CLIENT, dataOf, embeddingsReady, sendJson } from "./lib/api-clien
 import { percentile } from "./lib/percentile";
 import {
   latencyWorkload,
+  openRawEmbedder,
   processCpuMs,
   rawEmbedderRate,
   residentMiB,
@@ -35,6 +36,11 @@ const KEY = "mgw_benchmarkKey00000000000000000000000000";
 const BATCH = 100;
 /** Queries measured on one build before the other's turn. */
 const SLICE = 49;
+/**
+ * Texts the raw embedder embeds before each leg's first recall round and after each: recall is set against the
+ * raw embedder of the same minutes (this host's speed swings by a fifth within one), not against the load's.
+ */
+const RAW_BETWEEN_ROUNDS = 100;
 /** Memories loaded into one build before the other's turn. */
 const LOAD_SLICE = 500;
 const root = path.resolve(import.meta.dirname, "..");
@@ -107,6 +113,8 @@ const loadedOnPostgres = new Map<number, Pick<Served, "namespaceId" | "smallName
 const results: {
   setup: Setup;
   rawEmbedderPerSecond: number;
+  /** The raw embedder between the recall rounds (RAW_BETWEEN_ROUNDS texts before each leg's first and after each). */
+  rawBetweenRoundsPerSecond: number;
   builds: { label: string; tally: Tally }[];
   legs: Leg[];
 }[] = [];
@@ -188,55 +196,69 @@ async function measureSetup(
     },
   }));
   const raw: number[] = [await rawEmbedderRate(texts, log)];
+  const rawBeside = await openRawEmbedder(texts);
+  const betweenRounds = { texts: 0, seconds: 0 };
+  const rawRound = async () => {
+    const perSecond = await rawBeside.rate(RAW_BETWEEN_ROUNDS);
+    betweenRounds.texts += RAW_BETWEEN_ROUNDS;
+    betweenRounds.seconds += RAW_BETWEEN_ROUNDS / perSecond;
+  };
   const legs: Leg[] = [];
-  for (const [leg, reversed] of ORDERS.entries()) {
-    const order = reversed ? [...served].reverse() : served;
-    const before = served.map(({ tally }) => ({ requests: tally.latencies[8].length, seconds: tally.seconds[8] }));
-    try {
-      for (const side of order) {
-        side.servers = [];
-        for (let n = 0; n < instances; n++)
-          side.servers.push(await serve(side.build, databaseOf(builds.indexOf(side.build))));
-        side.databaseThreads = side.servers.map(
-          (s) => Number(/its own thread: (\d+)/.exec(s.output())?.[1]) || undefined,
-        );
-      }
-      log(`  leg ${leg + 1}: ${order.map((side) => side.build.label).join(" started first, then ")}`);
-      if (leg === 0) await loadOnce(setup, served, raw);
-      for (const side of order) await warmUpServed(side);
-      // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
-      // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
-      for (let round = 0; round < rounds; round++)
-        for (let from = 0; from < queries.length; from += SLICE) {
-          const turns = (round + from / SLICE) % 2 === 0 ? order : [...order].reverse();
-          for (const concurrency of [1, 8] as const) {
-            // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per round
-            // and concurrency. Each leg's servers are new processes, their caches empty: both legs ask the same.
-            const mark = "?".repeat(2 * round + (concurrency === 1 ? 1 : 2));
-            const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
-            for (const side of turns) await measureRecalls(side, concurrency, asked);
+  try {
+    for (const [leg, reversed] of ORDERS.entries()) {
+      const order = reversed ? [...served].reverse() : served;
+      const before = served.map(({ tally }) => ({ requests: tally.latencies[8].length, seconds: tally.seconds[8] }));
+      try {
+        for (const side of order) {
+          side.servers = [];
+          for (let n = 0; n < instances; n++)
+            side.servers.push(await serve(side.build, databaseOf(builds.indexOf(side.build))));
+          side.databaseThreads = side.servers.map(
+            (s) => Number(/its own thread: (\d+)/.exec(s.output())?.[1]) || undefined,
+          );
+        }
+        log(`  leg ${leg + 1}: ${order.map((side) => side.build.label).join(" started first, then ")}`);
+        if (leg === 0) await loadOnce(setup, served, raw);
+        for (const side of order) await warmUpServed(side);
+        await rawRound();
+        // A slice of the queries at a time, one build then the other, the order alternating: this machine's speed
+        // drifts within seconds (whole rounds in turn differed by 30% on a thread neither build changed).
+        for (let round = 0; round < rounds; round++) {
+          for (let from = 0; from < queries.length; from += SLICE) {
+            const turns = (round + from / SLICE) % 2 === 0 ? order : [...order].reverse();
+            for (const concurrency of [1, 8] as const) {
+              // Every request embeds its query (a server keeps recent query embeddings): a mark of its own per round
+              // and concurrency. Each leg's servers are new processes, their caches empty: both legs ask the same.
+              const mark = "?".repeat(2 * round + (concurrency === 1 ? 1 : 2));
+              const asked = queries.slice(from, from + SLICE).map((query) => `${query}${mark}`);
+              for (const side of turns) await measureRecalls(side, concurrency, asked);
+            }
           }
+          await rawRound();
         }
-      // Short questions on the small namespace, one build then the other, question by question.
-      for (const [i, question] of shortQuestions.entries())
-        for (const side of i % 2 === 0 ? order : [...order].reverse()) {
-          const started = performance.now();
-          await call(side, "/recall", { namespace_id: side.smallNamespaceId, query: `${question};`, top_k: 10 });
-          side.tally.short.push(performance.now() - started);
-        }
-      // After the load and the recalls, as before there were legs: the second leg's servers did not load.
-      if (leg === 0)
-        for (const side of order)
-          side.tally.rssMiB = side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0);
-    } finally {
-      for (const side of order) for (const server of side.servers) await server.stop();
+        // Short questions on the small namespace, one build then the other, question by question.
+        for (const [i, question] of shortQuestions.entries())
+          for (const side of i % 2 === 0 ? order : [...order].reverse()) {
+            const started = performance.now();
+            await call(side, "/recall", { namespace_id: side.smallNamespaceId, query: `${question};`, top_k: 10 });
+            side.tally.short.push(performance.now() - started);
+          }
+        // After the load and the recalls, as before there were legs: the second leg's servers did not load.
+        if (leg === 0)
+          for (const side of order)
+            side.tally.rssMiB = side.servers.reduce((sum, server) => sum + residentMiB(server.pid), 0);
+      } finally {
+        for (const side of order) for (const server of side.servers) await server.stop();
+      }
+      legs.push({
+        firstStarted: order[0].build.label,
+        recall8PerSecond: served.map(
+          ({ tally }, i) => (tally.latencies[8].length - before[i].requests) / (tally.seconds[8] - before[i].seconds),
+        ),
+      });
     }
-    legs.push({
-      firstStarted: order[0].build.label,
-      recall8PerSecond: served.map(
-        ({ tally }, i) => (tally.latencies[8].length - before[i].requests) / (tally.seconds[8] - before[i].seconds),
-      ),
-    });
+  } finally {
+    await rawBeside.close();
   }
   const rawEmbedderPerSecond = raw.reduce((a, b) => a + b, 0) / raw.length;
   // Both loads took turns through the same stretch of time: each is set against the mean of the raw embedder's.
@@ -244,6 +266,7 @@ async function measureSetup(
   return {
     setup,
     rawEmbedderPerSecond,
+    rawBetweenRoundsPerSecond: betweenRounds.texts / betweenRounds.seconds,
     builds: served.map((side) => ({ label: side.build.label, tally: side.tally })),
     legs,
   };
@@ -437,7 +460,7 @@ function summary(tally: Tally) {
 /** One setup's figures as a Markdown table, with the line that says what was measured. */
 function tableOf(result: (typeof results)[number]): string[] {
   const [base, other] = result.builds.map((b) => summary(b.tally));
-  const raw = result.rawEmbedderPerSecond;
+  const raw = result.rawBetweenRoundsPerSecond;
   const cpu = (c: ReturnType<typeof summary>["recall8"]["cpuMsPerRecall"]) =>
     [c.main, c.database, c.other, ...(postgresUrl ? [c.postgres] : [])].map((ms) => ms.toFixed(1)).join(" / ") +
     ` = ${c.total.toFixed(1)}`;
@@ -510,7 +533,8 @@ function tableOf(result: (typeof results)[number]): string[] {
     "",
     `${result.setup}: ${memories} memories, ${ORDERS.length} legs (each build started first in one) of ${rounds} ` +
       `rounds of ${queries.length} queries per concurrency, ` +
-      `raw embedder ${raw.toFixed(1)} memories/s (mean of the run)`,
+      `raw embedder ${result.rawEmbedderPerSecond.toFixed(1)} memories/s around the load, ` +
+      `${raw.toFixed(1)} between the recall rounds (what recall is set against)`,
     "",
     `| | ${result.builds[0].label} | ${result.builds[1].label} | second ÷ first |`,
     "|---|---|---|---|",

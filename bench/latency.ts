@@ -31,6 +31,8 @@ export interface LatencyResult {
   /** How the client sent its requests (BENCH_CLIENT); absent in results of before 2026-12-03: fetch. */
   client?: string;
   recall: RecallLatency[];
+  /** Recall at 8 clients set against the raw embedder in alternating rounds: see InterleavedRatio. */
+  interleaved?: InterleavedRatio;
   /** Scoped recall: see ScopedRecallLatency. */
   scopedRecall?: ScopedRecallLatency;
   /** The server's resident memory after the recalls (the process and any child process), MiB. */
@@ -67,6 +69,27 @@ export interface BesideQuality extends RecallLatency {
   ndcg10: number;
   recall100: number;
 }
+
+/**
+ * Recall at 8 clients against the raw embedder, measured in alternating rounds: this machine's speed swings by a
+ * fifth within a minute (one server answered 116 and 179 req/s in rounds a minute apart), so rates taken minutes
+ * apart (the raw embedder around the load, recall after it) set one moment's speed against another's. Each round
+ * embeds INTERLEAVED_RAW_TEXTS texts with the raw embedder, asks every query at 8 clients (newly marked), and embeds
+ * as many texts again. Rates are over all rounds (requests or texts ÷ seconds).
+ */
+export interface InterleavedRatio {
+  rounds: number;
+  recallPerSecond: number;
+  /** The raw embedder as the server runs it; `kernels`: what runs its products (`native avx512`, `wasm`, …). */
+  raw: { kernels: string; perSecond: number };
+  /** recallPerSecond ÷ raw.perSecond. */
+  ratio: number;
+  perRound: { recallPerSecond: number; rawPerSecond: number }[];
+}
+
+/** Rounds of InterleavedRatio, and the texts the raw embedder embeds before and after each round's recalls. */
+const INTERLEAVED_ROUNDS = 6;
+const INTERLEAVED_RAW_TEXTS = 100;
 
 /** From this size on, a latency run also measures SciFact's quality beside the loaded memories. */
 export const QUALITY_BESIDE_FROM = 100_000;
@@ -210,23 +233,51 @@ export function latencyWorkload(datasetsDir: string, memories: number) {
   return { scifact, msmarco, texts, queries };
 }
 
+/** The texts the raw embedder is measured on: about 600 of the workload's, spread over it. */
+const rawEmbedderSample = (texts: string[]) => texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
+
+/**
+ * The raw embedder, configured as the server's ingestion runs it (one worker is kept for queries), loaded and
+ * warmed once: `rate(count)` embeds the next `count` texts of the sample (from its start, round and round) in
+ * batches of 100 and answers memories/s.
+ */
+export async function openRawEmbedder(texts: string[]) {
+  const sample = rawEmbedderSample(texts);
+  const provider = new LocalEmbeddingProvider();
+  await provider.ready();
+  await provider.embed(sample.slice(0, 32), "ingest");
+  let next = 0;
+  return {
+    sampleSize: sample.length,
+    /** What runs its products (`native avx512`, `wasm`, …). */
+    kernels: provider.kernels,
+    async rate(count: number): Promise<number> {
+      const started = performance.now();
+      for (let done = 0; done < count;) {
+        const batch = Array.from({ length: Math.min(100, count - done) }, () => sample[next++ % sample.length]);
+        await provider.embed(batch, "ingest");
+        done += batch.length;
+      }
+      return count / ((performance.now() - started) / 1000);
+    },
+    close: () => provider.close(),
+  };
+}
+
 /**
  * The raw embedder's memories/s on ~600 of `texts`, configured as the server's ingestion runs it (one worker is kept
  * for queries), logged with `when` it was measured: the rate the load figures are set against.
  */
 export async function rawEmbedderRate(texts: string[], log: (line: string) => void, when?: string): Promise<number> {
-  const sample = texts.filter((_, i) => i % Math.ceil(texts.length / 600) === 0);
-  const raw = new LocalEmbeddingProvider();
-  await raw.ready();
-  await raw.embed(sample.slice(0, 32), "ingest");
-  const started = performance.now();
-  for (let i = 0; i < sample.length; i += 100) await raw.embed(sample.slice(i, i + 100), "ingest");
-  const perSecond = sample.length / ((performance.now() - started) / 1000);
-  await raw.close();
-  log(
-    `  raw embedder${when ? ` ${when}` : ""}: ${perSecond.toFixed(1)} memories/s over ${sample.length} sampled texts`,
-  );
-  return perSecond;
+  const raw = await openRawEmbedder(texts);
+  try {
+    const perSecond = await raw.rate(raw.sampleSize);
+    const measured = `${perSecond.toFixed(1)} memories/s over ${raw.sampleSize} sampled texts`;
+    log(`  raw embedder${when ? ` ${when}` : ""}: ${measured}`);
+    return perSecond;
+  } finally {
+    await raw.close();
+  }
 }
 
 export async function measureLatency(options: {
@@ -395,6 +446,12 @@ export async function measureLatency(options: {
           `its other threads ${cpu.serverOtherThreads.toFixed(1)}, this client ${cpu.client.toFixed(1)}`,
       );
     }
+    const interleaved = await measureInterleaved();
+    options.log(
+      `  recall c=8 ÷ raw embedder, ${interleaved.rounds} alternating rounds: ` +
+        `${interleaved.recallPerSecond.toFixed(1)} req/s ÷ ${interleaved.raw.perSecond.toFixed(1)} memories/s ` +
+        `(${interleaved.raw.kernels}) = ${interleaved.ratio.toFixed(2)}`,
+    );
     const longStages = meanStages(stageSamples);
     options.log(`  recall c=1, where the time goes (mean ms): ${describeStages(longStages)}`);
     const shortSmall = await measureShortOnSmall();
@@ -423,12 +480,58 @@ export async function measureLatency(options: {
       warmUpQueries: WARM_UP_QUERIES,
       client: BENCH_CLIENT,
       recall,
+      interleaved,
       scopedRecall,
       longStages,
       shortSmall,
       scifactBeside,
       serverRssMiB,
     };
+
+    /** InterleavedRatio: the raw embedder kept loaded between the rounds, idle while recall runs. */
+    async function measureInterleaved(): Promise<InterleavedRatio> {
+      const raw = await openRawEmbedder(texts);
+      const perRound: InterleavedRatio["perRound"] = [];
+      const seconds = { recall: 0, raw: 0 };
+      const timed = async (run: () => Promise<unknown>) => {
+        const started = performance.now();
+        await run();
+        return (performance.now() - started) / 1000;
+      };
+      try {
+        for (let round = 0; round < INTERLEAVED_ROUNDS; round++) {
+          let rawSeconds = await timed(() => raw.rate(INTERLEAVED_RAW_TEXTS));
+          // A mark of its own each round (see the loop above): every request embeds its query.
+          const asked = queries.map((query) => `${query}${"?".repeat(round + 2)}`);
+          let next = 0;
+          const recallSeconds = await timed(() =>
+            Promise.all(
+              Array.from({ length: 8 }, async () => {
+                while (next < asked.length) await call("/recall", { namespace_id: namespaceId, query: asked[next++] });
+              }),
+            ),
+          );
+          rawSeconds += await timed(() => raw.rate(INTERLEAVED_RAW_TEXTS));
+          seconds.recall += recallSeconds;
+          seconds.raw += rawSeconds;
+          perRound.push({
+            recallPerSecond: asked.length / recallSeconds,
+            rawPerSecond: (2 * INTERLEAVED_RAW_TEXTS) / rawSeconds,
+          });
+        }
+      } finally {
+        await raw.close();
+      }
+      const recallPerSecond = (queries.length * INTERLEAVED_ROUNDS) / seconds.recall;
+      const rawPerSecond = (2 * INTERLEAVED_RAW_TEXTS * INTERLEAVED_ROUNDS) / seconds.raw;
+      return {
+        rounds: INTERLEAVED_ROUNDS,
+        recallPerSecond,
+        raw: { kernels: raw.kernels ?? "unknown", perSecond: rawPerSecond },
+        ratio: recallPerSecond / rawPerSecond,
+        perRound,
+      };
+    }
 
     /**
      * SciFact's documents in a namespace of their own (loaded once into kept data: its id is kept beside the
