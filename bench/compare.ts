@@ -5,7 +5,8 @@
 // directory (kept for the next run), given this checkout's node_modules when its package files are the same
 // (hard links) when its lock file is the same (`npm install` otherwise) and built.
 //
-// The recalls are measured in two legs on the same data, each build's servers started first in one (ORDERS).
+// The recalls are measured in two legs on the same data, each build's servers started first in one (ORDERS). Recall
+// is set against the raw embedder measured between its rounds (RAW_BETWEEN_ROUNDS), remember against the load's.
 //
 // Settings: BENCH_MEMORIES (default 3000), BENCH_COMPARE_ROUNDS (default 3 a leg: each round asks every query at
 // concurrency 1 and 8, 49 of them of one build, then of the other, the order alternating), BENCH_DATABASE_URL
@@ -112,6 +113,7 @@ const shortQuestions = msmarco.queries.map((q) => q.text).filter((text) => text.
 const loadedOnPostgres = new Map<number, Pick<Served, "namespaceId" | "smallNamespaceId">>();
 const results: {
   setup: Setup;
+  /** The raw embedder before the servers started and, in a setup that loads, halfway through and after the load. */
   rawEmbedderPerSecond: number;
   /** The raw embedder between the recall rounds (RAW_BETWEEN_ROUNDS texts before each leg's first and after each). */
   rawBetweenRoundsPerSecond: number;
@@ -171,7 +173,8 @@ fs.writeFileSync(
  * servers are up, the memories are loaded into each build's database, LOAD_SLICE at a time in turn (the raw
  * embedder measured before, halfway and after); PostgreSQL's two instances recall from what the one instance
  * loaded (no load figure). The second leg's servers are new processes on that data: rates compare within a leg,
- * not across legs.
+ * not across legs. In each leg the raw embedder embeds RAW_BETWEEN_ROUNDS texts before the first recall round and
+ * after each.
  */
 async function measureSetup(
   setup: Setup,
@@ -196,12 +199,13 @@ async function measureSetup(
     },
   }));
   const raw: number[] = [await rawEmbedderRate(texts, log)];
-  const rawBeside = await openRawEmbedder(texts);
+  // Opened at the first recall round, after the load (whose own measurements load the model again).
+  let rawBeside: Awaited<ReturnType<typeof openRawEmbedder>> | undefined;
   const betweenRounds = { texts: 0, seconds: 0 };
   const rawRound = async () => {
-    const perSecond = await rawBeside.rate(RAW_BETWEEN_ROUNDS);
+    rawBeside ??= await openRawEmbedder(texts);
+    betweenRounds.seconds += await rawBeside.time(RAW_BETWEEN_ROUNDS);
     betweenRounds.texts += RAW_BETWEEN_ROUNDS;
-    betweenRounds.seconds += RAW_BETWEEN_ROUNDS / perSecond;
   };
   const legs: Leg[] = [];
   try {
@@ -258,7 +262,7 @@ async function measureSetup(
       });
     }
   } finally {
-    await rawBeside.close();
+    await rawBeside?.close();
   }
   const rawEmbedderPerSecond = raw.reduce((a, b) => a + b, 0) / raw.length;
   // Both loads took turns through the same stretch of time: each is set against the mean of the raw embedder's.
@@ -533,7 +537,8 @@ function tableOf(result: (typeof results)[number]): string[] {
     "",
     `${result.setup}: ${memories} memories, ${ORDERS.length} legs (each build started first in one) of ${rounds} ` +
       `rounds of ${queries.length} queries per concurrency, ` +
-      `raw embedder ${result.rawEmbedderPerSecond.toFixed(1)} memories/s around the load, ` +
+      `raw embedder ${result.rawEmbedderPerSecond.toFixed(1)} memories/s ` +
+      `${result.setup === "PostgreSQL, two instances" ? "before the servers started" : "over the load"}, ` +
       `${raw.toFixed(1)} between the recall rounds (what recall is set against)`,
     "",
     `| | ${result.builds[0].label} | ${result.builds[1].label} | second ÷ first |`,
