@@ -1,8 +1,8 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
-// widest layer for a 30-token text); the same product on fp16 weights against floats, by rows; then
-// embedding p50 (wall and CPU time) of a query (its products on the weights as fp16, as recall runs them, and
-// as floats) and of a batch of 32 passages, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass
+// widest layer for a 30-token text); the same product on fp16 weights and on bf16 pairs against floats, by rows;
+// then embedding p50 (wall and CPU time) of a query (its products on bf16 pairs or fp16 weights, as recall runs
+// them, and as floats) and of a batch of 32 passages, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass
 // written out, on the addon) and to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES
 // (default 200): queries per setting.
 import { createRequire } from "node:module";
@@ -51,25 +51,32 @@ for (const name of addon.runnableInstructionSets) {
   console.log(`  ${name.padEnd(8)} ${((2 * m * k * n) / seconds / 1e9).toFixed(1).padStart(6)} GFLOP/s`);
 }
 
-// Where fp16 weights stop paying (FP16_MAX_ROWS in lib/memory/embeddings/use-lite-forward.mjs): the widest
-// product again, with as many rows as a call has tokens, on the floats and on fp16 weights.
-console.log(`\n[m×${k}]·[${k}×${n}] product, fp16 weights against floats, by rows m (CPU time, median of 5):`);
+// Where fp16 weights stop paying (FP16_MAX_ROWS in lib/memory/embeddings/use-lite-forward.mjs), and what bf16 pairs
+// save at every size: the widest product again, with as many rows as a call has tokens, on the floats, then on fp16
+// weights and on bf16 pairs where the kernel has them.
+console.log(
+  `\n[m×${k}]·[${k}×${n}] product, fp16 weights (and bf16 pairs) against floats, by rows m (CPU time, median of 5):`,
+);
 for (const rows of [1, 4, 8, 16, 32, 48, 64, 128]) {
   const space = productSpace(rows);
   const figures = [];
   for (const name of addon.runnableInstructionSets) {
     const kernel = addon.kernel(name);
     if (!kernel.matMulPackedFp16) continue;
-    const [floats, halves] = [
-      kernel.pack(space, 4 * rows * k, k, n, false),
-      kernel.packFp16(space, 4 * rows * k, k, n, false),
-    ];
     const output = 4 * (rows * k + k * n);
-    const onFloats = () => kernel.matMulPacked(space, 0, 1, rows, k, output, n, false, floats);
-    const onHalves = () => kernel.matMulPackedFp16(space, 0, 1, rows, k, output, n, false, halves);
-    const repeats = Math.max(20, Math.round(3000 / rows));
-    const [a, b] = [medianCpuSeconds(onFloats, 5, repeats), medianCpuSeconds(onHalves, 5, repeats)];
-    figures.push(`${name} ${(a * 1e6).toFixed(0)} → ${(b * 1e6).toFixed(0)} µs (${((b / a - 1) * 100).toFixed(0)}%)`);
+    const timed = (product, pack) => {
+      const packed = pack.call(kernel, space, 4 * rows * k, k, n, false);
+      const repeats = Math.max(20, Math.round(3000 / rows));
+      return medianCpuSeconds(() => product.call(kernel, space, 0, 1, rows, k, output, n, false, packed), 5, repeats);
+    };
+    const floats = timed(kernel.matMulPacked, kernel.pack);
+    const against = (seconds) => `${(seconds * 1e6).toFixed(0)} µs (${((seconds / floats - 1) * 100).toFixed(0)}%)`;
+    const halves = timed(kernel.matMulPackedFp16, kernel.packFp16);
+    const pairs = kernel.matMulPackedBf16 ? timed(kernel.matMulPackedBf16, kernel.packBf16) : undefined;
+    figures.push(
+      `${name} ${(floats * 1e6).toFixed(0)} → ${against(halves)}` +
+        (pairs === undefined ? "" : `, bf16 ${against(pairs)}`),
+    );
   }
   if (figures.length) console.log(`  m = ${String(rows).padStart(3)}   ${figures.join("   ")}`);
 }
@@ -101,8 +108,8 @@ async function latencies(setting) {
     worker.once("error", reject);
     worker.on("message", (message) => message.ready && resolve(message));
   });
-  // A query's products read the weights as fp16, as the server's recalls ask (`fp16`); ingestion's as floats.
-  const embed = (id, texts, fp16 = false) =>
+  // A query's products run in lower precision, as the server's recalls ask (`query`); ingestion's on floats.
+  const embed = (id, texts, query = false) =>
     new Promise((resolve) => {
       const onMessage = (message) => {
         if (message.id !== id) return;
@@ -110,16 +117,16 @@ async function latencies(setting) {
         resolve();
       };
       worker.on("message", onMessage);
-      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], fp16 });
+      worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], query });
     });
   // The process's CPU time is the worker's: this thread only waits meanwhile.
-  const measure = async (count, texts, fp16 = false) => {
+  const measure = async (count, texts, query = false) => {
     const wall = [];
     const cpu = [];
     for (let i = 0; i < count; i++) {
       const start = performance.now();
       const cpuStart = process.cpuUsage();
-      await embed(100000 + i, texts(i), fp16);
+      await embed(100000 + i, texts(i), query);
       const used = process.cpuUsage(cpuStart);
       cpu.push((used.user + used.system) / 1000);
       wall.push(performance.now() - start);

@@ -27,12 +27,18 @@ export class CachedEmbeddingProvider implements EmbeddingProvider {
     }
   }
 
-  private key(text: string) {
-    return createHash("sha1").update(this.model).update("\0").update(text).digest("hex");
+  /**
+   * A query's vector is kept apart from a memory's of the same text: its products may run in lower precision
+   * (createForwardPass in lib/memory/embeddings/use-lite-forward.mjs). A memory's key is the one it always had.
+   */
+  private key(text: string, priority: EmbeddingPriority) {
+    const hash = createHash("sha1").update(this.model).update("\0");
+    if (priority === "query") hash.update("query\0");
+    return hash.update(text).digest("hex");
   }
 
   async embed(texts: string[], priority: EmbeddingPriority): Promise<number[][]> {
-    const keys = texts.map((t) => this.key(t));
+    const keys = texts.map((t) => this.key(t, priority));
     const missing = [...new Set(keys.map((k, i) => (this.cache.has(k) ? -1 : i)).filter((i) => i >= 0))];
     this.hits += texts.length - missing.length;
     this.misses += missing.length;

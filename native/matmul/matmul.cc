@@ -11,6 +11,10 @@
 // hardware prefetcher, which stops at page boundaries, leaves every step waiting on memory.
 // The model's weights are packed once (the caller keeps the packed copy); activations per call.
 // Every kernel reads the same packed layout and sums each product over k in the same order.
+//
+// Where the CPU has AVX512_BF16, a query's products may instead run on bfloat16 pairs (packBf16,
+// matMulPackedBf16): the weights and the left-hand rows rounded to bf16, each instruction summing two
+// products of a pair of k into float sums, twice the products an instruction of the float kernel computes.
 #include <node_api.h>
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -70,12 +74,29 @@ uint16_t toHalf(float value) {
   return (uint16_t)(sign | (half + (rest > 0x1000u || (rest == 0x1000u && (half & 1)))));
 }
 
+// bfloat16, round to nearest even (NaN stays NaN): the upper half of the float's bits, rounded. The weights of
+// matMulPackedBf16 (packBf16); its left-hand rows are rounded by the CPU's own conversion, to the same values
+// (the CPU's conversion and products take a value below 2^-126 as zero).
+uint16_t toBf16(float value) {
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  if ((bits & 0x7FFFFFFFu) > 0x7F800000u) return (uint16_t)((bits >> 16) | 0x40u);
+  return (uint16_t)((bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16);
+}
+
+// Pairs of k: the bf16 layout reads two k at a time, the second of the last pair zero when k is odd.
+int64_t pairsOf(int64_t k) { return (k + 1) / 2; }
+
 // A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
 // the whole depth k.
 using Block = void (*)(const float* a, int64_t lda, const float* panel, int64_t k, float* c, int64_t ldc, int width);
 // The same over a panel of fp16 weights.
 using Fp16Block = void (*)(const float* a, int64_t lda, const uint16_t* panel, int64_t k, float* c, int64_t ldc,
                            int width);
+// The same over bf16 pairs: `a` is the rows as bf16 pairs (each a 32-bit word, lda words apart), the panel
+// [pairs][32 columns][2 of k], `pairs` of them.
+using Bf16Block = void (*)(const uint32_t* a, int64_t lda, const uint16_t* panel, int64_t pairs, float* c,
+                           int64_t ldc, int width);
 
 #if defined(__x86_64__)
 // Sixteen weights as floats. Inlined always: on its own, the function would carry AVX-512 outside a block.
@@ -106,6 +127,57 @@ __attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda,
     _mm512_mask_storeu_ps(c + r * ldc, low, acc[r][0]);
     _mm512_mask_storeu_ps(c + r * ldc + 16, high, acc[r][1]);
   }
+}
+
+// As blockAvx512, each step two k: _mm512_dpbf16_ps adds a row's pair times the panel's pairs, 16 columns at a
+// time.
+template <int ROWS>
+__attribute__((target("avx512f,avx512bf16"))) void blockBf16Avx512(const uint32_t* a, int64_t lda,
+                                                                   const uint16_t* panel, int64_t pairs, float* c,
+                                                                   int64_t ldc, int width) {
+  __m512 acc[ROWS][2];
+  for (int r = 0; r < ROWS; ++r) acc[r][0] = acc[r][1] = _mm512_setzero_ps();
+  for (int64_t p = 0; p < pairs; ++p) {
+    const __m512bh b0 = (__m512bh)_mm512_loadu_si512(panel + p * 2 * kPanel);
+    const __m512bh b1 = (__m512bh)_mm512_loadu_si512(panel + p * 2 * kPanel + kPanel);
+    for (int r = 0; r < ROWS; ++r) {
+      const __m512bh av = (__m512bh)_mm512_set1_epi32((int)a[r * lda + p]);
+      acc[r][0] = _mm512_dpbf16_ps(acc[r][0], av, b0);
+      acc[r][1] = _mm512_dpbf16_ps(acc[r][1], av, b1);
+    }
+  }
+  const __mmask16 low = width >= 16 ? 0xFFFF : (__mmask16)((1u << width) - 1);
+  const __mmask16 high = width >= 32 ? 0xFFFF : width <= 16 ? 0 : (__mmask16)((1u << (width - 16)) - 1);
+  for (int r = 0; r < ROWS; ++r) {
+    _mm512_mask_storeu_ps(c + r * ldc, low, acc[r][0]);
+    _mm512_mask_storeu_ps(c + r * ldc + 16, high, acc[r][1]);
+  }
+}
+
+// a ([m, k] floats) as bf16 pairs into `out` ([m, pairsOf(k)] words), rounded to nearest even by the CPU.
+__attribute__((target("avx512f,avx512bw,avx512bf16"))) void bf16RowsAvx512(const float* a, int64_t m, int64_t k,
+                                                                           uint32_t* out) {
+  const int64_t pairs = pairsOf(k);
+  for (int64_t r = 0; r < m; ++r) {
+    const float* row = a + r * k;
+    uint16_t* to = reinterpret_cast<uint16_t*>(out + r * pairs);
+    for (int64_t j = 0; j < 2 * pairs; j += 32) {
+      // Past k (the last pair of an odd k, or the row's end), zeros.
+      const int64_t left = k - j;
+      const __mmask16 low = left >= 16 ? 0xFFFF : left <= 0 ? 0 : (__mmask16)((1u << left) - 1);
+      const __mmask16 high = left >= 32 ? 0xFFFF : left <= 16 ? 0 : (__mmask16)((1u << (left - 16)) - 1);
+      const __m512 lo = _mm512_maskz_loadu_ps(low, row + j), hi = _mm512_maskz_loadu_ps(high, row + j + 16);
+      const __m512i both = (__m512i)_mm512_cvtne2ps_pbh(hi, lo);
+      const int64_t words = 2 * pairs - j < 32 ? 2 * pairs - j : 32;  // bf16 values of this step to keep
+      _mm512_mask_storeu_epi16(to + j, words >= 32 ? ~(__mmask32)0 : (__mmask32)((1u << words) - 1), both);
+    }
+  }
+}
+
+bool cpuRunsAvx512Bf16() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16") &&
+         __builtin_cpu_supports("avx512bw");
 }
 
 // AVX2 has 16 vector registers: 6 rows by 16 columns keep 12 sums in them, with room for the panel's
@@ -193,7 +265,13 @@ struct Kernel {
   // blocks[rows] computes `rows` rows, for rows from 1 to rowsPerBlock; fp16Blocks the same over fp16 weights.
   Block blocks[9];
   Fp16Block fp16Blocks[9];
+  // Where the kernel has them, its products on bf16 pairs: whether this CPU runs them, the left-hand rows'
+  // conversion, and the blocks (rowsPerBlock rows at most, as the others).
+  bool (*cpuRunsBf16)() = nullptr;
+  void (*bf16Rows)(const float* a, int64_t m, int64_t k, uint32_t* out) = nullptr;
+  Bf16Block bf16Blocks[9] = {};
   bool readsFp16() const { return cpuRunsFp16 != nullptr && cpuRunsFp16(); }
+  bool readsBf16() const { return cpuRunsBf16 != nullptr && cpuRunsBf16(); }
 };
 
 // The blocks of 1 to 6, or 8, rows over panels of `Weight`, from blocks[1] (blocks[0] is never called).
@@ -204,23 +282,33 @@ struct Kernel {
 // Best first.
 const Kernel kKernels[] = {
 #if defined(__x86_64__)
-    {"avx512", cpuRunsAvx512, cpuRunsAvx512, 8, {BLOCKS_8(blockAvx512, float)}, {BLOCKS_8(blockAvx512, uint16_t)}},
+    {"avx512",
+     cpuRunsAvx512,
+     cpuRunsAvx512,
+     8,
+     {BLOCKS_8(blockAvx512, float)},
+     {BLOCKS_8(blockAvx512, uint16_t)},
+     cpuRunsAvx512Bf16,
+     bf16RowsAvx512,
+     {nullptr, blockBf16Avx512<1>, blockBf16Avx512<2>, blockBf16Avx512<3>, blockBf16Avx512<4>, blockBf16Avx512<5>,
+      blockBf16Avx512<6>, blockBf16Avx512<7>, blockBf16Avx512<8>}},
     {"avx2", cpuRunsAvx2, cpuRunsAvx2Fp16, 6, {BLOCKS_6(blockAvx2, float)}, {BLOCKS_6(blockAvx2, uint16_t)}},
 #endif
     // Widening fp16 weights in software cost a query's products 8 times the floats' time: floats only.
     {"portable", anyCpu, nullptr, 2, {nullptr, blockPortable<1>, blockPortable<2>}, {}},
 };
 
-// c[m, n] = a[m, k] x b, b packed (as floats, or as fp16 by packFp16) and read by `blocks`.
-template <typename Weight, typename Blocks>
-void gemm(const Kernel& kernel, const Blocks& blocks, const float* a, const Weight* packed, float* c, int64_t m,
-          int64_t k, int64_t n) {
+// c[m, n] = a x b, b packed (as floats, fp16 or bf16 pairs: Format) and read by `blocks`; `a` is m rows of
+// `depth` values (floats along k, or bf16 pairs), and each panel of b `panelSize` values.
+template <typename Left, typename Weight, typename Blocks>
+void gemm(const Kernel& kernel, const Blocks& blocks, const Left* a, int64_t depth, const Weight* packed,
+          int64_t panelSize, float* c, int64_t m, int64_t n) {
   for (int64_t panel = 0; panel < panelsOf(n); ++panel) {
     const int64_t column = panel * kPanel;
     const int width = (int)(n - column < kPanel ? n - column : kPanel);
     for (int64_t row = 0; row < m; row += kernel.rowsPerBlock) {
       const int rows = (int)(m - row < kernel.rowsPerBlock ? m - row : kernel.rowsPerBlock);
-      blocks[rows](a + row * k, k, packed + panel * k * kPanel, k, c + row * n + column, n, width);
+      blocks[rows](a + row * depth, depth, packed + panel * panelSize, depth, c + row * n + column, n, width);
     }
   }
 }
@@ -290,19 +378,27 @@ const float* leftMatrix(const uint8_t* memory, int64_t offset, int64_t index, in
   return scratch.data();
 }
 
-// The bytes of a [k, n] matrix packed ([panelsOf(n)][k][32] floats, or fp16 values); -1 when a size is not
-// positive or the product overflows (no length then equals it).
-template <bool fp16>
+// How a packed matrix holds its weights: floats (pack), fp16 values (packFp16), or bf16 pairs of k (packBf16).
+enum class Format { Float, Fp16, Bf16 };
+
+// The values along k a packed panel holds per column: k, or for bf16 pairs k rounded up to even.
+int64_t depthOf(Format format, int64_t k) { return format == Format::Bf16 ? 2 * pairsOf(k) : k; }
+
+// The bytes of a [k, n] matrix packed ([panelsOf(n)][depth][32] floats, fp16 or bf16 values; a bf16 panel's 32
+// columns are pairs of k, [depth / 2][32][2]); -1 when a size is not positive or the product overflows (no
+// length then equals it).
+template <Format format>
 int64_t packedBytes(int64_t k, int64_t n) {
-  int64_t bytes = fp16 ? sizeof(uint16_t) : sizeof(float);
-  for (const int64_t size : {n > 0 ? panelsOf(n) : 0, k, (int64_t)kPanel})
+  int64_t bytes = format == Format::Float ? sizeof(float) : sizeof(uint16_t);
+  for (const int64_t size : {n > 0 ? panelsOf(n) : 0, k > 0 ? depthOf(format, k) : 0, (int64_t)kPanel})
     if (size <= 0 || __builtin_mul_overflow(bytes, size, &bytes)) return -1;
   return bytes;
 }
 
 // pack(memory, offset, k, n, transposed) -> ArrayBuffer: b ([k, n], or [n, k] when transposed) packed; with
-// `fp16` (packFp16), each weight rounded to half precision, in half the bytes.
-template <bool fp16>
+// packFp16, each weight rounded to half precision, in half the bytes; with packBf16, rounded to bf16 and
+// laid out in pairs of k, as matMulPackedBf16 reads them.
+template <Format format>
 napi_value Pack(napi_env env, napi_callback_info info) {
   napi_value argv[5];
   uint8_t* memory;
@@ -316,14 +412,14 @@ napi_value Pack(napi_env env, napi_callback_info info) {
   const int64_t count = panelsOf(n) * k * kPanel;
   void* packed = nullptr;
   napi_value result;
-  if (napi_create_arraybuffer(env, packedBytes<fp16>(k, n), &packed, &result) != napi_ok) {
+  if (napi_create_arraybuffer(env, packedBytes<format>(k, n), &packed, &result) != napi_ok) {
     bool pending = false;
     napi_is_exception_pending(env, &pending);
     if (!pending) napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
     return nullptr;
   }
   const float* b = reinterpret_cast<const float*>(memory + offset);
-  if (!fp16) {
+  if constexpr (format == Format::Float) {
     pack(b, transposed, k, n, static_cast<float*>(packed));
     return result;
   }
@@ -331,7 +427,17 @@ napi_value Pack(napi_env env, napi_callback_info info) {
     std::vector<float> floats(count);
     pack(b, transposed, k, n, floats.data());
     uint16_t* out = static_cast<uint16_t*>(packed);
-    for (int64_t i = 0; i < count; ++i) out[i] = toHalf(floats[i]);
+    if constexpr (format == Format::Fp16) {
+      for (int64_t i = 0; i < count; ++i) out[i] = toHalf(floats[i]);
+    } else {
+      const int64_t depth = depthOf(format, k);
+      std::memset(out, 0, sizeof(uint16_t) * panelsOf(n) * depth * kPanel);  // an odd k's last pair ends in 0
+      for (int64_t panel = 0; panel < panelsOf(n); ++panel)
+        for (int64_t p = 0; p < k; ++p)
+          for (int j = 0; j < kPanel; ++j)
+            out[panel * depth * kPanel + (p / 2) * 2 * kPanel + 2 * j + p % 2] =
+                toBf16(floats[panel * k * kPanel + p * kPanel + j]);
+    }
   } catch (const std::bad_alloc&) {
     napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
     return nullptr;
@@ -340,9 +446,10 @@ napi_value Pack(napi_env env, napi_callback_info info) {
 }
 
 // matMulPacked(memory, aOffset, batch, m, k, outOffset, n, transposeA, packedB): for each of `batch`
-// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack(); with `fp16`
-// (matMulPackedFp16), b packed by packFp16(). The sums are in float either way.
-template <bool fp16>
+// left-hand matrices a ([m, k], or [k, m] when transposeA), out = a x b, with b packed by pack(); with
+// matMulPackedFp16, b packed by packFp16(); with matMulPackedBf16, b packed by packBf16() and each a rounded to
+// bf16 as well. The sums are in float in every case.
+template <Format format>
 napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   napi_value argv[9];
   uint8_t* memory;
@@ -361,23 +468,31 @@ napi_value MatMulPacked(napi_env env, napi_callback_info info) {
   }
   if (!inside(env, aOffset, bytesOf({batch, m, k}), length) || !inside(env, outOffset, bytesOf({batch, m, n}), length))
     return nullptr;
-  if ((int64_t)packedLength != packedBytes<fp16>(k, n)) {
+  if ((int64_t)packedLength != packedBytes<format>(k, n)) {
     napi_throw_range_error(env, nullptr, "packed matrix of another shape");
     return nullptr;
   }
-  if (fp16 && !kernel->readsFp16()) {  // not offered then (kernelObject): never a null block
-    napi_throw_error(env, nullptr, "this kernel has no products on fp16 weights");
+  // Not offered then (kernelObject): never a null block.
+  if ((format == Format::Fp16 && !kernel->readsFp16()) || (format == Format::Bf16 && !kernel->readsBf16())) {
+    napi_throw_error(env, nullptr, "this kernel has no products on weights packed so");
     return nullptr;
   }
   try {
     std::vector<float> scratch;
+    std::vector<uint32_t> pairs;
     for (int64_t index = 0; index < batch; ++index) {
       const float* a = leftMatrix(memory, aOffset, index, m, k, transposeA, scratch);
       float* out = reinterpret_cast<float*>(memory + outOffset) + index * m * n;
-      if constexpr (fp16)
-        gemm(*kernel, kernel->fp16Blocks, a, static_cast<const uint16_t*>(packed), out, m, k, n);
-      else
-        gemm(*kernel, kernel->blocks, a, static_cast<const float*>(packed), out, m, k, n);
+      if constexpr (format == Format::Float) {
+        gemm(*kernel, kernel->blocks, a, k, static_cast<const float*>(packed), k * kPanel, out, m, n);
+      } else if constexpr (format == Format::Fp16) {
+        gemm(*kernel, kernel->fp16Blocks, a, k, static_cast<const uint16_t*>(packed), k * kPanel, out, m, n);
+      } else {
+        pairs.resize(m * pairsOf(k));
+        kernel->bf16Rows(a, m, k, pairs.data());
+        gemm(*kernel, kernel->bf16Blocks, pairs.data(), pairsOf(k), static_cast<const uint16_t*>(packed),
+             depthOf(format, k) * kPanel, out, m, n);
+      }
     }
   } catch (const std::bad_alloc&) {
     napi_throw_range_error(env, nullptr, "no memory for the transposed matrix");
@@ -409,7 +524,8 @@ napi_value BatchMatMul(napi_env env, napi_callback_info info) {
       const float* b = reinterpret_cast<const float*>(memory + bOffset) + (batchB == 1 ? 0 : index) * k * n;
       if (index == 0 || batchB != 1) pack(b, transposeB, k, n, packed.data());
       const float* a = leftMatrix(memory, aOffset, batchA == 1 ? 0 : index, m, k, transposeA, scratch);
-      gemm(*kernel, kernel->blocks, a, packed.data(), reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, k, n);
+      gemm(*kernel, kernel->blocks, a, k, packed.data(), k * kPanel,
+           reinterpret_cast<float*>(memory + outOffset) + index * m * n, m, n);
     }
   } catch (const std::bad_alloc&) {
     napi_throw_range_error(env, nullptr, "no memory for the packed matrix");
@@ -514,22 +630,30 @@ napi_value stringOf(napi_env env, const char* text) {
 }
 
 // { instructionSet, pack, matMulPacked, batchMatMul } with the products computed by `kernel`, packFp16 and
-// matMulPackedFp16 where this CPU runs its blocks over fp16 weights, and the elementwise steps addBias, addInto and layerNorm.
+// matMulPackedFp16 where this CPU runs its blocks over fp16 weights, packBf16 and matMulPackedBf16 where it runs
+// those over bf16 pairs, and the elementwise steps addBias, addInto and layerNorm.
 napi_value kernelObject(napi_env env, const Kernel& kernel, napi_value object) {
   void* data = const_cast<Kernel*>(&kernel);
   const napi_property_descriptor properties[] = {
       {"instructionSet", nullptr, nullptr, nullptr, nullptr, stringOf(env, kernel.name), napi_enumerable, nullptr},
-      {"pack", nullptr, Pack<false>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"matMulPacked", nullptr, MatMulPacked<false>, nullptr, nullptr, nullptr, napi_enumerable, data},
+      {"pack", nullptr, Pack<Format::Float>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPacked", nullptr, MatMulPacked<Format::Float>, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"batchMatMul", nullptr, BatchMatMul, nullptr, nullptr, nullptr, napi_enumerable, data},
       {"addBias", nullptr, AddBias, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"addInto", nullptr, AddInto, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
       {"layerNorm", nullptr, LayerNorm, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"packFp16", nullptr, Pack<true>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
-      {"matMulPackedFp16", nullptr, MatMulPacked<true>, nullptr, nullptr, nullptr, napi_enumerable, data},
   };
-  const size_t count = sizeof properties / sizeof properties[0];
-  napi_define_properties(env, object, kernel.readsFp16() ? count : count - 2, properties);
+  napi_define_properties(env, object, sizeof properties / sizeof properties[0], properties);
+  const napi_property_descriptor fp16[] = {
+      {"packFp16", nullptr, Pack<Format::Fp16>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPackedFp16", nullptr, MatMulPacked<Format::Fp16>, nullptr, nullptr, nullptr, napi_enumerable, data},
+  };
+  if (kernel.readsFp16()) napi_define_properties(env, object, 2, fp16);
+  const napi_property_descriptor bf16[] = {
+      {"packBf16", nullptr, Pack<Format::Bf16>, nullptr, nullptr, nullptr, napi_enumerable, nullptr},
+      {"matMulPackedBf16", nullptr, MatMulPacked<Format::Bf16>, nullptr, nullptr, nullptr, napi_enumerable, data},
+  };
+  if (kernel.readsBf16()) napi_define_properties(env, object, 2, bf16);
   return object;
 }
 

@@ -81,10 +81,10 @@ function embed(texts, options) {
 
 // The pool may hand over the next job before this one ends: run them one after another, in order.
 let previous = Promise.resolve();
-parentPort.on("message", ({ id, texts, fp16 }) => {
+parentPort.on("message", ({ id, texts, query }) => {
   previous = previous.then(async () => {
     try {
-      const vectors = await embed(texts, { fp16: fp16 === true });
+      const vectors = await embed(texts, { query: query === true });
       parentPort.postMessage({ id, vectors }, [vectors.buffer]);
     } catch (error) {
       parentPort.postMessage({ id, error: String(error?.message ?? error) });
@@ -93,5 +93,5 @@ parentPort.on("message", ({ id, texts, fp16 }) => {
 });
 // The first run warms the model (the compiler, and the graph's first execution): not on a user's request.
 await embed(["warm up"]);
-await embed(["warm up"], { fp16: true });
+await embed(["warm up"], { query: true });
 parentPort.postMessage({ ready: true, kernels });

@@ -180,9 +180,9 @@ export class LocalEmbeddingProvider implements EmbeddingProvider {
         const job = query ?? this.ingestion.shift(fits);
         if (!job) break;
         entry.inFlight.push(job);
-        // A question's few rows wait on the weights coming from memory: a query may read them as fp16, half the
-        // bytes (the forward pass does so only for a call of few tokens, FP16_MAX_ROWS in use-lite-forward.mjs).
-        entry.worker.postMessage({ id: job.id, texts: job.texts, fp16: job.priority === "query" });
+        // A question's vector is compared, never stored: its products may run in lower precision (bf16 pairs, or
+        // fp16 weights for a call of few tokens: createForwardPass in use-lite-forward.mjs).
+        entry.worker.postMessage({ id: job.id, texts: job.texts, query: job.priority === "query" });
       }
     }
   }

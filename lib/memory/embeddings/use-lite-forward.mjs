@@ -58,23 +58,33 @@ const MODEL = {
 };
 
 /**
- * The most tokens (rows of each product) for which a call asking for fp16 weights gets them. A product of a few
- * rows waits on its weights' bytes and fp16 halves them (one row: −40 to −65% of the time on AVX2 and AVX-512);
- * by about 32 rows arithmetic bounds it, and widening the halves then costs as much as it saves, or a few percent
- * more (`node bench/kernels.mjs`, "fp16 weights against floats, by rows"). A single question is 5–30 tokens; the
- * extractive answer's question and sentences together, or many queued questions, are more.
+ * The most tokens (rows of each product) for which a query's call gets fp16 weights, where the kernel has no
+ * products on bf16 pairs. A product of a few rows waits on its weights' bytes and fp16 halves them (one row: −40
+ * to −65% of the time on AVX2 and AVX-512); by about 32 rows arithmetic bounds it, and widening the halves then
+ * costs as much as it saves, or a few percent more (`node bench/kernels.mjs`, "fp16 weights against floats, by
+ * rows"). A single question is 5–30 tokens; the extractive answer's question and sentences together, or many
+ * queued questions, are more.
  */
 export const FP16_MAX_ROWS = 32;
 
 /**
  * The model's weights as the forward pass needs them: `tensorOf(name)` gives a tensor's values
  * (Float32Array or Int32Array) and shape; `kernel` is the addon's (see chooseKernels), which packs the
- * weight matrices once here. Answers `embedTokens(tokenLists, { fp16 })`: for texts given as token ids (each
+ * weight matrices once here. Answers `embedTokens(tokenLists, { query })`: for texts given as token ids (each
  * at most the model's 128, the SentencePiece ids of model.tokenizer.encode), their 512-d unit vectors, one after
- * another in one Float32Array. With `fp16` (a query's few rows, whose products wait on the weights coming
- * from memory more than on arithmetic), the products read the weights rounded to half precision, half the bytes,
- * where the kernel runs that and the call has at most FP16_MAX_ROWS tokens: a vector moves by less than 1e-6 of
- * cosine (SciFact's 300 queries: 6e-7 at most).
+ * another in one Float32Array.
+ *
+ * A memory's call (the default) runs the products on the float32 weights: its vector is stored, and is the
+ * model's own on any CPU. A query's call (`query`), whose vector is only compared and never stored, runs them in
+ * lower precision where the kernel can:
+ * - on bf16 pairs (CPUs with AVX512_BF16), every call, the transformer layers' products (queries, keys and values;
+ *   the attention's output; the feed-forward network): the weights and each row rounded to bfloat16, summed in
+ *   float32, two products an instruction where the floats' kernel computes one (those products in half the time).
+ *   The widening of the embedded tokens and the last tanh layer stay on floats: under 3% of a query's arithmetic,
+ *   rounded they moved its vector half as much as all the rest (SciFact's queries: 7.7e-6 and 1.7e-6 of cosine on
+ *   average). The vector moves by 1.7e-5 of cosine on average (SciFact's 300 queries; 4.9e-5 at most);
+ * - otherwise on fp16 weights, half the bytes, for a call of at most FP16_MAX_ROWS tokens: the vector moves by
+ *   less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
  * Throws at creation when the model lacks a tensor or has another shape.
  */
 export function createForwardPass(tensorOf, kernel) {
@@ -89,18 +99,24 @@ export function createForwardPass(tensorOf, kernel) {
   const maxTokens = scalar(MODEL.maxTokens);
   const l2Epsilon = scalar(MODEL.l2Epsilon);
 
-  // A kernel that runs products on fp16 weights here (not the portable one) gets a copy of the weights so.
-  const readsFp16 = typeof kernel.matMulPackedFp16 === "function";
+  // A query's products read a second copy of the weights: as bf16 pairs where the kernel runs products on them
+  // (AVX512_BF16; the layers' matrices alone), else as fp16 where it runs those (not the portable kernel).
+  const readsBf16 = typeof kernel.matMulPackedBf16 === "function";
+  const readsFp16 = !readsBf16 && typeof kernel.matMulPackedFp16 === "function";
 
-  /** A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon. */
-  function matrix(name) {
+  /**
+   * A weight matrix [k, n] (any leading 1s of a 1×1 convolution's kernel dropped), packed for the addon; with
+   * `pairs`, also as bf16 pairs for a query's products, where the kernel runs them.
+   */
+  function matrix(name, { pairs = false } = {}) {
     const { values: weights, shape } = tensorOf(name);
     const [k, n] = shape.slice(-2);
     if (shape.slice(0, -2).some((size) => size !== 1) || weights.length !== k * n)
       throw new Error(`The embedding model's ${name} is not a matrix: shape ${JSON.stringify(shape)}.`);
     const buffer = new Float32Array(weights).buffer;
     const fp16 = readsFp16 ? kernel.packFp16(buffer, 0, k, n, false) : undefined;
-    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), fp16 };
+    const bf16 = readsBf16 && pairs ? kernel.packBf16(buffer, 0, k, n, false) : undefined;
+    return { k, n, packed: kernel.pack(buffer, 0, k, n, false), fp16, bf16 };
   }
 
   // sin and cos of position × inverse timescale, computed as the graph does (float32 product), per position.
@@ -117,13 +133,13 @@ export function createForwardPass(tensorOf, kernel) {
   const tanh = { ...matrix(MODEL.tanhKernel), bias: vector(MODEL.tanhBias) };
   const layers = MODEL.layers.map((names) => ({
     attentionNorm: { scale: vector(names.attentionNormScale), bias: vector(names.attentionNormBias) },
-    qkv: { ...matrix(names.qkvKernel), bias: vector(names.qkvBias) },
-    output: { ...matrix(names.outputKernel), bias: vector(names.outputBias) },
+    qkv: { ...matrix(names.qkvKernel, { pairs: true }), bias: vector(names.qkvBias) },
+    output: { ...matrix(names.outputKernel, { pairs: true }), bias: vector(names.outputBias) },
     queryScale: scalar(names.queryScale),
     depth: scalar(names.headDepth),
     ffnNorm: { scale: vector(names.ffnNormScale), bias: vector(names.ffnNormBias) },
-    ffnIn: { ...matrix(names.ffnInKernel), bias: vector(names.ffnInBias) },
-    ffnOut: { ...matrix(names.ffnOutKernel), bias: vector(names.ffnOutBias) },
+    ffnIn: { ...matrix(names.ffnInKernel, { pairs: true }), bias: vector(names.ffnInBias) },
+    ffnOut: { ...matrix(names.ffnOutKernel, { pairs: true }), bias: vector(names.ffnOutBias) },
   }));
   const width = residual.n;
   const widest = Math.max(...layers.flatMap((layer) => [layer.qkv.n, layer.ffnIn.n]));
@@ -144,10 +160,10 @@ export function createForwardPass(tensorOf, kernel) {
 
   /**
    * The activations of one call: one ArrayBuffer (the addon reads and writes it by byte offset), in regions;
-   * and whether its products read the weights as fp16. Every region is written before it is read, so the
-   * memory of an earlier call needs no clearing.
+   * and how its products read the weights (`weights`: "float", "fp16" or "bf16"). Every region is written before
+   * it is read, so the memory of an earlier call needs no clearing.
    */
-  function workspace(tokens, texts, longest, fp16) {
+  function workspace(tokens, texts, longest, weights) {
     const sizes = {
       stream: tokens * width, // the residual stream
       normed: tokens * width, // a layer norm's output, then the attention's context
@@ -163,7 +179,7 @@ export function createForwardPass(tensorOf, kernel) {
     const bytes = 4 * Object.values(sizes).reduce((sum, size) => sum + size, 0);
     if (!kept || kept.byteLength < bytes) kept = new ArrayBuffer(bytes);
     const memory = kept;
-    const regions = { memory, longest, fp16 };
+    const regions = { memory, longest, weights };
     let offset = 0;
     for (const [name, size] of Object.entries(sizes)) {
       regions[name] = new Float32Array(memory, offset, size);
@@ -174,14 +190,15 @@ export function createForwardPass(tensorOf, kernel) {
 
   /**
    * out[rows, n] = in[rows, k] × weight + bias (then max(0, ·) when `relu`); views into the workspace's memory,
-   * the weights read as fp16 in a call that asks for it (ws.fp16).
+   * the weights read as the call's products do (ws.weights; on bf16 pairs, a matrix that has them).
    */
   function dense(ws, input, rows, weight, output, relu = false) {
     const { memory } = ws;
     const { k, n } = weight;
-    if (ws.fp16)
-      kernel.matMulPackedFp16(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.fp16);
-    else kernel.matMulPacked(memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false, weight.packed);
+    const at = [memory, input.byteOffset, 1, rows, k, output.byteOffset, n, false];
+    if (ws.weights === "bf16" && weight.bf16) kernel.matMulPackedBf16(...at, weight.bf16);
+    else if (ws.weights === "fp16") kernel.matMulPackedFp16(...at, weight.fp16);
+    else kernel.matMulPacked(...at, weight.packed);
     kernel.addBias(memory, output.byteOffset, rows, n, weight.bias, relu);
   }
 
@@ -287,7 +304,11 @@ export function createForwardPass(tensorOf, kernel) {
     }
   }
 
-  return function embedTokens(tokenLists, { fp16 = false } = {}) {
+  /** How a call's products read the weights (see createForwardPass). */
+  const weightsOf = (query, tokens) =>
+    query && readsBf16 ? "bf16" : query && readsFp16 && tokens <= FP16_MAX_ROWS ? "fp16" : "float";
+
+  return function embedTokens(tokenLists, { query = false } = {}) {
     const texts = tokenLists.length;
     const lengths = tokenLists.map((tokens) => Math.min(tokens.length, maxTokens));
     const starts = [];
@@ -296,12 +317,7 @@ export function createForwardPass(tensorOf, kernel) {
       starts.push(tokens);
       tokens += length;
     }
-    const ws = workspace(
-      Math.max(tokens, 1),
-      texts,
-      Math.max(...lengths, 1),
-      fp16 && readsFp16 && tokens <= FP16_MAX_ROWS,
-    );
+    const ws = workspace(Math.max(tokens, 1), texts, Math.max(...lengths, 1), weightsOf(query, tokens));
     const { memory, stream, projected, wide, means, hiddenMeans, ffnMeans, hidden } = ws;
 
     const embedded = projected.subarray(0, tokens * inputWidth);

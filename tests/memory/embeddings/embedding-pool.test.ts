@@ -73,8 +73,9 @@ test("queries waiting together are embedded as one batch, each caller getting it
     const together = await Promise.all(questions.map((question) => pool.embed([question], "query")));
     // The first goes to the idle worker alone; the five that queued behind it go in one job.
     expect(posted).toEqual([1, 5]);
-    // Alone, a question's products may read fp16 weights; five together are more tokens than FP16_MAX_ROWS and
-    // read the floats: the same vector within 1e-5 of cosine, and each nearer its own than any other question's.
+    // Together, a question's vector is its own alone: on bf16 pairs, each row's products are its own; on fp16
+    // weights, five together are more tokens than FP16_MAX_ROWS and read the floats (within 1e-5 of cosine). Each
+    // is nearer its own than any other question's.
     const cosine = (x: number[], y: number[]) => x.reduce((sum, v, j) => sum + v * y[j], 0);
     for (const [i, [vector]] of together.entries()) {
       expect(cosine(vector, alone[i])).toBeGreaterThan(1 - 1e-5);

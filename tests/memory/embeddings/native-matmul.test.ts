@@ -26,6 +26,9 @@ interface MatMulKernel {
   /** Where this CPU runs the kernel's blocks over fp16 weights (not the portable kernel's). */
   packFp16?: Pack;
   matMulPackedFp16?: PackedProduct;
+  /** Where this CPU runs the kernel's blocks over bf16 pairs (AVX512_BF16: the avx512 kernel's alone). */
+  packBf16?: Pack;
+  matMulPackedBf16?: PackedProduct;
   batchMatMul(
     memory: ArrayBuffer,
     aOffset: number,
@@ -97,6 +100,19 @@ const runnableHere =
 function runsFp16Here(kernel: string) {
   if (process.platform !== "linux") return Boolean(addon?.kernel(kernel).matMulPackedFp16);
   return kernel === "avx512" || (kernel === "avx2" && cpuFlags.has("f16c"));
+}
+
+/** Whether this machine runs the kernel's blocks over bf16 pairs (judged as runnableHere is). */
+function runsBf16Here(kernel: string) {
+  if (process.platform !== "linux") return Boolean(addon?.kernel(kernel).matMulPackedBf16);
+  return kernel === "avx512" && cpuFlags.has("avx512_bf16") && cpuFlags.has("avx512bw");
+}
+
+/** `value` rounded to bfloat16 (to nearest, ties to even), as a float. */
+function toBf16(value: number) {
+  const bits = new Uint32Array(Float32Array.of(value).buffer);
+  bits[0] = ((bits[0] + 0x7fff + ((bits[0] >>> 16) & 1)) >>> 16) << 16;
+  return new Float32Array(bits.buffer)[0];
 }
 
 /** The product by definition: a is [m, k] ([k, m] when transposed), b is [k, n] ([n, k] when transposed). */
@@ -180,7 +196,8 @@ describe("the native matrix products", () => {
         const header = /^[0-9a-f]+ <(.*)>:$/.exec(line);
         if (header) fn = header[1];
         const mnemonic = /^\s+[0-9a-f]+:\s+([a-z0-9]+)/.exec(line)?.[1];
-        const inKernel = /::(half)?[bB]lockAvx(512|2)</.test(fn);
+        // The blocks, and the AVX-512 kernel's conversion of a product's rows to bf16 pairs.
+        const inKernel = /::((half)?[bB]lockAvx(512|2)<|blockBf16Avx512<|bf16RowsAvx512\()/.test(fn);
         if (mnemonic && beyondBaseline.test(mnemonic)) {
           if (inKernel) insideKernels++;
           else outsideKernels.add(`${fn}: ${mnemonic}`);
@@ -279,12 +296,13 @@ describe("the native matrix products", () => {
       return new Float32Array(memory, 4 * (1 + values.length), values.length);
     }
 
-    // Every row count from 1 to two blocks and more (remainders of the 8- and 6-row blocks), and the shapes above.
-    const fp16Shapes = [...Array.from({ length: 17 }, (_, i) => [i + 1, 33, 70]), ...shapes];
+    // For fp16 weights and bf16 pairs: every row count from 1 to two blocks and more (remainders of the 8- and
+    // 6-row blocks), and the shapes above.
+    const reducedShapes = [...Array.from({ length: 17 }, (_, i) => [i + 1, 33, 70]), ...shapes];
     test.runIf(readsFp16)(
       "on fp16 weights, a product is the floats' product on those weights rounded, to the bit, in every shape",
       () => {
-        for (const [m, k, n] of fp16Shapes)
+        for (const [m, k, n] of reducedShapes)
           for (const transposeA of [false, true])
             for (const transposeB of [false, true]) {
               const a = random(m * k, m + k + 1);
@@ -346,6 +364,86 @@ describe("the native matrix products", () => {
       },
     );
 
+    const readsBf16 = runsBf16Here(name);
+    test.runIf(!readsBf16)("has no products on bf16 pairs", () => {
+      expect(kernel().packBf16).toBeUndefined();
+      expect(kernel().matMulPackedBf16).toBeUndefined();
+    });
+
+    test.runIf(readsBf16)(
+      "on bf16 pairs, a product is the product of both sides rounded to bf16, summed in float, in every shape " +
+        "(an odd k included)",
+      () => {
+        for (const [m, k, n] of reducedShapes)
+          for (const transposeA of [false, true])
+            for (const transposeB of [false, true]) {
+              const a = random(m * k, m + k + 3);
+              const b = random(k * n, k + n + 3);
+              // Offsets that are not 16-byte aligned; a guard after the output.
+              const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 8) + 8);
+              const [aOffset, bOffset, outOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
+              new Float32Array(memory, aOffset, m * k).set(a);
+              new Float32Array(memory, bOffset, k * n).set(b);
+              new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+              const guard = new Float32Array(memory, outOffset + 4 * m * n, 8).fill(42);
+              const packed = kernel().packBf16!(memory, bOffset, k, n, transposeB);
+              // Half the floats' bytes, k rounded up to whole pairs.
+              expect(packed.byteLength).toBe(2 * Math.ceil(n / 32) * 32 * (k + (k % 2)));
+              kernel().matMulPackedBf16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+              const out = new Float32Array(memory, outOffset, m * n);
+              const rounded = reference(a.map(toBf16), b.map(toBf16), m, k, n, transposeA, transposeB);
+              const magnitude = reference(a.map(Math.abs), b.map(Math.abs), m, k, n, transposeA, transposeB);
+              for (let i = 0; i < m * n; i++) {
+                // Float sums over k of exact products: off by float rounding alone.
+                expect(Math.abs(out[i] - rounded[i]), `[${m}, ${k}] × [${k}, ${n}] at ${i}`).toBeLessThanOrEqual(
+                  2 ** -22 * k * magnitude[i],
+                );
+              }
+              // Not the floats' products: both sides moved (by up to 2^-9 of each).
+              const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
+              expect(out.some((value, i) => Math.abs(value - floatsProduct[i]) > 2 ** -22 * k * magnitude[i])).toBe(
+                true,
+              );
+              expect([...guard]).toEqual(Array(8).fill(42));
+            }
+      },
+    );
+
+    test.runIf(readsBf16)("bf16 rounds both sides to nearest (ties to even), overflows to infinity, keeps NaN", () => {
+      const cases: [number, number][] = [
+        [1, 1],
+        [1 + 2 ** -8, 1], // halfway between 1 and the next bf16 value: to the even one
+        [1 + 3 * 2 ** -8, 1 + 2 ** -6],
+        [1 + 2 ** -8 + 2 ** -20, 1 + 2 ** -7], // past halfway
+        [-0.1, -0.10009765625],
+        [3.3895313892515355e38, 3.3895313892515355e38], // the largest bf16 value
+        [3.4028234663852886e38, Infinity],
+        [-Infinity, -Infinity],
+        [Number.NaN, Number.NaN],
+      ];
+      const values = Float32Array.from(cases, ([value]) => value);
+      // Each value as the weight of a one-by-one product with 1, then as the left-hand value with a weight of 1.
+      for (const side of ["weights", "rows"]) {
+        const memory = new ArrayBuffer(4 * (2 + 2 * values.length));
+        const ones = new Float32Array(memory, 0, 1).fill(1);
+        const given = new Float32Array(memory, 4, values.length);
+        given.set(values);
+        const outOffset = 4 * (2 + values.length);
+        const out = new Float32Array(memory, outOffset, values.length);
+        if (side === "weights") {
+          const packed = kernel().packBf16!(memory, 4, 1, values.length, false);
+          kernel().matMulPackedBf16!(memory, 0, 1, 1, 1, outOffset, values.length, false, packed);
+        } else {
+          const packed = kernel().packBf16!(memory, ones.byteOffset, 1, 1, false);
+          kernel().matMulPackedBf16!(memory, 4, 1, values.length, 1, outOffset, 1, false, packed);
+        }
+        expect(
+          [...out].map((value, i) => [cases[i][0], value]),
+          side,
+        ).toEqual(cases.map(([value, rounded]) => [value, rounded]));
+      }
+    });
+
     test("a batch multiplies matrix by matrix, and a batch of one right-hand matrix serves every left-hand one", () => {
       const [batch, m, k, n] = [4, 6, 10, 12];
       const a = random(batch * m * k, 1);
@@ -381,16 +479,18 @@ describe("the native matrix products", () => {
       expect(() => kernel().matMulPacked(memory, 0, 1, 2, 4, 0, 40, false, packed)).toThrow(
         "packed matrix of another shape",
       );
-      if (readsFp16) {
-        // As for floats, the length stands for the shape: fp16 weights of another length are refused.
-        const fp16 = kernel().packFp16!(memory, 0, 4, 4, false);
-        expect(() => kernel().matMulPacked(memory, 0, 1, 1, 4, 0, 4, false, fp16)).toThrow(
+      // As for floats, the length stands for the shape: fp16 weights and bf16 pairs (half the floats' bytes) are
+      // refused as floats, and floats as either.
+      const reduced: [Pack, PackedProduct][] = [];
+      if (readsFp16) reduced.push([kernel().packFp16!, kernel().matMulPackedFp16!]);
+      if (readsBf16) reduced.push([kernel().packBf16!, kernel().matMulPackedBf16!]);
+      for (const [pack, product] of reduced) {
+        const halves = pack(memory, 0, 4, 4, false);
+        expect(() => kernel().matMulPacked(memory, 0, 1, 1, 4, 0, 4, false, halves)).toThrow(
           "packed matrix of another shape",
         );
-        expect(() => kernel().matMulPackedFp16!(memory, 0, 1, 1, 4, 0, 4, false, packed)).toThrow(
-          "packed matrix of another shape",
-        );
-        expect(() => kernel().packFp16!(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
+        expect(() => product(memory, 0, 1, 1, 4, 0, 4, false, packed)).toThrow("packed matrix of another shape");
+        expect(() => pack(memory, 4 * 124, 4, 4, false)).toThrow(RangeError);
       }
       expect(() => kernel().batchMatMul(memory, -4, 0, 0, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
       expect(() => kernel().batchMatMul(memory, 0, 0, 4 * 128, 1, 1, 1, 1, 1, false, false)).toThrow(RangeError);
@@ -418,6 +518,11 @@ describe("the native matrix products", () => {
           calls.fp16Batch = () => kernel.matMulPackedFp16(memory, 0, huge, 1, 1, 0, 1, false, fp16);
           calls.fp16K = () => kernel.packFp16(memory, 0, huge, 1, false);
         }
+        if (kernel.packBf16) {
+          const bf16 = kernel.packBf16(memory, 0, 1, 1, false);
+          calls.bf16Batch = () => kernel.matMulPackedBf16(memory, 0, huge, 1, 1, 0, 1, false, bf16);
+          calls.bf16K = () => kernel.packBf16(memory, 0, huge, 1, false);
+        }
         for (const [what, call] of Object.entries(calls)) {
           try { call(); console.log(what, "taken"); } catch (error) { console.log(what, error.name, error.message); }
         }`;
@@ -425,7 +530,11 @@ describe("the native matrix products", () => {
       expect({ signal: run.signal, stderr: run.stderr, stdout: run.stdout }).toEqual({
         signal: null,
         stderr: "",
-        stdout: ["m", "batch", "packedBatch", "packedK", ...(readsFp16 ? ["fp16Batch", "fp16K"] : [])]
+        stdout: [
+          ...["m", "batch", "packedBatch", "packedK"],
+          ...(readsFp16 ? ["fp16Batch", "fp16K"] : []),
+          ...(readsBf16 ? ["bf16Batch", "bf16K"] : []),
+        ]
           .map((what) => `${what} RangeError matrix outside memory\n`)
           .join(""),
       });
@@ -569,8 +678,8 @@ describe("the native matrix products", () => {
     );
 
     test(
-      "a question's vector, its products on fp16 weights, is the memory's vector of the same text within 1e-3 " +
-        "a component and 1e-5 of cosine; a query of more tokens than FP16_MAX_ROWS, and any with WASM, is the same",
+      "a question's vector, its products on bf16 pairs or fp16 weights, is the memory's vector of the same text " +
+        "within 1e-2 a component and 1e-4 of cosine; with neither (a long query without bf16, or WASM), the same",
       async () => {
         const memories = (await embedWith(undefined)).vectors;
         // Each a question alone, as a recall embeds it (each under FP16_MAX_ROWS tokens).
@@ -581,20 +690,25 @@ describe("the native matrix products", () => {
           "query",
         );
         expect(questions.kernels).toBe(`native ${runnableHere[0]}`);
-        for (const [index, [question]] of questions.vectors.entries()) {
-          const memory = memories[short[index]];
-          expect(Math.max(...question.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-3);
-          expect(question.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-5);
+        const expectNear = (question: number[], memory: number[]) => {
+          expect(Math.max(...question.map((v, j) => Math.abs(v - memory[j])))).toBeLessThan(1e-2);
+          expect(question.reduce((sum, v, j) => sum + v * memory[j], 0)).toBeGreaterThan(1 - 1e-4);
           expect(Math.hypot(...question)).toBeCloseTo(1, 6);
-        }
-        // Not the floats' products where the kernel reads fp16 (a few components differ past 1e-6).
+        };
+        for (const [index, [question]] of questions.vectors.entries()) expectNear(question, memories[short[index]]);
+        // Not the floats' products where the kernel reads bf16 or fp16 (a few components differ past 1e-6).
+        const reduced = runsBf16Here(runnableHere[0]) || runsFp16Here(runnableHere[0]);
         expect(
           questions.vectors.some(([question], index) =>
             question.some((v, j) => Math.abs(v - memories[short[index]][j]) > 1e-6),
           ),
-        ).toBe(runsFp16Here(runnableHere[0]));
-        // All the texts together are hundreds of tokens: the floats' products, the memories' vectors exactly.
-        expect((await embedWith(undefined, texts, "query")).vectors).toEqual(memories);
+        ).toBe(reduced);
+        // All the texts together are hundreds of tokens: on bf16 pairs still where the CPU has them; otherwise
+        // the floats' products, the memories' vectors exactly.
+        const together = (await embedWith(undefined, texts, "query")).vectors;
+        if (runsBf16Here(runnableHere[0]))
+          for (const [i, vector] of together.entries()) expectNear(vector, memories[i]);
+        else expect(together).toEqual(memories);
         expect((await embedWith("wasm", texts, "query")).vectors).toEqual(await wasm());
       },
     );
