@@ -10,9 +10,9 @@
 // inner loop reads memory in order: read in place, a weight row is 6 KB from the next and the
 // hardware prefetcher, which stops at page boundaries, leaves every step waiting on memory.
 // The model's weights are packed once (the caller keeps the packed copy); activations per call.
-// Every kernel reads the same packed layout and sums each product over k in the same order.
+// The float and fp16 blocks read the same packed layout and sum each product over k in the same order.
 //
-// Where the CPU has AVX512_BF16, a query's products may instead run on bfloat16 pairs (packBf16,
+// Where the CPU has AVX512_BF16 (and the compiler knows it: GCC 10, clang 9 and later), a query's products may instead run on bfloat16 pairs (packBf16,
 // matMulPackedBf16): the weights and the left-hand rows rounded to bf16, each instruction summing two
 // products of a pair of k into float sums, twice the products an instruction of the float kernel computes.
 #include <node_api.h>
@@ -85,7 +85,7 @@ uint16_t toBf16(float value) {
 }
 
 // Pairs of k: the bf16 layout reads two k at a time, the second of the last pair zero when k is odd.
-int64_t pairsOf(int64_t k) { return (k + 1) / 2; }
+int64_t pairsOf(int64_t k) { return k / 2 + (k & 1); }
 
 // A block: `rows` rows of c (ldc apart) by one 32-column panel (the last `width` columns valid), over
 // the whole depth k.
@@ -129,6 +129,9 @@ __attribute__((target("avx512f"))) void blockAvx512(const float* a, int64_t lda,
   }
 }
 
+// The bf16 products need a compiler that knows AVX512_BF16; an older one builds the addon without them.
+#if (defined(__clang__) && __clang_major__ >= 9) || (!defined(__clang__) && __GNUC__ >= 10)
+#define MEMGW_BF16 1
 // As blockAvx512, each step two k: _mm512_dpbf16_ps adds a row's pair times the panel's pairs, 16 columns at a
 // time.
 template <int ROWS>
@@ -179,6 +182,7 @@ bool cpuRunsAvx512Bf16() {
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bf16") &&
          __builtin_cpu_supports("avx512bw");
 }
+#endif
 
 // AVX2 has 16 vector registers: 6 rows by 16 columns keep 12 sums in them, with room for the panel's
 // values. A half panel is one cache line a step, read once for the 6 rows.
@@ -288,10 +292,13 @@ const Kernel kKernels[] = {
      8,
      {BLOCKS_8(blockAvx512, float)},
      {BLOCKS_8(blockAvx512, uint16_t)},
+#ifdef MEMGW_BF16
      cpuRunsAvx512Bf16,
      bf16RowsAvx512,
      {nullptr, blockBf16Avx512<1>, blockBf16Avx512<2>, blockBf16Avx512<3>, blockBf16Avx512<4>, blockBf16Avx512<5>,
-      blockBf16Avx512<6>, blockBf16Avx512<7>, blockBf16Avx512<8>}},
+      blockBf16Avx512<6>, blockBf16Avx512<7>, blockBf16Avx512<8>}
+#endif
+    },
     {"avx2", cpuRunsAvx2, cpuRunsAvx2Fp16, 6, {BLOCKS_6(blockAvx2, float)}, {BLOCKS_6(blockAvx2, uint16_t)}},
 #endif
     // Widening fp16 weights in software cost a query's products 8 times the floats' time: floats only.

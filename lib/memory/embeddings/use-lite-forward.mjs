@@ -61,9 +61,9 @@ const MODEL = {
  * The most tokens (rows of each product) for which a query's call gets fp16 weights, where the kernel has no
  * products on bf16 pairs. A product of a few rows waits on its weights' bytes and fp16 halves them (one row: −40
  * to −65% of the time on AVX2 and AVX-512); by about 32 rows arithmetic bounds it, and widening the halves then
- * costs as much as it saves, or a few percent more (`node bench/kernels.mjs`, "fp16 weights against floats, by
- * rows"). A single question is 5–30 tokens; the extractive answer's question and sentences together, or many
- * queued questions, are more.
+ * costs as much as it saves, or a few percent more (`node bench/kernels.mjs`, "fp16 weights (and bf16 pairs)
+ * against floats, by rows"). A single question is 5–30 tokens; the extractive answer's question and sentences
+ * together, or many queued questions, are more.
  */
 export const FP16_MAX_ROWS = 32;
 
@@ -81,8 +81,9 @@ export const FP16_MAX_ROWS = 32;
  *   the attention's output; the feed-forward network): the weights and each row rounded to bfloat16, summed in
  *   float32, two products an instruction where the floats' kernel computes one (those products in half the time).
  *   The widening of the embedded tokens and the last tanh layer stay on floats: under 3% of a query's arithmetic,
- *   rounded they moved its vector half as much as all the rest (SciFact's queries: 7.7e-6 and 1.7e-6 of cosine on
- *   average). The vector moves by 1.7e-5 of cosine on average (SciFact's 300 queries; 4.9e-5 at most);
+ *   rounded they moved its vector half as much as all the rest (SciFact's queries: the widening 7.7e-6 of cosine
+ *   on average, the tanh layer 1.7e-6). The vector moves by 1.7e-5 of cosine on average (SciFact's 300 queries;
+ *   4.9e-5 at most);
  * - otherwise on fp16 weights, half the bytes, for a call of at most FP16_MAX_ROWS tokens: the vector moves by
  *   less than 1e-6 of cosine (SciFact's 300 queries: 6e-7 at most).
  * Throws at creation when the model lacks a tensor or has another shape.
