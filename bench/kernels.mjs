@@ -1,10 +1,12 @@
 // `node bench/kernels.mjs`: the local embedder's matrix-product kernels side by side on this machine.
 // For each kernel the CPU runs: GFLOP/s on a [30×512]·[512×1536] product (packed weights, the model's
 // widest layer for a 30-token text); the same product on fp16 weights and on bf16 pairs against floats, by rows;
-// then embedding p50 (wall and CPU time) of a query (its products on bf16 pairs or fp16 weights, as recall runs
-// them, and as floats) and of a batch of 32 passages, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass
-// written out, on the addon) and to wasm (the model's graph on TensorFlow.js's WASM kernels). BENCH_QUERIES
-// (default 200): queries per setting.
+// then, with LOCAL_EMBEDDING_KERNELS set to each kernel (the forward pass written out, on the addon) and to wasm
+// (the model's graph on TensorFlow.js's WASM kernels): embedding p50 (wall and CPU time) of a query (its products
+// on bf16 pairs or fp16 weights, as recall runs them, and as floats) and of a batch of 32 passages, and how far a
+// query's products move its vector from the floats' (1 − cosine, over SciFact's test queries where
+// BENCH_DATASETS_DIR, or bench/.cache/datasets, has them). BENCH_QUERIES (default 200): queries per setting.
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -96,6 +98,23 @@ const passage = (i) =>
   Array.from({ length: 9 }, (_, j) => `Note ${i}.${j}: the team in region ${(i + j) % 7} moved the review.`).join(" ");
 const passages = Array.from({ length: 32 }, (_, i) => passage(i));
 
+/** The queries a vector's movement is measured on: SciFact's test claims where the datasets are, else the above. */
+const sciFactQueries = path.resolve(
+  root,
+  process.env.BENCH_DATASETS_DIR || "bench/.cache/datasets",
+  "scifact/queries.test.jsonl",
+);
+const driftQueries = fs.existsSync(sciFactQueries)
+  ? {
+      texts: fs
+        .readFileSync(sciFactQueries, "utf8")
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).text),
+      of: "SciFact's test queries",
+    }
+  : { texts: queries, of: "the queries above" };
+
 /**
  * Embeds the queries one at a time, as recalls do, then batches of 32 passages of about 100 words, as
  * ingestion does, on a worker started with this kernel setting.
@@ -114,7 +133,7 @@ async function latencies(setting) {
       const onMessage = (message) => {
         if (message.id !== id) return;
         worker.off("message", onMessage);
-        resolve();
+        resolve(message.vectors);
       };
       worker.on("message", onMessage);
       worker.postMessage({ id, texts: Array.isArray(texts) ? texts : [texts], query });
@@ -139,16 +158,29 @@ async function latencies(setting) {
   const queryFloats = await measure(queryCount, (i) => queries[i % queries.length]);
   await embed(-1, passages);
   const batch = await measure(10, () => passages);
+  // How far a query's products move its vector from the floats' products: 1 − cosine of the two.
+  const moved = [];
+  for (const [i, text] of driftQueries.texts.entries()) {
+    const [reduced, floats] = [await embed(200000 + 2 * i, text, true), await embed(200001 + 2 * i, text)];
+    moved.push(1 - reduced.reduce((sum, value, j) => sum + value * floats[j], 0));
+  }
   await worker.terminate();
-  return { kernels: ready.kernels, query, queryFloats, batch };
+  return { kernels: ready.kernels, query, queryFloats, batch, moved };
 }
 
 console.log(`\nEmbedding, p50 of wall and CPU time: ${queryCount} queries one at a time; 10 batches of 32 passages:`);
 const ms = (value) => `${value.toFixed(1).padStart(6)} ms`;
 for (const setting of [...addon.runnableInstructionSets, "wasm"]) {
-  const { kernels, query, queryFloats, batch } = await latencies(setting);
+  const { kernels, query, queryFloats, batch, moved } = await latencies(setting);
   const queryFigures =
     `query: wall ${ms(query.wall)}, CPU ${ms(query.cpu)}` +
     (setting === "wasm" ? "" : ` (weights as floats: CPU ${ms(queryFloats.cpu)})`);
   console.log(`  ${kernels.padEnd(16)} ${queryFigures}   batch: wall ${ms(batch.wall)}, CPU ${ms(batch.cpu)}`);
+  const mean = moved.reduce((sum, value) => sum + value, 0) / moved.length;
+  const most = Math.max(...moved);
+  if (setting !== "wasm")
+    console.log(
+      `  ${"".padEnd(16)} a query's vector against the floats': 1 − cosine ${mean.toExponential(1)} on average, ` +
+        `${most.toExponential(1)} at most (${moved.length} of ${driftQueries.of})`,
+    );
 }
