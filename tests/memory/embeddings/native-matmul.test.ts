@@ -310,40 +310,39 @@ describe("the native matrix products", () => {
         [4, 2, 5],
       ],
     ];
+    /** Each of `reducedShapes` with each transposition, and its two sides drawn from seeds of the shape's own. */
+    function* reducedProducts(seed: number) {
+      for (const [m, k, n] of reducedShapes)
+        for (const transposeA of [false, true])
+          for (const transposeB of [false, true])
+            yield { m, k, n, transposeA, transposeB, a: random(m * k, m + k + seed), b: random(k * n, k + n + seed) };
+    }
+
     test.runIf(readsFp16)(
       "on fp16 weights, a product is the floats' product on those weights rounded, to the bit, in every shape",
       () => {
-        for (const [m, k, n] of reducedShapes)
-          for (const transposeA of [false, true])
-            for (const transposeB of [false, true]) {
-              const a = random(m * k, m + k + 1);
-              const b = random(k * n, k + n + 1);
-              // Offsets that are not 16-byte aligned; a guard after the output.
-              const memory = new ArrayBuffer(4 * (2 * m * k + 2 * k * n + 2 * m * n + 8) + 8);
-              const [aOffset, bOffset, roundedOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
-              const [outOffset, expectedOffset] = [
-                roundedOffset + 4 * k * n + 4,
-                roundedOffset + 4 * (k * n + m * n) + 4,
-              ];
-              new Float32Array(memory, aOffset, m * k).set(a);
-              new Float32Array(memory, bOffset, k * n).set(b);
-              new Float32Array(memory, roundedOffset, k * n).set(roundedToFp16(b));
-              new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
-              const guard = new Float32Array(memory, expectedOffset + 4 * m * n, 8).fill(42);
-              const packed = kernel().packFp16!(memory, bOffset, k, n, transposeB);
-              expect(packed.byteLength).toBe(kernel().pack(memory, bOffset, k, n, transposeB).byteLength / 2);
-              kernel().matMulPackedFp16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
-              const floats = kernel().pack(memory, roundedOffset, k, n, transposeB);
-              kernel().matMulPacked(memory, aOffset, 1, m, k, expectedOffset, n, transposeA, floats);
-              const out = new Float32Array(memory, outOffset, m * n);
-              expect([...out], `[${m}, ${k}] × [${k}, ${n}]`).toEqual([
-                ...new Float32Array(memory, expectedOffset, m * n),
-              ]);
-              // Rounded, not floats' products: the weights moved (by up to 2^-11 of each; none of these is exact).
-              const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
-              expect(out.some((value, i) => value !== floatsProduct[i])).toBe(true);
-              expect([...guard]).toEqual(Array(8).fill(42));
-            }
+        for (const { m, k, n, transposeA, transposeB, a, b } of reducedProducts(1)) {
+          // Offsets that are not 16-byte aligned; a guard after the output.
+          const memory = new ArrayBuffer(4 * (2 * m * k + 2 * k * n + 2 * m * n + 8) + 8);
+          const [aOffset, bOffset, roundedOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
+          const [outOffset, expectedOffset] = [roundedOffset + 4 * k * n + 4, roundedOffset + 4 * (k * n + m * n) + 4];
+          new Float32Array(memory, aOffset, m * k).set(a);
+          new Float32Array(memory, bOffset, k * n).set(b);
+          new Float32Array(memory, roundedOffset, k * n).set(roundedToFp16(b));
+          new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+          const guard = new Float32Array(memory, expectedOffset + 4 * m * n, 8).fill(42);
+          const packed = kernel().packFp16!(memory, bOffset, k, n, transposeB);
+          expect(packed.byteLength).toBe(kernel().pack(memory, bOffset, k, n, transposeB).byteLength / 2);
+          kernel().matMulPackedFp16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+          const floats = kernel().pack(memory, roundedOffset, k, n, transposeB);
+          kernel().matMulPacked(memory, aOffset, 1, m, k, expectedOffset, n, transposeA, floats);
+          const out = new Float32Array(memory, outOffset, m * n);
+          expect([...out], `[${m}, ${k}] × [${k}, ${n}]`).toEqual([...new Float32Array(memory, expectedOffset, m * n)]);
+          // Rounded, not floats' products: the weights moved (by up to 2^-11 of each; none of these is exact).
+          const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
+          expect(out.some((value, i) => value !== floatsProduct[i])).toBe(true);
+          expect([...guard]).toEqual(Array(8).fill(42));
+        }
       },
     );
 
@@ -385,38 +384,32 @@ describe("the native matrix products", () => {
       "on bf16 pairs, a product is the product of both sides rounded to bf16, summed in float, in every shape " +
         "(an odd k included)",
       () => {
-        for (const [m, k, n] of reducedShapes)
-          for (const transposeA of [false, true])
-            for (const transposeB of [false, true]) {
-              const a = random(m * k, m + k + 3);
-              const b = random(k * n, k + n + 3);
-              // Offsets that are not 16-byte aligned; a guard after the output.
-              const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 8) + 8);
-              const [aOffset, bOffset, outOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
-              new Float32Array(memory, aOffset, m * k).set(a);
-              new Float32Array(memory, bOffset, k * n).set(b);
-              new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
-              const guard = new Float32Array(memory, outOffset + 4 * m * n, 8).fill(42);
-              const packed = kernel().packBf16!(memory, bOffset, k, n, transposeB);
-              // Half the floats' bytes, k rounded up to whole pairs.
-              expect(packed.byteLength).toBe(2 * Math.ceil(n / 32) * 32 * (k + (k % 2)));
-              kernel().matMulPackedBf16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
-              const out = new Float32Array(memory, outOffset, m * n);
-              const rounded = reference(a.map(toBf16), b.map(toBf16), m, k, n, transposeA, transposeB);
-              const magnitude = reference(a.map(Math.abs), b.map(Math.abs), m, k, n, transposeA, transposeB);
-              for (let i = 0; i < m * n; i++) {
-                // Float sums over k of exact products: off by float rounding alone.
-                expect(Math.abs(out[i] - rounded[i]), `[${m}, ${k}] × [${k}, ${n}] at ${i}`).toBeLessThanOrEqual(
-                  2 ** -22 * k * magnitude[i],
-                );
-              }
-              // Not the floats' products: both sides moved (by up to 2^-8 of each, with 8 significant bits).
-              const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
-              expect(out.some((value, i) => Math.abs(value - floatsProduct[i]) > 2 ** -22 * k * magnitude[i])).toBe(
-                true,
-              );
-              expect([...guard]).toEqual(Array(8).fill(42));
-            }
+        for (const { m, k, n, transposeA, transposeB, a, b } of reducedProducts(3)) {
+          // Offsets that are not 16-byte aligned; a guard after the output.
+          const memory = new ArrayBuffer(4 * (m * k + k * n + m * n + 8) + 8);
+          const [aOffset, bOffset, outOffset] = [4, 4 + 4 * m * k, 4 + 4 * (m * k + k * n)];
+          new Float32Array(memory, aOffset, m * k).set(a);
+          new Float32Array(memory, bOffset, k * n).set(b);
+          new Float32Array(memory, outOffset, m * n).fill(Number.NaN);
+          const guard = new Float32Array(memory, outOffset + 4 * m * n, 8).fill(42);
+          const packed = kernel().packBf16!(memory, bOffset, k, n, transposeB);
+          // Half the floats' bytes, k rounded up to whole pairs.
+          expect(packed.byteLength).toBe(2 * Math.ceil(n / 32) * 32 * (k + (k % 2)));
+          kernel().matMulPackedBf16!(memory, aOffset, 1, m, k, outOffset, n, transposeA, packed);
+          const out = new Float32Array(memory, outOffset, m * n);
+          const rounded = reference(a.map(toBf16), b.map(toBf16), m, k, n, transposeA, transposeB);
+          const magnitude = reference(a.map(Math.abs), b.map(Math.abs), m, k, n, transposeA, transposeB);
+          for (let i = 0; i < m * n; i++) {
+            // Float sums over k of exact products: off by float rounding alone.
+            expect(Math.abs(out[i] - rounded[i]), `[${m}, ${k}] × [${k}, ${n}] at ${i}`).toBeLessThanOrEqual(
+              2 ** -22 * k * magnitude[i],
+            );
+          }
+          // Not the floats' products: both sides moved (by up to 2^-8 of each, with 8 significant bits).
+          const floatsProduct = reference(a, b, m, k, n, transposeA, transposeB);
+          expect(out.some((value, i) => Math.abs(value - floatsProduct[i]) > 2 ** -22 * k * magnitude[i])).toBe(true);
+          expect([...guard]).toEqual(Array(8).fill(42));
+        }
       },
     );
 
