@@ -133,11 +133,14 @@ export async function recall(
   return {
     namespaceId: namespace.id,
     asOf,
-    matches: matches.map((match) => ({
-      ...match,
-      context: context.get(match.memoryId) ?? [],
-      entities: entities.get(match.memoryId) ?? [],
-    })),
+    // Added to this request's own matches: a copy with two more fields (`{ ...match, context }`) leaves V8's fast
+    // path for object literals (Node 20), 6 µs a match on the server's main thread (`node bench/object-copies.mjs`).
+    matches: matches.map((match) =>
+      Object.assign(match, {
+        context: context.get(match.memoryId) ?? [],
+        entities: entities.get(match.memoryId) ?? [],
+      }),
+    ),
   };
 }
 
