@@ -45,6 +45,8 @@ export interface ActivityEntry extends ActivityNote {
 
 interface QueuedRow {
   entry: ActivityEntry;
+  /** When it was recorded (its operation answered): its `created_at`, however long it is held. */
+  at: Date;
   written: { resolve: () => void; reject: (error: unknown) => void };
 }
 
@@ -70,8 +72,9 @@ const writes = (processState.__memgwActivityWrites ??= { queued: [], underWay: 0
  * costs the embedded database's thread about a millisecond whatever its rows (its statement triggers and
  * foreign key: 1.0 ms for one row, 1.1 ms for 8, 1.8 ms for 32), and at 8 clients recalling, rows written as
  * soon as the previous write ended went two at a time: 0.9 ms of that thread per recall. Held 50 ms, they still
- * went 7 at a time, 0.3 ms of the thread per recall (93 inserts for 900 recalls); held 250 ms, 29 inserts. A row
- * held is read by no one before it is written (activityWritten), so only a crash within the hold loses it.
+ * went 7 at a time, 0.3 ms of the thread per recall (93 inserts for 900 recalls); held 250 ms, 29 inserts. Every
+ * reader of activity_logs and its rollups first writes what is held (activityWritten), and so does a drain: only a
+ * crash within the hold loses a row. A row keeps the time it was recorded, not its insert's.
  */
 const HOLD_MS = 250;
 const HOLD_ROWS = 256;
@@ -101,8 +104,9 @@ export function startActivity(): ActivityRecorder {
       if (recorded) throw new Error("An operation's activity is recorded once.");
       recorded = true;
       writes.underWay -= 1;
+      const at = new Date();
       const written = new Promise<void>((resolve, reject) =>
-        writes.queued.push({ entry, written: { resolve, reject } }),
+        writes.queued.push({ entry, at, written: { resolve, reject } }),
       );
       if (hold && writes.underWay > 0 && writes.queued.length < HOLD_ROWS)
         writes.holding ??= setTimeout(writeHeld, HOLD_MS);
@@ -131,12 +135,12 @@ async function writeQueued(): Promise<void> {
       const batch = writes.queued;
       writes.queued = [];
       try {
-        await insertRows(batch.map((row) => row.entry));
+        await insertRows(batch);
         for (const row of batch) row.written.resolve();
       } catch (error) {
         if (batch.length === 1) batch[0].written.reject(error);
         // One row the table refuses must not cost the others theirs (another organization's, often): each alone.
-        else for (const row of batch) await insertRows([row.entry]).then(row.written.resolve, row.written.reject);
+        else for (const row of batch) await insertRows([row]).then(row.written.resolve, row.written.reject);
       }
     }
   } finally {
@@ -144,17 +148,18 @@ async function writeQueued(): Promise<void> {
   }
 }
 
-function insertRows(entries: ActivityEntry[]) {
-  const column = <T>(value: (entry: ActivityEntry) => T) => entries.map(value);
+function insertRows(rows: QueuedRow[]) {
+  const column = <T>(value: (entry: ActivityEntry) => T) => rows.map((row) => value(row.entry));
   // Straight to the driver, one statement of arrays whatever the batch's size (one kept statement): Prisma's
-  // createMany costs more than the insert itself.
+  // createMany costs more than the insert itself. Each row's time is its own: the insert's now() would date the
+  // rows of a batch alike and up to HOLD_MS late (a day's rollup past midnight, the order of the log).
   return queryRows(
     Prisma.sql`INSERT INTO activity_logs
-       (id, org_id, namespace_id, api_key_id, identity_id, operation, status, latency_ms, details)
+       (id, org_id, namespace_id, api_key_id, identity_id, operation, status, latency_ms, details, created_at)
      SELECT * FROM unnest(${column(() => newId("act"))}::text[], ${column((e) => e.orgId)}::text[],
        ${column((e) => e.namespaceId ?? null)}::text[], ${column((e) => e.apiKeyId)}::text[],
        ${column((e) => e.identityId ?? null)}::text[], ${column((e) => e.operation)}::text[],
        ${column((e) => e.status)}::int[], ${column((e) => Math.round(e.latencyMs))}::int[],
-       ${column((e) => JSON.stringify(e.details ?? {}))}::jsonb[])`,
+       ${column((e) => JSON.stringify(e.details ?? {}))}::jsonb[], ${rows.map((row) => row.at)}::timestamptz[])`,
   );
 }

@@ -3,7 +3,7 @@
 // alone does not tell a newcomer that the key made before the namespace is the reason.
 import { queryRows } from "@/lib/db";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { REFUSED_UNGRANTED } from "./activity";
+import { activityWritten, REFUSED_UNGRANTED } from "./activity";
 
 /** How far back the keys page looks for refusals. */
 export const UNGRANTED_REFUSALS_DAYS = 7;
@@ -23,6 +23,8 @@ export interface UngrantedRefusal {
  * that still exist. A partial index holds only such rows, so the page reads none of the organization's traffic.
  */
 export async function ungrantedRefusals(orgId: string): Promise<UngrantedRefusal[]> {
+  // A refusal answered while other operations ran may still be held (lib/activity/activity.ts).
+  await activityWritten();
   const rows = await queryRows<{
     api_key_id: string;
     namespace_id: string;

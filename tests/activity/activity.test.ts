@@ -139,11 +139,16 @@ test("rows answered while other operations are under way wait; a reader or the l
   expect(await count()).toBe(2);
   await Promise.all(written);
 
-  // Held again, then written by their timer although the third is still under way.
+  // Held again, then written by their timer although the third is still under way; dated when they were recorded.
+  const recordedAt = Date.now();
   const held = [startActivity().record(entry(3), { hold: true }), startActivity().record(entry(4), { hold: true })];
   expect(await count()).toBe(2);
   await Promise.all(held);
+  const writtenAfter = Date.now() - recordedAt;
   expect(await count()).toBe(4);
+  const heldRows = await prisma.activityLog.findMany({ where: { orgId: org.id, latencyMs: { in: [3, 4] } } });
+  for (const row of heldRows) expect(Math.abs(row.createdAt.getTime() - recordedAt)).toBeLessThan(50);
+  expect(writtenAfter).toBeGreaterThanOrEqual(200); // held for HOLD_MS (250 ms)
 
   // The last operation under way writes its row and those held, at once: on the embedded database, which runs
   // statements in the order they are sent, a read after its answer finds them.

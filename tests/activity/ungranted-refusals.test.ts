@@ -2,7 +2,7 @@
 // namespace it cannot see, while the activity log keeps which namespace it was, for the console's keys page
 // (lib/activity/ungranted-refusals.ts). Another organization's namespace, or none at all, is not recorded.
 import { expect, test } from "vitest";
-import { activityWritten } from "@/lib/activity/activity";
+import { startActivity } from "@/lib/activity/activity";
 import { ungrantedRefusals } from "@/lib/activity/ungranted-refusals";
 import { db } from "@/lib/db";
 import { api } from "../helpers/api";
@@ -15,6 +15,8 @@ test("a refusal for want of a grant is listed per key and namespace until the gr
   const other = await createTenant("Refusals elsewhere");
   const elsewhere = await createNamespace(other.key);
   const limited = await createKey(org.id, { name: "limited", namespaceIds: [granted.id] });
+  // Another operation under way: on the embedded database the refusals' rows are held for it; the page reads them.
+  const underWay = startActivity();
 
   const refusedAnswers = [];
   for (const [path, body] of [
@@ -29,7 +31,6 @@ test("a refusal for want of a grant is listed per key and namespace until the gr
   }
   // The caller is told the same, whichever namespace it was: nothing tells another organization's ids apart.
   expect(new Set(refusedAnswers).size).toBe(1);
-  await activityWritten();
 
   expect(await ungrantedRefusals(org.id)).toEqual([
     expect.objectContaining({
@@ -49,4 +50,6 @@ test("a refusal for want of a grant is listed per key and namespace until the gr
   const grant = await api("POST", `/namespaces/${ungranted.id}/grants`, { key, body: { api_key_id: limited.id } });
   expect(grant.status, JSON.stringify(grant.body)).toBe(201);
   expect(await ungrantedRefusals(org.id)).toEqual([]);
+  const entry = { orgId: org.id, apiKeyId: limited.id, operation: "recall", status: 200, latencyMs: 1 } as const;
+  await underWay.record(entry, { hold: false });
 });
