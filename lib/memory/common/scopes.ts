@@ -11,7 +11,7 @@ import { ForbiddenError } from "@/lib/errors";
  */
 export function effectiveScopes(keyScopes: Scopes, requested: Scopes | undefined): Scopes {
   for (const [name, value] of Object.entries(requested ?? {})) {
-    if (name in keyScopes && keyScopes[name] !== value) {
+    if (Object.hasOwn(keyScopes, name) && keyScopes[name] !== value) {
       throw new ForbiddenError(
         `This API key is limited to scope ${name}=${keyScopes[name]}; the request asked for ${name}=${value}.`,
       );

@@ -48,7 +48,7 @@ function pairs(what: "scope" | "metadata", key: z.ZodString, value: z.ZodString,
           ctx.addIssue({ code: "custom", message: problems.join("; "), path: [index] });
           return;
         }
-        if (name.data in object && object[name.data] !== given.data) {
+        if (Object.hasOwn(object, name.data) && object[name.data] !== given.data) {
           ctx.addIssue({
             code: "custom",
             message: `${what} ${name.data} is given twice with different values (a memory has one value per key)`,

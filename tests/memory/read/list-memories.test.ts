@@ -197,6 +197,30 @@ describe("GET /memories", () => {
     }
   });
 
+  test("a scope or metadata key may be any name, Object's own included: remembered, and listed by it", async () => {
+    const tenant = await createTenant("Lister");
+    const ns = await createNamespace(tenant.key);
+    const named = await remember(tenant.key, {
+      namespace_id: ns.id,
+      content: "A chair by the window.",
+      scopes: { toString: "x" },
+      metadata: { constructor: "chair" },
+    });
+    await remember(tenant.key, { namespace_id: ns.id, content: "A table.", scopes: { toString: "y" } });
+    for (const filters of [
+      "metadata=constructor:chair",
+      "scope=toString:x",
+      "scope=toString:x&metadata=constructor:chair",
+    ]) {
+      const listed = await list(tenant.key, `namespace_id=${ns.id}&${filters}`);
+      expect(listed.status, filters).toBe(200);
+      expect(
+        listed.body.data.map((m: Listed) => m.id),
+        filters,
+      ).toEqual([named.id]);
+    }
+  });
+
   test("a key with scopes lists only memories inside them, and may not ask for others", async () => {
     const { org, key, ns, memories } = await tenantWithMemories();
     const scoped = await createKey(org.id, { scopes: { team: "sales" }, namespaceIds: [ns.id] });
