@@ -147,6 +147,7 @@ test("rows answered while other operations are under way wait; a reader or the l
   const writtenAfter = Date.now() - recordedAt;
   expect(await count()).toBe(4);
   const heldRows = await prisma.activityLog.findMany({ where: { orgId: org.id, latencyMs: { in: [3, 4] } } });
+  expect(heldRows).toHaveLength(2);
   for (const row of heldRows) expect(Math.abs(row.createdAt.getTime() - recordedAt)).toBeLessThan(50);
   expect(writtenAfter).toBeGreaterThanOrEqual(200); // held for HOLD_MS (250 ms)
 

@@ -219,6 +219,16 @@ describe("GET /memories", () => {
         filters,
       ).toEqual([named.id]);
     }
+    // A key bound to such a scope is still held to it: it may not ask for another value, nor write one.
+    const bound = await createKey(tenant.org.id, { scopes: { toString: "x" }, namespaceIds: [ns.id] });
+    const contradicting = await list(bound.secret, `namespace_id=${ns.id}&scope=toString:y`);
+    expect(contradicting.status).toBe(403);
+    const written = await api("POST", "/remember", {
+      key: bound.secret,
+      body: { namespace_id: ns.id, content: "A lamp.", scopes: { toString: "y" } },
+    });
+    expect(written.status).toBe(403);
+    expect((await list(bound.secret, `namespace_id=${ns.id}`)).body.data.map((m: Listed) => m.id)).toEqual([named.id]);
   });
 
   test("a key with scopes lists only memories inside them, and may not ask for others", async () => {
